@@ -1,0 +1,72 @@
+// The `subagent` tool. For now it carries the watchdog actions; launching child agents joins
+// it later under the same tool, so `action` is optional and the launch fields can be added
+// beside the ones here.
+import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
+import { THINKING_LEVELS } from "../models/model-ref.ts";
+import type { ConfigureScope } from "../settings/configure.ts";
+import type { Watchdog } from "../watchdog.ts";
+
+export const WATCHDOG_ACTIONS = ["watchdog.status", "watchdog.recommend-model", "watchdog.configure"] as const;
+
+const enumOf = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: "string", enum: [...values], description });
+
+export const subagentParameters = Type.Object({
+	action: Type.Optional(enumOf(WATCHDOG_ACTIONS, "What to do.")),
+	model: Type.Optional(Type.String({ description: 'watchdog.configure: "provider/id[:thinking]", "recommended", or "inherit" (use the session model).' })),
+	thinking: Type.Optional(enumOf([...THINKING_LEVELS, "inherit"], "watchdog.configure: the reviewer's thinking level.")),
+	enabled: Type.Optional(Type.Boolean({ description: "watchdog.configure: turn the watchdog for the target on or off." })),
+	scope: Type.Optional(enumOf(["session", "user", "project"] as const, 'watchdog.configure: where the change lives. Default "session".')),
+	target: Type.Optional(Type.String({ description: 'watchdog.configure: "main" (default), "children", or a child role name.' })),
+});
+
+type Params = {
+	action?: (typeof WATCHDOG_ACTIONS)[number];
+	model?: string;
+	thinking?: string;
+	enabled?: boolean;
+	scope?: ConfigureScope;
+	target?: string;
+};
+
+const DESCRIPTION = [
+	"Inspect and configure the watchdog that reviews this session's work with a second model.",
+	'- {action: "watchdog.status"}: settings and their sources, the reviewer model in effect, errors.',
+	'- {action: "watchdog.recommend-model"}: the suggested reviewer model.',
+	'- {action: "watchdog.configure", model?, thinking?, enabled?, scope?, target?}: change the reviewer model, thinking level or switch.',
+	'Use scope "session" (the default) unless the user asked for a lasting default; "user" and "project" write settings files that affect other sessions.',
+].join("\n");
+
+export function subagentTool(watchdog: Watchdog): ToolDefinition<typeof subagentParameters> {
+	return {
+		name: "subagent",
+		label: "Subagent",
+		description: DESCRIPTION,
+		promptSnippet: "subagent: watchdog.status, watchdog.recommend-model, watchdog.configure (scope session unless asked otherwise)",
+		parameters: subagentParameters,
+		async execute(_id, raw, _signal, _onUpdate, ctx) {
+			const params = raw as Params;
+			const text = await run(watchdog, ctx, params);
+			return { content: [{ type: "text", text }], details: { action: params.action } };
+		},
+	};
+}
+
+async function run(watchdog: Watchdog, ctx: Parameters<Watchdog["statusText"]>[0], params: Params): Promise<string> {
+	switch (params.action) {
+		case "watchdog.status":
+			return watchdog.statusText(ctx);
+		case "watchdog.recommend-model":
+			return watchdog.recommend(ctx);
+		case "watchdog.configure":
+			return watchdog.configure(ctx, {
+				scope: params.scope ?? "session",
+				target: params.target?.trim() || "main",
+				model: params.model,
+				thinking: params.thinking,
+				enabled: params.enabled,
+			});
+		default:
+			throw new Error(`subagent needs an action: ${WATCHDOG_ACTIONS.join(", ")}. Launching child agents is not available in this version.`);
+	}
+}

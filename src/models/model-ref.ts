@@ -1,0 +1,42 @@
+// Parsing of model references as users write them: `provider/id[:thinking]`.
+// Model ids may themselves contain `/` and `:` (e.g. OpenRouter ids), so only a trailing
+// `:<known thinking level>` is read as the thinking suffix.
+
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
+export type Thinking = (typeof THINKING_LEVELS)[number];
+
+export function isThinking(value: unknown): value is Thinking {
+	return typeof value === "string" && (THINKING_LEVELS as readonly string[]).includes(value);
+}
+
+export interface ModelRef {
+	provider: string;
+	id: string;
+	thinking?: Thinking;
+}
+
+export type ParsedModelRef = { ok: true; ref: ModelRef } | { ok: false; error: string };
+
+export function parseModelRef(text: string): ParsedModelRef {
+	const trimmed = text.trim();
+	const slash = trimmed.indexOf("/");
+	if (slash <= 0 || slash === trimmed.length - 1) {
+		return { ok: false, error: `"${text}" is not a model reference; write provider/id or provider/id:thinking (e.g. anthropic/claude-opus-4-8:high)` };
+	}
+	const provider = trimmed.slice(0, slash);
+	let id = trimmed.slice(slash + 1);
+	let thinking: Thinking | undefined;
+	const colon = id.lastIndexOf(":");
+	if (colon > 0 && isThinking(id.slice(colon + 1))) {
+		thinking = id.slice(colon + 1) as Thinking;
+		id = id.slice(0, colon);
+	}
+	if (/\s/.test(provider) || /\s/.test(id) || id.length === 0) {
+		return { ok: false, error: `"${text}" is not a model reference; provider and id may not contain spaces` };
+	}
+	return { ok: true, ref: { provider, id, ...(thinking ? { thinking } : {}) } };
+}
+
+export function formatModelRef(ref: { provider: string; id: string }, thinking?: Thinking): string {
+	return `${ref.provider}/${ref.id}${thinking && thinking !== "off" ? `:${thinking}` : ""}`;
+}

@@ -1,0 +1,112 @@
+// Changing the reviewer model, thinking level or on/off switch for the main session, all
+// children, or one child role, in the session, user or project scope. Shared by the
+// `/subagents-watchdog` command and the `subagent` tool's `watchdog.configure` action.
+import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/model-ref.ts";
+import { chooseReviewer, checkReviewer, recommendFor, type Registry, type SessionModelInfo } from "../models/reviewer-model.ts";
+import { getPath, setPath, type ResolvedSettings, type SourceName } from "./resolve.ts";
+import type { ProjectContext, SettingsStore } from "./store.ts";
+
+export type ConfigureScope = "session" | "user" | "project";
+
+export interface ConfigureRequest {
+	scope: ConfigureScope;
+	/** "main", "children", or a child role name. */
+	target: string;
+	/** provider/id[:thinking], "recommended" or "inherit". */
+	model?: string;
+	thinking?: string;
+	enabled?: boolean;
+}
+
+export interface ConfigureEnv {
+	store: SettingsStore;
+	project: ProjectContext;
+	registry: Registry;
+	session: SessionModelInfo;
+}
+
+const ROLE_NAME = /^[A-Za-z0-9_-]+$/;
+
+/** The settings prefix a target's model, thinking and switch live under. */
+export function targetPrefix(target: string): { prefix: string; enabledKey: string; label: string } {
+	if (target === "main") return { prefix: "main", enabledKey: "enabled", label: "the main session's watchdog" };
+	if (target === "children") return { prefix: "children", enabledKey: "children.enabled", label: "child watchdogs" };
+	if (!ROLE_NAME.test(target)) throw new Error(`"${target}" is not a target: use main, children, or a child role name (letters, digits, - and _)`);
+	const prefix = `children.overrides.${target}`;
+	return { prefix, enabledKey: `${prefix}.enabled`, label: `the ${target} role's watchdog` };
+}
+
+/** Applies a change and returns what to tell the user. Throws with a readable message on bad input. */
+export async function configure(env: ConfigureEnv, req: ConfigureRequest): Promise<string> {
+	const { prefix, enabledKey, label } = targetPrefix(req.target);
+	if (req.model === undefined && req.thinking === undefined && req.enabled === undefined) {
+		throw new Error("nothing to change: give model, thinking, or enabled");
+	}
+	if (req.thinking !== undefined && req.thinking !== "inherit" && !isThinking(req.thinking)) {
+		throw new Error(`"${req.thinking}" is not a thinking level; use one of ${THINKING_LEVELS.join(", ")}`);
+	}
+	const changes = new Map<string, unknown>(); // dotted key → value (undefined = remove)
+	const notes: string[] = [];
+
+	if (req.enabled !== undefined) changes.set(enabledKey, req.enabled);
+	if (req.model !== undefined) {
+		const model = req.model.trim();
+		if (model === "inherit") {
+			const keep = req.scope === "session" ? "inherit" : undefined;
+			changes.set(`${prefix}.model`, keep);
+			changes.set(`${prefix}.thinking`, req.thinking ?? keep);
+		} else {
+			let ref = model;
+			if (model === "recommended") {
+				const resolved = env.store.resolve(env.project);
+				const pair = getPath(resolved.settings, prefix) as { model?: string; thinking?: string } | undefined;
+				const current = chooseReviewer({ model: pair?.model ?? "inherit", thinking: (pair?.thinking as never) ?? "inherit" }, env.session);
+				const rec = recommendFor(env.registry, env.session, current);
+				if (!rec.ok) throw new Error(`no recommendation: ${rec.reason}`);
+				ref = rec.ref;
+				notes.push(`Recommended ${rec.ref}: ${rec.reason}.`);
+			}
+			const parsed = parseModelRef(ref);
+			if (!parsed.ok) throw new Error(parsed.error);
+			changes.set(`${prefix}.model`, `${parsed.ref.provider}/${parsed.ref.id}`);
+			changes.set(`${prefix}.thinking`, req.thinking ?? parsed.ref.thinking ?? "off");
+			const check = await checkReviewer(env.registry, { kind: "configured", provider: parsed.ref.provider, id: parsed.ref.id, thinking: parsed.ref.thinking ?? "off" });
+			if (!check.ok) notes.push(`Saved anyway, but it will not run yet: ${check.lines.join(" ")}`);
+		}
+	} else if (req.thinking !== undefined) {
+		changes.set(`${prefix}.thinking`, req.thinking);
+	}
+
+	let where: string;
+	if (req.scope === "session") {
+		for (const [key, value] of changes) env.store.setSessionValue(key, value);
+		where = "for this session";
+	} else {
+		const path = await env.store.write(req.scope, env.project, (watchdog) => {
+			for (const [key, value] of changes) setPath(watchdog, key, value);
+			// `main.enabled` is another name for `enabled`; drop it so the two cannot disagree.
+			if (changes.has("enabled") && typeof watchdog.main === "object" && watchdog.main) delete (watchdog.main as Record<string, unknown>).enabled;
+		});
+		where = `in ${req.scope} settings (${path})`;
+	}
+
+	const after = env.store.resolve(env.project);
+	const summary = [...changes].map(([k, v]) => `${k} = ${v === undefined ? "(removed)" : JSON.stringify(v)}`).join(", ");
+	const lines = [`Set ${summary} ${where} for ${label}.`, ...notes, ...shadowNotes(after, [...changes.keys()], req.scope)];
+	if (req.enabled === undefined && req.target === "main" && !after.settings.enabled) lines.push("The watchdog is off; saving a model does not turn it on (use `on`).");
+	if (after.errors.length > 0) lines.push(`Settings have errors, so the watchdog stays off until they are fixed (see status).`);
+	return lines.join("\n");
+}
+
+/** Says when a later source still overrides what was just written. */
+function shadowNotes(resolved: ResolvedSettings, keys: string[], scope: ConfigureScope): string[] {
+	const order: SourceName[] = ["default", "user", "project", "session"];
+	const notes: string[] = [];
+	for (const key of keys) {
+		const source = resolved.sources[key];
+		if (source && order.indexOf(source) > order.indexOf(scope)) {
+			notes.push(`Note: ${source} ${source === "session" ? "overrides" : "settings"} set ${key} = ${JSON.stringify(getPath(resolved.settings, key))}, which still takes precedence here.`);
+		}
+	}
+	return notes;
+}

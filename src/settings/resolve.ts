@@ -1,0 +1,199 @@
+// Pure resolution of the settings layers into effective settings with provenance.
+// No file access here: the caller hands in what each source contained.
+import type { z } from "zod";
+import { parseModelRef } from "../models/model-ref.ts";
+import { DEFAULT_SETTINGS, layerSchemaStripping, type SettingsLayer, strictLayerSchema, type WatchdogSettings } from "./schema.ts";
+
+export type SourceName = "default" | "user" | "project" | "session";
+
+export interface LayerInput {
+	source: Exclude<SourceName, "default">;
+	/** Where it came from, for messages (a file path, or "session overrides"). */
+	origin: string;
+	/** The whole settings document (a file's parsed JSON), or the watchdog object for the session layer. */
+	document?: unknown;
+	/** true when `document` is already the `subagents.watchdog` object. */
+	isWatchdogObject?: boolean;
+	/** A problem reading or parsing the source; the layer then contributes nothing. */
+	readError?: string;
+	/** The source exists but was deliberately not read (e.g. untrusted project). */
+	ignoredReason?: string;
+}
+
+export interface SettingsProblem {
+	source: SourceName;
+	origin: string;
+	/** Dotted key path below `subagents.watchdog`, when the problem is about one key. */
+	key?: string;
+	message: string;
+}
+
+export interface ResolvedSettings {
+	settings: WatchdogSettings;
+	/** Dotted key path → the source its effective value came from. */
+	sources: Record<string, SourceName>;
+	errors: SettingsProblem[];
+	warnings: SettingsProblem[];
+	/** Sources present but not read, with why. */
+	ignored: SettingsProblem[];
+	/** Whether the main watchdog is on: `settings.enabled` and no errors. */
+	enabled: boolean;
+}
+
+const ROOT = "subagents.watchdog";
+
+export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
+	const settings = structuredClone(DEFAULT_SETTINGS);
+	const sources: Record<string, SourceName> = {};
+	forEachLeaf(DEFAULT_SETTINGS, "", (path) => (sources[path] = "default"));
+	const errors: SettingsProblem[] = [];
+	const warnings: SettingsProblem[] = [];
+	const ignored: SettingsProblem[] = [];
+
+	for (const layer of layers) {
+		const at = { source: layer.source, origin: layer.origin };
+		if (layer.ignoredReason) {
+			ignored.push({ ...at, message: layer.ignoredReason });
+			continue;
+		}
+		if (layer.readError) {
+			errors.push({ ...at, message: layer.readError });
+			continue;
+		}
+		const extracted = layer.isWatchdogObject ? { ok: true as const, value: layer.document } : extractWatchdog(layer.document);
+		if (!extracted.ok) {
+			errors.push({ ...at, message: extracted.error });
+			continue;
+		}
+		if (extracted.value === undefined) continue;
+		const checked = validateLayer(extracted.value);
+		for (const w of checked.warnings) warnings.push({ ...at, ...w });
+		if (checked.errors.length > 0) {
+			for (const e of checked.errors) errors.push({ ...at, ...e });
+			continue;
+		}
+		const normalized = normalizeLayer(checked.layer, (w) => warnings.push({ ...at, ...w }));
+		forEachLeaf(normalized, "", (path, value) => {
+			setPath(settings as unknown as Record<string, unknown>, path, value);
+			sources[path] = layer.source;
+		});
+	}
+
+	return { settings, sources, errors, warnings, ignored, enabled: settings.enabled && errors.length === 0 };
+}
+
+function extractWatchdog(doc: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
+	if (doc === undefined) return { ok: true, value: undefined };
+	if (!isPlainObject(doc)) return { ok: false, error: `the file must hold a JSON object, not ${describe(doc)}` };
+	const subagents = doc.subagents;
+	if (subagents === undefined) return { ok: true, value: undefined };
+	if (!isPlainObject(subagents)) return { ok: false, error: `"subagents" must be an object, not ${describe(subagents)}` };
+	const watchdog = subagents.watchdog;
+	if (watchdog === undefined) return { ok: true, value: undefined };
+	if (!isPlainObject(watchdog)) return { ok: false, error: `"${ROOT}" must be an object, not ${describe(watchdog)}` };
+	return { ok: true, value: watchdog };
+}
+
+interface KeyProblem {
+	key?: string;
+	message: string;
+}
+
+/** Validates one layer: unknown keys are warnings, everything else an error. */
+export function validateLayer(value: unknown): { layer: SettingsLayer; errors: KeyProblem[]; warnings: KeyProblem[] } {
+	const strict = strictLayerSchema.safeParse(value);
+	if (strict.success) return { layer: strict.data, errors: [], warnings: [] };
+	const errors: KeyProblem[] = [];
+	const warnings: KeyProblem[] = [];
+	for (const issue of strict.error.issues) {
+		const base = issue.path.map(String).join(".");
+		if (issue.code === "unrecognized_keys") {
+			for (const k of (issue as z.core.$ZodIssueUnrecognizedKeys).keys) {
+				const key = base ? `${base}.${k}` : k;
+				warnings.push({ key, message: `unknown key ${ROOT}.${key} is ignored` });
+			}
+		} else {
+			errors.push({ key: base || undefined, message: `${base ? `${ROOT}.${base}` : ROOT} ${issue.message}` });
+		}
+	}
+	if (errors.length > 0) return { layer: {}, errors, warnings };
+	const stripped = layerSchemaStripping.safeParse(value);
+	return { layer: stripped.success ? (stripped.data as SettingsLayer) : {}, errors, warnings };
+}
+
+/**
+ * Makes a layer's meaning explicit before merging:
+ * - `main.enabled` is another name for `enabled`;
+ * - a model carries its thinking level: `provider/id:high` sets thinking high, a model without
+ *   a level runs with thinking off, and `inherit` also inherits the session's thinking level.
+ */
+function normalizeLayer(layer: SettingsLayer, warn: (p: KeyProblem) => void): SettingsLayer {
+	const out = structuredClone(layer);
+	if (out.main?.enabled !== undefined) {
+		if (out.enabled === undefined) out.enabled = out.main.enabled;
+		else if (out.enabled !== out.main.enabled) warn({ key: "main.enabled", message: `${ROOT}.main.enabled disagrees with ${ROOT}.enabled; enabled wins` });
+		delete out.main.enabled;
+	}
+	const pairs: Array<{ model?: string; thinking?: string }> = [];
+	if (out.main) pairs.push(out.main);
+	if (out.children) pairs.push(out.children);
+	for (const role of Object.values(out.children?.overrides ?? {})) pairs.push(role);
+	for (const pair of pairs) normalizeModelPair(pair);
+	return out;
+}
+
+function normalizeModelPair(pair: { model?: string; thinking?: string }): void {
+	if (pair.model === undefined) return;
+	if (pair.model === "inherit") {
+		pair.thinking ??= "inherit";
+		return;
+	}
+	const parsed = parseModelRef(pair.model);
+	if (!parsed.ok) return;
+	pair.model = `${parsed.ref.provider}/${parsed.ref.id}`;
+	pair.thinking ??= parsed.ref.thinking ?? "off";
+}
+
+// ---------- small object helpers ----------
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+	return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function describe(v: unknown): string {
+	if (v === null) return "null";
+	if (Array.isArray(v)) return "an array";
+	return `a ${typeof v}`;
+}
+
+/** Calls `fn` for each leaf (primitive or array) of a plain object tree. */
+export function forEachLeaf(obj: unknown, prefix: string, fn: (path: string, value: unknown) => void): void {
+	if (!isPlainObject(obj)) return;
+	for (const [k, v] of Object.entries(obj)) {
+		if (v === undefined) continue;
+		const path = prefix ? `${prefix}.${k}` : k;
+		if (isPlainObject(v)) forEachLeaf(v, path, fn);
+		else fn(path, v);
+	}
+}
+
+export function getPath(obj: unknown, path: string): unknown {
+	let cur: unknown = obj;
+	for (const part of path.split(".")) {
+		if (!isPlainObject(cur)) return undefined;
+		cur = cur[part];
+	}
+	return cur;
+}
+
+export function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
+	const parts = path.split(".");
+	let cur = obj;
+	for (const part of parts.slice(0, -1)) {
+		if (!isPlainObject(cur[part])) cur[part] = {};
+		cur = cur[part] as Record<string, unknown>;
+	}
+	const last = parts[parts.length - 1];
+	if (value === undefined) delete cur[last];
+	else cur[last] = value;
+}

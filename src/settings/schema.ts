@@ -1,0 +1,163 @@
+// The `subagents.watchdog` settings tree: its shape (zod), its defaults, and the TypeScript
+// types derived from them. One schema serves every source (user, project, session): each key
+// is optional in a layer; the defaults fill what no layer sets.
+import { z } from "zod";
+import { parseModelRef, THINKING_LEVELS } from "../models/model-ref.ts";
+
+type ObjectMaker = typeof z.strictObject;
+
+const modelRefField = z.string().refine((v) => v === "inherit" || parseModelRef(v).ok, {
+	error: 'must be "inherit" or a model reference provider/id[:thinking], e.g. anthropic/claude-opus-4-8:high',
+});
+const thinkingField = z.enum([...THINKING_LEVELS, "inherit"], {
+	error: `must be one of ${THINKING_LEVELS.join(", ")} or inherit`,
+});
+const positiveMs = (min: number) => z.int({ error: "must be a whole number of milliseconds" }).min(min, { error: `must be at least ${min} ms` });
+const cadenceEvery = z.union([z.literal(0), z.literal(false), z.int().min(5)], {
+	error: "must be 0 or false (off), or a whole number of tool results of at least 5",
+});
+const globList = z.array(z.string().min(1, { error: "a pattern may not be empty" }), { error: "must be a list of glob patterns" });
+
+/** Builds the layer schema; `strict` reports unknown keys, `strip` drops them. */
+function layerSchema(obj: ObjectMaker) {
+	const cadence = obj({ everyNTools: cadenceEvery.optional() });
+	const childRole = obj({
+		enabled: z.boolean().optional(),
+		model: modelRefField.optional(),
+		thinking: thinkingField.optional(),
+		cadence: cadence.optional(),
+	});
+	return obj({
+		enabled: z.boolean().optional(),
+		main: obj({ enabled: z.boolean().optional(), model: modelRefField.optional(), thinking: thinkingField.optional() }).optional(),
+		agentEndTimeoutMs: positiveMs(1000).optional(),
+		severityThreshold: z.enum(["concern", "blocker"], { error: "must be concern or blocker" }).optional(),
+		stalemateRepeats: z.int().min(2, { error: "must be at least 2" }).max(20, { error: "must be at most 20" }).optional(),
+		scope: obj({ enabled: z.boolean().optional() }).optional(),
+		guidance: obj({ watchdogMd: z.boolean().optional() }).optional(),
+		cadence: cadence.optional(),
+		lsp: obj({
+			enabled: z.boolean().optional(),
+			timeoutMs: positiveMs(500).optional(),
+			maxFiles: z.int().min(1).max(500).optional(),
+			idleMs: positiveMs(1000).optional(),
+		}).optional(),
+		loops: obj({
+			enabled: z.boolean().optional(),
+			stopRun: z.boolean().optional(),
+			window: z.int().min(5).max(1000).optional(),
+			repeats: z.int().min(2).optional(),
+			targetHits: z.int().min(2).optional(),
+			readOnlyTargetHits: z.int().min(2).optional(),
+			dominantShare: z.number().gt(0).max(1).optional(),
+			rereadFactor: z.number().min(1).optional(),
+			cycleRepeats: z.int().min(2).optional(),
+		}).optional(),
+		clarification: z.boolean().optional(),
+		idle: obj({
+			main: z.boolean().optional(),
+			children: z.boolean().optional(),
+			policy: z.enum(["off", "keep", "handsoff"], { error: "must be off, keep or handsoff" }).optional(),
+			cooldownMs: positiveMs(0).optional(),
+			maxNudges: z.int().min(0).optional(),
+		}).optional(),
+		rotate: obj({
+			enabled: z.boolean().optional(),
+			models: z.array(modelRefField).optional(),
+			cooldownMs: positiveMs(0).optional(),
+		}).optional(),
+		children: obj({
+			enabled: z.boolean().optional(),
+			model: modelRefField.optional(),
+			thinking: thinkingField.optional(),
+			cadence: cadence.optional(),
+			overrides: z.record(z.string(), childRole).optional(),
+		}).optional(),
+		rules: obj({
+			action: z.enum(["warn", "block"], { error: "must be warn or block" }).optional(),
+			roleModels: z.record(z.string(), obj({ allow: globList.optional(), deny: globList.optional(), note: z.string().optional() })).optional(),
+		}).optional(),
+	});
+}
+
+export const strictLayerSchema = layerSchema(z.strictObject);
+export const layerSchemaStripping = layerSchema(z.object as unknown as ObjectMaker);
+
+/** One source's view of the settings: every key optional. */
+export type SettingsLayer = z.infer<typeof strictLayerSchema>;
+export type ModelSetting = string; // "inherit" or provider/id
+export type ThinkingSetting = (typeof THINKING_LEVELS)[number] | "inherit";
+export type CadenceSetting = number | false;
+
+export interface ChildRoleSettings {
+	enabled?: boolean;
+	model?: ModelSetting;
+	thinking?: ThinkingSetting;
+	cadence?: { everyNTools?: CadenceSetting };
+}
+
+/** The effective settings: every key has a value. */
+export interface WatchdogSettings {
+	enabled: boolean;
+	main: { model: ModelSetting; thinking: ThinkingSetting };
+	agentEndTimeoutMs: number;
+	severityThreshold: "concern" | "blocker";
+	stalemateRepeats: number;
+	scope: { enabled: boolean };
+	guidance: { watchdogMd: boolean };
+	cadence: { everyNTools: CadenceSetting };
+	lsp: { enabled: boolean; timeoutMs: number; maxFiles: number; idleMs: number };
+	loops: {
+		enabled: boolean;
+		stopRun: boolean;
+		window: number;
+		repeats: number;
+		targetHits: number;
+		readOnlyTargetHits: number;
+		dominantShare: number;
+		rereadFactor: number;
+		cycleRepeats: number;
+	};
+	clarification: boolean;
+	idle: { main: boolean; children: boolean; policy: "off" | "keep" | "handsoff"; cooldownMs: number; maxNudges: number };
+	rotate: { enabled: boolean; models: string[]; cooldownMs: number };
+	children: {
+		enabled: boolean;
+		model: ModelSetting;
+		thinking: ThinkingSetting;
+		cadence: { everyNTools: CadenceSetting };
+		overrides: Record<string, ChildRoleSettings>;
+	};
+	rules: { action: "warn" | "block"; roleModels: Record<string, { allow?: string[]; deny?: string[]; note?: string }> };
+}
+
+export const DEFAULT_SETTINGS: WatchdogSettings = {
+	enabled: false,
+	main: { model: "inherit", thinking: "inherit" },
+	agentEndTimeoutMs: 60_000,
+	severityThreshold: "concern",
+	stalemateRepeats: 3,
+	scope: { enabled: true },
+	guidance: { watchdogMd: true },
+	cadence: { everyNTools: 0 },
+	lsp: { enabled: true, timeoutMs: 10_000, maxFiles: 20, idleMs: 300_000 },
+	loops: {
+		enabled: true,
+		stopRun: false,
+		window: 50,
+		repeats: 4,
+		targetHits: 15,
+		readOnlyTargetHits: 10,
+		dominantShare: 0.6,
+		rereadFactor: 3,
+		cycleRepeats: 3,
+	},
+	clarification: false,
+	idle: { main: false, children: true, policy: "keep", cooldownMs: 120_000, maxNudges: 3 },
+	rotate: { enabled: false, models: [], cooldownMs: 600_000 },
+	children: { enabled: false, model: "inherit", thinking: "inherit", cadence: { everyNTools: 0 }, overrides: {} },
+	rules: { action: "warn", roleModels: {} },
+};
+
+/** Paths whose values are open-ended maps: their children are keyed by role, not by schema. */
+export const MAP_PATHS = new Set(["children.overrides", "rules.roleModels"]);

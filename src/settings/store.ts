@@ -1,0 +1,92 @@
+// The settings as this session sees them: the files (user, project when trusted) plus the
+// session's own overrides, resolved on demand and memoised until a file or override changes.
+import { join } from "node:path";
+import { SettingsFileCache } from "./files.ts";
+import { type LayerInput, type ResolvedSettings, resolveSettings, setPath } from "./resolve.ts";
+import type { SettingsLayer } from "./schema.ts";
+import { updateWatchdogSettings, type WatchdogMutation } from "./write.ts";
+
+export type WriteScope = "user" | "project";
+
+export interface SettingsLocation {
+	/** Pi's agent folder (`getAgentDir()`), read each time so tests and forks can move it. */
+	agentDir: () => string;
+	/** Pi's project config folder name (`CONFIG_DIR_NAME`, `.pi` in Pi). */
+	configDirName: string;
+}
+
+export interface ProjectContext {
+	cwd: string;
+	trusted: boolean;
+}
+
+export class SettingsStore {
+	private files = new SettingsFileCache();
+	private session: SettingsLayer = {};
+	private sessionVersion = 0;
+	private memo?: { key: string; value: ResolvedSettings };
+
+	constructor(private readonly location: SettingsLocation) {}
+
+	userPath(): string {
+		return join(this.location.agentDir(), "settings.json");
+	}
+
+	projectPath(cwd: string): string {
+		return join(cwd, this.location.configDirName, "settings.json");
+	}
+
+	resolve(project: ProjectContext): ResolvedSettings {
+		const userPath = this.userPath();
+		const projectPath = this.projectPath(project.cwd);
+		const user = this.files.read(userPath);
+		const proj = this.files.read(projectPath);
+		const key = [userPath, user.token, projectPath, proj.token, project.trusted, this.sessionVersion].join("|");
+		if (this.memo?.key === key) return this.memo.value;
+
+		const layers: LayerInput[] = [fileLayer("user", userPath, user.read)];
+		if (proj.read.state !== "missing") {
+			layers.push(
+				project.trusted
+					? fileLayer("project", projectPath, proj.read)
+					: { source: "project", origin: projectPath, ignoredReason: "ignored: this project is not trusted, so its settings are not read" },
+			);
+		}
+		if (Object.keys(this.session).length > 0) {
+			layers.push({ source: "session", origin: "session overrides", document: this.session, isWatchdogObject: true });
+		}
+		const value = resolveSettings(layers);
+		this.memo = { key, value };
+		return value;
+	}
+
+	/** The session layer as set so far (for persisting it in the session). */
+	getSessionOverrides(): SettingsLayer {
+		return structuredClone(this.session);
+	}
+
+	replaceSessionOverrides(layer: SettingsLayer): void {
+		this.session = structuredClone(layer);
+		this.sessionVersion++;
+	}
+
+	/** Sets (or with `undefined`, clears) one dotted key of the session layer. */
+	setSessionValue(path: string, value: unknown): void {
+		setPath(this.session as Record<string, unknown>, path, value);
+		this.sessionVersion++;
+	}
+
+	async write(scope: WriteScope, project: ProjectContext, mutate: WatchdogMutation): Promise<string> {
+		if (scope === "project" && !project.trusted) {
+			throw new Error("not saved: this project is not trusted, so its settings are neither read nor written; use scope user or session");
+		}
+		const path = scope === "user" ? this.userPath() : this.projectPath(project.cwd);
+		await updateWatchdogSettings(path, mutate);
+		return path;
+	}
+}
+
+function fileLayer(source: "user" | "project", origin: string, read: ReturnType<SettingsFileCache["read"]>["read"]): LayerInput {
+	if (read.state === "error") return { source, origin, readError: read.message };
+	return { source, origin, document: read.state === "ok" ? read.document : undefined };
+}

@@ -1,0 +1,144 @@
+// The watchdog of one Pi session: owns the settings store and answers the commands and tool
+// actions. Talks to Pi only through the context it is handed.
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { Thinking } from "./models/model-ref.ts";
+import { checkReviewer, chooseReviewer, type CheckResult, recommendFor, type ReviewerChoice, type SessionModelInfo } from "./models/reviewer-model.ts";
+import { type ConfigureRequest, configure } from "./settings/configure.ts";
+import { isPlainObject, type ResolvedSettings } from "./settings/resolve.ts";
+import type { SettingsLayer } from "./settings/schema.ts";
+import { type ProjectContext, type SettingsLocation, SettingsStore } from "./settings/store.ts";
+import { baselineSections, formatStatus } from "./status/status-text.ts";
+
+export const SESSION_SETTINGS_ENTRY = "watchdog-session-settings";
+
+export interface WatchdogHost {
+	/** Persists data in the session (Pi's `appendEntry`); never sent to the model. */
+	appendEntry(customType: string, data: unknown): void;
+}
+
+type Ctx = Pick<ExtensionContext, "cwd" | "isProjectTrusted" | "modelRegistry" | "model" | "thinkingLevel">;
+
+export class Watchdog {
+	readonly store: SettingsStore;
+	private noticedErrors = "";
+	private modelRefs: string[] = [];
+
+	constructor(
+		location: SettingsLocation,
+		private readonly host: WatchdogHost,
+	) {
+		this.store = new SettingsStore(location);
+	}
+
+	project(ctx: Ctx): ProjectContext {
+		return { cwd: ctx.cwd, trusted: safeTrusted(ctx) };
+	}
+
+	settings(ctx: Ctx): ResolvedSettings {
+		return this.store.resolve(this.project(ctx));
+	}
+
+	sessionModel(ctx: Ctx): SessionModelInfo {
+		return {
+			model: ctx.model ? { provider: ctx.model.provider, id: ctx.model.id } : undefined,
+			thinking: ctx.thinkingLevel as Thinking | undefined,
+		};
+	}
+
+	reviewer(ctx: Ctx): ReviewerChoice {
+		return chooseReviewer(this.settings(ctx).settings.main, this.sessionModel(ctx));
+	}
+
+	/** Restores this session's overrides from its entries (after /reload, resume, fork, new). */
+	restoreSession(entries: ReadonlyArray<{ type: string; customType?: string; data?: unknown }>): void {
+		let layer: SettingsLayer = {};
+		for (const entry of entries) {
+			if (entry.type === "custom" && entry.customType === SESSION_SETTINGS_ENTRY && isPlainObject(entry.data) && isPlainObject(entry.data.overrides)) {
+				layer = entry.data.overrides as SettingsLayer;
+			}
+		}
+		this.store.replaceSessionOverrides(layer);
+	}
+
+	rememberModels(ctx: Ctx): void {
+		try {
+			this.modelRefs = ctx.modelRegistry.getAvailable().map((m) => `${m.provider}/${m.id}`);
+		} catch {
+			this.modelRefs = [];
+		}
+	}
+
+	knownModelRefs(): readonly string[] {
+		return this.modelRefs;
+	}
+
+	/** One notice per distinct set of settings errors; returns it, or undefined when there is nothing new. */
+	settingsNotice(ctx: Ctx): string | undefined {
+		const { errors } = this.settings(ctx);
+		const key = errors.map((e) => `${e.origin}:${e.message}`).join("\n");
+		if (key === this.noticedErrors) return undefined;
+		this.noticedErrors = key;
+		if (!key) return undefined;
+		const first = errors[0];
+		return `Watchdog off for this session: ${errors.length} settings error${errors.length > 1 ? "s" : ""}. First: ${first.origin}: ${first.message}. See /subagents-watchdog status.`;
+	}
+
+	/** A short footer label, or undefined when the watchdog is simply off. */
+	statusLabel(ctx: Ctx): string | undefined {
+		const r = this.settings(ctx);
+		if (r.errors.length) return "watchdog: settings error";
+		return r.enabled ? "watchdog on" : undefined;
+	}
+
+	statusText(ctx: Ctx): string {
+		const resolved = this.settings(ctx);
+		const project = this.project(ctx);
+		return formatStatus({
+			resolved,
+			reviewer: chooseReviewer(resolved.settings.main, this.sessionModel(ctx)),
+			files: { user: this.store.userPath(), project: this.store.projectPath(project.cwd), projectTrusted: project.trusted },
+			sections: baselineSections(resolved.settings),
+		});
+	}
+
+	async check(ctx: Ctx): Promise<CheckResult> {
+		const resolved = this.settings(ctx);
+		const result = await checkReviewer(ctx.modelRegistry, chooseReviewer(resolved.settings.main, this.sessionModel(ctx)));
+		const lines = [...result.lines];
+		if (resolved.errors.length) lines.push(`The settings have errors, so the watchdog is off until they are fixed (see status).`);
+		else if (!resolved.enabled) lines.push("The watchdog is off; turn it on with /subagents-watchdog on.");
+		return { ok: result.ok && resolved.errors.length === 0, lines };
+	}
+
+	async recommend(ctx: Ctx): Promise<string> {
+		const choice = this.reviewer(ctx);
+		const rec = recommendFor(ctx.modelRegistry, this.sessionModel(ctx), choice);
+		if (!rec.ok) return `No recommendation: ${rec.reason}.`;
+		if (rec.kept) {
+			const check = await checkReviewer(ctx.modelRegistry, choice);
+			return [`Keeping the configured model ${rec.ref}: ${rec.reason}.`, ...check.lines].join("\n");
+		}
+		return [
+			`Recommended: ${rec.ref} (${rec.reason}).`,
+			"Use it for this session: /subagents-watchdog session model recommended",
+			"Save it in user settings: /subagents-watchdog model recommended",
+		].join("\n");
+	}
+
+	async configure(ctx: Ctx, request: ConfigureRequest): Promise<string> {
+		const message = await configure(
+			{ store: this.store, project: this.project(ctx), registry: ctx.modelRegistry, session: this.sessionModel(ctx) },
+			request,
+		);
+		if (request.scope === "session") this.host.appendEntry(SESSION_SETTINGS_ENTRY, { overrides: this.store.getSessionOverrides() });
+		return message;
+	}
+}
+
+function safeTrusted(ctx: Ctx): boolean {
+	try {
+		return ctx.isProjectTrusted();
+	} catch {
+		return false;
+	}
+}

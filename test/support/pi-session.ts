@@ -1,0 +1,147 @@
+// An in-process Pi session on the real runtime: pi-ai's faux provider stands in for the
+// models (a main model and a separate reviewer model), our extension is loaded from its file
+// path by Pi's own loader, and agentDir and cwd are temp folders.
+import { join, resolve } from "node:path";
+import { type FauxModelDefinition, type FauxProviderHandle, fauxProvider } from "@earendil-works/pi-ai";
+import {
+	type AgentSession,
+	createAgentSession,
+	DefaultResourceLoader,
+	type ExtensionUIContext,
+	ModelRuntime,
+	SessionManager,
+	SettingsManager,
+} from "@earendil-works/pi-coding-agent";
+import { projectSettingsPath, userSettingsPath, writeJson } from "./settings-files.ts";
+import { tempDir } from "./temp.ts";
+
+export const EXTENSION_PATH = resolve(import.meta.dirname, "../../src/extension.ts");
+
+export interface Notice {
+	message: string;
+	level?: string;
+}
+
+export interface SessionOptions {
+	/** The user's `<agentDir>/settings.json` (merged over quiet test defaults). */
+	userSettings?: Record<string, unknown>;
+	/** `<cwd>/.pi/settings.json`, written as is (a string is written verbatim). */
+	projectSettings?: Record<string, unknown> | string;
+	/** Raw text for the user settings file (for malformed-file tests). */
+	userSettingsText?: string;
+	trusted?: boolean;
+	cwd?: string;
+	agentDir?: string;
+	/** More faux providers, e.g. to give the recommendation real model names. */
+	extraProviders?: Array<{ provider: string; models: FauxModelDefinition[] }>;
+	mainModel?: FauxModelDefinition;
+	/** Tools the main model may call (extension tools must be named too). */
+	tools?: string[];
+	sessionManager?: SessionManager;
+}
+
+export interface TestSession {
+	session: AgentSession;
+	main: FauxProviderHandle;
+	reviewer: FauxProviderHandle;
+	extra: FauxProviderHandle[];
+	cwd: string;
+	agentDir: string;
+	notices: Notice[];
+	statuses: Map<string, string | undefined>;
+	/** Runs a slash command and returns the notices it produced. */
+	command(text: string): Promise<Notice[]>;
+	dispose(): Promise<void>;
+}
+
+export const QUIET_PI_SETTINGS = { retry: { enabled: false }, compaction: { enabled: false } };
+
+export async function startSession(options: SessionOptions = {}): Promise<TestSession> {
+	const cwd = options.cwd ?? tempDir("pi-watchdog-cwd-");
+	const agentDir = options.agentDir ?? tempDir("pi-watchdog-agent-");
+	// The extension finds Pi's agent folder the way Pi does: through the environment.
+	process.env.PI_CODING_AGENT_DIR = agentDir;
+	process.env.PI_OFFLINE = "1";
+	if (options.userSettingsText !== undefined) writeJson(userSettingsPath(agentDir), options.userSettingsText);
+	else writeJson(userSettingsPath(agentDir), { ...QUIET_PI_SETTINGS, ...options.userSettings });
+	if (options.projectSettings !== undefined) writeJson(projectSettingsPath(cwd), options.projectSettings);
+
+	const main = fauxProvider({ provider: "faux", models: [options.mainModel ?? { id: "main-model", reasoning: true }] });
+	const reviewer = fauxProvider({ provider: "faux-reviewer", models: [{ id: "reviewer-model", reasoning: true }] });
+	const extra = (options.extraProviders ?? []).map((p) => fauxProvider(p));
+	const modelRuntime = await ModelRuntime.create({ authPath: join(agentDir, "auth.json"), modelsPath: null, allowModelNetwork: false, refreshOnCreate: false });
+	for (const p of [main, reviewer, ...extra]) modelRuntime.registerNativeProvider(p.provider);
+	await modelRuntime.refresh({ allowNetwork: false });
+
+	const settingsManager = SettingsManager.create(cwd, agentDir, { projectTrusted: options.trusted ?? true });
+	const resourceLoader = new DefaultResourceLoader({
+		cwd,
+		agentDir,
+		settingsManager,
+		noExtensions: true,
+		additionalExtensionPaths: [EXTENSION_PATH],
+		noSkills: true,
+		noPromptTemplates: true,
+		noThemes: true,
+		noContextFiles: true,
+	});
+	await resourceLoader.reload();
+	const loadErrors = resourceLoader.getExtensions().errors;
+	if (loadErrors.length) throw new Error(`extension failed to load: ${JSON.stringify(loadErrors)}`);
+
+	const { session } = await createAgentSession({
+		cwd,
+		agentDir,
+		modelRuntime,
+		model: main.getModel(),
+		thinkingLevel: "off",
+		tools: options.tools ?? ["read", "write", "edit", "bash", "subagent"],
+		resourceLoader,
+		settingsManager,
+		sessionManager: options.sessionManager ?? SessionManager.inMemory(cwd),
+	});
+	const notices: Notice[] = [];
+	const statuses = new Map<string, string | undefined>();
+	const errors: unknown[] = [];
+	await session.bindExtensions({
+		mode: "rpc",
+		uiContext: recordingUi(notices, statuses),
+		onError: (e) => errors.push(e),
+	});
+	if (errors.length) throw new Error(`extension error at start: ${JSON.stringify(errors)}`);
+
+	return {
+		session,
+		main,
+		reviewer,
+		extra,
+		cwd,
+		agentDir,
+		notices,
+		statuses,
+		async command(text) {
+			const before = notices.length;
+			await session.prompt(text);
+			return notices.slice(before);
+		},
+		async dispose() {
+			await session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" });
+			session.dispose();
+		},
+	};
+}
+
+/** A UI that records what the extension shows and answers every dialog with "no". */
+function recordingUi(notices: Notice[], statuses: Map<string, string | undefined>): ExtensionUIContext {
+	const ui: Partial<ExtensionUIContext> = {
+		notify: (message, level) => void notices.push({ message, level }),
+		setStatus: (key, text) => void statuses.set(key, text),
+		select: async () => undefined,
+		confirm: async () => false,
+		input: async () => undefined,
+		editor: async () => undefined,
+	};
+	return new Proxy(ui, {
+		get: (target, prop) => (prop in target ? target[prop as keyof ExtensionUIContext] : () => undefined),
+	}) as ExtensionUIContext;
+}
