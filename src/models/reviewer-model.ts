@@ -7,7 +7,7 @@ import type { ThinkingSetting } from "../settings/schema.ts";
 import { formatModelRef, parseModelRef, type Thinking } from "./model-ref.ts";
 import { type ModelFacts, recommendModel, type Recommendation } from "./recommend.ts";
 
-export type Registry = Pick<ModelRegistry, "find" | "getAll" | "getAvailable" | "getApiKeyAndHeaders">;
+export type Registry = Pick<ModelRegistry, "find" | "getAll" | "getAvailable" | "getApiKeyAndHeaders" | "hasConfiguredAuth">;
 
 export interface SessionModelInfo {
 	model?: { provider: string; id: string };
@@ -80,6 +80,11 @@ export async function checkReviewer(registry: Registry, choice: ReviewerChoice):
 	}
 	if (!auth.ok) {
 		return { ok: false, lines: [`Model ${ref} is known, but has no usable credentials: ${auth.error}`, `Log in with /login ${choice.provider}, or set its API key.`] };
+	}
+	// Pi resolves "no key" without an error for most providers; the availability snapshot knows.
+	const available = safe(() => registry.hasConfiguredAuth(model), false) || safe(() => registry.getAvailable(), []).some((m) => m.provider === model.provider && m.id === model.id);
+	if (!auth.apiKey && !auth.headers && !available) {
+		return { ok: false, lines: [`Model ${ref} is known, but provider "${choice.provider}" has no credentials configured.`, `Log in with /login ${choice.provider}, or set its API key (environment or auth.json).`] };
 	}
 	const lines = [`Model ${ref} resolves and has credentials.`];
 	const clamped = clampThinkingLevel(model, choice.thinking);

@@ -1,6 +1,7 @@
 // Reading settings files, cached on their stat so that asking for settings on every event
 // costs one stat per file, not a read and a parse.
 import { readFileSync, statSync } from "node:fs";
+import { type ParseError, parse as parseTolerant, printParseErrorCode } from "jsonc-parser";
 
 export type FileRead =
 	| { state: "missing" }
@@ -50,20 +51,27 @@ export function readSettingsFile(path: string): FileRead {
 	return { state: "ok", document: parsed.value };
 }
 
-/** JSON.parse with an error that names the line and column. */
+/**
+ * JSON.parse (what Pi itself uses), with an error that names the line and column. V8's
+ * messages do not always carry a position, so the position comes from jsonc-parser's scanner.
+ */
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
 	if (text.trim() === "") return { ok: false, error: "the file is empty; it must hold a JSON object (at least {})" };
 	try {
 		return { ok: true, value: JSON.parse(text) };
 	} catch (error) {
-		const message = (error as Error).message;
-		const match = /position (\d+)/.exec(message);
-		const offset = match ? Number(match[1]) : /end of JSON input/.test(message) ? text.length : undefined;
-		const reason = message.replace(/\s*in JSON at position \d+.*$/s, "").replace(/\s*\(line \d+ column \d+\)/, "");
-		if (offset === undefined) return { ok: false, error: `invalid JSON: ${reason}` };
-		const { line, column } = lineColumn(text, offset);
-		return { ok: false, error: `invalid JSON at line ${line}, column ${column}: ${reason}` };
+		const reason = (error as Error).message.replace(/\s*in JSON at position \d+.*$/s, "").replace(/, (?:\.\.\.)?"[\s\S]*" is not valid JSON$/, "");
+		const problems: ParseError[] = [];
+		parseTolerant(text, problems, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+		const first = problems[0];
+		if (!first) return { ok: false, error: `invalid JSON: ${reason}` };
+		const { line, column } = lineColumn(text, first.offset);
+		return { ok: false, error: `invalid JSON at line ${line}, column ${column}: ${describeCode(printParseErrorCode(first.error))} (${reason})` };
 	}
+}
+
+function describeCode(code: string): string {
+	return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }
 
 function lineColumn(text: string, offset: number): { line: number; column: number } {

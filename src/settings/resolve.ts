@@ -113,7 +113,7 @@ export function validateLayer(value: unknown): { layer: SettingsLayer; errors: K
 				warnings.push({ key, message: `unknown key ${ROOT}.${key} is ignored` });
 			}
 		} else {
-			errors.push({ key: base || undefined, message: `${base ? `${ROOT}.${base}` : ROOT} ${issue.message}` });
+			errors.push({ key: base || undefined, message: `${base ? `${ROOT}.${base}` : ROOT}: ${issue.message}` });
 		}
 	}
 	if (errors.length > 0) return { layer: {}, errors, warnings };

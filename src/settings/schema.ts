@@ -13,9 +13,8 @@ const thinkingField = z.enum([...THINKING_LEVELS, "inherit"], {
 	error: `must be one of ${THINKING_LEVELS.join(", ")} or inherit`,
 });
 const positiveMs = (min: number) => z.int({ error: "must be a whole number of milliseconds" }).min(min, { error: `must be at least ${min} ms` });
-const cadenceEvery = z.union([z.literal(0), z.literal(false), z.int().min(5)], {
-	error: "must be 0 or false (off), or a whole number of tool results of at least 5",
-});
+const CADENCE_RULE = "must be 0 or false (off), or a whole number of tool results of at least 5";
+const cadenceEvery = z.union([z.literal(0), z.literal(false), z.int({ error: CADENCE_RULE }).min(5, { error: CADENCE_RULE })], { error: CADENCE_RULE });
 const globList = z.array(z.string().min(1, { error: "a pattern may not be empty" }), { error: "must be a list of glob patterns" });
 
 /** Builds the layer schema; `strict` reports unknown keys, `strip` drops them. */

@@ -31,18 +31,19 @@ export async function updateWatchdogSettings(file: string, mutate: WatchdogMutat
 			if (!isPlainObject(parsed.value)) throw new Error(`not saved: ${file} does not hold a JSON object`);
 			doc = parsed.value;
 		}
-		const hadSubagents = "subagents" in doc;
 		if (doc.subagents !== undefined && !isPlainObject(doc.subagents)) throw new Error(`not saved: "subagents" in ${file} is not an object`);
 		const subagents = (doc.subagents ?? {}) as Record<string, unknown>;
 		if (subagents.watchdog !== undefined && !isPlainObject(subagents.watchdog)) {
 			throw new Error(`not saved: "subagents.watchdog" in ${file} is not an object`);
 		}
+		// A user's own empty "subagents": {} stays; one that held only our keys goes with them.
+		const keepEmptySubagents = isPlainObject(doc.subagents) && Object.keys(doc.subagents).length === 0;
 		const watchdog = (subagents.watchdog ?? {}) as Record<string, unknown>;
 		mutate(watchdog);
 		pruneEmpty(watchdog);
 		if (Object.keys(watchdog).length > 0) subagents.watchdog = watchdog;
 		else delete subagents.watchdog;
-		if (Object.keys(subagents).length > 0 || hadSubagents) doc.subagents = subagents;
+		if (Object.keys(subagents).length > 0 || keepEmptySubagents) doc.subagents = subagents;
 		else delete doc.subagents;
 		writeAtomic(target, `${JSON.stringify(doc, null, 2)}\n`);
 	} finally {

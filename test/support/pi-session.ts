@@ -8,6 +8,7 @@ import {
 	createAgentSession,
 	DefaultResourceLoader,
 	type ExtensionUIContext,
+	ModelRegistry,
 	ModelRuntime,
 	SessionManager,
 	SettingsManager,
@@ -45,6 +46,8 @@ export interface TestSession {
 	main: FauxProviderHandle;
 	reviewer: FauxProviderHandle;
 	extra: FauxProviderHandle[];
+	/** The same model registry the extension sees. */
+	registry: ModelRegistry;
 	cwd: string;
 	agentDir: string;
 	notices: Notice[];
@@ -115,6 +118,7 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 		main,
 		reviewer,
 		extra,
+		registry: new ModelRegistry(modelRuntime),
 		cwd,
 		agentDir,
 		notices,

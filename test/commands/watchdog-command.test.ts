@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { completeArguments, parseCommand } from "../../src/commands/watchdog-command.ts";
+
+describe("/subagents-watchdog arguments", () => {
+	it("parses every subcommand", () => {
+		expect(parseCommand("")).toEqual({ kind: "status" });
+		expect(parseCommand(" status ")).toEqual({ kind: "status" });
+		expect(parseCommand("on")).toEqual({ kind: "configure", request: { scope: "user", target: "main", enabled: true } });
+		expect(parseCommand("off")).toEqual({ kind: "configure", request: { scope: "user", target: "main", enabled: false } });
+		expect(parseCommand("session on")).toEqual({ kind: "configure", request: { scope: "session", target: "main", enabled: true } });
+		expect(parseCommand("session off")).toEqual({ kind: "configure", request: { scope: "session", target: "main", enabled: false } });
+		expect(parseCommand("model a/b:high")).toEqual({ kind: "configure", request: { scope: "user", target: "main", model: "a/b:high" } });
+		expect(parseCommand("model recommended")).toMatchObject({ request: { scope: "user", model: "recommended" } });
+		expect(parseCommand("session model inherit")).toMatchObject({ request: { scope: "session", model: "inherit" } });
+		expect(parseCommand("thinking high")).toEqual({ kind: "configure", request: { scope: "user", target: "main", thinking: "high" } });
+		expect(parseCommand("recommend-model")).toEqual({ kind: "recommend" });
+		expect(parseCommand("check")).toEqual({ kind: "check" });
+	});
+
+	it("answers mistakes with what to type instead", () => {
+		expect(parseCommand("model")).toMatchObject({ kind: "error", message: expect.stringMatching(/needs a value/) });
+		expect(parseCommand("thinking loud")).toMatchObject({ kind: "error", message: expect.stringMatching(/needs a level/) });
+		expect(parseCommand("enable")).toMatchObject({ kind: "error", message: expect.stringMatching(/unknown subcommand "enable"[\s\S]*recommend-model/) });
+		expect(parseCommand("on now")).toMatchObject({ kind: "error", message: expect.stringMatching(/takes no further arguments/) });
+		expect(parseCommand("session")).toMatchObject({ kind: "error" });
+	});
+
+	it("completes subcommands and their values as whole argument strings", () => {
+		expect(completeArguments("", [])?.map((c) => c.value)).toEqual(["status", "on", "off", "session", "model", "thinking", "recommend-model", "check"]);
+		expect(completeArguments("re", [])?.map((c) => c.value)).toEqual(["recommend-model"]);
+		expect(completeArguments("session ", [])?.map((c) => c.value)).toEqual(["session on", "session off", "session model", "session thinking"]);
+		expect(completeArguments("session model r", [])?.map((c) => c.value)).toEqual(["session model recommended"]);
+		expect(completeArguments("model ", ["faux/a", "faux/b"])?.map((c) => c.value)).toEqual(["model recommended", "model inherit", "model faux/a", "model faux/b"]);
+		expect(completeArguments("thinking h", [])?.map((c) => c.value)).toEqual(["thinking high"]);
+		expect(completeArguments("zzz", [])).toBeNull();
+	});
+});
