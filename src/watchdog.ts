@@ -22,12 +22,11 @@ export class Watchdog {
 	readonly store: SettingsStore;
 	private noticedErrors = "";
 	private modelRefs: string[] = [];
+	private readonly host: WatchdogHost;
 
-	constructor(
-		location: SettingsLocation,
-		private readonly host: WatchdogHost,
-	) {
+	constructor(location: SettingsLocation, host: WatchdogHost) {
 		this.store = new SettingsStore(location);
+		this.host = host;
 	}
 
 	project(ctx: Ctx): ProjectContext {

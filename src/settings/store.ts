@@ -25,8 +25,11 @@ export class SettingsStore {
 	private session: SettingsLayer = {};
 	private sessionVersion = 0;
 	private memo?: { key: string; value: ResolvedSettings };
+	private readonly location: SettingsLocation;
 
-	constructor(private readonly location: SettingsLocation) {}
+	constructor(location: SettingsLocation) {
+		this.location = location;
+	}
 
 	userPath(): string {
 		return join(this.location.agentDir(), "settings.json");

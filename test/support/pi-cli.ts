@@ -1,10 +1,12 @@
 // The real `pi` CLI in RPC mode, with its agent folder in a temp dir and a models.json that
 // points at a scripted server on 127.0.0.1 (started and stopped here). Uses Pi's own RpcClient.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { RpcClient } from "@earendil-works/pi-coding-agent";
 import { startScriptedServer, type Script, type ScriptedServer } from "./openai-server.ts";
 import { QUIET_PI_SETTINGS } from "./pi-session.ts";
-import { userSettingsPath, writeJson } from "./settings-files.ts";
+import { readJson, userSettingsPath, writeJson } from "./settings-files.ts";
 import { tempDir } from "./temp.ts";
 
 export const REPO_ROOT = resolve(import.meta.dirname, "../..");
@@ -63,7 +65,8 @@ export async function startCli(options: CliOptions): Promise<CliSession> {
 	const agentDir = options.agentDir ?? tempDir("pi-watchdog-cli-agent-");
 	const models = options.models ?? [{ id: "main" }, { id: "reviewer", reasoning: true }];
 	writeModelsJson(agentDir, server.baseUrl, models);
-	writeJson(userSettingsPath(agentDir), { defaultProvider: "local", defaultModel: models[0].id, ...QUIET_PI_SETTINGS, ...options.userSettings });
+	const existing = existsSync(userSettingsPath(agentDir)) ? readJson(userSettingsPath(agentDir)) : {};
+	writeJson(userSettingsPath(agentDir), { ...existing, defaultProvider: "local", defaultModel: models[0].id, ...QUIET_PI_SETTINGS, ...options.userSettings });
 	const args = [...(options.loadExtension === false ? [] : ["-e", resolve(REPO_ROOT, "src/extension.ts")]), "--no-session", ...(options.args ?? [])];
 	const client = new RpcClient({ cliPath: PI_CLI, cwd, env: { PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" }, args });
 	const events: any[] = [];
@@ -101,4 +104,30 @@ export async function waitForEvent(events: any[], start: number, pred: (e: any) 
 		await new Promise((r) => setTimeout(r, 20));
 	}
 	throw new Error(`timed out after ${timeoutMs} ms waiting for an event`);
+}
+
+/** Runs the `pi` CLI once (print mode, `install`, …) with stdin closed, bounded by a timeout. */
+export function runPi(
+	args: string[],
+	options: { cwd: string; agentDir: string; timeoutMs?: number },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	return new Promise((resolvePromise, reject) => {
+		const child = spawn(process.execPath, [PI_CLI, ...args], {
+			cwd: options.cwd,
+			env: { ...process.env, PI_CODING_AGENT_DIR: options.agentDir, PI_OFFLINE: "1" },
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (d) => (stdout += d));
+		child.stderr.on("data", (d) => (stderr += d));
+		const timer = setTimeout(() => {
+			child.kill("SIGKILL");
+			reject(new Error(`pi ${args.join(" ")} timed out.\nstdout: ${stdout}\nstderr: ${stderr}`));
+		}, options.timeoutMs ?? 30_000);
+		child.on("exit", (code) => {
+			clearTimeout(timer);
+			resolvePromise({ code, stdout, stderr });
+		});
+	});
 }
