@@ -4,7 +4,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Thinking } from "./models/model-ref.ts";
 import { checkReviewer, chooseReviewer, type CheckResult, recommendFor, type ReviewerChoice, type SessionModelInfo } from "./models/reviewer-model.ts";
 import { type ConfigureRequest, configure } from "./settings/configure.ts";
-import { isPlainObject, type ResolvedSettings } from "./settings/resolve.ts";
+import { howToTurnOn, isPlainObject, type ResolvedSettings } from "./settings/resolve.ts";
 import type { SettingsLayer } from "./settings/schema.ts";
 import { type ProjectContext, type SettingsLocation, SettingsStore } from "./settings/store.ts";
 import { baselineSections, formatStatus } from "./status/status-text.ts";
@@ -105,7 +105,7 @@ export class Watchdog {
 		const result = await checkReviewer(ctx.modelRegistry, chooseReviewer(resolved.settings.main, this.sessionModel(ctx)));
 		const lines = [...result.lines];
 		if (resolved.errors.length) lines.push(`The settings have errors, so the watchdog is off until they are fixed (see status).`);
-		else if (!resolved.enabled) lines.push("The watchdog is off; turn it on with /subagents-watchdog on.");
+		else if (!resolved.enabled) lines.push(`The watchdog is off; ${howToTurnOn(resolved)}.`);
 		return { ok: result.ok && resolved.errors.length === 0, lines };
 	}
 

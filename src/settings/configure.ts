@@ -3,7 +3,7 @@
 // `/subagents-watchdog` command and the `subagent` tool's `watchdog.configure` action.
 import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/model-ref.ts";
 import { chooseReviewer, checkReviewer, recommendFor, type Registry, type SessionModelInfo } from "../models/reviewer-model.ts";
-import { getPath, setPath, type ResolvedSettings, type SourceName } from "./resolve.ts";
+import { getPath, howToTurnOn, setPath, type ResolvedSettings, type SourceName } from "./resolve.ts";
 import type { ProjectContext, SettingsStore } from "./store.ts";
 
 export type ConfigureScope = "session" | "user" | "project";
@@ -29,11 +29,11 @@ const ROLE_NAME = /^[A-Za-z0-9_-]+$/;
 
 /** The settings prefix a target's model, thinking and switch live under. */
 export function targetPrefix(target: string): { prefix: string; enabledKey: string; label: string } {
-	if (target === "main") return { prefix: "main", enabledKey: "enabled", label: "the main session's watchdog" };
+	if (target === "main") return { prefix: "main", enabledKey: "enabled", label: "main watchdog" };
 	if (target === "children") return { prefix: "children", enabledKey: "children.enabled", label: "child watchdogs" };
 	if (!ROLE_NAME.test(target)) throw new Error(`"${target}" is not a target: use main, children, or a child role name (letters, digits, - and _)`);
 	const prefix = `children.overrides.${target}`;
-	return { prefix, enabledKey: `${prefix}.enabled`, label: `the ${target} role's watchdog` };
+	return { prefix, enabledKey: `${prefix}.enabled`, label: `${target} role` };
 }
 
 /** Applies a change and returns what to tell the user. Throws with a readable message on bad input. */
@@ -92,8 +92,8 @@ export async function configure(env: ConfigureEnv, req: ConfigureRequest): Promi
 
 	const after = env.store.resolve(env.project);
 	const summary = [...changes].map(([k, v]) => `${k} = ${v === undefined ? "(removed)" : JSON.stringify(v)}`).join(", ");
-	const lines = [`Set ${summary} ${where} for ${label}.`, ...notes, ...shadowNotes(after, [...changes.keys()], req.scope)];
-	if (req.enabled === undefined && req.target === "main" && !after.settings.enabled) lines.push("The watchdog is off; saving a model does not turn it on (use `on`).");
+	const lines = [`Set ${summary} (${label}) ${where}.`, ...notes, ...shadowNotes(after, [...changes.keys()], req.scope)];
+	if (req.enabled === undefined && req.target === "main" && !after.settings.enabled) lines.push(`The watchdog is off, and saving a model does not turn it on: ${howToTurnOn(after)}.`);
 	if (after.errors.length > 0) lines.push(`Settings have errors, so the watchdog stays off until they are fixed (see status).`);
 	return lines.join("\n");
 }

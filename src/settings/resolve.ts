@@ -197,3 +197,15 @@ export function setPath(obj: Record<string, unknown>, path: string, value: unkno
 	if (value === undefined) delete cur[last];
 	else cur[last] = value;
 }
+
+/** How to turn the watchdog on, given where the `false` comes from. */
+export function howToTurnOn(resolved: ResolvedSettings): string {
+	switch (resolved.sources.enabled) {
+		case "session":
+			return "turn it on with /subagents-watchdog session on";
+		case "project":
+			return "the project's settings turn it off; change them, or use /subagents-watchdog session on";
+		default:
+			return "turn it on with /subagents-watchdog on";
+	}
+}

@@ -1,7 +1,7 @@
 // The text of `/subagents-watchdog status` (and the `watchdog.status` action): pure formatting
 // of the resolved settings, the reviewer in effect, and the sections each capability reports.
 import { describeChoice, type ReviewerChoice } from "../models/reviewer-model.ts";
-import { forEachLeaf, type ResolvedSettings, type SettingsProblem } from "../settings/resolve.ts";
+import { forEachLeaf, howToTurnOn, type ResolvedSettings, type SettingsProblem } from "../settings/resolve.ts";
 import type { WatchdogSettings } from "../settings/schema.ts";
 
 export interface StatusSection {
@@ -24,28 +24,57 @@ export function formatStatus(input: StatusInput): string {
 	out.push(`Reviewer model: ${describeChoice(input.reviewer)}  [main.model from ${resolved.sources["main.model"]}, main.thinking from ${resolved.sources["main.thinking"]}]`);
 	out.push(`Settings: user ${input.files.user}; project ${input.files.project}${input.files.projectTrusted ? "" : " (project not trusted: not read)"}`);
 	pushProblems(out, "Config errors", resolved.errors);
+	if (resolved.errors.length) out.push("  (a source with errors contributes no values until it is fixed)");
 	pushProblems(out, "Warnings", resolved.warnings);
 	pushProblems(out, "Ignored", resolved.ignored);
 
-	out.push("", "Effective settings (value, source):");
-	const rows: Array<[string, string, string]> = [];
-	forEachLeaf(s, "", (path, value) => rows.push([path, JSON.stringify(value), resolved.sources[path] ?? "default"]));
-	for (const empty of emptyMaps(s)) rows.push([empty, "{}", resolved.sources[empty] ?? "default"]);
-	rows.sort((a, b) => a[0].localeCompare(b[0]));
-	const w0 = Math.max(...rows.map((r) => r[0].length));
-	const w1 = Math.min(40, Math.max(...rows.map((r) => r[1].length)));
-	for (const [k, v, src] of rows) out.push(`  ${k.padEnd(w0)}  ${v.padEnd(w1)}  ${src}`);
+	// What the user set comes first, aligned; the defaults follow compactly so the whole status
+	// fits a screen.
+	const set: Array<[string, string, string]> = [];
+	const defaults: string[] = [];
+	const visit = (path: string, value: unknown) => {
+		const source = resolved.sources[path] ?? "default";
+		if (source === "default") defaults.push(`${path}=${JSON.stringify(value)}`);
+		else set.push([path, JSON.stringify(value), source]);
+	};
+	forEachLeaf(s, "", visit);
+	for (const empty of emptyMaps(s)) visit(empty, {});
+	set.sort((a, b) => a[0].localeCompare(b[0]));
+	defaults.sort();
+	if (set.length) {
+		out.push("Set by you (value, source):");
+		const w0 = Math.max(...set.map((r) => r[0].length));
+		const w1 = Math.min(40, Math.max(...set.map((r) => r[1].length)));
+		for (const [k, v, src] of set) out.push(`  ${k.padEnd(w0)}  ${v.padEnd(w1)}  ${src}`);
+	} else {
+		out.push("Set by you: nothing; every value is a default.");
+	}
+	out.push(...wrap(`Defaults: ${defaults.join(", ")}`, 110, "  "));
 
 	for (const section of input.sections) {
-		out.push("", `${section.title}:`);
-		for (const line of section.lines) out.push(`  ${line}`);
+		const oneLine = `${section.title}: ${section.lines.join("; ")}`;
+		if (oneLine.length <= 110) out.push(oneLine);
+		else out.push(`${section.title}:`, ...section.lines.map((l) => `  ${l}`));
 	}
 	return out.join("\n");
 }
 
+function wrap(text: string, width: number, indent: string): string[] {
+	const lines: string[] = [];
+	let line = "";
+	for (const word of text.split(" ")) {
+		if (line && line.length + 1 + word.length > width) {
+			lines.push(line);
+			line = indent + word;
+		} else line = line ? `${line} ${word}` : word;
+	}
+	if (line) lines.push(line);
+	return lines;
+}
+
 function onOff(resolved: ResolvedSettings): string {
 	if (resolved.errors.length > 0) return `off for this session: the settings have ${resolved.errors.length} error${resolved.errors.length > 1 ? "s" : ""} (listed below)`;
-	return resolved.settings.enabled ? `on (enabled from ${resolved.sources.enabled})` : `off (enabled = false from ${resolved.sources.enabled}; turn it on with /subagents-watchdog on)`;
+	return resolved.settings.enabled ? `on (enabled from ${resolved.sources.enabled})` : `off (enabled = false from ${resolved.sources.enabled}; ${howToTurnOn(resolved)})`;
 }
 
 function pushProblems(out: string[], title: string, problems: SettingsProblem[]): void {
@@ -67,9 +96,9 @@ export function baselineSections(s: WatchdogSettings): StatusSection[] {
 	const roles = Object.keys(s.rules.roleModels);
 	const overrides = Object.entries(s.children.overrides);
 	return [
-		{ title: "Review", lines: ["Trigger: at the end of each run that changed the repository", "Last review: none this session", "Last warning: none", "Changed paths: none seen", "Stalemate count: 0", "Review cost this session: $0"] },
+		{ title: "Review", lines: ["last review: none this session", "last warning: none", "changed paths: none seen", "stalemate count: 0", "review cost this session: $0"] },
 		{ title: "Findings", lines: ["none this session"] },
-		{ title: "LSP", lines: [s.lsp.enabled ? `enabled (timeout ${s.lsp.timeoutMs} ms, at most ${s.lsp.maxFiles} files); not started this session` : "disabled"] },
+		{ title: "LSP", lines: [s.lsp.enabled ? `enabled (timeout ${s.lsp.timeoutMs} ms, at most ${s.lsp.maxFiles} files), not started this session` : "disabled"] },
 		{ title: "Cadence", lines: [`main: ${every(s.cadence.everyNTools)}`] },
 		{
 			title: "Children",

@@ -48,20 +48,20 @@ describe("pi --mode rpc", () => {
 
 	it("status, on, off and session on|off", async () => {
 		expect(await say("/subagents-watchdog")).toMatch(/^Watchdog: off \(enabled = false from user/);
-		expect(await say("/subagents-watchdog on")).toMatch(/Set enabled = true in user settings/);
+		expect(await say("/subagents-watchdog on")).toMatch(/Set enabled = true \(main watchdog\) in user settings/);
 		expect(readJson(userSettingsPath(cli.agentDir)).subagents.watchdog.enabled).toBe(true);
 		expect(readJson(userSettingsPath(cli.agentDir)).theme).toBe("dark");
 		expect(await say("/subagents-watchdog status")).toMatch(/^Watchdog: on \(enabled from user\)/);
-		expect(await say("/subagents-watchdog session off")).toMatch(/Set enabled = false for this session/);
-		expect(await say("/subagents-watchdog status")).toMatch(/^Watchdog: off \(enabled = false from session/);
+		expect(await say("/subagents-watchdog session off")).toMatch(/Set enabled = false \(main watchdog\) for this session/);
+		expect(await say("/subagents-watchdog status")).toMatch(/^Watchdog: off \(enabled = false from session; turn it on with \/subagents-watchdog session on\)/);
 		expect(await say("/subagents-watchdog session on")).toMatch(/for this session/);
-		expect(await say("/subagents-watchdog off")).toMatch(/Set enabled = false in user settings[\s\S]*session overrides set enabled = true, which still takes precedence/);
+		expect(await say("/subagents-watchdog off")).toMatch(/Set enabled = false \(main watchdog\) in user settings[\s\S]*session overrides set enabled = true, which still takes precedence/);
 	});
 
 	it("model, session model, thinking, recommend-model and check", async () => {
 		expect(await say("/subagents-watchdog check")).toMatch(/Model local\/main resolves and has credentials/);
 		expect(await say("/subagents-watchdog recommend-model")).toMatch(/No recommendation: every available model is of the session model's family \(local\)/);
-		expect(await say("/subagents-watchdog model local/reviewer:high")).toMatch(/main\.model = "local\/reviewer", main\.thinking = "high" in user settings/);
+		expect(await say("/subagents-watchdog model local/reviewer:high")).toMatch(/main\.model = "local\/reviewer", main\.thinking = "high" \(main watchdog\) in user settings/);
 		expect(readJson(userSettingsPath(cli.agentDir)).subagents.watchdog.main).toEqual({ model: "local/reviewer", thinking: "high" });
 		expect(await say("/subagents-watchdog thinking medium")).toMatch(/main\.thinking = "medium"/);
 		expect(await say("/subagents-watchdog recommend-model")).toMatch(/Keeping the configured model local\/reviewer:medium/);
@@ -77,8 +77,8 @@ describe("pi --mode rpc", () => {
 	it("the subagent tool's watchdog actions", async () => {
 		expect(await tool({ action: "watchdog.status" })).toMatch(/^RESULT Watchdog: on \(enabled from session\)/);
 		expect(await tool({ action: "watchdog.recommend-model" })).toMatch(/^RESULT No recommendation/);
-		expect(await tool({ action: "watchdog.configure", model: "local/reviewer", thinking: "high" })).toMatch(/main\.model = "local\/reviewer", main\.thinking = "high" for this session/);
-		expect(await tool({ action: "watchdog.configure", scope: "user", target: "children", model: "local/reviewer:low" })).toMatch(/children\.model = "local\/reviewer", children\.thinking = "low" in user settings/);
+		expect(await tool({ action: "watchdog.configure", model: "local/reviewer", thinking: "high" })).toMatch(/main\.model = "local\/reviewer", main\.thinking = "high" \(main watchdog\) for this session/);
+		expect(await tool({ action: "watchdog.configure", scope: "user", target: "children", model: "local/reviewer:low" })).toMatch(/children\.model = "local\/reviewer", children\.thinking = "low" \(child watchdogs\) in user settings/);
 		expect(readJson(userSettingsPath(cli.agentDir)).subagents.watchdog.children).toEqual({ model: "local/reviewer", thinking: "low" });
 		expect(await tool({ action: "watchdog.configure", thinking: "loud" })).toMatch(/^RESULT [\s\S]*thinking[\s\S]*inherit/);
 		// The model saw the tool's description telling it to prefer the session scope.

@@ -2,7 +2,7 @@
 // points at a scripted server on 127.0.0.1 (started and stopped here). Uses Pi's own RpcClient.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { delimiter, dirname, resolve } from "node:path";
 import { RpcClient } from "@earendil-works/pi-coding-agent";
 import { startScriptedServer, type Script, type ScriptedServer } from "./openai-server.ts";
 import { QUIET_PI_SETTINGS } from "./pi-session.ts";
@@ -68,7 +68,7 @@ export async function startCli(options: CliOptions): Promise<CliSession> {
 	const existing = existsSync(userSettingsPath(agentDir)) ? readJson(userSettingsPath(agentDir)) : {};
 	writeJson(userSettingsPath(agentDir), { ...existing, defaultProvider: "local", defaultModel: models[0].id, ...QUIET_PI_SETTINGS, ...options.userSettings });
 	const args = [...(options.loadExtension === false ? [] : ["-e", resolve(REPO_ROOT, "src/extension.ts")]), "--no-session", ...(options.args ?? [])];
-	const client = new RpcClient({ cliPath: PI_CLI, cwd, env: { PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" }, args });
+	const client = new RpcClient({ cliPath: PI_CLI, cwd, env: { PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PATH: nodeFirstPath() }, args });
 	const events: any[] = [];
 	const ui: UiRequest[] = [];
 	client.onEvent((e: any) => {
@@ -130,4 +130,9 @@ export function runPi(
 			resolvePromise({ code, stdout, stderr });
 		});
 	});
+}
+
+/** RpcClient spawns `node` from PATH: make it the Node running the tests (22), not the shell's. */
+function nodeFirstPath(): string {
+	return [dirname(process.execPath), process.env.PATH ?? ""].join(delimiter);
 }
