@@ -1,6 +1,7 @@
 // Entry point Pi loads: wires Pi's events, command and tool to the watchdog. No logic here.
 import { CONFIG_DIR_NAME, type ExtensionAPI, type ExtensionCommandContext, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
-import { COMMAND_NAME, completeArguments, parseCommand, USAGE } from "./commands/watchdog-command.ts";
+import { runCommand } from "./commands/run-command.ts";
+import { COMMAND_NAME, completeArguments } from "./commands/watchdog-command.ts";
 import { present } from "./commands/present.ts";
 import { subagentTool } from "./children/subagent-tool.ts";
 import { guarded } from "./host/guard.ts";
@@ -34,32 +35,12 @@ export default function piWatchdog(pi: ExtensionAPI): void {
 			}
 		},
 		handler: guarded(`/${COMMAND_NAME}`, async (args: string, ctx: ExtensionCommandContext) => {
-			const op = parseCommand(args);
-			switch (op.kind) {
-				case "status":
-					present(ctx, watchdog.statusText(ctx));
-					break;
-				case "help":
-					present(ctx, USAGE);
-					break;
-				case "error":
-					present(ctx, `Watchdog: ${op.message}`, "error");
-					break;
-				case "recommend":
-					present(ctx, await watchdog.recommend(ctx));
-					break;
-				case "check": {
-					const result = await watchdog.check(ctx);
-					present(ctx, result.lines.join("\n"), result.ok ? "info" : "warning");
-					break;
-				}
-				case "configure":
-					present(ctx, await watchdog.configure(ctx, op.request));
-					refreshUi(ctx);
-					break;
-			}
+			watchdog.rememberModels(ctx);
+			const outcome = await runCommand(watchdog, args, ctx);
+			present(ctx, outcome.text, outcome.level);
+			if (outcome.changed) refreshUi(ctx);
 		}),
 	});
 
-	pi.registerTool(subagentTool(watchdog));
+	pi.registerTool(subagentTool(watchdog, refreshUi));
 }

@@ -16,7 +16,8 @@ export interface WatchdogHost {
 	appendEntry(customType: string, data: unknown): void;
 }
 
-type Ctx = Pick<ExtensionContext, "cwd" | "isProjectTrusted" | "modelRegistry" | "model" | "thinkingLevel">;
+/** The parts of Pi's context the watchdog reads. */
+export type Ctx = Pick<ExtensionContext, "cwd" | "isProjectTrusted" | "modelRegistry" | "model" | "thinkingLevel">;
 
 export class Watchdog {
 	readonly store: SettingsStore;
@@ -94,7 +95,7 @@ export class Watchdog {
 		const project = this.project(ctx);
 		return formatStatus({
 			resolved,
-			reviewer: chooseReviewer(resolved.settings.main, this.sessionModel(ctx)),
+			reviewer: this.reviewer(ctx),
 			files: { user: this.store.userPath(), project: this.store.projectPath(project.cwd), projectTrusted: project.trusted },
 			sections: baselineSections(resolved.settings),
 		});
@@ -102,7 +103,7 @@ export class Watchdog {
 
 	async check(ctx: Ctx): Promise<CheckResult> {
 		const resolved = this.settings(ctx);
-		const result = await checkReviewer(ctx.modelRegistry, chooseReviewer(resolved.settings.main, this.sessionModel(ctx)));
+		const result = await checkReviewer(ctx.modelRegistry, this.reviewer(ctx));
 		const lines = [...result.lines];
 		if (resolved.errors.length) lines.push(`The settings have errors, so the watchdog is off until they are fixed (see status).`);
 		else if (!resolved.enabled) lines.push(`The watchdog is off; ${howToTurnOn(resolved)}.`);

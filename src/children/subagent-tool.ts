@@ -1,11 +1,11 @@
 // The `subagent` tool. For now it carries the watchdog actions; launching child agents joins
 // it later under the same tool, so `action` is optional and the launch fields can be added
 // beside the ones here.
-import type { ToolDefinition } from "@earendil-works/pi-coding-agent";
+import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import { THINKING_LEVELS } from "../models/model-ref.ts";
 import type { ConfigureScope } from "../settings/configure.ts";
-import type { Watchdog } from "../watchdog.ts";
+import type { Ctx, Watchdog } from "../watchdog.ts";
 
 export const WATCHDOG_ACTIONS = ["watchdog.status", "watchdog.recommend-model", "watchdog.configure"] as const;
 
@@ -37,7 +37,8 @@ const DESCRIPTION = [
 	'Use scope "session" (the default) unless the user asked for a lasting default; "user" and "project" write settings files that affect other sessions.',
 ].join("\n");
 
-export function subagentTool(watchdog: Watchdog): ToolDefinition<typeof subagentParameters> {
+/** `onConfigured` lets the host refresh what it shows after a configure action. */
+export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionContext) => void): ToolDefinition<typeof subagentParameters> {
 	return {
 		name: "subagent",
 		label: "Subagent",
@@ -47,12 +48,13 @@ export function subagentTool(watchdog: Watchdog): ToolDefinition<typeof subagent
 		async execute(_id, raw, _signal, _onUpdate, ctx) {
 			const params = raw as Params;
 			const text = await run(watchdog, ctx, params);
+			if (params.action === "watchdog.configure") onConfigured(ctx);
 			return { content: [{ type: "text", text }], details: { action: params.action } };
 		},
 	};
 }
 
-async function run(watchdog: Watchdog, ctx: Parameters<Watchdog["statusText"]>[0], params: Params): Promise<string> {
+async function run(watchdog: Watchdog, ctx: Ctx, params: Params): Promise<string> {
 	switch (params.action) {
 		case "watchdog.status":
 			return watchdog.statusText(ctx);

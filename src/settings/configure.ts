@@ -4,6 +4,7 @@
 import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/model-ref.ts";
 import { chooseReviewer, checkReviewer, recommendFor, type Registry, type SessionModelInfo } from "../models/reviewer-model.ts";
 import { getPath, howToTurnOn, setPath, type ResolvedSettings, type SourceName } from "./resolve.ts";
+import type { ThinkingSetting } from "./schema.ts";
 import type { ProjectContext, SettingsStore } from "./store.ts";
 
 export type ConfigureScope = "session" | "user" | "project";
@@ -59,8 +60,8 @@ export async function configure(env: ConfigureEnv, req: ConfigureRequest): Promi
 			let ref = model;
 			if (model === "recommended") {
 				const resolved = env.store.resolve(env.project);
-				const pair = getPath(resolved.settings, prefix) as { model?: string; thinking?: string } | undefined;
-				const current = chooseReviewer({ model: pair?.model ?? "inherit", thinking: (pair?.thinking as never) ?? "inherit" }, env.session);
+				const pair = getPath(resolved.settings, prefix) as { model?: string; thinking?: ThinkingSetting } | undefined;
+				const current = chooseReviewer({ model: pair?.model ?? "inherit", thinking: pair?.thinking ?? "inherit" }, env.session);
 				const rec = recommendFor(env.registry, env.session, current);
 				if (!rec.ok) throw new Error(`no recommendation: ${rec.reason}`);
 				ref = rec.ref;

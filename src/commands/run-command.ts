@@ -1,0 +1,32 @@
+// Runs one `/subagents-watchdog` invocation against the watchdog and says what to show.
+import type { Ctx, Watchdog } from "../watchdog.ts";
+import type { Level } from "./present.ts";
+import { parseCommand, USAGE } from "./watchdog-command.ts";
+
+export interface CommandOutcome {
+	text: string;
+	level: Level;
+	/** Whether settings may have changed (the footer label wants a refresh). */
+	changed: boolean;
+}
+
+export async function runCommand(watchdog: Watchdog, args: string, ctx: Ctx): Promise<CommandOutcome> {
+	const op = parseCommand(args);
+	const say = (text: string, level: Level = "info", changed = false): CommandOutcome => ({ text, level, changed });
+	switch (op.kind) {
+		case "status":
+			return say(watchdog.statusText(ctx));
+		case "help":
+			return say(USAGE);
+		case "error":
+			return say(`Watchdog: ${op.message}`, "error");
+		case "recommend":
+			return say(await watchdog.recommend(ctx));
+		case "check": {
+			const result = await watchdog.check(ctx);
+			return say(result.lines.join("\n"), result.ok ? "info" : "warning");
+		}
+		case "configure":
+			return say(await watchdog.configure(ctx, op.request), "info", true);
+	}
+}
