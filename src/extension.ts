@@ -5,6 +5,9 @@ import { COMMAND_NAME, completeArguments } from "./commands/watchdog-command.ts"
 import { present } from "./commands/present.ts";
 import { subagentTool } from "./children/subagent-tool.ts";
 import { guarded } from "./host/guard.ts";
+import { FINDING_MESSAGE, NOTE_ENTRY, type NoteData } from "./review/delivery.ts";
+import type { Finding } from "./review/finding.ts";
+import { renderFindings } from "./review/render.ts";
 import { Watchdog } from "./watchdog.ts";
 
 export default function piWatchdog(pi: ExtensionAPI): void {
@@ -21,8 +24,41 @@ export default function piWatchdog(pi: ExtensionAPI): void {
 		guarded("session start", (_event, ctx) => {
 			watchdog.restoreSession(ctx.sessionManager.getBranch());
 			watchdog.rememberModels(ctx);
+			watchdog.boundary.sessionStart(ctx);
 			refreshUi(ctx);
 		}),
+	);
+	pi.on(
+		"input",
+		guarded("input", (event, _ctx) => {
+			// Only what a person typed or sent over RPC is a user prompt; other extensions' messages are not.
+			if (event.source !== "extension") watchdog.boundary.userInput(event.text);
+			return undefined;
+		}),
+	);
+	pi.on("agent_start", guarded("run start", (_event, ctx) => watchdog.boundary.agentStart(ctx)));
+	pi.on(
+		"tool_call",
+		guarded("tool call", async (event, ctx) => {
+			await watchdog.boundary.beforeTool(ctx, event.toolName);
+			return undefined;
+		}),
+	);
+	pi.on(
+		"tool_result",
+		guarded("tool result", (event, ctx) => {
+			watchdog.boundary.afterTool(ctx, event.toolName, event.input, event.isError);
+			return undefined;
+		}),
+	);
+	pi.on("agent_before_settle", guarded("boundary review", (event, ctx) => watchdog.boundary.beforeSettle(ctx, event)));
+	pi.on("session_shutdown", guarded("shutdown", () => watchdog.boundary.cancel()));
+
+	pi.registerMessageRenderer<{ findings?: Finding[] }>(FINDING_MESSAGE, (message, options, theme) =>
+		message.details?.findings ? renderFindings(message.details.findings, "sent to the agent", options.expanded, theme) : undefined,
+	);
+	pi.registerEntryRenderer<NoteData>(NOTE_ENTRY, (entry, options, theme) =>
+		entry.data?.finding ? renderFindings([entry.data.finding], entry.data.stalemate ? "stalemate" : "for you only", options.expanded, theme) : undefined,
 	);
 
 	pi.registerCommand(COMMAND_NAME, {

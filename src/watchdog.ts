@@ -7,7 +7,9 @@ import { type ConfigureRequest, configure } from "./settings/configure.ts";
 import { howToTurnOn, isPlainObject, type ResolvedSettings } from "./settings/resolve.ts";
 import type { SettingsLayer } from "./settings/schema.ts";
 import { type ProjectContext, type SettingsLocation, SettingsStore } from "./settings/store.ts";
-import { baselineSections, formatStatus } from "./status/status-text.ts";
+import { present } from "./commands/present.ts";
+import { BoundaryReview } from "./review/boundary-review.ts";
+import { baselineSections, formatStatus, type StatusSection } from "./status/status-text.ts";
 
 export const SESSION_SETTINGS_ENTRY = "watchdog-session-settings";
 
@@ -16,11 +18,13 @@ export interface WatchdogHost {
 	appendEntry(customType: string, data: unknown): void;
 }
 
+
 /** The parts of Pi's context the watchdog reads. */
 export type Ctx = Pick<ExtensionContext, "cwd" | "isProjectTrusted" | "modelRegistry" | "model" | "thinkingLevel">;
 
 export class Watchdog {
 	readonly store: SettingsStore;
+	readonly boundary: BoundaryReview;
 	private noticedErrors = "";
 	private modelRefs: string[] = [];
 	private readonly host: WatchdogHost;
@@ -28,6 +32,14 @@ export class Watchdog {
 	constructor(location: SettingsLocation, host: WatchdogHost) {
 		this.store = new SettingsStore(location);
 		this.host = host;
+		this.boundary = new BoundaryReview({
+			configDirName: location.configDirName,
+			agentDir: location.agentDir,
+			settings: (ctx) => this.settings(ctx),
+			reviewer: (ctx) => this.reviewer(ctx),
+			present,
+			persist: (type, data) => this.host.appendEntry(type, data),
+		});
 	}
 
 	project(ctx: Ctx): ProjectContext {
@@ -97,7 +109,7 @@ export class Watchdog {
 			resolved,
 			reviewer: this.reviewer(ctx),
 			files: { user: this.store.userPath(), project: this.store.projectPath(project.cwd), projectTrusted: project.trusted },
-			sections: baselineSections(resolved.settings),
+			sections: withLive(baselineSections(resolved.settings), this.boundary.sections(resolved.enabled)),
 		});
 	}
 
@@ -133,6 +145,11 @@ export class Watchdog {
 		if (request.scope === "session") this.host.appendEntry(SESSION_SETTINGS_ENTRY, { overrides: this.store.getSessionOverrides() });
 		return message;
 	}
+}
+
+/** Live sections replace the baseline section of the same title. */
+function withLive(baseline: StatusSection[], live: StatusSection[]): StatusSection[] {
+	return baseline.map((section) => live.find((l) => l.title === section.title) ?? section);
 }
 
 function safeTrusted(ctx: Ctx): boolean {

@@ -7,7 +7,7 @@ import type { ThinkingSetting } from "../settings/schema.ts";
 import { formatModelRef, parseModelRef, type Thinking } from "./model-ref.ts";
 import { type ModelFacts, recommendModel, type Recommendation } from "./recommend.ts";
 
-export type Registry = Pick<ModelRegistry, "find" | "getAll" | "getAvailable" | "getApiKeyAndHeaders" | "hasConfiguredAuth">;
+export type Registry = Pick<ModelRegistry, "find" | "getAll" | "getAvailable" | "getApiKeyAndHeaders" | "hasConfiguredAuth" | "streamSimple">;
 
 export interface SessionModelInfo {
 	model?: { provider: string; id: string };

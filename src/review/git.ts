@@ -35,7 +35,7 @@ export function createGitRunner(cwd: string): GitRunner {
 				return { ok: true, stdout };
 			} catch (error) {
 				const message = error instanceof Error ? error.message : String(error);
-				return { ok: false, stdout: "", error: controller.signal.aborted ? `git ${args[0]} timed out after ${timeoutMs} ms` : message.trim() };
+				return { ok: false, stdout: "", error: controller.signal.aborted ? `git ${args.find((a) => !a.startsWith("-")) ?? ""} timed out after ${timeoutMs} ms` : message.trim() };
 			} finally {
 				clearTimeout(timer);
 			}

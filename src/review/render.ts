@@ -1,0 +1,24 @@
+// How findings look in the TUI: collapsed, the title and one line of evidence; expanded,
+// the evidence, recommended action, importance, category and source.
+import type { Theme } from "@earendil-works/pi-coding-agent";
+import { Text } from "@earendil-works/pi-tui";
+import { type Finding, firstLine, title } from "./finding.ts";
+
+export function renderFindings(findings: Finding[], label: string, expanded: boolean, theme: Theme): Text {
+	const lines: string[] = [];
+	for (const f of findings) {
+		const color = f.severity === "blocker" ? "error" : f.importance === "high" ? "warning" : "muted";
+		lines.push(`${theme.fg(color, "●")} ${theme.bold(`Watchdog ${title(f)}`)} ${theme.fg("dim", `(${label})`)}`);
+		if (!expanded) {
+			lines.push(theme.fg("muted", `  Evidence: ${firstLine(f.evidence, 140)}`));
+			continue;
+		}
+		lines.push(`  Evidence: ${f.evidence}`, `  Recommended action: ${f.recommendedAction}`);
+		lines.push(theme.fg("muted", `  Importance: ${cap(f.importance)} · Severity: ${cap(f.severity)}${f.category ? ` · Category: ${cap(f.category.replace(/-/g, " "))}` : ""} · Source: ${f.source}`));
+	}
+	return new Text(lines.join("\n"), 1, 0);
+}
+
+function cap(word: string): string {
+	return word.replace(/\b\w/g, (c) => c.toUpperCase());
+}

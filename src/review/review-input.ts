@@ -1,0 +1,71 @@
+// The reviewer's input: changed paths, scope, standing instructions, other signals and the
+// turn delta, within one overall budget (24,000 characters). Pure.
+import { headAndTail } from "./turn-delta.ts";
+
+export const INPUT_BUDGET = 24_000;
+const PATHS_BUDGET = 1500;
+const SCOPE_BUDGET = 5000;
+export const GUIDANCE_BUDGET = 8000;
+const SIGNALS_BUDGET = 3000;
+/** The run itself always keeps this much (its head and some tail); WATCHDOG.md yields first. */
+const DELTA_RESERVE = 9000;
+
+export interface ReviewInputParts {
+	changedPaths: string[];
+	/** The user's requests, oldest first. */
+	scope: string[];
+	/** WATCHDOG.md text, already capped. */
+	guidance?: string;
+	/** Deterministic signals (LSP diagnostics, loop detector, claims), one block each. */
+	signals?: string[];
+	delta: string;
+	/** A note on how the changes were detected (e.g. outside git). */
+	note?: string;
+}
+
+export function buildReviewInput(parts: ReviewInputParts): string {
+	const header = "Review the run below. Use the tools to read the actual change before you judge it.";
+	const sections: string[] = [header];
+	const paths = parts.changedPaths.length ? parts.changedPaths.join("\n") : "(none detected)";
+	sections.push(`## Changed paths (${parts.changedPaths.length})\n${cap(paths, PATHS_BUDGET)}${parts.note ? `\n${parts.note}` : ""}`);
+	if (parts.scope.length) sections.push(`## What the user asked, oldest first\n${scopeText(parts.scope, SCOPE_BUDGET)}`);
+	if (parts.signals?.length) sections.push(`## Deterministic signals\n${cap(parts.signals.join("\n\n"), SIGNALS_BUDGET)}`);
+	const delta = parts.delta || "(no record)";
+	const deltaTitle = "\n\n## This run\n";
+	if (parts.guidance?.trim()) {
+		const title = "## Standing instructions (WATCHDOG.md)\n";
+		const used = sections.join("\n\n").length + title.length + 4 + deltaTitle.length;
+		const room = Math.min(GUIDANCE_BUDGET, INPUT_BUDGET - used - Math.min(delta.length, DELTA_RESERVE));
+		if (room > 200) sections.splice(parts.scope.length ? 3 : 2, 0, `${title}${cap(parts.guidance.trim(), room)}`);
+	}
+	const fixed = sections.join("\n\n");
+	const room = Math.max(0, INPUT_BUDGET - fixed.length - deltaTitle.length);
+	return `${fixed}${deltaTitle}${headAndTail(delta, room)}`;
+}
+
+function cap(text: string, max: number): string {
+	return text.length <= max ? text : `${text.slice(0, max - 40)}\n[… cut at ${max} characters]`;
+}
+
+/** Newest prompts are kept whole first; older ones are dropped or cut when over budget. */
+function scopeText(prompts: string[], max: number): string {
+	const kept: string[] = [];
+	let used = 0;
+	for (let i = prompts.length - 1; i >= 0; i--) {
+		const item = `${i + 1}. ${prompts[i]}`;
+		if (used + item.length + 1 <= max) {
+			kept.unshift(item);
+			used += item.length + 1;
+			continue;
+		}
+		const room = max - used - 80;
+		let dropped = i + 1;
+		if (room > 200) {
+			kept.unshift(`${item.slice(0, room)}… [cut]`);
+			dropped = i;
+		}
+		if (dropped > 0) kept.unshift(`[${dropped} earlier request(s) left out]`);
+		break;
+	}
+	return kept.join("\n");
+}

@@ -1,0 +1,82 @@
+// What the watchdog remembers about its reviews: each review is appended to the session as
+// a custom entry (never model context), so status, deduplication and the stalemate count
+// survive /reload, resume and a restart. Pure.
+import { type Finding, firstLine } from "./finding.ts";
+import type { FailureKind, ReviewUsage } from "./reviewer.ts";
+import type { StatusSection } from "../status/status-text.ts";
+
+export const REVIEW_ENTRY = "watchdog-review";
+const KEEP_FINDINGS = 20;
+
+export interface ReviewRecord {
+	at: number;
+	trigger: "boundary";
+	status: "clean" | "findings" | "failed" | "cancelled";
+	model: string;
+	thinking: string;
+	durationMs: number;
+	usage: ReviewUsage;
+	changedPaths: string[];
+	findings: Finding[];
+	failure?: { kind: FailureKind; message: string };
+	/** Longest run of the same finding across consecutive reviews after this one. */
+	stalemateCount: number;
+	stalemate: boolean;
+}
+
+export interface ReviewHistory {
+	last?: ReviewRecord;
+	lastWarning?: Finding;
+	recentFindings: Finding[];
+	totalCost: number;
+	reviews: number;
+}
+
+export const EMPTY_HISTORY: ReviewHistory = { recentFindings: [], totalCost: 0, reviews: 0 };
+
+export function addRecord(history: ReviewHistory, record: ReviewRecord): ReviewHistory {
+	const recentFindings = [...history.recentFindings, ...record.findings].slice(-KEEP_FINDINGS);
+	return {
+		last: record,
+		lastWarning: record.findings.at(-1) ?? history.lastWarning,
+		recentFindings,
+		totalCost: history.totalCost + (record.usage?.cost ?? 0),
+		reviews: history.reviews + 1,
+	};
+}
+
+export function historyFromEntries(entries: ReadonlyArray<{ type: string; customType?: string; data?: unknown }>): ReviewHistory {
+	let history = EMPTY_HISTORY;
+	for (const e of entries) {
+		if (e.type === "custom" && e.customType === REVIEW_ENTRY && e.data && typeof e.data === "object" && Array.isArray((e.data as ReviewRecord).findings)) {
+			history = addRecord(history, e.data as ReviewRecord);
+		}
+	}
+	return history;
+}
+
+export function reviewSection(history: ReviewHistory, enabled: boolean, lastError?: string): StatusSection {
+	const last = history.last;
+	const lines = [enabled ? "trigger: at the end of each run that changed the repository (outside git: a successful edit or write)" : "trigger: none (the watchdog is off)"];
+	if (!last) lines.push("last review: none this session");
+	else {
+		const when = new Date(last.at).toISOString().replace("T", " ").slice(0, 19);
+		const outcome = last.status === "failed" ? `failed (${last.failure?.kind}: ${firstLine(last.failure?.message ?? "", 120)})` : last.status === "findings" ? `${last.findings.length} finding(s)` : last.status;
+		lines.push(`last review: ${when}, ${last.model} (thinking ${last.thinking}), ${(last.durationMs / 1000).toFixed(1)} s, ${last.usage.totalTokens} tokens, $${last.usage.cost.toFixed(4)}, ${outcome}`);
+		lines.push(`changed paths: ${last.changedPaths.length ? last.changedPaths.slice(0, 10).join(", ") + (last.changedPaths.length > 10 ? `, … (${last.changedPaths.length})` : "") : "none"}`);
+		lines.push(`stalemate count: ${last.stalemateCount}${last.stalemate ? " (stalemate: findings no longer sent to the agent until your next prompt)" : ""}`);
+	}
+	lines.push(`last warning: ${history.lastWarning ? `${history.lastWarning.importance}/${history.lastWarning.severity}: ${firstLine(history.lastWarning.summary, 120)}` : "none"}`);
+	if (lastError) lines.push(`last problem: ${lastError}`);
+	lines.push(`reviews this session: ${history.reviews}, total review cost: $${history.totalCost.toFixed(4)}`);
+	return { title: "Review", lines };
+}
+
+export function findingsSection(history: ReviewHistory): StatusSection {
+	const recent = history.recentFindings.slice(-5).reverse();
+	if (!recent.length) return { title: "Findings", lines: ["none this session"] };
+	return {
+		title: "Findings",
+		lines: [`${history.recentFindings.length} kept (newest first):`, ...recent.map((f) => `${f.importance}/${f.severity}${f.category ? `/${f.category}` : ""} [${f.source}] ${firstLine(f.summary, 110)}`)],
+	};
+}

@@ -1,0 +1,152 @@
+// One review: the reviewer model, called through Pi's model registry with its credentials,
+// in a bounded tool loop under a deadline and a cancel signal. Never throws; every failure
+// comes back classified so the user can be told what went wrong.
+import { clampThinkingLevel, type AssistantMessage, type Message, type Tool } from "@earendil-works/pi-ai";
+import { Type } from "typebox";
+import { checkReviewer, type Registry, type ReviewerChoice } from "../models/reviewer-model.ts";
+import { CATEGORIES, dedupe, type Finding, IMPORTANCES, makeFinding, parseWarnArgs, SEVERITIES } from "./finding.ts";
+
+/** A read-only tool the reviewer may call (read, grep, find, ls, watchdog_diff). */
+export interface ReviewerToolLike {
+	name: string;
+	description: string;
+	parameters: unknown;
+	execute(args: unknown, signal: AbortSignal): Promise<{ text: string; isError: boolean }>;
+}
+
+export type FailureKind = "unknown-model" | "no-auth" | "rate-limit" | "quota" | "timeout" | "provider";
+
+export interface ReviewUsage {
+	input: number;
+	output: number;
+	totalTokens: number;
+	cost: number;
+}
+
+export interface ReviewOutcome {
+	status: "clean" | "findings" | "failed" | "cancelled";
+	findings: Finding[];
+	failure?: { kind: FailureKind; message: string };
+	/** Problems with the reviewer's own `watchdog_warn` calls. */
+	malformed: string[];
+	model: string;
+	thinking: string;
+	durationMs: number;
+	usage: ReviewUsage;
+	steps: number;
+	stepLimitReached: boolean;
+}
+
+export interface ReviewRequest {
+	registry: Registry;
+	choice: ReviewerChoice;
+	systemPrompt: string;
+	input: string;
+	tools: ReviewerToolLike[];
+	timeoutMs: number;
+	/** Aborted when the review must stop (new user input, shutdown). */
+	cancel: AbortSignal;
+	source: string;
+	maxSteps?: number;
+	maxTokens?: number;
+}
+
+export const WARN_TOOL: Tool = {
+	name: "watchdog_warn",
+	description: "Record one finding about the run under review. Call once per distinct problem; call nothing when the work is sound.",
+	parameters: Type.Object({
+		summary: Type.String({ description: "One line that stands on its own." }),
+		evidence: Type.String({ description: "What you saw: paths, line numbers, exact tool output." }),
+		recommendedAction: Type.String({ description: "The concrete next step that resolves it." }),
+		importance: Type.Unsafe<string>({ type: "string", enum: [...IMPORTANCES], description: "high: the agent must act before the user relies on the work." }),
+		severity: Type.Unsafe<string>({ type: "string", enum: [...SEVERITIES], description: "blocker: not acceptable as it stands." }),
+		category: Type.Optional(Type.Unsafe<string>({ type: "string", enum: [...CATEGORIES] })),
+	}) as unknown as Tool["parameters"],
+};
+
+export async function runReview(req: ReviewRequest): Promise<ReviewOutcome> {
+	const started = Date.now();
+	const usage: ReviewUsage = { input: 0, output: 0, totalTokens: 0, cost: 0 };
+	const findings: Finding[] = [];
+	const malformed: string[] = [];
+	const ref = req.choice.provider && req.choice.id ? `${req.choice.provider}/${req.choice.id}` : "(none)";
+	const outcome = (rest: Partial<ReviewOutcome> & Pick<ReviewOutcome, "status">, steps = 0, stepLimitReached = false): ReviewOutcome => ({
+		findings: dedupe(findings),
+		malformed,
+		model: ref,
+		thinking: req.choice.thinking,
+		durationMs: Date.now() - started,
+		usage,
+		steps,
+		stepLimitReached,
+		...rest,
+	});
+
+	const check = await checkReviewer(req.registry, req.choice);
+	const model = req.choice.provider && req.choice.id ? req.registry.find(req.choice.provider, req.choice.id) : undefined;
+	if (!check.ok || !model) {
+		const message = check.lines.join(" ");
+		return outcome({ status: "failed", failure: { kind: /^Unknown model|^No reviewer model/.test(message) ? "unknown-model" : "no-auth", message } });
+	}
+
+	const timeout = AbortSignal.timeout(req.timeoutMs);
+	const signal = AbortSignal.any([timeout, req.cancel]);
+	const level = clampThinkingLevel(model, req.choice.thinking);
+	const tools: Tool[] = [...req.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters as Tool["parameters"] })), WARN_TOOL];
+	const messages: Message[] = [{ role: "user", content: req.input, timestamp: Date.now() }];
+	const maxSteps = req.maxSteps ?? 10;
+	const stopped = (): ReviewOutcome | undefined => {
+		if (req.cancel.aborted) return outcome({ status: "cancelled" });
+		if (timeout.aborted) return outcome({ status: "failed", failure: { kind: "timeout", message: `the review did not finish within ${req.timeoutMs} ms (agentEndTimeoutMs)` } });
+		return undefined;
+	};
+
+	for (let step = 1; step <= maxSteps; step++) {
+		let reply: AssistantMessage;
+		try {
+			reply = await req.registry
+				.streamSimple(model, { systemPrompt: req.systemPrompt, messages, tools }, { ...(level !== "off" ? { reasoning: level } : {}), signal, maxTokens: req.maxTokens ?? 4096 })
+				.result();
+		} catch (error) {
+			return stopped() ?? outcome({ status: "failed", failure: classify((error as Error).message ?? String(error)) }, step);
+		}
+		usage.input += reply.usage?.input ?? 0;
+		usage.output += reply.usage?.output ?? 0;
+		usage.totalTokens += reply.usage?.totalTokens ?? 0;
+		usage.cost += reply.usage?.cost?.total ?? 0;
+		if (reply.stopReason === "aborted" || reply.stopReason === "error") {
+			return stopped() ?? outcome({ status: "failed", failure: classify(reply.errorMessage ?? reply.stopReason) }, step);
+		}
+		messages.push(reply);
+		const calls = reply.content.filter((c) => c.type === "toolCall");
+		if (calls.length === 0) return outcome({ status: findings.length ? "findings" : "clean" }, step);
+		for (const call of calls) {
+			let result: { text: string; isError: boolean };
+			if (call.name === WARN_TOOL.name) {
+				const parsed = parseWarnArgs(call.arguments);
+				if (parsed.ok) {
+					findings.push(makeFinding(parsed.value, req.source));
+					result = { text: "Recorded.", isError: false };
+				} else {
+					malformed.push(parsed.error);
+					result = { text: `Not recorded: ${parsed.error}. Call watchdog_warn again with valid arguments.`, isError: true };
+				}
+			} else {
+				const tool = req.tools.find((t) => t.name === call.name);
+				result = tool ? await tool.execute(call.arguments, signal) : { text: `There is no tool "${call.name}".`, isError: true };
+			}
+			messages.push({ role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text: result.text }], isError: result.isError, timestamp: Date.now() });
+			const halt = stopped();
+			if (halt) return { ...halt, steps: step };
+		}
+	}
+	return outcome({ status: findings.length ? "findings" : "clean" }, maxSteps, true);
+}
+
+export function classify(message: string): { kind: FailureKind; message: string } {
+	if (/\b429\b|rate.?limit|too many requests/i.test(message)) return { kind: "rate-limit", message };
+	if (/quota|insufficient.?(funds|balance|credit)|billing|usage limit|credit balance/i.test(message)) return { kind: "quota", message };
+	if (/\b40[13]\b|unauthori[sz]ed|invalid.{0,10}api.?key|authentication|forbidden/i.test(message)) return { kind: "no-auth", message };
+	if (/timed? ?out|timeout|deadline/i.test(message)) return { kind: "timeout", message };
+	return { kind: "provider", message };
+}
