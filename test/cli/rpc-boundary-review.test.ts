@@ -1,0 +1,53 @@
+// End to end through the real `pi` CLI in RPC mode: a run that writes a file is reviewed by
+// the reviewer model (served by the scripted server), and its high finding continues the run.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { makeGitRepo } from "../support/git.ts";
+import { type ChatRequest, textOf } from "../support/openai-server.ts";
+import { startCli } from "../support/pi-cli.ts";
+import { wd } from "../support/settings-files.ts";
+
+it("reviews a write run and continues it with the high finding", async () => {
+	const repo = makeGitRepo({ "hello.txt": "hello\n" });
+	const script = (req: ChatRequest) => {
+		const last = req.messages.at(-1);
+		if (req.model === "reviewer") {
+			if (last?.role === "tool") return { text: "Reported." };
+			return {
+				toolCalls: [
+					{
+						name: "watchdog_warn",
+						args: {
+							summary: "hello.txt lost its trailing greeting",
+							evidence: "hello.txt now reads 'bye' although the user asked to keep the greeting",
+							recommendedAction: "Restore the greeting in hello.txt",
+							importance: "high",
+							severity: "blocker",
+							category: "missed-constraint",
+						},
+					},
+				],
+			};
+		}
+		if (last?.role === "tool") return { text: "Updated hello.txt." };
+		if (textOf(last?.content).includes("The watchdog reviewed this run")) return { text: "Acknowledged: I will restore the greeting." };
+		return { toolCalls: [{ name: "write", args: { path: "hello.txt", content: "bye\n" } }] };
+	};
+	const cli = await startCli({ cwd: repo, script, userSettings: wd({ enabled: true, main: { model: "local/reviewer:high" } }) });
+	try {
+		await cli.run("Edit hello.txt but keep the greeting", 60_000);
+		expect(readFileSync(join(repo, "hello.txt"), "utf8")).toBe("bye\n");
+		const reviewerCalls = cli.server.requests.filter((r) => r.model === "reviewer");
+		expect(reviewerCalls.length).toBe(2);
+		expect(textOf(reviewerCalls[0].messages.find((m) => m.role === "user")?.content)).toContain("Edit hello.txt but keep the greeting");
+		const continuation = cli.server.requests.filter((r) => r.model === "main").at(-1);
+		expect(textOf(continuation?.messages.at(-1)?.content)).toContain("hello.txt lost its trailing greeting");
+		expect(await cli.client.getLastAssistantText()).toBe("Acknowledged: I will restore the greeting.");
+		const { entries } = await cli.client.getEntries();
+		const kinds = entries.map((e: any) => (e.customType ? `${e.type}:${e.customType}` : e.type));
+		expect(kinds).toEqual(expect.arrayContaining(["custom_message:watchdog-finding", "custom:watchdog-review", "custom:watchdog-scope"]));
+	} finally {
+		await cli.stop();
+	}
+});
