@@ -51,7 +51,14 @@ export default function piWatchdog(pi: ExtensionAPI): void {
 			return undefined;
 		}),
 	);
-	pi.on("agent_before_settle", guarded("boundary review", (event, ctx) => watchdog.boundary.beforeSettle(ctx, event)));
+	pi.on(
+		"agent_before_settle",
+		guarded("boundary review", async (event, ctx) => {
+			const result = await watchdog.boundary.beforeSettle(ctx, event);
+			if (ctx.mode === "tui") ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx));
+			return result;
+		}),
+	);
 	pi.on("session_shutdown", guarded("shutdown", () => watchdog.boundary.cancel()));
 
 	pi.registerMessageRenderer<{ findings?: Finding[] }>(FINDING_MESSAGE, (message, options, theme) =>

@@ -99,7 +99,9 @@ export class Watchdog {
 	statusLabel(ctx: Ctx): string | undefined {
 		const r = this.settings(ctx);
 		if (r.errors.length) return "watchdog: settings error";
-		return r.enabled ? "watchdog on" : undefined;
+		if (!r.enabled) return undefined;
+		const failed = this.boundary.lastFailureKind();
+		return failed ? `watchdog: review failed (${failed})` : "watchdog on";
 	}
 
 	statusText(ctx: Ctx): string {

@@ -170,6 +170,11 @@ export class BoundaryReview {
 		};
 	}
 
+	/** The kind of failure of the last review, if it failed (for the footer). */
+	lastFailureKind(): string | undefined {
+		return this.history.last?.status === "failed" ? this.history.last.failure?.kind : undefined;
+	}
+
 	/** Stops a running review (new input, shutdown, session switch). */
 	cancel(): void {
 		this.running?.abort();
