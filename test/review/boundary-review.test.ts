@@ -1,10 +1,10 @@
 // The boundary review in a real Pi session: faux main and reviewer models, real git.
-import { readFileSync } from "node:fs";
+import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import { makeGitRepo } from "../support/git.ts";
+import { makeGitRepo, writeFiles } from "../support/git.ts";
 import { startSession, type TestSession } from "../support/pi-session.ts";
 import { wd } from "../support/settings-files.ts";
 
@@ -395,3 +395,34 @@ describe("scope", () => {
 		}
 	});
 });
+
+describe("WATCHDOG.md", () => {
+	it("gives the reviewer the project's then the user's standing instructions, read fresh, unless turned off", async () => {
+		const repo = makeGitRepo({ "a.txt": "a\n" });
+		const t = await startSession({ cwd: repo, userSettings: ON });
+		writeFiles(repo, { ".pi/WATCHDOG.md": "Project rule: never touch migrations.\n" });
+		writeFileSync(join(t.agentDir, "WATCHDOG.md"), "User rule: prefer small diffs.\n");
+		const inputs: string[] = [];
+		const capture = (ctx: unknown) => (inputs.push(firstUser(ctx as Ctx)), fauxAssistantMessage("clean"));
+		t.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), fauxAssistantMessage("done"), toolUse("write", { path: "a.txt", content: "c\n" }), fauxAssistantMessage("done")]);
+		t.reviewer.setResponses([capture, capture]);
+		try {
+			await t.session.prompt("change a.txt");
+			expect(inputs[0]).toMatch(/## Standing instructions \(WATCHDOG\.md\)\n\(project: .*\)\nProject rule: never touch migrations\.\n\n\(user: .*\)\nUser rule: prefer small diffs\./);
+			await writeFileAndDisable(t);
+			await t.session.prompt("change it again");
+			expect(inputs[1]).not.toContain("WATCHDOG.md");
+		} finally {
+			await t.dispose();
+		}
+	});
+});
+
+/** The user turns WATCHDOG.md off in their settings file while the session runs. */
+async function writeFileAndDisable(t: TestSession): Promise<void> {
+	const path = join(t.agentDir, "settings.json");
+	const settings = JSON.parse(readFileSync(path, "utf8"));
+	settings.subagents.watchdog.guidance = { watchdogMd: false };
+	writeFileSync(path, JSON.stringify(settings));
+	utimesSync(path, new Date(), new Date(Date.now() + 10_000));
+}
