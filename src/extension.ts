@@ -59,7 +59,7 @@ export default function piWatchdog(pi: ExtensionAPI): void {
 			return result;
 		}),
 	);
-	pi.on("session_shutdown", guarded("shutdown", () => watchdog.boundary.cancel()));
+	pi.on("session_shutdown", guarded("shutdown", () => watchdog.boundary.shutdown()));
 
 	pi.registerMessageRenderer<{ findings?: Finding[] }>(FINDING_MESSAGE, (message, options, theme) =>
 		message.details?.findings ? renderFindings(message.details.findings, "sent to the agent", options.expanded, theme) : undefined,

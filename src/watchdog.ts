@@ -111,7 +111,7 @@ export class Watchdog {
 			resolved,
 			reviewer: this.reviewer(ctx),
 			files: { user: this.store.userPath(), project: this.store.projectPath(project.cwd), projectTrusted: project.trusted },
-			sections: withLive(baselineSections(resolved.settings), this.boundary.sections(resolved.enabled)),
+			sections: withLive(baselineSections(resolved.settings), this.boundary.sections(resolved.enabled, resolved.settings.lsp.enabled)),
 		});
 	}
 

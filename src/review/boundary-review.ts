@@ -5,6 +5,8 @@ import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding
 import type { ReviewerChoice } from "../models/reviewer-model.ts";
 import type { ResolvedSettings } from "../settings/resolve.ts";
 import type { StatusSection } from "../status/status-text.ts";
+import { LspManager } from "../lsp/lsp-manager.ts";
+import { lspSection } from "../lsp/lsp-status.ts";
 import { ChangeGate } from "./change-gate.ts";
 import { FINDING_MESSAGE, planDelivery } from "./delivery.ts";
 import { findingText, firstLine } from "./finding.ts";
@@ -44,6 +46,7 @@ export class BoundaryReview {
 	private runStart: { leaf: string | null } | undefined;
 	private running?: AbortController;
 	private lastProblem?: string;
+	private lsp?: LspManager;
 
 	constructor(deps: BoundaryDeps) {
 		this.deps = deps;
@@ -60,6 +63,11 @@ export class BoundaryReview {
 		this.lastProblem = undefined;
 		const artifacts = `${this.deps.configDirName}-subagents/`;
 		this.gate = new ChangeGate({ cwd: ctx.cwd, ignore: (p) => p.startsWith(artifacts) || p.startsWith("tmp/") || p.startsWith(".git/") || /(^|\/)node_modules\//.test(p) });
+		const root = this.gate.repo?.root ?? ctx.cwd;
+		if (this.lsp?.root !== root) {
+			void this.lsp?.shutdown();
+			this.lsp = new LspManager(root);
+		}
 	}
 
 	/** A real user prompt (typed, or sent over RPC): it cancels a running review, joins the scope and resets the stalemate count. */
@@ -100,12 +108,15 @@ export class BoundaryReview {
 		if (!verdict.changed) return undefined;
 
 		const settings = resolved.settings;
+		// The LSP pre-pass needs no model: its findings stand even if the review below fails.
+		const lsp = settings.lsp.enabled && this.lsp ? await this.lsp.check(verdict.paths, settings.lsp) : undefined;
 		const entries = entriesSince(ctx.sessionManager.getBranch() as unknown as Array<EntryLike & { id?: string }>, runStart?.leaf ?? null);
 		const input = buildReviewInput({
 			changedPaths: verdict.paths,
 			scope: settings.scope.enabled ? this.scope.prompts : [],
 			guidance: settings.guidance.watchdogMd ? readGuidance(ctx.cwd, this.deps.configDirName, this.deps.agentDir()) : undefined,
 			delta: renderTurnDelta(entries, FINDING_MESSAGE),
+			signals: lsp?.signal ? [lsp.signal] : [],
 			note: verdict.via === "tools" ? "(Not a git repository: these are the paths of successful edit and write calls; bash changes are not seen.)" : undefined,
 		});
 		const cancel = new AbortController();
@@ -131,10 +142,11 @@ export class BoundaryReview {
 		}
 		if (outcome.malformed.length) this.deps.present(ctx, `Watchdog: the reviewer sent malformed findings (${outcome.malformed.join("; ")}).`, "warning");
 
-		const stale = recordReview(this.stalemate, outcome.findings, settings.stalemateRepeats);
-		if (outcome.status !== "failed") this.stalemate = stale.state;
+		const findings = [...(lsp?.findings ?? []), ...outcome.findings];
+		const stale = recordReview(this.stalemate, findings, settings.stalemateRepeats);
+		if (outcome.status !== "failed" || findings.length) this.stalemate = stale.state;
 		const plan = planDelivery({
-			findings: outcome.findings,
+			findings,
 			threshold: settings.severityThreshold,
 			stalemated: stale.stalemated,
 			continuationBlocked: this.continuations >= MAX_CONTINUATIONS ? `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times` : undefined,
@@ -150,7 +162,7 @@ export class BoundaryReview {
 			durationMs: outcome.durationMs,
 			usage: outcome.usage,
 			changedPaths: verdict.paths,
-			findings: outcome.findings,
+			findings,
 			...(outcome.failure ? { failure: outcome.failure } : {}),
 			stalemateCount: stale.longest,
 			stalemate: stale.stalemated.length > 0,
@@ -181,8 +193,14 @@ export class BoundaryReview {
 		this.running = undefined;
 	}
 
-	sections(enabled: boolean): StatusSection[] {
-		return [reviewSection(this.history, enabled, this.lastProblem), findingsSection(this.history)];
+	/** Session end: stop the review and the language server. */
+	async shutdown(): Promise<void> {
+		this.cancel();
+		await this.lsp?.shutdown();
+	}
+
+	sections(enabled: boolean, lspEnabled: boolean): StatusSection[] {
+		return [reviewSection(this.history, enabled, this.lastProblem), findingsSection(this.history), lspSection(lspEnabled, this.lsp?.status())];
 	}
 
 	private problem(ctx: Ctx, message: string): undefined {

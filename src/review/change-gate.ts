@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readlinkSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { join } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { changedPaths, type DirtyMarks, type FileMark, sameStat } from "./change-set.ts";
 import { createGitRunner, type GitRunner } from "./git.ts";
 import { findRepo, readHead, type RepoLocation } from "./repo.ts";
@@ -81,7 +81,9 @@ export class ChangeGate {
 		if (READ_ONLY_TOOLS.has(toolName)) return;
 		const run = this.currentRun();
 		const path = (input as { path?: unknown } | undefined)?.path;
-		if (!isError && (toolName === "edit" || toolName === "write") && typeof path === "string") run.evidence.add(path);
+		if (isError || (toolName !== "edit" && toolName !== "write") || typeof path !== "string") return;
+		const rel = (isAbsolute(path) ? relative(this.options.cwd, path) : path).split(sep).join("/");
+		if (!rel.startsWith("../")) run.evidence.add(rel.replace(/^\.\//, ""));
 	}
 
 	/** At the settle boundary: what this run changed. Ends the run. */

@@ -1,0 +1,167 @@
+// The LSP pre-pass of one repository: a warm typescript-language-server kept between
+// reviews (shut down when idle and at session end), the changed files and their direct
+// importers checked within lsp.timeoutMs, and only new errors and warnings raised.
+import { existsSync } from "node:fs";
+import { isAbsolute, join, relative, sep } from "node:path";
+import type { Finding } from "../review/finding.ts";
+import { type Diagnostic, diagnosticFindings, diagnosticsSignal, fromTsServer, newSinceLastReport, type Reported } from "./diagnostics.ts";
+import { type LocatedServer, locateServer } from "./locate.ts";
+import { LspServer, languageOf, TimeoutError } from "./lsp-server.ts";
+import { groupRssKb } from "./process-tree.ts";
+
+export interface LspSettings {
+	timeoutMs: number;
+	maxFiles: number;
+	idleMs: number;
+}
+
+export type LspState = "not started" | "unavailable" | "warm" | "cold" | "failed";
+
+export interface LspStatus {
+	state: LspState;
+	server?: LocatedServer;
+	pid?: number;
+	filesChecked: number;
+	lastDurationMs?: number;
+	lastResult?: string;
+	infos: number;
+	hints: number;
+	rssKb?: number;
+}
+
+export interface LspCheckResult {
+	findings: Finding[];
+	/** The current diagnostics for the reviewer, when a check ran. */
+	signal?: string;
+	diagnostics: Diagnostic[];
+	checked: string[];
+}
+
+const NONE: LspCheckResult = { findings: [], diagnostics: [], checked: [] };
+
+export class LspManager {
+	readonly root: string;
+	private server?: LspServer;
+	private located?: LocatedServer;
+	private restartsLeft = 1;
+	private failure?: string;
+	private reported: Reported = new Map();
+	private idleTimer?: ReturnType<typeof setTimeout>;
+	private info: Omit<LspStatus, "state" | "server" | "pid" | "rssKb"> = { filesChecked: 0, infos: 0, hints: 0 };
+	private everStarted = false;
+
+	constructor(root: string) {
+		this.root = root;
+	}
+
+	status(): LspStatus {
+		const state: LspState = this.failure ? "failed" : !this.located && this.info.lastResult?.startsWith("unavailable") ? "unavailable" : this.server?.alive ? "warm" : this.everStarted ? "cold" : "not started";
+		return { state, ...(this.located ? { server: this.located } : {}), ...(this.server?.alive ? { pid: this.server.pid, rssKb: groupRssKb(this.server.pid) } : {}), ...this.info };
+	}
+
+	/** Checks the changed TypeScript/JavaScript files (relative to the root) and their importers. */
+	async check(changedPaths: string[], settings: LspSettings): Promise<LspCheckResult> {
+		const changed = changedPaths.filter((p) => languageOf(p) && !/(^|\/)node_modules\//.test(p)).map((p) => this.abs(p));
+		const existing = changed.filter((p) => existsSync(p)).slice(0, settings.maxFiles);
+		if (!existing.length) return NONE;
+		if (this.failure) return NONE;
+		const started = Date.now();
+		const deadline = started + settings.timeoutMs;
+		this.located = locateServer(this.root);
+		if (!this.located) {
+			this.info = { ...this.info, lastResult: "unavailable: typescript-language-server is not in node_modules/.bin or on PATH (it is never installed by the watchdog)" };
+			return NONE;
+		}
+		try {
+			for (;;) {
+				try {
+					return await this.checkOnce(existing, settings, deadline, started);
+				} catch (error) {
+					// A server that died or stopped answering is stopped; it may be restarted once per session.
+					const recoverable = !this.server?.alive || error instanceof TimeoutError;
+					await this.discardServer();
+					const message = error instanceof Error ? error.message : String(error);
+					if (recoverable && this.restartsLeft > 0) {
+						this.restartsLeft--;
+						if (Date.now() < deadline) continue;
+						this.info = { ...this.info, lastDurationMs: Date.now() - started, lastResult: `error: ${message}; it will be restarted once, at the next review` };
+						return NONE;
+					}
+					this.failure = message;
+					this.info = { ...this.info, lastDurationMs: Date.now() - started, lastResult: `failed: ${message}` };
+					return NONE;
+				}
+			}
+		} finally {
+			this.armIdle(settings.idleMs);
+		}
+	}
+
+	private async checkOnce(files: string[], settings: LspSettings, deadline: number, started: number): Promise<LspCheckResult> {
+		const left = () => Math.max(1, deadline - Date.now());
+		if (!this.server?.alive) {
+			if (Date.now() >= deadline) throw new TimeoutError("no time left to start the language server");
+			this.server = await LspServer.start((this.located as LocatedServer).path, this.root, left());
+			this.everStarted = true;
+		}
+		const server = this.server;
+		for (const f of files) server.syncFromDisk(f);
+		// Direct importers inside the repository, within the same file budget.
+		const toCheck = [...files];
+		if (toCheck.length < settings.maxFiles) {
+			const found = await Promise.all(files.map((f) => server.importers(f, left())));
+			for (const importer of found.flat()) {
+				if (toCheck.length >= settings.maxFiles) break;
+				if (toCheck.includes(importer) || !this.inside(importer) || !languageOf(importer) || importer.includes(`${sep}node_modules${sep}`)) continue;
+				if (server.syncFromDisk(importer)) toCheck.push(importer);
+			}
+		}
+		const raw = await Promise.all(toCheck.map(async (f) => (await server.diagnostics(f, left())).map((d) => fromTsServer(this.rel(f), d))));
+		const diagnostics = raw.flat();
+		const checked = toCheck.map((f) => this.rel(f));
+		const { fresh, reported } = newSinceLastReport(this.reported, checked, diagnostics);
+		this.reported = reported;
+		const count = (s: Diagnostic["severity"]) => diagnostics.filter((d) => d.severity === s).length;
+		this.info = {
+			filesChecked: checked.length,
+			lastDurationMs: Date.now() - started,
+			lastResult: `${count("error")} error(s), ${count("warning")} warning(s) in ${checked.length} file(s); ${fresh.length} new`,
+			infos: count("info"),
+			hints: count("hint"),
+		};
+		return { findings: diagnosticFindings(fresh), signal: diagnosticsSignal(diagnostics, checked.length), diagnostics, checked };
+	}
+
+	/** Stops the server (idle, session end). It starts again on the next check. */
+	async shutdown(): Promise<void> {
+		clearTimeout(this.idleTimer);
+		this.idleTimer = undefined;
+		await this.discardServer();
+	}
+
+	private async discardServer(): Promise<void> {
+		const server = this.server;
+		this.server = undefined;
+		if (server) await server.stop();
+	}
+
+	private armIdle(idleMs: number): void {
+		clearTimeout(this.idleTimer);
+		if (!this.server?.alive) return;
+		this.idleTimer = setTimeout(() => void this.shutdown(), idleMs);
+		this.idleTimer.unref?.();
+	}
+
+	private abs(path: string): string {
+		return isAbsolute(path) ? path : join(this.root, path);
+	}
+
+	private rel(path: string): string {
+		return relative(this.root, path).split(sep).join("/");
+	}
+
+	private inside(path: string): boolean {
+		const r = relative(this.root, path);
+		return !!r && !r.startsWith("..") && !isAbsolute(r);
+	}
+}

@@ -1,0 +1,220 @@
+// One typescript-language-server process, spoken to over stdio with vscode-jsonrpc. It runs
+// in its own process group so that stopping it also stops the tsserver processes it starts;
+// every request is bounded by a deadline. Diagnostics are pulled per file through tsserver's
+// own *DiagnosticsSync commands, so an answer is definite and nothing is asked of the whole
+// workspace.
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { CancellationTokenSource, createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
+import type { TsServerDiagnostic } from "./diagnostics.ts";
+
+const LANGUAGES: Record<string, string> = {
+	".ts": "typescript",
+	".mts": "typescript",
+	".cts": "typescript",
+	".tsx": "typescriptreact",
+	".js": "javascript",
+	".mjs": "javascript",
+	".cjs": "javascript",
+	".jsx": "javascriptreact",
+};
+
+export const CHECKED_EXTENSIONS = Object.keys(LANGUAGES);
+
+export function languageOf(path: string): string | undefined {
+	const dot = path.lastIndexOf(".");
+	return dot < 0 ? undefined : LANGUAGES[path.slice(dot).toLowerCase()];
+}
+
+export class TimeoutError extends Error {}
+
+export class LspServer {
+	readonly pid: number;
+	private readonly proc: ChildProcess;
+	private readonly conn: MessageConnection;
+	private readonly documents = new Map<string, { version: number; text: string }>();
+	private exitInfo?: string;
+	private readonly exitHandlers: Array<(why: string) => void> = [];
+	private readonly killOnExit = () => this.killGroup("SIGKILL");
+
+	private constructor(proc: ChildProcess) {
+		this.proc = proc;
+		this.pid = proc.pid as number;
+		this.conn = createMessageConnection(new StreamMessageReader(proc.stdout as NonNullable<ChildProcess["stdout"]>), new StreamMessageWriter(proc.stdin as NonNullable<ChildProcess["stdin"]>));
+		// The server's own requests (configuration, progress) get an empty answer; its notifications are not needed.
+		this.conn.onRequest(() => null);
+		this.conn.onNotification(() => {});
+		this.conn.onError(() => {});
+		this.conn.listen();
+		proc.on("exit", (code, signal) => {
+			this.exitInfo = signal ? `killed by ${signal}` : `exited with code ${code}`;
+			process.off("exit", this.killOnExit);
+			for (const h of this.exitHandlers) h(this.exitInfo);
+		});
+		// If Pi itself goes away without a shutdown, take the server with it.
+		process.once("exit", this.killOnExit);
+	}
+
+	/** Starts the server and completes the LSP handshake within `timeoutMs`. */
+	static async start(serverPath: string, root: string, timeoutMs: number): Promise<LspServer> {
+		const proc = spawn(serverPath, ["--stdio"], { cwd: root, stdio: ["pipe", "pipe", "pipe"], detached: true, env: process.env });
+		const spawned = await new Promise<Error | undefined>((resolve) => {
+			proc.once("spawn", () => resolve(undefined));
+			proc.once("error", (error) => resolve(error));
+		});
+		if (spawned) throw new Error(`could not start ${serverPath}: ${spawned.message}`);
+		proc.stderr?.resume(); // drain; the server logs there
+		proc.stdin?.on("error", () => {});
+		const server = new LspServer(proc);
+		try {
+			const rootUri = pathToFileURL(root).href;
+			await server.request(
+				"initialize",
+				{
+					processId: process.pid,
+					rootUri,
+					workspaceFolders: [{ uri: rootUri, name: "root" }],
+					capabilities: { textDocument: { synchronization: { didSave: false } }, workspace: { configuration: false } },
+					initializationOptions: { disableAutomaticTypingAcquisition: true, tsserver: { logVerbosity: "off" } },
+				},
+				timeoutMs,
+			);
+			server.conn.sendNotification("initialized", {});
+			return server;
+		} catch (error) {
+			server.killGroup("SIGKILL");
+			throw error;
+		}
+	}
+
+	get alive(): boolean {
+		return this.exitInfo === undefined;
+	}
+
+	get exitReason(): string | undefined {
+		return this.exitInfo;
+	}
+
+	onExit(handler: (why: string) => void): void {
+		this.exitHandlers.push(handler);
+	}
+
+	/** Opens the file, or sends its new text when it changed since the server last saw it. */
+	sync(absPath: string, text: string): void {
+		const uri = pathToFileURL(absPath).href;
+		const known = this.documents.get(absPath);
+		if (!known) {
+			this.conn.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: languageOf(absPath) ?? "typescript", version: 1, text } });
+			this.documents.set(absPath, { version: 1, text });
+		} else if (known.text !== text) {
+			const version = known.version + 1;
+			this.conn.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
+			this.documents.set(absPath, { version, text });
+		}
+	}
+
+	/** Syncs the file from disk; false when it cannot be read (deleted). */
+	syncFromDisk(absPath: string): boolean {
+		let text: string;
+		try {
+			text = readFileSync(absPath, "utf8");
+		} catch {
+			this.close(absPath);
+			return false;
+		}
+		this.sync(absPath, text);
+		return true;
+	}
+
+	close(absPath: string): void {
+		if (!this.documents.delete(absPath)) return;
+		this.conn.sendNotification("textDocument/didClose", { textDocument: { uri: pathToFileURL(absPath).href } });
+	}
+
+	get openCount(): number {
+		return this.documents.size;
+	}
+
+	/** Syntactic, semantic and suggestion diagnostics of one open file. */
+	async diagnostics(absPath: string, timeoutMs: number): Promise<TsServerDiagnostic[]> {
+		const kinds = ["syntacticDiagnosticsSync", "semanticDiagnosticsSync", "suggestionDiagnosticsSync"];
+		const replies = await Promise.all(kinds.map((kind) => this.tsserver<TsServerDiagnostic[]>(kind, { file: pathToFileURL(absPath).href }, timeoutMs)));
+		return replies.flatMap((r) => (Array.isArray(r) ? r : []));
+	}
+
+	/** Files that import this one (it must be open). */
+	async importers(absPath: string, timeoutMs: number): Promise<string[]> {
+		const body = await this.tsserver<{ refs?: Array<{ file?: string }> }>("fileReferences", { file: pathToFileURL(absPath).href }, timeoutMs);
+		return [...new Set((body?.refs ?? []).map((r) => r.file).filter((f): f is string => typeof f === "string"))];
+	}
+
+	private async tsserver<T>(command: string, args: unknown, timeoutMs: number): Promise<T | undefined> {
+		const reply = await this.request<{ body?: T }>("workspace/executeCommand", { command: "typescript.tsserverRequest", arguments: [command, args] }, timeoutMs);
+		return reply?.body;
+	}
+
+	private async request<T>(method: string, params: unknown, timeoutMs: number): Promise<T> {
+		if (!this.alive) throw new Error(`the language server ${this.exitInfo}`);
+		const cancel = new CancellationTokenSource();
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		let onExit: ((why: string) => void) | undefined;
+		try {
+			return await Promise.race([
+				this.conn.sendRequest<T>(method, params, cancel.token),
+				new Promise<never>((_, reject) => {
+					timer = setTimeout(() => {
+						cancel.cancel();
+						reject(new TimeoutError(`no answer to ${method} within ${timeoutMs} ms`));
+					}, timeoutMs);
+				}),
+				new Promise<never>((_, reject) => {
+					onExit = (why) => reject(new Error(`the language server ${why}`));
+					this.exitHandlers.push(onExit);
+				}),
+			]);
+		} finally {
+			clearTimeout(timer);
+			if (onExit) this.exitHandlers.splice(this.exitHandlers.indexOf(onExit), 1);
+			cancel.dispose();
+		}
+	}
+
+	/** Asks the server to shut down, then makes sure its whole process group is gone. */
+	async stop(graceMs = 1000): Promise<void> {
+		if (this.alive) {
+			try {
+				await this.request("shutdown", undefined, graceMs);
+				this.conn.sendNotification("exit");
+			} catch {
+				// unresponsive: killed below
+			}
+		}
+		await this.waitForExit(graceMs);
+		this.killGroup("SIGTERM");
+		await this.waitForExit(graceMs);
+		this.killGroup("SIGKILL");
+		this.conn.dispose();
+		process.off("exit", this.killOnExit);
+	}
+
+	/** Kills the server and everything it started (tsserver), at once. */
+	killGroup(signal: NodeJS.Signals): void {
+		try {
+			process.kill(-this.pid, signal);
+		} catch {
+			// already gone
+		}
+	}
+
+	private waitForExit(ms: number): Promise<void> {
+		if (!this.alive) return Promise.resolve();
+		return new Promise((resolve) => {
+			const timer = setTimeout(resolve, ms);
+			this.proc.once("exit", () => {
+				clearTimeout(timer);
+				resolve();
+			});
+		});
+	}
+}

@@ -1,0 +1,55 @@
+// The LSP pre-pass inside a real Pi session: its findings reach the agent without a model
+// call, the reviewer gets the diagnostics too, and the session's end leaves no process.
+import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
+import { expect, it } from "vitest";
+import { groupMembers } from "../../src/lsp/process-tree.ts";
+import { makeGitRepo } from "../support/git.ts";
+import { startSession } from "../support/pi-session.ts";
+import { wd } from "../support/settings-files.ts";
+
+const TSCONFIG = JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler" }, include: ["src"] });
+type Ctx = { messages: Array<{ role: string; content: unknown }> };
+const text = (c: unknown): string => (typeof c === "string" ? c : Array.isArray(c) ? c.map((x) => x?.text ?? "").join("") : "");
+
+it("sends a new type error to the agent even when the model review fails, and leaves no process at session end", async () => {
+	const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/total.ts": "export const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);\n", "src/use.ts": 'import { total } from "./total";\nexport const t: number = total([1, 2]);\n' });
+	// The reviewer model does not exist: only the LSP can speak, and it needs no model.
+	const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "nosuch/model" } }) });
+	let continuation = "";
+	t.main.setResponses([
+		fauxAssistantMessage([fauxToolCall("write", { path: "src/total.ts", content: "export const total = (xs: number[]): string => String(xs.length);\n" })], { stopReason: "toolUse" }),
+		fauxAssistantMessage("Changed total."),
+		(ctx) => ((continuation = (ctx as Ctx).messages.map((m) => text(m.content)).join("\n")), fauxAssistantMessage("I will fix use.ts.")),
+	]);
+	try {
+		await t.session.prompt("make total return a string");
+		await t.session.waitForIdle();
+		expect(continuation).toMatch(/Type error at src\/use\.ts:2:14: Type 'string' is not assignable to type 'number'/);
+		expect(t.notices.some((n) => /review failed \(unknown-model\)/.test(n.message))).toBe(true);
+		const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+		expect(status).toMatch(/LSP:\n\s+state: warm \(pid \d+/);
+		expect(status).toMatch(/server: .*typescript-language-server \(version \d+\.\d+\.\d+, from (PATH|repository)\)/);
+		expect(status).toMatch(/last check: 1 error\(s\), 0 warning\(s\) in 2 file\(s\); 1 new, \d+ ms/);
+		const pid = Number(/pid (\d+)/.exec(status)?.[1]);
+		expect(groupMembers(pid).length).toBeGreaterThan(0);
+		await t.dispose();
+		expect(groupMembers(pid)).toEqual([]);
+	} finally {
+		await t.dispose().catch(() => {});
+	}
+});
+
+it("hands the diagnostics to the reviewer", async () => {
+	const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": "export const a: number = 1;\n" });
+	const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }) });
+	let input = "";
+	t.main.setResponses([fauxAssistantMessage([fauxToolCall("write", { path: "src/a.ts", content: 'export const a: number = "1";\n' })], { stopReason: "toolUse" }), fauxAssistantMessage("done"), fauxAssistantMessage("fixing")]);
+	t.reviewer.setResponses([(ctx) => ((input = text((ctx as Ctx).messages.find((m) => m.role === "user")?.content)), fauxAssistantMessage("clean"))]);
+	try {
+		await t.session.prompt("change a");
+		await t.session.waitForIdle();
+		expect(input).toMatch(/## Deterministic signals\nLSP \(typescript-language-server\), 1 file\(s\) checked:\nerror src\/a\.ts:1:14 TS2322: Type 'string' is not assignable to type 'number'\./);
+	} finally {
+		await t.dispose();
+	}
+});
