@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { CancellationTokenSource, createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
 import type { TsServerDiagnostic } from "./diagnostics.ts";
+import { listProcesses } from "./process-tree.ts";
 
 const LANGUAGES: Record<string, string> = {
 	".ts": "typescript",
@@ -84,6 +85,7 @@ export class LspServer {
 			return server;
 		} catch (error) {
 			server.killGroup("SIGKILL");
+			await waitForGroupGone(server.pid, 2000);
 			throw error;
 		}
 	}
@@ -194,6 +196,7 @@ export class LspServer {
 		this.killGroup("SIGTERM");
 		await this.waitForExit(graceMs);
 		this.killGroup("SIGKILL");
+		await waitForGroupGone(this.pid, 2000);
 		this.conn.dispose();
 		process.off("exit", this.killOnExit);
 	}
@@ -207,7 +210,7 @@ export class LspServer {
 		}
 	}
 
-	private waitForExit(ms: number): Promise<void> {
+	waitForExit(ms: number): Promise<void> {
 		if (!this.alive) return Promise.resolve();
 		return new Promise((resolve) => {
 			const timer = setTimeout(resolve, ms);
@@ -216,5 +219,25 @@ export class LspServer {
 				resolve();
 			});
 		});
+	}
+}
+
+/** Waits (bounded) until no live process is left in the group; signals take effect asynchronously. */
+async function waitForGroupGone(pgid: number, ms: number): Promise<void> {
+	const deadline = Date.now() + ms;
+	while (Date.now() < deadline) {
+		if (!groupAlive(pgid)) return;
+		await new Promise((r) => setTimeout(r, 20));
+	}
+}
+
+function groupAlive(pgid: number): boolean {
+	const members = listProcesses();
+	if (members.length) return members.some((p) => p.pgid === pgid && p.state !== "Z");
+	try {
+		process.kill(-pgid, 0); // no /proc: ask the kernel (zombies count as alive here)
+		return true;
+	} catch {
+		return false;
 	}
 }
