@@ -11,7 +11,10 @@ import { renderFindings } from "./review/render.ts";
 import { Watchdog } from "./watchdog.ts";
 
 export default function piWatchdog(pi: ExtensionAPI): void {
-	const watchdog = new Watchdog({ agentDir: getAgentDir, configDirName: CONFIG_DIR_NAME }, { appendEntry: (type, data) => pi.appendEntry(type, data) });
+	const watchdog = new Watchdog({ agentDir: getAgentDir, configDirName: CONFIG_DIR_NAME }, {
+		appendEntry: (type, data) => pi.appendEntry(type, data),
+		steer: (message) => pi.sendMessage(message as Parameters<typeof pi.sendMessage>[0], { deliverAs: "steer" }),
+	});
 
 	const refreshUi = (ctx: ExtensionContext) => {
 		const notice = watchdog.settingsNotice(ctx);
@@ -48,6 +51,7 @@ export default function piWatchdog(pi: ExtensionAPI): void {
 		"tool_result",
 		guarded("tool result", (event, ctx) => {
 			watchdog.boundary.afterTool(ctx, event.toolName, event.input, event.isError);
+			watchdog.boundary.toolResult(ctx);
 			return undefined;
 		}),
 	);

@@ -16,6 +16,8 @@ export const SESSION_SETTINGS_ENTRY = "watchdog-session-settings";
 export interface WatchdogHost {
 	/** Persists data in the session (Pi's `appendEntry`); never sent to the model. */
 	appendEntry(customType: string, data: unknown): void;
+	/** Steers a message into the running agent (Pi's `sendMessage` with `deliverAs: "steer"`). */
+	steer(message: { customType: string; content: string | unknown[]; display: boolean; details?: unknown }): void;
 }
 
 
@@ -39,6 +41,8 @@ export class Watchdog {
 			reviewer: (ctx) => this.reviewer(ctx),
 			present,
 			persist: (type, data) => this.host.appendEntry(type, data),
+			steer: (message) => this.host.steer(message),
+			signals: () => [],
 		});
 	}
 

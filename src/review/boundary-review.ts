@@ -5,6 +5,7 @@ import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding
 import type { ReviewerChoice } from "../models/reviewer-model.ts";
 import type { ResolvedSettings } from "../settings/resolve.ts";
 import type { StatusSection } from "../status/status-text.ts";
+import { Cadence } from "../cadence/cadence.ts";
 import { LspManager } from "../lsp/lsp-manager.ts";
 import { lspSection } from "../lsp/lsp-status.ts";
 import { ChangeGate } from "./change-gate.ts";
@@ -14,7 +15,7 @@ import { readGuidance } from "./guidance.ts";
 import { loadPrompt } from "./prompts.ts";
 import { buildReviewInput } from "./review-input.ts";
 import { addRecord, EMPTY_HISTORY, findingsSection, historyFromEntries, REVIEW_ENTRY, type ReviewHistory, type ReviewRecord, reviewSection } from "./review-record.ts";
-import { runReview } from "./reviewer.ts";
+import { type ReviewOutcome, runReview } from "./reviewer.ts";
 import { addPrompt, EMPTY_SCOPE, type Scope, SCOPE_ENTRY, scopeFromEntries } from "./scope.ts";
 import { NO_STALEMATE, recordReview, type StalemateState } from "./stalemate.ts";
 import { createReviewerReadTools } from "./tools/reviewer-tools.ts";
@@ -33,6 +34,10 @@ export interface BoundaryDeps {
 	reviewer: (ctx: Ctx) => ReviewerChoice;
 	present: (ctx: Ctx, text: string, level: Level) => void;
 	persist: (customType: string, data: unknown) => void;
+	/** Delivers a message to the model during a run (Pi's steer). */
+	steer: (message: { customType: string; content: string | unknown[]; display: boolean; details?: unknown }) => void;
+	/** Deterministic signals from other detectors (loops), for the reviewer. */
+	signals: () => string[];
 }
 
 export class BoundaryReview {
@@ -48,8 +53,14 @@ export class BoundaryReview {
 	private lastProblem?: string;
 	private lsp?: LspManager;
 
+	private readonly cadence: Cadence<Ctx>;
+
 	constructor(deps: BoundaryDeps) {
 		this.deps = deps;
+		this.cadence = new Cadence<Ctx>({
+			everyN: (ctx) => this.deps.settings(ctx).settings.cadence.everyNTools,
+			review: (ctx, cancel) => this.cadenceReview(ctx, cancel).catch(() => {}),
+		});
 	}
 
 	sessionStart(ctx: Ctx): void {
@@ -97,6 +108,8 @@ export class BoundaryReview {
 	async beforeSettle(ctx: Ctx, event: { entries: BoundaryResult["entries"]; continue: boolean; outcome: string }): Promise<BoundaryResult | undefined> {
 		const runStart = this.runStart;
 		this.runStart = undefined;
+		this.cadence.cancel(); // the boundary review replaces a cadence review still running
+		this.cadence.resetCount();
 		const gate = this.gate;
 		const resolved = this.deps.settings(ctx);
 		if (!gate || !resolved.enabled || event.outcome === "aborted") {
@@ -110,28 +123,16 @@ export class BoundaryReview {
 		const settings = resolved.settings;
 		// The LSP pre-pass needs no model: its findings stand even if the review below fails.
 		const lsp = settings.lsp.enabled && this.lsp ? await this.lsp.check(verdict.paths, settings.lsp) : undefined;
-		const entries = entriesSince(ctx.sessionManager.getBranch() as unknown as Array<EntryLike & { id?: string }>, runStart?.leaf ?? null);
-		const input = buildReviewInput({
-			changedPaths: verdict.paths,
-			scope: settings.scope.enabled ? this.scope.prompts : [],
-			guidance: settings.guidance.watchdogMd ? readGuidance(ctx.cwd, this.deps.configDirName, this.deps.agentDir()) : undefined,
-			delta: renderTurnDelta(entries, FINDING_MESSAGE),
-			signals: lsp?.signal ? [lsp.signal] : [],
-			note: verdict.via === "tools" ? "(Not a git repository: these are the paths of successful edit and write calls; bash changes are not seen.)" : undefined,
-		});
 		const cancel = new AbortController();
 		this.running = cancel;
-		let outcome: Awaited<ReturnType<typeof runReview>>;
+		let outcome: ReviewOutcome;
 		try {
-			outcome = await runReview({
-				registry: ctx.modelRegistry,
-				choice: this.deps.reviewer(ctx),
-				systemPrompt: loadPrompt("reviewer"),
-				input,
-				tools: createReviewerReadTools({ root: gate.repo?.root ?? ctx.cwd, git: gate.git, baseline: gate.baseline ?? null }),
-				timeoutMs: settings.agentEndTimeoutMs,
+			outcome = await this.modelReview(ctx, {
+				paths: verdict.paths,
+				since: runStart?.leaf ?? null,
+				signals: lsp?.signal ? [lsp.signal] : [],
+				note: verdict.via === "tools" ? "(Not a git repository: these are the paths of successful edit and write calls; bash changes are not seen.)" : undefined,
 				cancel: cancel.signal,
-				source: "main",
 			});
 		} finally {
 			if (this.running === cancel) this.running = undefined;
@@ -153,25 +154,9 @@ export class BoundaryReview {
 			recentlyShown: this.history.recentFindings,
 		});
 		if (plan.continueRun) this.continuations++;
-		const record: ReviewRecord = {
-			at: Date.now(),
-			trigger: "boundary",
-			status: outcome.status,
-			model: outcome.model,
-			thinking: outcome.thinking,
-			durationMs: outcome.durationMs,
-			usage: outcome.usage,
-			changedPaths: verdict.paths,
-			findings,
-			...(outcome.failure ? { failure: outcome.failure } : {}),
-			stalemateCount: stale.longest,
-			stalemate: stale.stalemated.length > 0,
-		};
+		const record: ReviewRecord = { ...recordOf({ ...outcome, findings }, "boundary", verdict.paths), stalemateCount: stale.longest, stalemate: stale.stalemated.length > 0 };
 		this.history = addRecord(this.history, record);
-		if (outcome.failure) {
-			this.lastProblem = `review failed (${outcome.failure.kind}): ${firstLine(outcome.failure.message, 200)}`;
-			this.deps.present(ctx, `Watchdog: the review failed (${outcome.failure.kind}): ${outcome.failure.message}\nThe run was not reviewed; the watchdog does not switch models by itself. See /subagents-watchdog check.`, "warning");
-		}
+		if (outcome.failure) this.failed(ctx, outcome.failure);
 		if (stale.stalemated.length) {
 			this.deps.present(ctx, `Watchdog stalemate: "${firstLine(stale.stalemated[0].summary, 120)}" was raised by ${stale.longest} reviews in a row. It is no longer sent to the agent; your next prompt resets this.`, "warning");
 		}
@@ -180,6 +165,56 @@ export class BoundaryReview {
 			entries: [...(event.entries ?? []), ...plan.entries, { type: "custom", customType: REVIEW_ENTRY, data: record }],
 			continue: event.continue || plan.continueRun,
 		};
+	}
+
+	/** One call of the reviewer model over the run since `since`, with scope, guidance and signals. */
+	private async modelReview(ctx: Ctx, run: { paths: string[]; since: string | null; signals: string[]; note?: string; cancel: AbortSignal }): Promise<ReviewOutcome> {
+		const settings = this.deps.settings(ctx).settings;
+		const entries = entriesSince(ctx.sessionManager.getBranch() as unknown as Array<EntryLike & { id?: string }>, run.since);
+		const input = buildReviewInput({
+			changedPaths: run.paths,
+			scope: settings.scope.enabled ? this.scope.prompts : [],
+			guidance: settings.guidance.watchdogMd ? readGuidance(ctx.cwd, this.deps.configDirName, this.deps.agentDir()) : undefined,
+			delta: renderTurnDelta(entries, FINDING_MESSAGE),
+			signals: [...run.signals, ...this.deps.signals()],
+			note: run.note,
+		});
+		const gate = this.gate;
+		return runReview({
+			registry: ctx.modelRegistry,
+			choice: this.deps.reviewer(ctx),
+			systemPrompt: loadPrompt("reviewer"),
+			input,
+			tools: createReviewerReadTools({ root: gate?.repo?.root ?? ctx.cwd, git: gate?.git, baseline: gate?.baseline ?? null }),
+			timeoutMs: settings.agentEndTimeoutMs,
+			cancel: run.cancel,
+			source: "main",
+		});
+	}
+
+	/** After each tool result: count towards the next cadence review. */
+	toolResult(ctx: Ctx): void {
+		if (this.deps.settings(ctx).enabled) this.cadence.onToolResult(ctx);
+	}
+
+	/** A cadence review: the run so far, in the background; high findings are steered in. */
+	private async cadenceReview(ctx: Ctx, cancel: AbortSignal): Promise<void> {
+		const outcome = await this.modelReview(ctx, { paths: this.gate?.pendingPaths() ?? [], since: this.runStart?.leaf ?? null, signals: [], cancel });
+		if (outcome.status === "cancelled" || cancel.aborted) return;
+		const settings = this.deps.settings(ctx).settings;
+		const plan = planDelivery({ findings: outcome.findings, threshold: settings.severityThreshold, stalemated: [], recentlyShown: this.history.recentFindings });
+		const record: ReviewRecord = { ...recordOf(outcome, "cadence", this.gate?.pendingPaths() ?? []), stalemateCount: 0, stalemate: false };
+		this.history = addRecord(this.history, record);
+		if (outcome.failure) this.failed(ctx, outcome.failure);
+		try {
+			for (const entry of plan.entries) {
+				if (entry.type === "custom_message") this.deps.steer({ customType: entry.customType, content: entry.content, display: entry.display, details: entry.details });
+				else if (entry.type === "custom") this.deps.persist(entry.customType, entry.data);
+			}
+			this.deps.persist(REVIEW_ENTRY, record);
+		} catch {
+			// the session moved on (reload, new session): nothing to deliver to
+		}
 	}
 
 	/** The kind of failure of the last review, if it failed (for the footer). */
@@ -191,6 +226,7 @@ export class BoundaryReview {
 	cancel(): void {
 		this.running?.abort();
 		this.running = undefined;
+		this.cadence.cancel();
 	}
 
 	/** Session end: stop the review and the language server. */
@@ -203,11 +239,31 @@ export class BoundaryReview {
 		return [reviewSection(this.history, enabled, this.lastProblem), findingsSection(this.history), lspSection(lspEnabled, this.lsp?.status())];
 	}
 
+	private failed(ctx: Ctx, failure: NonNullable<ReviewOutcome["failure"]>): void {
+		this.lastProblem = `review failed (${failure.kind}): ${firstLine(failure.message, 200)}`;
+		this.deps.present(ctx, `Watchdog: the review failed (${failure.kind}): ${failure.message}\nThe run was not reviewed; the watchdog does not switch models by itself. See /subagents-watchdog check.`, "warning");
+	}
+
 	private problem(ctx: Ctx, message: string): undefined {
 		this.lastProblem = message;
 		this.deps.present(ctx, `Watchdog: ${message}`, "warning");
 		return undefined;
 	}
+}
+
+function recordOf(outcome: ReviewOutcome, trigger: ReviewRecord["trigger"], changedPaths: string[]): Omit<ReviewRecord, "stalemateCount" | "stalemate"> {
+	return {
+		at: Date.now(),
+		trigger,
+		status: outcome.status,
+		model: outcome.model,
+		thinking: outcome.thinking,
+		durationMs: outcome.durationMs,
+		usage: outcome.usage,
+		changedPaths,
+		findings: outcome.findings,
+		...(outcome.failure ? { failure: outcome.failure } : {}),
+	};
 }
 
 function entriesSince<T extends { id?: string }>(branch: T[], leaf: string | null): T[] {

@@ -109,6 +109,11 @@ export class ChangeGate {
 		return { changed: list.length > 0, paths: list, via: "git", head: end.head };
 	}
 
+	/** Paths the current run's edits and writes touched so far (for a review in mid-run). */
+	pendingPaths(): string[] {
+		return [...(this.run?.evidence ?? [])].sort();
+	}
+
 	/** Forget the current run without a verdict (e.g. the session is shutting down). */
 	abandonRun(): void {
 		this.run = undefined;

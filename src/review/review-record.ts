@@ -10,7 +10,7 @@ const KEEP_FINDINGS = 20;
 
 export interface ReviewRecord {
 	at: number;
-	trigger: "boundary";
+	trigger: "boundary" | "cadence";
 	status: "clean" | "findings" | "failed" | "cancelled";
 	model: string;
 	thinking: string;

@@ -1,0 +1,339 @@
+// The loop detector: fed every tool call, no model involved, constant work per call and
+// memory bounded by the window. It notices an agent that repeats itself without getting
+// anywhere, and forgets everything once something lands (an edit that changed a file, a
+// commit) or a real user prompt arrives. Progress is not a loop: chunked reads of one file
+// at different offsets, polling whose output changes, steady work across many files.
+import { callSignature, describeCall, landed, shortHash, targetOf } from "./normalize.ts";
+import type { ToolCallRecord } from "./tool-call.ts";
+
+export type SignalKind = "repeat" | "target" | "dominant" | "reread" | "cycle";
+
+export interface LoopSignal {
+	kind: SignalKind;
+	/** Identifies the loop, so the same loop is not reported twice. */
+	key: string;
+	/** 0-based tool-call indices the signal rests on. */
+	from: number;
+	to: number;
+	/** How many calls make it up (grows while the loop goes on). */
+	count: number;
+	evidence: string;
+	/** A concrete way out, for the agent. */
+	wayOut: string;
+}
+
+export interface LoopThresholds {
+	window: number;
+	repeats: number;
+	targetHits: number;
+	readOnlyTargetHits: number;
+	dominantShare: number;
+	rereadFactor: number;
+	cycleRepeats: number;
+}
+
+export const DEFAULT_THRESHOLDS: LoopThresholds = { window: 50, repeats: 5, targetHits: 12, readOnlyTargetHits: 8, dominantShare: 0.5, rereadFactor: 3, cycleRepeats: 3 };
+
+interface Slot {
+	index: number;
+	call: string; // call signature hash
+	combo: string; // call + outcome hash
+	target: string;
+	/** Whether this call told the agent nothing new about its target. */
+	noNews: boolean;
+}
+
+interface CallTally {
+	count: number;
+	repeatedOutcomes: number;
+	first: number;
+	last: number;
+	label: string;
+	outcomes: Set<string>;
+}
+
+interface FileReads {
+	/** Merged, sorted [start, end] line intervals read. */
+	ranges: Array<[number, number]>;
+	total: number;
+	first: number;
+	last: number;
+}
+
+const MAX_TALLIES = 400;
+const MAX_FILES = 64;
+const MAX_RANGES = 64;
+const MAX_OUTCOMES_PER_CALL = 16;
+const MIN_REREAD_LINES = 300;
+
+export class LoopDetector {
+	readonly thresholds: LoopThresholds;
+	private readonly readOnly: boolean;
+	private ring: Slot[] = [];
+	private head = 0;
+	private combos = new Map<string, { count: number; first: number }>();
+	private noNewsByTarget = new Map<string, number>();
+	/** Outcomes seen per target within the window (target → combo → count). */
+	private outcomesByTarget = new Map<string, Map<string, number>>();
+	private tallies = new Map<string, CallTally>();
+	private files = new Map<string, FileReads>();
+	private callsSinceLanding = 0;
+	private recent: Array<{ combo: string; label: string; index: number }> = [];
+	calls = 0;
+	lastLanded?: number;
+
+	constructor(thresholds: Partial<LoopThresholds> = {}, options: { readOnly?: boolean } = {}) {
+		this.thresholds = { ...DEFAULT_THRESHOLDS, ...thresholds };
+		this.readOnly = options.readOnly ?? false;
+	}
+
+	/** Forget everything (a real user prompt, or something landed). */
+	reset(): void {
+		this.ring = [];
+		this.head = 0;
+		this.combos.clear();
+		this.noNewsByTarget.clear();
+		this.outcomesByTarget.clear();
+		this.tallies.clear();
+		this.files.clear();
+		this.recent = [];
+		this.callsSinceLanding = 0;
+	}
+
+	/** Feeds one call; returns the signals that hold after it (the caller decides what is new). */
+	add(call: ToolCallRecord): LoopSignal[] {
+		this.calls++;
+		if (landed(call)) {
+			this.lastLanded = call.index;
+			this.reset();
+			return [];
+		}
+		this.callsSinceLanding++;
+		const signature = callSignature(call);
+		const callHash = shortHash(signature);
+		const resultHash = shortHash(call.isError ? `E${call.result}` : call.result);
+		const combo = `${callHash}:${resultHash}`;
+		const target = targetOf(call);
+		const label = describeCall(call);
+
+		// Within the window: has this target already produced this outcome?
+		const outcomes = this.outcomesByTarget.get(target);
+		const rangeIsOld = call.kind === "read" && call.path ? this.rangeAlreadyRead(call) : false;
+		const noNews = call.kind === "read" ? rangeIsOld : (outcomes?.get(combo) ?? 0) > 0;
+		this.push({ index: call.index, call: callHash, combo, target, noNews });
+
+		const signals: LoopSignal[] = [];
+		const t = this.thresholds;
+
+		// 1. The same call with the same outcome, again and again.
+		const c = this.combos.get(combo);
+		if (c && c.count >= t.repeats) {
+			signals.push({
+				kind: "repeat",
+				key: `repeat:${combo}`,
+				from: c.first,
+				to: call.index,
+				count: c.count,
+				evidence: `${label} returned the same result ${c.count} times within the last ${Math.min(this.ring.length, t.window)} calls (calls ${c.first}–${call.index}).`,
+				wayOut: call.kind === "poll" ? "Stop polling the same status: wait longer between checks, or read the process's log once and decide whether it is stuck." : "Stop repeating this call: its result will not change. Use the result you already have and take the next step.",
+			});
+		}
+
+		// 2. One target worked on without new results.
+		const hits = this.noNewsByTarget.get(target) ?? 0;
+		const limit = this.readOnly ? t.readOnlyTargetHits : t.targetHits;
+		if (hits >= limit) {
+			signals.push({
+				kind: "target",
+				key: `target:${target}`,
+				from: this.firstIndexOfTarget(target),
+				to: call.index,
+				count: hits,
+				evidence: `${target} was called ${hits} times within the last ${Math.min(this.ring.length, t.window)} calls without producing anything new.`,
+				wayOut: "You already have what this gives you. Write down what you learned, decide, and act on it (an edit, a test run, or a question to the user).",
+			});
+		}
+
+		// 3. One call dominating everything since the last landing, mostly with results seen before.
+		const tally = this.tally(callHash, resultHash, call.index, label);
+		if (tally.count >= limit && tally.count >= this.callsSinceLanding * t.dominantShare && tally.repeatedOutcomes >= tally.count / 2) {
+			signals.push({
+				kind: "dominant",
+				key: `dominant:${callHash}`,
+				from: tally.first,
+				to: call.index,
+				count: tally.count,
+				evidence: `${label} is ${tally.count} of the ${this.callsSinceLanding} calls since anything landed (${this.lastLanded === undefined ? "nothing has landed yet" : `last landing: call ${this.lastLanded}`}), mostly with results seen before.`,
+				wayOut: "This call is not moving the work forward. Change approach: make the smallest edit that tests your current idea, or ask the user.",
+			});
+		}
+
+		// 4. A file read over and over.
+		if (call.kind === "read" && call.path) {
+			const reads = this.recordRead(call);
+			const unique = reads.ranges.reduce((sum, [a, b]) => sum + b - a + 1, 0);
+			if (reads.total >= MIN_REREAD_LINES && unique > 0 && reads.total >= unique * t.rereadFactor) {
+				signals.push({
+					kind: "reread",
+					key: `reread:${call.path}`,
+					from: reads.first,
+					to: call.index,
+					count: Math.floor(reads.total / unique),
+					evidence: `${call.path} was read ${reads.total} lines in all for ${unique} distinct lines (${(reads.total / unique).toFixed(1)}× its read length) since anything landed (calls ${reads.first}–${call.index}).`,
+					wayOut: "Stop re-reading this file: note the parts you need once, then make the change.",
+				});
+			}
+		}
+
+		// 5. A short cycle (A-B-A-B, A-B-C-A-B-C) of identical calls with identical results.
+		const cycle = this.cycle(combo, label, call.index);
+		if (cycle) signals.push(cycle);
+		return signals;
+	}
+
+	/** What the detector is watching, for status. */
+	snapshot(): { calls: number; windowFill: number; callsSinceLanding: number; lastLanded?: number } {
+		return { calls: this.calls, windowFill: this.ring.length, callsSinceLanding: this.callsSinceLanding, ...(this.lastLanded !== undefined ? { lastLanded: this.lastLanded } : {}) };
+	}
+
+	private push(slot: Slot): void {
+		const w = this.thresholds.window;
+		if (this.ring.length < w) this.ring.push(slot);
+		else {
+			this.evict(this.ring[this.head]);
+			this.ring[this.head] = slot;
+			this.head = (this.head + 1) % w;
+		}
+		const c = this.combos.get(slot.combo);
+		if (c) c.count++;
+		else this.combos.set(slot.combo, { count: 1, first: slot.index });
+		if (slot.noNews) this.noNewsByTarget.set(slot.target, (this.noNewsByTarget.get(slot.target) ?? 0) + 1);
+		let outcomes = this.outcomesByTarget.get(slot.target);
+		if (!outcomes) this.outcomesByTarget.set(slot.target, (outcomes = new Map()));
+		outcomes.set(slot.combo, (outcomes.get(slot.combo) ?? 0) + 1);
+	}
+
+	private evict(slot: Slot): void {
+		const c = this.combos.get(slot.combo);
+		if (c) {
+			if (c.count <= 1) this.combos.delete(slot.combo);
+			else {
+				c.count--;
+				c.first = this.nextIndexOfCombo(slot.combo, slot.index);
+			}
+		}
+		if (slot.noNews) {
+			const n = (this.noNewsByTarget.get(slot.target) ?? 1) - 1;
+			if (n <= 0) this.noNewsByTarget.delete(slot.target);
+			else this.noNewsByTarget.set(slot.target, n);
+		}
+		const outcomes = this.outcomesByTarget.get(slot.target);
+		if (outcomes) {
+			const n = (outcomes.get(slot.combo) ?? 1) - 1;
+			if (n <= 0) outcomes.delete(slot.combo);
+			else outcomes.set(slot.combo, n);
+			if (outcomes.size === 0) this.outcomesByTarget.delete(slot.target);
+		}
+	}
+
+	/** The earliest index of a combo still in the window after `after` leaves it. */
+	private nextIndexOfCombo(combo: string, after: number): number {
+		let best = Number.POSITIVE_INFINITY;
+		for (const s of this.ring) if (s.combo === combo && s.index > after && s.index < best) best = s.index;
+		return Number.isFinite(best) ? best : after;
+	}
+
+	private firstIndexOfTarget(target: string): number {
+		let best = Number.POSITIVE_INFINITY;
+		for (const s of this.ring) if (s.target === target && s.noNews && s.index < best) best = s.index;
+		return Number.isFinite(best) ? best : 0;
+	}
+
+	private tally(callHash: string, resultHash: string, index: number, label: string): CallTally {
+		let t = this.tallies.get(callHash);
+		if (t) this.tallies.delete(callHash); // re-insert: most recently used last
+		else t = { count: 0, repeatedOutcomes: 0, first: index, last: index, label, outcomes: new Set() };
+		t.count++;
+		t.last = index;
+		if (t.outcomes.has(resultHash)) t.repeatedOutcomes++;
+		else if (t.outcomes.size < MAX_OUTCOMES_PER_CALL) t.outcomes.add(resultHash);
+		this.tallies.set(callHash, t);
+		if (this.tallies.size > MAX_TALLIES) this.tallies.delete(this.tallies.keys().next().value as string);
+		return t;
+	}
+
+	private readRange(call: ToolCallRecord): [number, number] {
+		const start = Math.max(1, call.offset ?? 1);
+		const lines = call.limit ?? Math.max(1, countLines(call.result));
+		return [start, start + lines - 1];
+	}
+
+	private rangeAlreadyRead(call: ToolCallRecord): boolean {
+		const reads = this.files.get(call.path as string);
+		if (!reads) return false;
+		const [a, b] = this.readRange(call);
+		let covered = 0;
+		for (const [x, y] of reads.ranges) covered += Math.max(0, Math.min(b, y) - Math.max(a, x) + 1);
+		return covered >= (b - a + 1) * 0.8;
+	}
+
+	private recordRead(call: ToolCallRecord): FileReads {
+		const path = call.path as string;
+		let reads = this.files.get(path);
+		if (reads) this.files.delete(path);
+		else reads = { ranges: [], total: 0, first: call.index, last: call.index };
+		const [a, b] = this.readRange(call);
+		reads.total += b - a + 1;
+		reads.last = call.index;
+		reads.ranges = mergeRange(reads.ranges, [a, b]).slice(-MAX_RANGES);
+		this.files.set(path, reads);
+		if (this.files.size > MAX_FILES) this.files.delete(this.files.keys().next().value as string);
+		return reads;
+	}
+
+	private cycle(combo: string, label: string, index: number): LoopSignal | undefined {
+		this.recent.push({ combo, label, index });
+		const need = this.thresholds.cycleRepeats;
+		const keep = 3 * need + 1;
+		if (this.recent.length > keep) this.recent.shift();
+		for (const period of [2, 3]) {
+			const span = period * need;
+			if (this.recent.length < span) continue;
+			const tail = this.recent.slice(-span);
+			const pattern = tail.slice(0, period).map((r) => r.combo);
+			if (new Set(pattern).size !== period) continue;
+			if (tail.every((r, i) => r.combo === pattern[i % period])) {
+				return {
+					kind: "cycle",
+					key: `cycle:${[...pattern].sort().join("|")}`,
+					from: tail[0].index,
+					to: index,
+					count: need,
+					evidence: `The agent goes round the same ${period} calls with the same results: ${tail
+						.slice(0, period)
+						.map((r) => r.label)
+						.join(" → ")}, ${need} times in a row (calls ${tail[0].index}–${index}).`,
+					wayOut: "Break the cycle: none of these calls will answer differently. Decide from what they already showed, or try something different.",
+				};
+			}
+		}
+		return undefined;
+	}
+}
+
+function countLines(text: string): number {
+	let n = 1;
+	for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+	return n;
+}
+
+function mergeRange(ranges: Array<[number, number]>, next: [number, number]): Array<[number, number]> {
+	const all = [...ranges, next].sort((x, y) => x[0] - y[0]);
+	const out: Array<[number, number]> = [];
+	for (const r of all) {
+		const last = out[out.length - 1];
+		if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+		else out.push([r[0], r[1]]);
+	}
+	return out;
+}

@@ -1,0 +1,86 @@
+// Making calls comparable: bash commands without their noise (env-var and cd prefixes,
+// comments, line continuations), arguments in a canonical order, and short stable hashes.
+// Pure.
+import { hash } from "node:crypto";
+import type { ToolCallRecord } from "./tool-call.ts";
+
+/** `FOO=1 cd src && npm test  # again` → `npm test` */
+export function normalizeCommand(command: string): string {
+	let c = command.replace(/\\\r?\n/g, " ");
+	c = c
+		.split("\n")
+		.map((line) => line.replace(/(^|\s)#.*$/, "$1"))
+		.join(" ; ");
+	c = c.replace(/\s+/g, " ").trim();
+	for (;;) {
+		const before = c;
+		c = c.replace(/^(export\s+)?[A-Za-z_][A-Za-z0-9_]*=("[^"]*"|'[^']*'|\S*)\s+/, "");
+		c = c.replace(/^cd\s+("[^"]*"|'[^']*'|\S+)\s*(&&|;)\s*/, "");
+		c = c.replace(/^(;\s*)+/, "");
+		if (c === before) break;
+	}
+	return c.replace(/(\s*;\s*)+$/, "");
+}
+
+/** The first two words of a normalised command: `git diff HEAD~1 -- a.ts` → `git diff`. */
+export function commandHead(command: string): string {
+	return normalizeCommand(command).split(" ").slice(0, 2).join(" ");
+}
+
+/** A short hash; 12 base64 characters are plenty to tell calls apart in one session. */
+export function shortHash(text: string): string {
+	return hash("sha1", text, "base64").slice(0, 12);
+}
+
+/** JSON with sorted keys, so `{a,b}` and `{b,a}` are the same call. */
+export function canonical(value: unknown): string {
+	if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+	if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+	const obj = value as Record<string, unknown>;
+	return `{${Object.keys(obj)
+		.sort()
+		.filter((k) => obj[k] !== undefined)
+		.map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`)
+		.join(",")}}`;
+}
+
+/** What makes two calls the same call (not their results). */
+export function callSignature(call: ToolCallRecord): string {
+	if (call.kind === "bash" && call.command !== undefined) return `bash ${normalizeCommand(call.command)}`;
+	return `${call.name.toLowerCase()} ${canonical(call.args)}`;
+}
+
+/** The target a call works on: a file for reads, a command head for bash, a pattern for searches. */
+export function targetOf(call: ToolCallRecord): string {
+	switch (call.kind) {
+		case "read":
+		case "edit":
+		case "write":
+			return call.path ? `${call.kind} ${call.path}` : `${call.kind} ?`;
+		case "bash":
+			return `bash ${commandHead(call.command ?? "")}`;
+		case "search":
+			return `${call.name.toLowerCase()} ${(call.pattern ?? canonical(call.args)).slice(0, 60)}`;
+		default:
+			return callSignature(call).slice(0, 120);
+	}
+}
+
+/** A short readable description of a call for evidence lines. */
+export function describeCall(call: ToolCallRecord): string {
+	const what =
+		call.kind === "bash" ? `bash \`${clip(normalizeCommand(call.command ?? ""), 80)}\`` : call.path ? `${call.name} ${call.path}` : call.pattern ? `${call.name} "${clip(call.pattern, 60)}"` : `${call.name} ${clip(canonical(call.args), 80)}`;
+	return what;
+}
+
+function clip(text: string, max: number): string {
+	return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Did this call land something (change a file, or commit)? */
+export function landed(call: ToolCallRecord): boolean {
+	if (call.isError) return false;
+	if (call.kind === "edit" || call.kind === "write") return call.changed !== false;
+	if (call.kind === "bash" && call.command) return /\bgit\s+(-C\s+\S+\s+)?commit\b/.test(call.command) && !/nothing to commit|no changes added to commit/i.test(call.result);
+	return false;
+}

@@ -1,0 +1,34 @@
+// One tool call as the deterministic detectors see it, whatever recorded it: a live Pi
+// session, a Pi session file, a pi-subagents transcript or a Claude Code log.
+
+export type CallKind = "read" | "edit" | "write" | "bash" | "search" | "list" | "poll" | "other";
+
+export interface ToolCallRecord {
+	/** 0-based position among the session's tool calls. */
+	index: number;
+	/** The tool's name as recorded (e.g. "read", "Read", "BashOutput"). */
+	name: string;
+	kind: CallKind;
+	/** The call's arguments as recorded. */
+	args: Record<string, unknown>;
+	/** read/edit/write: the file. */
+	path?: string;
+	/** bash: the command line. */
+	command?: string;
+	/** search: the pattern (grep regex or glob). */
+	pattern?: string;
+	/** read: first line (1-based) and number of lines asked for, when given. */
+	offset?: number;
+	limit?: number;
+	/** The result as text (possibly cut by the recorder). */
+	result: string;
+	isError: boolean;
+	/** edit/write: whether it changed a file (a diff, or a successful write). */
+	changed?: boolean;
+}
+
+/** What a recorded session holds, in order. */
+export type SessionEvent =
+	| { type: "prompt"; text: string }
+	| { type: "call"; call: ToolCallRecord }
+	| { type: "assistant"; text: string };
