@@ -35,7 +35,10 @@ export default function piWatchdog(pi: ExtensionAPI): void {
 		"input",
 		guarded("input", (event, _ctx) => {
 			// Only what a person typed or sent over RPC is a user prompt; other extensions' messages are not.
-			if (event.source !== "extension") watchdog.boundary.userInput(event.text);
+			if (event.source !== "extension") {
+				watchdog.boundary.userInput(event.text);
+				watchdog.loops.userPrompt();
+			}
 			return undefined;
 		}),
 	);
@@ -52,6 +55,7 @@ export default function piWatchdog(pi: ExtensionAPI): void {
 		guarded("tool result", (event, ctx) => {
 			watchdog.boundary.afterTool(ctx, event.toolName, event.input, event.isError);
 			watchdog.boundary.toolResult(ctx);
+			watchdog.loops.toolResult(ctx, event);
 			return undefined;
 		}),
 	);

@@ -8,6 +8,7 @@ import { howToTurnOn, isPlainObject, type ResolvedSettings } from "./settings/re
 import type { SettingsLayer } from "./settings/schema.ts";
 import { type ProjectContext, type SettingsLocation, SettingsStore } from "./settings/store.ts";
 import { present } from "./commands/present.ts";
+import { LoopWatch } from "./loops/loop-watch.ts";
 import { BoundaryReview } from "./review/boundary-review.ts";
 import { baselineSections, formatStatus, type StatusSection } from "./status/status-text.ts";
 
@@ -27,6 +28,7 @@ export type Ctx = Pick<ExtensionContext, "cwd" | "isProjectTrusted" | "modelRegi
 export class Watchdog {
 	readonly store: SettingsStore;
 	readonly boundary: BoundaryReview;
+	readonly loops: LoopWatch<ExtensionContext>;
 	private noticedErrors = "";
 	private modelRefs: string[] = [];
 	private readonly host: WatchdogHost;
@@ -42,7 +44,14 @@ export class Watchdog {
 			present,
 			persist: (type, data) => this.host.appendEntry(type, data),
 			steer: (message) => this.host.steer(message),
-			signals: () => [],
+			signals: () => this.loops.signals(),
+		});
+		this.loops = new LoopWatch<ExtensionContext>({
+			settings: (ctx) => this.settings(ctx),
+			steer: (message) => this.host.steer(message),
+			persist: (type, data) => this.host.appendEntry(type, data),
+			present,
+			abort: (ctx) => ctx.abort(),
 		});
 	}
 
@@ -115,7 +124,10 @@ export class Watchdog {
 			resolved,
 			reviewer: this.reviewer(ctx),
 			files: { user: this.store.userPath(), project: this.store.projectPath(project.cwd), projectTrusted: project.trusted },
-			sections: withLive(baselineSections(resolved.settings), this.boundary.sections(resolved.enabled, resolved.settings.lsp.enabled)),
+			sections: withLive(baselineSections(resolved.settings), [
+				...this.boundary.sections(resolved.enabled, resolved.settings.lsp.enabled),
+				this.loops.section(resolved.enabled && resolved.settings.loops.enabled),
+			]),
 		});
 	}
 

@@ -10,8 +10,10 @@ export type SignalKind = "repeat" | "target" | "dominant" | "reread" | "cycle";
 
 export interface LoopSignal {
 	kind: SignalKind;
-	/** Identifies the loop, so the same loop is not reported twice. */
+	/** Identifies the signal, so the same signal is not reported twice. */
 	key: string;
+	/** What the loop is about: one call (`call:…`), one file (`file:…`) or one target. */
+	subject: string;
 	/** 0-based tool-call indices the signal rests on. */
 	from: number;
 	to: number;
@@ -131,6 +133,7 @@ export class LoopDetector {
 			signals.push({
 				kind: "repeat",
 				key: `repeat:${combo}`,
+				subject: `call:${callHash}`,
 				from: c.first,
 				to: call.index,
 				count: c.count,
@@ -146,6 +149,7 @@ export class LoopDetector {
 			signals.push({
 				kind: "target",
 				key: `target:${target}`,
+				subject: call.kind === "read" && call.path ? `file:${call.path}` : call.kind === "bash" || call.kind === "search" ? `target:${target}` : `call:${callHash}`,
 				from: this.firstIndexOfTarget(target),
 				to: call.index,
 				count: hits,
@@ -160,6 +164,7 @@ export class LoopDetector {
 			signals.push({
 				kind: "dominant",
 				key: `dominant:${callHash}`,
+				subject: `call:${callHash}`,
 				from: tally.first,
 				to: call.index,
 				count: tally.count,
@@ -176,6 +181,7 @@ export class LoopDetector {
 				signals.push({
 					kind: "reread",
 					key: `reread:${call.path}`,
+					subject: `file:${call.path}`,
 					from: reads.first,
 					to: call.index,
 					count: Math.floor(reads.total / unique),
@@ -306,6 +312,7 @@ export class LoopDetector {
 				return {
 					kind: "cycle",
 					key: `cycle:${[...pattern].sort().join("|")}`,
+					subject: `cycle:${[...pattern].sort().join("|")}`,
 					from: tail[0].index,
 					to: index,
 					count: need,

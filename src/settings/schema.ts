@@ -2,6 +2,7 @@
 // types derived from them. One schema serves every source (user, project, session): each key
 // is optional in a layer; the defaults fill what no layer sets.
 import { z } from "zod";
+import { DEFAULT_THRESHOLDS } from "../loops/loop-detector.ts";
 import { parseModelRef, THINKING_LEVELS } from "../models/model-ref.ts";
 
 type ObjectMaker = typeof z.strictObject;
@@ -140,17 +141,7 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 	guidance: { watchdogMd: true },
 	cadence: { everyNTools: 0 },
 	lsp: { enabled: true, timeoutMs: 10_000, maxFiles: 20, idleMs: 300_000 },
-	loops: {
-		enabled: true,
-		stopRun: false,
-		window: 50,
-		repeats: 4,
-		targetHits: 15,
-		readOnlyTargetHits: 10,
-		dominantShare: 0.6,
-		rereadFactor: 3,
-		cycleRepeats: 3,
-	},
+	loops: { enabled: true, stopRun: false, ...DEFAULT_THRESHOLDS },
 	clarification: false,
 	idle: { main: false, children: true, policy: "keep", cooldownMs: 120_000, maxNudges: 3 },
 	rotate: { enabled: false, models: [], cooldownMs: 600_000 },

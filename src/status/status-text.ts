@@ -99,6 +99,7 @@ export function baselineSections(s: WatchdogSettings): StatusSection[] {
 		{ title: "Review", lines: ["last review: none this session", "last warning: none", "changed paths: none seen", "stalemate count: 0", "review cost this session: $0"] },
 		{ title: "Findings", lines: ["none this session"] },
 		{ title: "LSP", lines: [s.lsp.enabled ? `enabled (timeout ${s.lsp.timeoutMs} ms, at most ${s.lsp.maxFiles} files), not started this session` : "disabled"] },
+		{ title: "Loops", lines: [s.loops.enabled ? "no tool calls seen yet" : "off"] },
 		{ title: "Cadence", lines: [`main: ${every(s.cadence.everyNTools)}`] },
 		{
 			title: "Children",
