@@ -3,10 +3,10 @@
 // anywhere, and forgets everything once something lands (an edit that changed a file, a
 // commit) or a real user prompt arrives. Progress is not a loop: chunked reads of one file
 // at different offsets, polling whose output changes, steady work across many files.
-import { callSignature, describeCall, landed, shortHash, targetOf } from "./normalize.ts";
+import { callSignature, describeCall, landed, outcomeText, shortHash, subjectsOf, targetOf } from "./normalize.ts";
 import type { ToolCallRecord } from "./tool-call.ts";
 
-export type SignalKind = "repeat" | "target" | "dominant" | "reread" | "cycle";
+export type SignalKind = "repeat" | "target" | "stale" | "dominant" | "reread" | "cycle";
 
 export interface LoopSignal {
 	kind: SignalKind;
@@ -32,9 +32,11 @@ export interface LoopThresholds {
 	dominantShare: number;
 	rereadFactor: number;
 	cycleRepeats: number;
+	/** Calls in the window that told the agent nothing new about what they looked at. */
+	staleCalls: number;
 }
 
-export const DEFAULT_THRESHOLDS: LoopThresholds = { window: 50, repeats: 5, targetHits: 12, readOnlyTargetHits: 8, dominantShare: 0.5, rereadFactor: 3, cycleRepeats: 3 };
+export const DEFAULT_THRESHOLDS: LoopThresholds = { window: 50, repeats: 5, targetHits: 12, readOnlyTargetHits: 8, dominantShare: 0.5, rereadFactor: 3, cycleRepeats: 3, staleCalls: 8 };
 
 interface Slot {
 	index: number;
@@ -63,6 +65,7 @@ interface FileReads {
 }
 
 const MAX_TALLIES = 400;
+const MAX_SUBJECTS = 256;
 const MAX_FILES = 64;
 const MAX_RANGES = 64;
 const MAX_OUTCOMES_PER_CALL = 16;
@@ -79,6 +82,11 @@ export class LoopDetector {
 	private outcomesByTarget = new Map<string, Map<string, number>>();
 	private tallies = new Map<string, CallTally>();
 	private files = new Map<string, FileReads>();
+	/** Outcomes each subject (a file, a command) has produced since the last landing. */
+	private subjects = new Map<string, Set<string>>();
+	private staleInWindow = 0;
+	/** Polls: the current run of identical answers per call. */
+	private streaks = new Map<string, { outcome: string; count: number; first: number }>();
 	private callsSinceLanding = 0;
 	private recent: Array<{ combo: string; label: string; index: number }> = [];
 	calls = 0;
@@ -98,6 +106,9 @@ export class LoopDetector {
 		this.outcomesByTarget.clear();
 		this.tallies.clear();
 		this.files.clear();
+		this.subjects.clear();
+		this.streaks.clear();
+		this.staleInWindow = 0;
 		this.recent = [];
 		this.callsSinceLanding = 0;
 	}
@@ -113,22 +124,22 @@ export class LoopDetector {
 		this.callsSinceLanding++;
 		const signature = callSignature(call);
 		const callHash = shortHash(signature);
-		const resultHash = shortHash(call.isError ? `E${call.result}` : call.result);
+		const resultHash = shortHash(outcomeText(call.result, call.isError));
 		const combo = `${callHash}:${resultHash}`;
 		const target = targetOf(call);
 		const label = describeCall(call);
 
-		// Within the window: has this target already produced this outcome?
-		const outcomes = this.outcomesByTarget.get(target);
-		const rangeIsOld = call.kind === "read" && call.path ? this.rangeAlreadyRead(call) : false;
-		const noNews = call.kind === "read" ? rangeIsOld : (outcomes?.get(combo) ?? 0) > 0;
+		// Did this call tell the agent anything new? A read of lines already read, or an answer its
+		// subject (the file, the command) already gave since the last landing, did not.
+		const noNews = call.kind === "read" && call.path ? this.rangeAlreadyRead(call) : this.seenBefore(subjectsOf(call), resultHash);
 		this.push({ index: call.index, call: callHash, combo, target, noNews });
 
 		const signals: LoopSignal[] = [];
 		const t = this.thresholds;
 
-		// 1. The same call with the same outcome, again and again.
-		const c = this.combos.get(combo);
+		// 1. The same call with the same outcome, again and again. A poll counts only while its
+		// answer stays the same: polling whose output changes is progress.
+		const c = call.kind === "poll" ? this.pollStreak(callHash, resultHash, call.index) : this.combos.get(combo);
 		if (c && c.count >= t.repeats) {
 			signals.push({
 				kind: "repeat",
@@ -137,7 +148,10 @@ export class LoopDetector {
 				from: c.first,
 				to: call.index,
 				count: c.count,
-				evidence: `${label} returned the same result ${c.count} times within the last ${Math.min(this.ring.length, t.window)} calls (calls ${c.first}–${call.index}).`,
+				evidence:
+					call.kind === "poll"
+						? `${label} returned the same result ${c.count} times in a row (calls ${c.first}–${call.index}).`
+						: `${label} returned the same result ${c.count} times within the last ${Math.min(this.ring.length, t.window)} calls (calls ${c.first}–${call.index}).`,
 				wayOut: call.kind === "poll" ? "Stop polling the same status: wait longer between checks, or read the process's log once and decide whether it is stuck." : "Stop repeating this call: its result will not change. Use the result you already have and take the next step.",
 			});
 		}
@@ -155,6 +169,20 @@ export class LoopDetector {
 				count: hits,
 				evidence: `${target} was called ${hits} times within the last ${Math.min(this.ring.length, t.window)} calls without producing anything new.`,
 				wayOut: "You already have what this gives you. Write down what you learned, decide, and act on it (an edit, a test run, or a question to the user).",
+			});
+		}
+
+		// 2b. Many calls in the window that told the agent nothing new, whatever they were.
+		if (this.staleInWindow >= t.staleCalls) {
+			signals.push({
+				kind: "stale",
+				key: "stale",
+				subject: "stale",
+				from: this.firstStaleIndex(),
+				to: call.index,
+				count: this.staleInWindow,
+				evidence: `${this.staleInWindow} of the last ${this.ring.length} calls returned nothing new: the same answers for the same files or commands as before (latest: ${label}).`,
+				wayOut: "The investigation has stopped producing information. Act on what you know (make the change, run the one check that decides it), or ask the user.",
 			});
 		}
 
@@ -213,7 +241,10 @@ export class LoopDetector {
 		const c = this.combos.get(slot.combo);
 		if (c) c.count++;
 		else this.combos.set(slot.combo, { count: 1, first: slot.index });
-		if (slot.noNews) this.noNewsByTarget.set(slot.target, (this.noNewsByTarget.get(slot.target) ?? 0) + 1);
+		if (slot.noNews) {
+			this.noNewsByTarget.set(slot.target, (this.noNewsByTarget.get(slot.target) ?? 0) + 1);
+			this.staleInWindow++;
+		}
 		let outcomes = this.outcomesByTarget.get(slot.target);
 		if (!outcomes) this.outcomesByTarget.set(slot.target, (outcomes = new Map()));
 		outcomes.set(slot.combo, (outcomes.get(slot.combo) ?? 0) + 1);
@@ -229,6 +260,7 @@ export class LoopDetector {
 			}
 		}
 		if (slot.noNews) {
+			this.staleInWindow--;
 			const n = (this.noNewsByTarget.get(slot.target) ?? 1) - 1;
 			if (n <= 0) this.noNewsByTarget.delete(slot.target);
 			else this.noNewsByTarget.set(slot.target, n);
@@ -247,6 +279,34 @@ export class LoopDetector {
 		let best = Number.POSITIVE_INFINITY;
 		for (const s of this.ring) if (s.combo === combo && s.index > after && s.index < best) best = s.index;
 		return Number.isFinite(best) ? best : after;
+	}
+
+	private firstStaleIndex(): number {
+		let best = Number.POSITIVE_INFINITY;
+		for (const s of this.ring) if (s.noNews && s.index < best) best = s.index;
+		return Number.isFinite(best) ? best : 0;
+	}
+
+	private seenBefore(subjects: string[], outcome: string): boolean {
+		let seen = false;
+		for (const subject of subjects) {
+			let outcomes = this.subjects.get(subject);
+			if (outcomes) this.subjects.delete(subject);
+			else outcomes = new Set();
+			if (outcomes.has(outcome)) seen = true;
+			else if (outcomes.size < MAX_OUTCOMES_PER_CALL) outcomes.add(outcome);
+			this.subjects.set(subject, outcomes);
+			if (this.subjects.size > MAX_SUBJECTS) this.subjects.delete(this.subjects.keys().next().value as string);
+		}
+		return seen;
+	}
+
+	private pollStreak(callHash: string, outcome: string, index: number): { count: number; first: number } {
+		const streak = this.streaks.get(callHash);
+		if (streak && streak.outcome === outcome) streak.count++;
+		else this.streaks.set(callHash, { outcome, count: 1, first: index });
+		if (this.streaks.size > MAX_TALLIES) this.streaks.delete(this.streaks.keys().next().value as string);
+		return this.streaks.get(callHash) as { count: number; first: number };
 	}
 
 	private firstIndexOfTarget(target: string): number {

@@ -119,6 +119,7 @@ export class LoopWatch<C> {
 			dominantShare: loops.dominantShare,
 			rereadFactor: loops.rereadFactor,
 			cycleRepeats: loops.cycleRepeats,
+			staleCalls: loops.staleCalls,
 		};
 		const key = JSON.stringify(thresholds);
 		if (!this.detector || key !== this.thresholdsKey) {

@@ -84,3 +84,32 @@ export function landed(call: ToolCallRecord): boolean {
 	if (call.kind === "bash" && call.command) return /\bgit\s+(-C\s+\S+\s+)?commit\b/.test(call.command) && !/nothing to commit|no changes added to commit/i.test(call.result);
 	return false;
 }
+
+/**
+ * A result as the detectors compare it: timestamps and durations vary between two answers that
+ * say the same thing; an empty answer in any spelling is one answer.
+ */
+export function outcomeText(result: string, isError: boolean): string {
+	const text = result
+		.replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?/g, "<time>")
+		.replace(/\b\d\d:\d\d:\d\d(\.\d+)?\b/g, "<time>")
+		.replace(/\b\d+(\.\d+)?\s?(ms|s|sec|seconds)\b/g, "<duration>")
+		.trim();
+	const empty = text === "" || /^\(?no output\)?\.?$/i.test(text);
+	return `${isError ? "E" : ""}${empty ? "<empty>" : text}`;
+}
+
+/** What a call is about, for deciding whether it told the agent anything new. */
+export function subjectsOf(call: ToolCallRecord): string[] {
+	if (call.kind === "bash" && call.command) {
+		const files = new Set<string>();
+		for (const raw of normalizeCommand(call.command).split(/[\s|;&<>()]+/)) {
+			const token = raw.replace(/^['"]|['"]$/g, "");
+			if (!token || token.startsWith("-") || /^[a-z]+:\/\//i.test(token)) continue;
+			if (/\.[A-Za-z0-9]{1,6}$/.test(token) && /[A-Za-z]/.test(token)) files.add(`file:${token.replace(/^.*\//, "")}`);
+		}
+		return files.size ? [...files] : [`cmd:${normalizeCommand(call.command)}`];
+	}
+	if (call.path) return [`file:${call.path.replace(/^.*\//, "")}`];
+	return [`call:${callSignature(call)}`];
+}

@@ -1,0 +1,86 @@
+// Pi's own session files, and pi-subagents transcripts, which carry the same Pi messages:
+// assistant text and `toolCall` blocks, `toolResult` messages paired by `toolCallId`.
+import type { SessionEvent } from "../loops/tool-call.ts";
+import { piEditEvidence, resultText } from "./call-record.ts";
+import { CallPairer, type ScanStats } from "./pairing.ts";
+import { asObject, parseJsonLine, peekField, type SessionParser, visibleText } from "./session-parser.ts";
+
+/** The assistant and tool-result parts of one Pi message. */
+function piMessage(message: Record<string, unknown>, pairer: CallPairer, out: SessionEvent[]): void {
+	if (message.role === "assistant") {
+		pairer.newTurn();
+		const content = message.content;
+		if (!Array.isArray(content)) {
+			if (typeof content === "string" && content.trim()) out.push({ type: "assistant", text: content });
+			return;
+		}
+		let text = "";
+		for (const block of content) {
+			const b = asObject(block);
+			if (!b) continue;
+			if (b.type === "text" && typeof b.text === "string" && b.text.trim()) text += text ? `\n${b.text}` : b.text;
+			else if (b.type === "toolCall") pairer.call(b.id, b.name, b.arguments);
+			// "thinking" blocks are hidden reasoning: left out.
+		}
+		if (text) out.push({ type: "assistant", text });
+	} else if (message.role === "toolResult") {
+		pairer.result(message.toolCallId, resultText(message.content), message.isError === true, piEditEvidence(message.details), out);
+	}
+}
+
+/** Pi session files: a `session` header, then entries; only `message` entries matter here. */
+export function piParser(stats: ScanStats): SessionParser {
+	const pairer = new CallPairer(stats);
+	return {
+		line(text, out) {
+			// Only message entries matter; the others are not parsed when that is certain.
+			const type = peekField(text, '"type":"');
+			if (type !== undefined && type !== "message") {
+				stats.lines++;
+				return;
+			}
+			const entry = parseJsonLine(text, stats);
+			if (!entry || entry.type !== "message") return;
+			const message = asObject(entry.message);
+			if (!message) return;
+			if (message.role === "user") {
+				const prompt = visibleText(message.content);
+				if (prompt.trim()) out.push({ type: "prompt", text: prompt });
+			} else piMessage(message, pairer, out);
+		},
+		end(out) {
+			pairer.flush(out);
+		},
+	};
+}
+
+/**
+ * pi-subagents transcripts: the prompt is the `initial_prompt` line; later user messages are
+ * its "Task: …" echo and harness notices, not prompts. tool_start/tool_end carry no ids or
+ * results, so the Pi messages are used instead.
+ */
+export function piSubagentsParser(stats: ScanStats): SessionParser {
+	const pairer = new CallPairer(stats);
+	return {
+		line(text, out) {
+			// tool_start/tool_end/stderr lines are not parsed when that is certain.
+			const kind = peekField(text, '"recordType":"');
+			if (kind !== undefined && kind !== "message") {
+				stats.lines++;
+				return;
+			}
+			const record = parseJsonLine(text, stats);
+			if (!record || record.recordType !== "message") return;
+			const message = asObject(record.message);
+			if (record.sourceEventType === "initial_prompt") {
+				const prompt = visibleText(message?.content) || (typeof record.text === "string" ? record.text : "");
+				if (prompt.trim()) out.push({ type: "prompt", text: prompt });
+				return;
+			}
+			if (message) piMessage(message, pairer, out);
+		},
+		end(out) {
+			pairer.flush(out);
+		},
+	};
+}

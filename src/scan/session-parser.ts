@@ -1,0 +1,62 @@
+// What every format reader is: fed the file's lines in order, it pushes the events each
+// line completes, and at the end the calls still waiting for a result.
+import type { SessionEvent } from "../loops/tool-call.ts";
+import type { ScanStats } from "./pairing.ts";
+
+export interface SessionParser {
+	line(text: string, out: SessionEvent[]): void;
+	end(out: SessionEvent[]): void;
+}
+
+/** One JSONL line as an object, parsed once; blank lines are skipped, bad ones counted. */
+export function parseJsonLine(text: string, stats: ScanStats): Record<string, unknown> | undefined {
+	if (text.length === 0 || (text[0] !== "{" && text.trim() === "")) return undefined;
+	stats.lines++;
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		stats.malformed++;
+		return undefined;
+	}
+	if (!value || typeof value !== "object" || Array.isArray(value)) {
+		stats.malformed++;
+		return undefined;
+	}
+	return value as Record<string, unknown>;
+}
+
+const PEEK_CHARS = 2000;
+
+/**
+ * A line's top-level string field (`key` given as `"type":"`), read without parsing the line
+ * when that is certain: the first match within the first PEEK_CHARS characters, with no object
+ * or array opened before it (inside a JSON string the quotes would be escaped, so a match is
+ * structure). Undefined when unsure; the caller then parses the line as usual.
+ */
+export function peekField(text: string, key: string): string | undefined {
+	const head = text.length > PEEK_CHARS ? text.slice(0, PEEK_CHARS) : text;
+	const at = head.indexOf(key);
+	if (at <= 0 || head.lastIndexOf("{", at) !== 0 || head.lastIndexOf("[", at) !== -1) return undefined;
+	const from = at + key.length;
+	const end = head.indexOf('"', from);
+	if (end === -1) return undefined;
+	const value = head.slice(from, end);
+	return value.includes("\\") ? undefined : value;
+}
+
+export function asObject(value: unknown): Record<string, unknown> | undefined {
+	return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** The visible text of a message's content: a string, or its text blocks joined. */
+export function visibleText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	let text = "";
+	for (const block of content) {
+		const b = asObject(block);
+		if (b?.type === "text" && typeof b.text === "string" && b.text.trim()) text += text ? `\n${b.text}` : b.text;
+	}
+	return text;
+}

@@ -1,0 +1,34 @@
+// Helpers for the scan tests: session files written into temp folders, and reading them back.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SessionEvent, ToolCallRecord } from "../../src/loops/tool-call.ts";
+import { type OpenedSession, openSession } from "../../src/scan/read-session.ts";
+import { tempDir } from "../support/temp.ts";
+
+/** Writes a file of lines: objects as JSON, strings as they are. */
+export function writeSessionFile(name: string, lines: Array<object | string>, dir = tempDir("pi-watchdog-scan-")): string {
+	const path = join(dir, name);
+	writeFileSync(path, `${lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n")}\n`);
+	return path;
+}
+
+export function writeText(name: string, text: string, dir = tempDir("pi-watchdog-scan-")): string {
+	const path = join(dir, name);
+	writeFileSync(path, text);
+	return path;
+}
+
+export async function readAll(path: string): Promise<{ session: OpenedSession; events: SessionEvent[] }> {
+	const session = await openSession(path);
+	const events: SessionEvent[] = [];
+	for await (const event of session.events) events.push(event);
+	return { session, events };
+}
+
+/** A call event as the tests expect it: the fields given, no others. */
+export function call(fields: Omit<ToolCallRecord, "isError"> & { isError?: boolean }): SessionEvent {
+	return { type: "call", call: { isError: false, ...fields } };
+}
+
+export const prompt = (text: string): SessionEvent => ({ type: "prompt", text });
+export const assistant = (text: string): SessionEvent => ({ type: "assistant", text });
