@@ -49,11 +49,11 @@ interface Slot {
 
 interface CallTally {
 	count: number;
-	repeatedOutcomes: number;
+	/** How many of them told the agent nothing new. */
+	stale: number;
 	first: number;
 	last: number;
 	label: string;
-	outcomes: Set<string>;
 }
 
 interface FileReads {
@@ -128,18 +128,20 @@ export class LoopDetector {
 		const combo = `${callHash}:${resultHash}`;
 		const target = targetOf(call);
 		const label = describeCall(call);
+		const t = this.thresholds;
 
 		// Did this call tell the agent anything new? A read of lines already read, or an answer its
 		// subject (the file, the command) already gave since the last landing, did not.
-		const noNews = call.kind === "read" && call.path ? this.rangeAlreadyRead(call) : this.seenBefore(subjectsOf(call), resultHash);
+		// A poll says nothing new only once its answer has stopped changing for a while.
+		const streak = call.kind === "poll" ? this.pollStreak(callHash, resultHash, call.index) : undefined;
+		const noNews = streak ? streak.count >= t.repeats : call.kind === "read" && call.path ? this.rangeAlreadyRead(call) : this.seenBefore(subjectsOf(call), resultHash);
 		this.push({ index: call.index, call: callHash, combo, target, noNews });
 
 		const signals: LoopSignal[] = [];
-		const t = this.thresholds;
 
 		// 1. The same call with the same outcome, again and again. A poll counts only while its
 		// answer stays the same: polling whose output changes is progress.
-		const c = call.kind === "poll" ? this.pollStreak(callHash, resultHash, call.index) : this.combos.get(combo);
+		const c = streak ?? this.combos.get(combo);
 		if (c && c.count >= t.repeats) {
 			signals.push({
 				kind: "repeat",
@@ -187,8 +189,8 @@ export class LoopDetector {
 		}
 
 		// 3. One call dominating everything since the last landing, mostly with results seen before.
-		const tally = this.tally(callHash, resultHash, call.index, label);
-		if (tally.count >= limit && tally.count >= this.callsSinceLanding * t.dominantShare && tally.repeatedOutcomes >= tally.count / 2) {
+		const tally = this.tally(callHash, noNews, call.index, label);
+		if (tally.count >= limit && tally.count >= this.callsSinceLanding * t.dominantShare && tally.stale >= tally.count / 2) {
 			signals.push({
 				kind: "dominant",
 				key: `dominant:${callHash}`,
@@ -196,7 +198,7 @@ export class LoopDetector {
 				from: tally.first,
 				to: call.index,
 				count: tally.count,
-				evidence: `${label} is ${tally.count} of the ${this.callsSinceLanding} calls since anything landed (${this.lastLanded === undefined ? "nothing has landed yet" : `last landing: call ${this.lastLanded}`}), mostly with results seen before.`,
+				evidence: `${label} is ${tally.count} of the ${this.callsSinceLanding} calls since anything landed (${this.lastLanded === undefined ? "nothing has landed yet" : `last landing: call ${this.lastLanded}`}), most of them with nothing new.`,
 				wayOut: "This call is not moving the work forward. Change approach: make the smallest edit that tests your current idea, or ask the user.",
 			});
 		}
@@ -315,14 +317,13 @@ export class LoopDetector {
 		return Number.isFinite(best) ? best : 0;
 	}
 
-	private tally(callHash: string, resultHash: string, index: number, label: string): CallTally {
+	private tally(callHash: string, stale: boolean, index: number, label: string): CallTally {
 		let t = this.tallies.get(callHash);
 		if (t) this.tallies.delete(callHash); // re-insert: most recently used last
-		else t = { count: 0, repeatedOutcomes: 0, first: index, last: index, label, outcomes: new Set() };
+		else t = { count: 0, stale: 0, first: index, last: index, label };
 		t.count++;
 		t.last = index;
-		if (t.outcomes.has(resultHash)) t.repeatedOutcomes++;
-		else if (t.outcomes.size < MAX_OUTCOMES_PER_CALL) t.outcomes.add(resultHash);
+		if (stale) t.stale++;
 		this.tallies.set(callHash, t);
 		if (this.tallies.size > MAX_TALLIES) this.tallies.delete(this.tallies.keys().next().value as string);
 		return t;

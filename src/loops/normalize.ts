@@ -105,8 +105,9 @@ export function subjectsOf(call: ToolCallRecord): string[] {
 		const files = new Set<string>();
 		for (const raw of normalizeCommand(call.command).split(/[\s|;&<>()]+/)) {
 			const token = raw.replace(/^['"]|['"]$/g, "");
-			if (!token || token.startsWith("-") || /^[a-z]+:\/\//i.test(token)) continue;
-			if (/\.[A-Za-z0-9]{1,6}$/.test(token) && /[A-Za-z]/.test(token)) files.add(`file:${token.replace(/^.*\//, "")}`);
+			// Skip flags, URLs and revision ranges (v1..v2); keep what looks like a file name.
+			if (!token || token.startsWith("-") || token.includes("..") || /^[a-z]+:\/\//i.test(token)) continue;
+			if (/[^./]\.[A-Za-z][A-Za-z0-9]{0,5}$/.test(token)) files.add(`file:${token.replace(/^.*[/:]/, "")}`);
 		}
 		return files.size ? [...files] : [`cmd:${normalizeCommand(call.command)}`];
 	}
