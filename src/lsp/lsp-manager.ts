@@ -132,6 +132,22 @@ export class LspManager {
 		return { findings: diagnosticFindings(fresh), signal: diagnosticsSignal(diagnostics, checked.length), diagnostics, checked };
 	}
 
+	/**
+	 * An edit as the agent makes it: when the server is warm, hand it the new text and let it
+	 * start checking now, so the check at the end of the run mostly finds the answers ready.
+	 * Never starts a server, never raises anything.
+	 */
+	prefetch(paths: string[], timeoutMs: number): void {
+		const server = this.server;
+		if (!server?.alive || this.failure) return;
+		for (const path of paths) {
+			if (!languageOf(path)) continue;
+			const abs = this.abs(path);
+			if (!this.inside(abs) || !server.syncFromDisk(abs)) continue;
+			void server.diagnostics(abs, timeoutMs).catch(() => {});
+		}
+	}
+
 	/** Stops the server (idle, session end). It starts again on the next check. */
 	async shutdown(): Promise<void> {
 		clearTimeout(this.idleTimer);

@@ -1,6 +1,7 @@
 // The boundary review of one session: at each settle boundary, if the run changed the
 // repository, ask the reviewer model about it and route what it finds. Holds the session's
 // scope, review history and stalemate count; everything else is delegated to pure parts.
+import { isAbsolute, join } from "node:path";
 import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { ReviewerChoice } from "../models/reviewer-model.ts";
 import type { ResolvedSettings } from "../settings/resolve.ts";
@@ -102,7 +103,13 @@ export class BoundaryReview {
 	}
 
 	afterTool(ctx: Ctx, toolName: string, input: unknown, isError: boolean): void {
-		if (this.deps.settings(ctx).enabled) this.gate?.afterTool(toolName, input, isError);
+		const resolved = this.deps.settings(ctx);
+		if (!resolved.enabled) return;
+		this.gate?.afterTool(toolName, input, isError);
+		const path = (input as { path?: unknown } | undefined)?.path;
+		if (!isError && resolved.settings.lsp.enabled && (toolName === "edit" || toolName === "write") && typeof path === "string") {
+			this.lsp?.prefetch([isAbsolute(path) ? path : join(ctx.cwd, path)], resolved.settings.lsp.timeoutMs);
+		}
 	}
 
 	async beforeSettle(ctx: Ctx, event: { entries: BoundaryResult["entries"]; continue: boolean; outcome: string }): Promise<BoundaryResult | undefined> {

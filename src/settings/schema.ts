@@ -52,6 +52,7 @@ function layerSchema(obj: ObjectMaker) {
 			dominantShare: z.number().gt(0).max(1).optional(),
 			rereadFactor: z.number().min(1).optional(),
 			cycleRepeats: z.int().min(2).optional(),
+			staleCalls: z.int().min(2).optional(),
 		}).optional(),
 		clarification: z.boolean().optional(),
 		idle: obj({
@@ -117,6 +118,7 @@ export interface WatchdogSettings {
 		dominantShare: number;
 		rereadFactor: number;
 		cycleRepeats: number;
+		staleCalls: number;
 	};
 	clarification: boolean;
 	idle: { main: boolean; children: boolean; policy: "off" | "keep" | "handsoff"; cooldownMs: number; maxNudges: number };

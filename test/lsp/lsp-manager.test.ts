@@ -189,3 +189,17 @@ describe("warnings", () => {
 		expect(result.findings[0]).toMatchObject({ severity: "concern", importance: "medium", summary: "Warning at src/a.ts:1:4: A TODO was left in the code" });
 	});
 });
+
+describe("edits as they happen", () => {
+	it("hands a warm server each edit at once, and never starts a server for it", async () => {
+		const { root, lsp } = project({ "src/a.ts": "export const a: number = 1;\n" });
+		writeFiles(root, { "src/a.ts": "export const a: number = 2;\n" });
+		lsp.prefetch(["src/a.ts"], 5000);
+		expect(lsp.status().state).toBe("not started");
+		await lsp.check(["src/a.ts"], SETTINGS);
+		writeFiles(root, { "src/a.ts": 'export const a: number = "three";\n' });
+		lsp.prefetch([join(root, "src/a.ts"), "README.md", "/elsewhere/x.ts"], 5000);
+		const result = await lsp.check(["src/a.ts"], SETTINGS);
+		expect(result.findings.map((f) => f.summary)).toEqual([expect.stringMatching(/^Type error at src\/a\.ts:1:14/)]);
+	});
+});
