@@ -161,7 +161,8 @@ export class BoundaryReview {
 			recentlyShown: this.history.recentFindings,
 		});
 		if (plan.continueRun) this.continuations++;
-		const record: ReviewRecord = { ...recordOf({ ...outcome, findings }, "boundary", verdict.paths), stalemateCount: stale.longest, stalemate: stale.stalemated.length > 0 };
+		const status = outcome.status === "clean" && findings.length ? "findings" : outcome.status; // LSP findings count too
+		const record: ReviewRecord = { ...recordOf({ ...outcome, status, findings }, "boundary", verdict.paths), stalemateCount: stale.longest, stalemate: stale.stalemated.length > 0 };
 		this.history = addRecord(this.history, record);
 		if (outcome.failure) this.failed(ctx, outcome.failure);
 		if (stale.stalemated.length) {
