@@ -4,6 +4,7 @@
 // commit) or a real user prompt arrives. Progress is not a loop: chunked reads of one file
 // at different offsets, polling whose output changes, steady work across many files.
 import { callSignature, describeCall, landed, outcomeText, shortHash, subjectsOf, targetOf } from "./normalize.ts";
+import { MIN_REREAD_LINES, ReadCoverage } from "./read-coverage.ts";
 import type { ToolCallRecord } from "./tool-call.ts";
 
 export type SignalKind = "repeat" | "target" | "stale" | "dominant" | "reread" | "cycle";
@@ -56,20 +57,9 @@ interface CallTally {
 	label: string;
 }
 
-interface FileReads {
-	/** Merged, sorted [start, end] line intervals read. */
-	ranges: Array<[number, number]>;
-	total: number;
-	first: number;
-	last: number;
-}
-
 const MAX_TALLIES = 400;
 const MAX_SUBJECTS = 256;
-const MAX_FILES = 64;
-const MAX_RANGES = 64;
 const MAX_OUTCOMES_PER_CALL = 16;
-const MIN_REREAD_LINES = 300;
 
 export class LoopDetector {
 	readonly thresholds: LoopThresholds;
@@ -81,7 +71,7 @@ export class LoopDetector {
 	/** Outcomes seen per target within the window (target → combo → count). */
 	private outcomesByTarget = new Map<string, Map<string, number>>();
 	private tallies = new Map<string, CallTally>();
-	private files = new Map<string, FileReads>();
+	private reads = new ReadCoverage();
 	/** Outcomes each subject (a file, a command) has produced since the last landing. */
 	private subjects = new Map<string, Set<string>>();
 	private staleInWindow = 0;
@@ -105,7 +95,7 @@ export class LoopDetector {
 		this.noNewsByTarget.clear();
 		this.outcomesByTarget.clear();
 		this.tallies.clear();
-		this.files.clear();
+		this.reads.clear();
 		this.subjects.clear();
 		this.streaks.clear();
 		this.staleInWindow = 0;
@@ -134,7 +124,7 @@ export class LoopDetector {
 		// subject (the file, the command) already gave since the last landing, did not.
 		// A poll says nothing new only once its answer has stopped changing for a while.
 		const streak = call.kind === "poll" ? this.pollStreak(callHash, resultHash, call.index) : undefined;
-		const noNews = streak ? streak.count >= t.repeats : call.kind === "read" && call.path ? this.rangeAlreadyRead(call) : this.seenBefore(subjectsOf(call), resultHash);
+		const noNews = streak ? streak.count >= t.repeats : call.kind === "read" && call.path ? this.reads.alreadyRead(call) : this.seenBefore(subjectsOf(call), resultHash);
 		this.push({ index: call.index, call: callHash, combo, target, noNews });
 
 		const signals: LoopSignal[] = [];
@@ -205,8 +195,8 @@ export class LoopDetector {
 
 		// 4. A file read over and over.
 		if (call.kind === "read" && call.path) {
-			const reads = this.recordRead(call);
-			const unique = reads.ranges.reduce((sum, [a, b]) => sum + b - a + 1, 0);
+			const reads = this.reads.record(call);
+			const unique = reads.unique;
 			if (reads.total >= MIN_REREAD_LINES && unique > 0 && reads.total >= unique * t.rereadFactor) {
 				signals.push({
 					kind: "reread",
@@ -329,35 +319,6 @@ export class LoopDetector {
 		return t;
 	}
 
-	private readRange(call: ToolCallRecord): [number, number] {
-		const start = Math.max(1, call.offset ?? 1);
-		const lines = call.limit ?? Math.max(1, countLines(call.result));
-		return [start, start + lines - 1];
-	}
-
-	private rangeAlreadyRead(call: ToolCallRecord): boolean {
-		const reads = this.files.get(call.path as string);
-		if (!reads) return false;
-		const [a, b] = this.readRange(call);
-		let covered = 0;
-		for (const [x, y] of reads.ranges) covered += Math.max(0, Math.min(b, y) - Math.max(a, x) + 1);
-		return covered >= (b - a + 1) * 0.8;
-	}
-
-	private recordRead(call: ToolCallRecord): FileReads {
-		const path = call.path as string;
-		let reads = this.files.get(path);
-		if (reads) this.files.delete(path);
-		else reads = { ranges: [], total: 0, first: call.index, last: call.index };
-		const [a, b] = this.readRange(call);
-		reads.total += b - a + 1;
-		reads.last = call.index;
-		reads.ranges = mergeRange(reads.ranges, [a, b]).slice(-MAX_RANGES);
-		this.files.set(path, reads);
-		if (this.files.size > MAX_FILES) this.files.delete(this.files.keys().next().value as string);
-		return reads;
-	}
-
 	private cycle(combo: string, label: string, index: number): LoopSignal | undefined {
 		this.recent.push({ combo, label, index });
 		const need = this.thresholds.cycleRepeats;
@@ -387,21 +348,4 @@ export class LoopDetector {
 		}
 		return undefined;
 	}
-}
-
-function countLines(text: string): number {
-	let n = 1;
-	for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
-	return n;
-}
-
-function mergeRange(ranges: Array<[number, number]>, next: [number, number]): Array<[number, number]> {
-	const all = [...ranges, next].sort((x, y) => x[0] - y[0]);
-	const out: Array<[number, number]> = [];
-	for (const r of all) {
-		const last = out[out.length - 1];
-		if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
-		else out.push([r[0], r[1]]);
-	}
-	return out;
 }

@@ -8,7 +8,7 @@ import type { StatusSection } from "../status/status-text.ts";
 import { FINDING_MESSAGE } from "../review/delivery.ts";
 import { type Finding, findingText, firstLine, makeFinding } from "../review/finding.ts";
 import { fromPiToolCall } from "../scan/call-record.ts";
-import { LoopDetector, type LoopSignal, type LoopThresholds } from "./loop-detector.ts";
+import { LoopDetector, type LoopSignal } from "./loop-detector.ts";
 import { describeCall, landed } from "./normalize.ts";
 
 export const LOOP_RESOLVED_ENTRY = "watchdog-loop-resolved";
@@ -111,16 +111,7 @@ export class LoopWatch<C> {
 	}
 
 	private detectorFor(loops: ResolvedSettings["settings"]["loops"]): LoopDetector {
-		const thresholds: LoopThresholds = {
-			window: loops.window,
-			repeats: loops.repeats,
-			targetHits: loops.targetHits,
-			readOnlyTargetHits: loops.readOnlyTargetHits,
-			dominantShare: loops.dominantShare,
-			rereadFactor: loops.rereadFactor,
-			cycleRepeats: loops.cycleRepeats,
-			staleCalls: loops.staleCalls,
-		};
+		const { enabled: _enabled, stopRun: _stopRun, ...thresholds } = loops;
 		const key = JSON.stringify(thresholds);
 		if (!this.detector || key !== this.thresholdsKey) {
 			this.detector = new LoopDetector(thresholds);

@@ -2,7 +2,7 @@
 // types derived from them. One schema serves every source (user, project, session): each key
 // is optional in a layer; the defaults fill what no layer sets.
 import { z } from "zod";
-import { DEFAULT_THRESHOLDS } from "../loops/loop-detector.ts";
+import { DEFAULT_THRESHOLDS, type LoopThresholds } from "../loops/loop-detector.ts";
 import { parseModelRef, THINKING_LEVELS } from "../models/model-ref.ts";
 
 type ObjectMaker = typeof z.strictObject;
@@ -108,18 +108,7 @@ export interface WatchdogSettings {
 	guidance: { watchdogMd: boolean };
 	cadence: { everyNTools: CadenceSetting };
 	lsp: { enabled: boolean; timeoutMs: number; maxFiles: number; idleMs: number };
-	loops: {
-		enabled: boolean;
-		stopRun: boolean;
-		window: number;
-		repeats: number;
-		targetHits: number;
-		readOnlyTargetHits: number;
-		dominantShare: number;
-		rereadFactor: number;
-		cycleRepeats: number;
-		staleCalls: number;
-	};
+	loops: { enabled: boolean; stopRun: boolean } & LoopThresholds;
 	clarification: boolean;
 	idle: { main: boolean; children: boolean; policy: "off" | "keep" | "handsoff"; cooldownMs: number; maxNudges: number };
 	rotate: { enabled: boolean; models: string[]; cooldownMs: number };
