@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ChangeGate, type GateVerdict } from "../src/review/change-gate.ts";
+import { median, min, ms, round } from "./stats.ts";
 
 const FOLDERS = 500;
 const FILES_PER_FOLDER = 100;
@@ -26,14 +27,6 @@ const STATUS_ARGS = ["status", "--porcelain=v1", "-z", "--untracked-files=all"];
 
 const ignore = (p: string) => /^(tmp|\.pi-subagents)\//.test(p) || /(^|\/)node_modules\//.test(p);
 
-const ms = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e6;
-const median = (xs: number[]) => {
-	const s = [...xs].sort((a, b) => a - b);
-	const m = s.length >> 1;
-	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const min = (xs: number[]) => Math.min(...xs);
-const round = (x: number, digits = 2) => Number(x.toFixed(digits));
 
 function git(cwd: string, ...args: string[]): string {
 	return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * MiB });

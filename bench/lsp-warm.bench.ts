@@ -15,6 +15,7 @@ import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type LspCheckResult, LspManager } from "../src/lsp/lsp-manager.ts";
 import { groupMembers } from "../src/lsp/process-tree.ts";
+import { median, min, ms, round } from "./stats.ts";
 
 const FILES = 300;
 const INTERFACES = 30;
@@ -28,14 +29,6 @@ const TARGET = 0.15;
 const SETTINGS = { timeoutMs: 60_000, maxFiles: 20, idleMs: 600_000 };
 const MiB = 1024;
 
-const ms = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e6;
-const median = (xs: number[]) => {
-	const s = [...xs].sort((a, b) => a - b);
-	const m = s.length >> 1;
-	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const min = (xs: number[]) => Math.min(...xs);
-const round = (x: number, digits = 2) => Number(x.toFixed(digits));
 const pad = (n: number) => String(n).padStart(3, "0");
 const rel = (n: number) => `src/f${pad(n)}.ts`;
 

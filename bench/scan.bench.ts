@@ -1,0 +1,344 @@
+// `pi-watchdog scan` of a large session must take ≤ 2 × the time it takes just to read the file
+// and JSON.parse every line. Measures, alternately in one run, on a generated pi-subagents
+// transcript (format A of ../shared/sessions/README.md) of ~100 MB:
+//   a) the baseline, a simple program: readFile(file, "utf8"), split on "\n", JSON.parse every
+//      non-empty line. Reading the whole file at once is the fastest simple way to do it (a
+//      readline stream is slower, so it would make the target easier); the file's reading is
+//      part of the baseline because the scan has to read it too;
+//   b) scanSession(file): reading, format detection, parsing, pairing calls with results, the
+//      loop detector.
+// Also timed alongside, for information only: a readline baseline (createReadStream +
+// readline + JSON.parse), and a stricter one that splits the bytes and decodes line by line
+// (as the scan's LineReader does: a file with a few non-ASCII characters otherwise becomes one
+// two-byte string, which makes the simple baseline slower). Then, fewer rounds, where the
+// scan's time goes: reading lines (LineReader), + JSON.parse of the lines the parser parses,
+// + pairing and records (all events), + the loop detector (fed the records in memory).
+//
+// The transcript is made from the synthetic agent of bench/synthetic-calls.ts: one line per
+// assistant turn (thinking, text, 1–6 toolCall blocks), tool_start/tool_end lines, one
+// toolResult line per call carrying its text twice (top-level `text` and message.content,
+// like the real transcripts; bash output over 50 KB a third time in details.truncation), edit
+// diffs in details, stderr and copy-turn lines. Line sizes follow the real dev transcripts
+// (toolResult lines: median ~3 KB, p90 ~18 KB, up to ~150 KB). The temporary folder is removed
+// at the end, also on failure or interruption.
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { LoopDetector } from "../src/loops/loop-detector.ts";
+import type { ToolCallRecord } from "../src/loops/tool-call.ts";
+import { LineReader } from "../src/scan/line-reader.ts";
+import { openSession } from "../src/scan/read-session.ts";
+import { scanSession } from "../src/scan/scan-session.ts";
+import { peekField } from "../src/scan/session-parser.ts";
+import { callStream, type RawCall, ROOT, rng } from "./synthetic-calls.ts";
+import { median, ms, round } from "./stats.ts";
+
+const TARGET_BYTES = 100_000_000;
+const ROUNDS = 9;
+const BREAKDOWN_ROUNDS = 5;
+const TARGET = 2;
+
+
+// ---- the transcript ----
+
+interface Generated {
+	bytes: number;
+	lines: number;
+	calls: number;
+	turns: number;
+	nonAsciiLines: number;
+	resultLineBytes: number[];
+}
+
+function generate(file: string): Generated {
+	const r = rng(7);
+	const stream = callStream({ seed: 3 });
+	const runId = "5e1f00aa";
+	let clock = 1_783_800_000_000;
+	const env = (recordType: string, extra: Record<string, unknown>) => ({ version: 1, recordType, source: "foreground", runId, agent: "builder", childIndex: 0, cwd: ROOT, ts: clock, timestamp: new Date(clock).toISOString(), ...extra });
+	const prose = (n: number) => {
+		const words = "the test fails because order total is computed before the coupon applies so I will read the service then check where refunds are queued and retry the webhook handler once more with a smaller batch".split(" ");
+		let s = "";
+		for (let i = 0; i < n; i++) s += (i ? " " : "") + words[Math.floor(r() * words.length)];
+		return s;
+	};
+	const fd = openSync(file, "w");
+	const out: string[] = [];
+	let pending = 0;
+	const g: Generated = { bytes: 0, lines: 0, calls: 0, turns: 0, nonAsciiLines: 0, resultLineBytes: [] };
+	const emit = (value: unknown) => {
+		const line = JSON.stringify(value);
+		const bytes = Buffer.byteLength(line) + 1;
+		if (bytes !== line.length + 1) g.nonAsciiLines++;
+		g.bytes += bytes;
+		g.lines++;
+		out.push(line);
+		pending += bytes;
+		if (pending > 4 << 20) flush();
+		return bytes;
+	};
+	const flush = () => {
+		if (out.length) writeSync(fd, `${out.join("\n")}\n`);
+		out.length = 0;
+		pending = 0;
+	};
+	try {
+		const task = `Fix the checkout total so that coupons apply once, add tests, and run the suite. ${prose(300)}\n\n## Acceptance Contract\nAcceptance level: attested\nFinish with a fenced JSON block tagged \`acceptance-report\`.\n${prose(200)}`;
+		emit(env("message", { sourceEventType: "initial_prompt", role: "user", text: task, message: { role: "user", content: [{ type: "text", text: task }] } }));
+		emit(env("message", { sourceEventType: "message_end", role: "user", text: `Task: ${task}`, message: { role: "user", content: [{ type: "text", text: `Task: ${task}` }], timestamp: clock } }));
+		emit(env("message", { sourceEventType: "message_end", role: "custom", text: "⧉ copy user: /cp df8078", message: { role: "custom", customType: "copy-turn", content: "⧉ copy user: /cp df8078", display: true, details: { hash: "df8078", role: "user" }, timestamp: clock } }));
+		let ids = 0;
+		const idStyle = r() < 0.5;
+		while (g.bytes < TARGET_BYTES) {
+			// One assistant turn: mostly one call, sometimes several in parallel.
+			const w = r();
+			const n = w < 0.8 ? 1 : w < 0.88 ? 2 : w < 0.94 ? 3 : 4 + Math.floor(r() * 3);
+			const calls: Array<RawCall & { id: string }> = [];
+			for (let k = 0; k < n; k++) {
+				const c = stream.next().value;
+				const id = idStyle || r() < 0.3 ? `functions.${c.name}:${ids++}` : `call_${Math.floor(r() * 2 ** 48).toString(16).padStart(12, "0")}${(ids++).toString(16).padStart(12, "0")}`;
+				calls.push({ ...c, id });
+			}
+			const content: unknown[] = [];
+			if (r() < 0.25) content.push({ type: "thinking", thinking: `\u001b[38;2;138;190;183mThinking:\u001b[39m \u001b[38;2;128;128;128m${prose(20 + Math.floor(r() * 200))}\u001b[39m`, thinkingSignature: "reasoning_content" });
+			if (r() < 0.3) content.push({ type: "text", text: prose(10 + Math.floor(r() * 120)) });
+			for (const c of calls) content.push({ type: "toolCall", id: c.id, name: c.name, arguments: c.args });
+			const input = 3000 + g.turns * 7;
+			const usage = { input, output: 91, cacheRead: 0, cacheWrite: 0, reasoning: 60, totalTokens: input + 91, cost: { input: input * 1e-6, output: 0.0003, cacheRead: 0, cacheWrite: 0, total: input * 1e-6 + 0.0003 } };
+			clock += 1500 + Math.floor(r() * 20_000);
+			emit(env("message", { sourceEventType: "message_end", role: "assistant", model: "kimi-k2.7-code", stopReason: "toolUse", usage: { input, output: 91, cacheRead: 0, cacheWrite: 0, cost: usage.cost.total }, message: { role: "assistant", content, api: "openai-completions", provider: "tokenin", model: "kimi-k2.7-code", usage, stopReason: "toolUse", timestamp: clock - 5, responseId: `chatcmpl-${g.turns}` } }));
+			g.turns++;
+			for (const c of calls) {
+				const first = Object.values(c.args).find((v) => typeof v === "string") as string | undefined;
+				emit(env("tool_start", { sourceEventType: "tool_execution_start", toolName: c.name, argsPreview: first && first.length > 60 ? `${first.slice(0, 57)}...` : (first ?? "") }));
+			}
+			for (const c of calls) {
+				clock += 10 + Math.floor(r() * 3000);
+				emit(env("tool_end", { sourceEventType: "tool_execution_end", toolName: c.name }));
+				const message: Record<string, unknown> = { role: "toolResult", toolCallId: c.id, toolName: c.name, content: [{ type: "text", text: c.text }] };
+				if (c.details) message.details = c.details;
+				message.isError = c.isError;
+				message.timestamp = clock;
+				g.resultLineBytes.push(emit(env("message", { sourceEventType: "message_end", role: "toolResult", text: c.text, message })));
+				g.calls++;
+			}
+			if (r() < 0.025) emit(env("stderr", { text: `Warning: Extension "copy-turn" exists in both ~/.selesai/agent/extensions and ~/.pi/agent/extensions; loaded the selesai copy, skipped the other.` }));
+			if (r() < 0.005) emit(env("message", { sourceEventType: "message_end", role: "custom", text: "⧉ copy assistant: /cp 1a2b3c", message: { role: "custom", customType: "copy-turn", content: "⧉ copy assistant: /cp 1a2b3c", display: true, details: { hash: "1a2b3c", role: "assistant" }, timestamp: clock } }));
+		}
+		const report = `Done.\n\n\`\`\`acceptance-report\n${JSON.stringify({ criteriaSatisfied: [{ id: "criterion-1", status: "satisfied", evidence: "tests pass" }], changedFiles: ["src/orders/checkout.ts"], commandsRun: [{ command: "npx vitest run", result: "passed", summary: "all green" }] }, null, 2)}\n\`\`\``;
+		emit(env("message", { sourceEventType: "message_end", role: "assistant", stopReason: "stop", message: { role: "assistant", content: [{ type: "text", text: report }], stopReason: "stop", timestamp: clock } }));
+		flush();
+	} finally {
+		closeSync(fd);
+	}
+	return g;
+}
+
+// ---- the measured programs ----
+
+/** a) The simple program: the whole file as one string, split, parse each line. */
+async function baselineReadFile(file: string): Promise<number> {
+	const text = await readFile(file, "utf8");
+	let parsed = 0;
+	for (const line of text.split("\n")) {
+		if (line.length === 0) continue;
+		JSON.parse(line);
+		parsed++;
+	}
+	return parsed;
+}
+
+/** Informational: the same with a readline stream. */
+async function baselineReadline(file: string): Promise<number> {
+	let parsed = 0;
+	for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY })) {
+		if (line.length === 0) continue;
+		JSON.parse(line);
+		parsed++;
+	}
+	return parsed;
+}
+
+/** Informational, stricter: split the bytes, decode each line on its own (ASCII lines stay one-byte strings), parse. */
+async function baselineBytes(file: string): Promise<number> {
+	const buf = await readFile(file);
+	let parsed = 0;
+	let start = 0;
+	for (let nl = buf.indexOf(10); start < buf.length; nl = buf.indexOf(10, start)) {
+		const end = nl === -1 ? buf.length : nl;
+		if (end > start) {
+			JSON.parse(buf.toString("utf8", start, end));
+			parsed++;
+		}
+		start = end + 1;
+	}
+	return parsed;
+}
+
+async function scan(file: string): Promise<{ calls: number; signals: number; skipped: number }> {
+	const report = await scanSession(file);
+	return { calls: report.calls, signals: report.loop.signals.length, skipped: report.skippedLines };
+}
+
+// Breakdown stages.
+async function readLines(file: string): Promise<number> {
+	const reader = await LineReader.open(file);
+	let n = 0;
+	for (let lines = await reader.next(file); lines; lines = await reader.next(file)) n += lines.length;
+	return n;
+}
+
+/** Reading plus JSON.parse of the lines the pi-subagents parser parses (the others it skips by a peek). */
+async function readAndParse(file: string): Promise<number> {
+	const reader = await LineReader.open(file);
+	let parsed = 0;
+	for (let lines = await reader.next(file); lines; lines = await reader.next(file)) {
+		for (const line of lines) {
+			if (!line) continue;
+			const kind = peekField(line, '"recordType":"');
+			if (kind !== undefined && kind !== "message") continue;
+			JSON.parse(line);
+			parsed++;
+		}
+	}
+	return parsed;
+}
+
+async function allEvents(file: string, keep?: ToolCallRecord[]): Promise<number> {
+	const session = await openSession(file);
+	let n = 0;
+	for await (const event of session.events) {
+		n++;
+		if (keep && event.type === "call") keep.push(event.call);
+	}
+	return n;
+}
+
+function detectorOnly(records: ToolCallRecord[]): number {
+	const detector = new LoopDetector();
+	let signals = 0;
+	for (const r of records) signals += detector.add(r).length;
+	return signals;
+}
+
+async function timed<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+	const t = process.hrtime.bigint();
+	const value = await fn();
+	return { ms: ms(t), value };
+}
+
+// ---- main ----
+
+const root = mkdtempSync(join(tmpdir(), "pi-watchdog-bench-scan-"));
+const cleanup = () => rmSync(root, { recursive: true, force: true });
+const onSignal = (signal: NodeJS.Signals) => {
+	cleanup();
+	process.kill(process.pid, signal);
+};
+process.once("SIGINT", onSignal);
+process.once("SIGTERM", onSignal);
+try {
+	const file = join(root, "large_transcript.jsonl");
+	let t = process.hrtime.bigint();
+	const g = generate(file);
+	const bytes = statSync(file).size;
+	if (bytes !== g.bytes) throw new Error(`generated ${g.bytes} bytes but the file has ${bytes}`);
+	const sizes = [...g.resultLineBytes].sort((a, b) => a - b);
+	const pct = (p: number) => sizes[Math.min(sizes.length - 1, Math.floor(sizes.length * p))];
+	console.log(`generated ${(bytes / 1e6).toFixed(1)} MB, ${g.lines} lines (${g.nonAsciiLines} with non-ASCII characters), ${g.turns} assistant turns, ${g.calls} tool calls in ${(ms(t) / 1000).toFixed(1)} s`);
+	console.log(`  toolResult line bytes: median ${pct(0.5)}, p90 ${pct(0.9)}, max ${sizes[sizes.length - 1]}, mean ${Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length)}`);
+
+	// Check both sides do what they should before timing them.
+	const parsedLines = await baselineReadFile(file);
+	if (parsedLines !== g.lines) throw new Error(`baseline parsed ${parsedLines} lines, expected ${g.lines}`);
+	const first = await scan(file);
+	if (first.calls !== g.calls || first.skipped !== 0) throw new Error(`scan found ${first.calls} calls (expected ${g.calls}), skipped ${first.skipped} lines`);
+	await baselineReadline(file);
+	await baselineBytes(file);
+
+	const base: number[] = [];
+	const scans: number[] = [];
+	const readline: number[] = [];
+	const byLine: number[] = [];
+	const order: Array<[number[], () => Promise<unknown>]> = [
+		[base, () => baselineReadFile(file)],
+		[scans, () => scan(file)],
+		[readline, () => baselineReadline(file)],
+		[byLine, () => baselineBytes(file)],
+	];
+	t = process.hrtime.bigint();
+	for (let r = 0; r < ROUNDS; r++) {
+		// Rotate which goes first, so drift (page cache, CPU clock, other load) falls on all alike.
+		for (let k = 0; k < order.length; k++) {
+			const [into, fn] = order[(k + r) % order.length];
+			into.push((await timed(fn)).ms);
+		}
+	}
+	const mainS = ms(t) / 1000;
+	const ratio = median(scans) / median(base);
+	const pairedRatio = median(scans.map((s, i) => s / base[i]));
+	const mbps = (msValue: number) => bytes / 1e6 / (msValue / 1000);
+
+	// Where the scan's time goes (fewer rounds, alternated).
+	const records: ToolCallRecord[] = [];
+	await allEvents(file, records);
+	const parsedByScan = await readAndParse(file);
+	const stages: Record<string, number[]> = { read: [], parse: [], events: [], scan: [], detector: [] };
+	const stageFns: Array<[string, () => Promise<unknown> | unknown]> = [
+		["read", () => readLines(file)],
+		["parse", () => readAndParse(file)],
+		["events", () => allEvents(file)],
+		["scan", () => scan(file)],
+		["detector", () => detectorOnly(records)],
+	];
+	for (let r = 0; r < BREAKDOWN_ROUNDS; r++) for (let k = 0; k < stageFns.length; k++) {
+		const [name, fn] = stageFns[(k + r) % stageFns.length];
+		stages[name].push((await timed(fn)).ms);
+	}
+	const st = Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, median(v)])) as Record<string, number>;
+	const pass = ratio <= TARGET;
+
+	console.log(`baseline readFile + split + JSON.parse every line: median ${median(base).toFixed(0)} ms (min ${Math.min(...base).toFixed(0)}), ${mbps(median(base)).toFixed(0)} MB/s, ${g.lines} lines parsed`);
+	console.log(`scanSession:                                       median ${median(scans).toFixed(0)} ms (min ${Math.min(...scans).toFixed(0)}), ${mbps(median(scans)).toFixed(0)} MB/s, ${first.calls} calls, ${first.signals} loop signals`);
+	console.log(`  for information: readline + JSON.parse median ${median(readline).toFixed(0)} ms (scan / it ${(median(scans) / median(readline)).toFixed(3)}); byte split + per-line decode + JSON.parse median ${median(byLine).toFixed(0)} ms (scan / it ${(median(scans) / median(byLine)).toFixed(3)})`);
+	console.log(`  paired per round: scan / baseline median ${pairedRatio.toFixed(3)}; ${ROUNDS} rounds in ${mainS.toFixed(1)} s`);
+	console.log(
+		`where the scan's time goes (medians of ${BREAKDOWN_ROUNDS}): reading lines ${st.read.toFixed(0)} ms; + JSON.parse of the ${parsedByScan} lines it parses (the other ${g.lines - parsedByScan} are skipped by a peek) ${(st.parse - st.read).toFixed(0)} ms; + parsing the messages, pairing, records ${(st.events - st.parse).toFixed(0)} ms; + detector ${(st.scan - st.events).toFixed(0)} ms (the detector alone over the ${records.length} records in memory: ${st.detector.toFixed(0)} ms, ${((st.detector * 1e6) / records.length).toFixed(0)} ns per call); whole scan ${st.scan.toFixed(0)} ms`,
+	);
+	console.log(`ratio scan / baseline: ${ratio.toFixed(3)} (target ≤ ${TARGET})`);
+	console.log(
+		JSON.stringify({
+			bench: "scan",
+			ratio: round(ratio, 3),
+			target: TARGET,
+			pass,
+			scanMedianMs: round(median(scans), 0),
+			baselineMedianMs: round(median(base), 0),
+			pairedRatioMedian: round(pairedRatio, 3),
+			scanMBps: round(mbps(median(scans)), 1),
+			baselineMBps: round(mbps(median(base)), 1),
+			ratioVsReadline: round(median(scans) / median(readline), 3),
+			ratioVsPerLineDecode: round(median(scans) / median(byLine), 3),
+			readMs: round(st.read, 0),
+			parseMs: round(st.parse - st.read, 0),
+			pairingMs: round(st.events - st.parse, 0),
+			detectorMs: round(st.scan - st.events, 0),
+			bytes,
+			lines: g.lines,
+			calls: first.calls,
+			signals: first.signals,
+			rounds: ROUNDS,
+		}),
+	);
+	if (!pass) process.exitCode = 1;
+} catch (error) {
+	console.log(`scan benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+	console.log(JSON.stringify({ bench: "scan", target: TARGET, pass: false, error: error instanceof Error ? error.message : String(error) }));
+	process.exitCode = 1;
+} finally {
+	cleanup();
+	process.off("SIGINT", onSignal);
+	process.off("SIGTERM", onSignal);
+}
