@@ -23,7 +23,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { LoopDetector } from "../src/loops/loop-detector.ts";
 import type { ToolCallRecord } from "../src/loops/tool-call.ts";
-import { fromPiToolCall } from "../src/scan/call-record.ts";
+import { fromPiToolCall } from "../src/loops/call-record.ts";
 import { callStream, type StreamOptions } from "./synthetic-calls.ts";
 import { median, round } from "./stats.ts";
 

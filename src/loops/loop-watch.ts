@@ -7,7 +7,7 @@ import type { ResolvedSettings } from "../settings/resolve.ts";
 import type { StatusSection } from "../status/status-text.ts";
 import { FINDING_MESSAGE } from "../review/delivery.ts";
 import { type Finding, findingText, firstLine, makeFinding } from "../review/finding.ts";
-import { fromPiToolCall } from "../scan/call-record.ts";
+import { fromPiToolCall } from "./call-record.ts";
 import { LoopDetector, type LoopSignal } from "./loop-detector.ts";
 import { describeCall, landed } from "./normalize.ts";
 

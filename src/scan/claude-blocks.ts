@@ -2,7 +2,7 @@
 // `text` and `tool_use` from the assistant, `tool_result` (paired by `tool_use_id`) and
 // the user's own words from the user side.
 import type { SessionEvent } from "../loops/tool-call.ts";
-import { resultText } from "./call-record.ts";
+import { resultText } from "../loops/call-record.ts";
 import type { CallPairer } from "./pairing.ts";
 import { asObject } from "./session-parser.ts";
 

@@ -3,7 +3,7 @@
 // result as soon as that is certain: when a call of a later assistant turn is answered (a
 // turn starts only once the previous one's results are in), or at the end of the file.
 import type { SessionEvent, ToolCallRecord } from "../loops/tool-call.ts";
-import { makeCallRecord } from "./call-record.ts";
+import { makeCallRecord } from "../loops/call-record.ts";
 
 /** What a reader counts while it reads, for the scan's report. */
 export interface ScanStats {

@@ -11,7 +11,7 @@ import type { SessionParser } from "./session-parser.ts";
 export type { SessionFormat } from "./formats.ts";
 export { detectFormat } from "./formats.ts";
 export type { ScanStats } from "./pairing.ts";
-export { fromPiToolCall, RESULT_CHARS } from "./call-record.ts";
+export { fromPiToolCall, RESULT_CHARS } from "../loops/call-record.ts";
 
 export interface OpenedSession {
 	path: string;

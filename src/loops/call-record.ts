@@ -1,6 +1,6 @@
 // Turning one recorded tool call (any recorder, any tool naming) into a ToolCallRecord:
 // its kind, the fields detectors look at, and a bounded result text. Pure.
-import type { CallKind, ToolCallRecord } from "../loops/tool-call.ts";
+import type { CallKind, ToolCallRecord } from "./tool-call.ts";
 
 /**
  * Result text kept per call (head and tail, see resultText). Detectors only hash and skim
