@@ -28,6 +28,7 @@ export default function piWatchdog(pi: ExtensionAPI): void {
 			watchdog.restoreSession(ctx.sessionManager.getBranch());
 			watchdog.rememberModels(ctx);
 			watchdog.boundary.sessionStart(ctx);
+			watchdog.loops.sessionStart();
 			refreshUi(ctx);
 		}),
 	);
@@ -67,6 +68,8 @@ export default function piWatchdog(pi: ExtensionAPI): void {
 			return result;
 		}),
 	);
+	// A review in flight belongs to the model and session it started with.
+	pi.on("model_select", guarded("model change", () => watchdog.boundary.cancel("a model change")));
 	pi.on("session_shutdown", guarded("shutdown", () => watchdog.boundary.shutdown()));
 
 	pi.registerMessageRenderer<{ findings?: Finding[] }>(FINDING_MESSAGE, (message, options, theme) =>

@@ -39,6 +39,13 @@ export class LoopWatch<C> {
 		this.deps = deps;
 	}
 
+	/** A new, resumed or reloaded session: nothing carries over from another one. */
+	sessionStart(): void {
+		this.userPrompt();
+		this.index = 0;
+		this.lastFinding = undefined;
+	}
+
 	/** A real user prompt: whatever the agent was stuck on, it now has new input. */
 	userPrompt(): void {
 		this.detector?.reset();

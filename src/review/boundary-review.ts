@@ -51,6 +51,7 @@ export class BoundaryReview {
 	/** Leaf entry when the current run started; undefined between runs. */
 	private runStart: { leaf: string | null } | undefined;
 	private running?: AbortController;
+	private cancelReason = "new input";
 	private lastProblem?: string;
 	private lsp?: LspManager;
 
@@ -145,7 +146,7 @@ export class BoundaryReview {
 			if (this.running === cancel) this.running = undefined;
 		}
 		if (outcome.status === "cancelled") {
-			this.deps.present(ctx, "Watchdog: review cancelled by new input.", "info");
+			this.deps.present(ctx, `Watchdog: review cancelled by ${this.cancelReason}.`, "info");
 			return undefined;
 		}
 		if (outcome.malformed.length) this.deps.present(ctx, `Watchdog: the reviewer sent malformed findings (${outcome.malformed.join("; ")}).`, "warning");
@@ -231,7 +232,8 @@ export class BoundaryReview {
 	}
 
 	/** Stops a running review (new input, shutdown, session switch). */
-	cancel(): void {
+	cancel(reason = "new input"): void {
+		if (this.running) this.cancelReason = reason;
 		this.running?.abort();
 		this.running = undefined;
 		this.cadence.cancel();

@@ -257,6 +257,34 @@ describe("failures are visible and never switch models", () => {
 		}
 	});
 
+	it("cancels a running review when the session's model changes", async () => {
+		const repo = makeGitRepo({ "a.txt": "a\n" });
+		const t = await startSession({ cwd: repo, userSettings: ON });
+		let reviewing!: () => void;
+		const started = new Promise<void>((r) => (reviewing = r));
+		t.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), fauxAssistantMessage("done")]);
+		t.reviewer.setResponses([
+			async (_ctx, options) => {
+				reviewing();
+				await new Promise<void>((resolve) => {
+					options?.signal?.addEventListener("abort", () => resolve());
+					setTimeout(resolve, 20_000);
+				});
+				return warn();
+			},
+		]);
+		try {
+			const run = t.session.prompt("change a.txt");
+			await started;
+			await t.session.setModel(t.reviewer.getModel());
+			await run;
+			expect(t.notices.map((n) => n.message)).toContain("Watchdog: review cancelled by a model change.");
+			expect(entryKinds(t)).not.toContain("custom_message:watchdog-finding");
+		} finally {
+			await t.dispose();
+		}
+	});
+
 	it("reports a review that runs past agentEndTimeoutMs", async () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, agentEndTimeoutMs: 1000 }) });
