@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ChangeGate, type GateVerdict } from "../src/review/change-gate.ts";
-import { median, min, ms, round } from "./stats.ts";
+import { median, min, ms, reportFailure, round } from "./stats.ts";
 
 const FOLDERS = 500;
 const FILES_PER_FOLDER = 100;
@@ -178,9 +178,7 @@ try {
 	);
 	if (!pass) process.exitCode = 1;
 } catch (error) {
-	console.log(`change-gate benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-	console.log(JSON.stringify({ bench: "change-gate", target: TARGET, pass: false, error: error instanceof Error ? error.message : String(error) }));
-	process.exitCode = 1;
+	reportFailure("change-gate", TARGET, error);
 } finally {
 	rmSync(root, { recursive: true, force: true });
 }

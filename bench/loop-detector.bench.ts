@@ -25,7 +25,7 @@ import { LoopDetector } from "../src/loops/loop-detector.ts";
 import type { ToolCallRecord } from "../src/loops/tool-call.ts";
 import { fromPiToolCall } from "../src/loops/call-record.ts";
 import { callStream, type StreamOptions } from "./synthetic-calls.ts";
-import { median, round } from "./stats.ts";
+import { median, reportFailure, round } from "./stats.ts";
 
 const LONG = 100_000;
 const SHORT = 1_000;
@@ -233,8 +233,6 @@ else {
 	try {
 		main();
 	} catch (error) {
-		console.log(`loop-detector benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-		console.log(JSON.stringify({ bench: "loop-detector", target: TARGET, pass: false, error: error instanceof Error ? error.message : String(error) }));
-		process.exitCode = 1;
+		reportFailure("loop-detector", TARGET, error);
 	}
 }

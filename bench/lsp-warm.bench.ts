@@ -15,7 +15,7 @@ import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type LspCheckResult, LspManager } from "../src/lsp/lsp-manager.ts";
 import { groupMembers } from "../src/lsp/process-tree.ts";
-import { median, min, ms, round } from "./stats.ts";
+import { median, min, ms, reportFailure, round } from "./stats.ts";
 
 const FILES = 300;
 const INTERFACES = 30;
@@ -243,9 +243,7 @@ try {
 	);
 	if (!pass) process.exitCode = 1;
 } catch (error) {
-	console.log(`lsp-warm benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-	console.log(JSON.stringify({ bench: "lsp-warm", target: TARGET, pass: false, error: error instanceof Error ? error.message : String(error) }));
-	process.exitCode = 1;
+	reportFailure("lsp-warm", TARGET, error);
 } finally {
 	if (live) await live.shutdown().catch(() => {});
 	rmSync(root, { recursive: true, force: true });

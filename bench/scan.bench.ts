@@ -33,7 +33,7 @@ import { openSession } from "../src/scan/read-session.ts";
 import { scanSession } from "../src/scan/scan-session.ts";
 import { peekField } from "../src/scan/session-parser.ts";
 import { callStream, type RawCall, ROOT, rng } from "./synthetic-calls.ts";
-import { median, ms, round } from "./stats.ts";
+import { median, ms, reportFailure, round } from "./stats.ts";
 
 const TARGET_BYTES = 100_000_000;
 const ROUNDS = 9;
@@ -334,9 +334,7 @@ try {
 	);
 	if (!pass) process.exitCode = 1;
 } catch (error) {
-	console.log(`scan benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-	console.log(JSON.stringify({ bench: "scan", target: TARGET, pass: false, error: error instanceof Error ? error.message : String(error) }));
-	process.exitCode = 1;
+	reportFailure("scan", TARGET, error);
 } finally {
 	cleanup();
 	process.off("SIGINT", onSignal);
