@@ -17,6 +17,8 @@ interface Reported {
 	signal: LoopSignal;
 	level: "warned" | "escalated";
 	finding: Finding;
+	/** The last call at which the detector still saw this loop. */
+	lastSeen: number;
 }
 
 export interface LoopWatchDeps<C> {
@@ -66,6 +68,8 @@ export class LoopWatch<C> {
 			this.deps.persist(LOOP_RESOLVED_ENTRY, { text, at: Date.now(), call: record.index });
 		}
 		for (const signal of detector.add(record)) this.consider(ctx, signal, loops.stopRun);
+		// A loop the detector has not seen for a whole window has ended without a landing.
+		this.active = this.active.filter((r) => record.index - r.lastSeen <= loops.window);
 	}
 
 	private consider(ctx: C, signal: LoopSignal, stopRun: boolean): void {
@@ -73,10 +77,11 @@ export class LoopWatch<C> {
 		const known = this.active.find((r) => r.signal.key === signal.key || r.signal.subject === signal.subject || r.signal.to >= signal.from);
 		if (!known) {
 			const finding = this.finding(signal, "concern");
-			this.active.push({ signal, level: "warned", finding });
+			this.active.push({ signal, level: "warned", finding, lastSeen: signal.to });
 			this.deliver(finding, signal);
 			return;
 		}
+		known.lastSeen = signal.to;
 		if (known.level === "escalated" || signal.to <= known.signal.to + Math.max(3, Math.ceil(known.signal.count / 2)) - 1) return;
 		const finding = this.finding(signal, "blocker", known.signal);
 		known.level = "escalated";
