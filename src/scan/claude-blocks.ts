@@ -34,23 +34,6 @@ export function isCommandWrapper(text: string): boolean {
 	return text.trimStart().startsWith("<command-");
 }
 
-/** Assistant blocks: visible text (one event per message) and tool calls; thinking is left out. */
-export function assistantBlocks(content: unknown, pairer: CallPairer, out: SessionEvent[]): void {
-	if (typeof content === "string") {
-		if (content.trim()) out.push({ type: "assistant", text: content });
-		return;
-	}
-	if (!Array.isArray(content)) return;
-	let text = "";
-	for (const block of content) {
-		const b = asObject(block);
-		if (!b) continue;
-		if (b.type === "text" && typeof b.text === "string" && b.text.trim()) text += text ? `\n${b.text}` : b.text;
-		else if (b.type === "tool_use") pairer.call(b.id, b.name, b.input);
-	}
-	if (text) out.push({ type: "assistant", text });
-}
-
 /** What a Claude Edit's structured patch says about the change, if the log has one. */
 export function patchEvidence(toolUseResult: unknown): boolean | undefined {
 	const patch = asObject(toolUseResult)?.structuredPatch;

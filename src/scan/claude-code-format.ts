@@ -1,9 +1,9 @@
 // Claude Code project logs (`~/.claude/projects/<slug>/<session>.jsonl`): one JSON object per
 // line; `user` and `assistant` lines carry Claude API blocks, one block per line as a rule.
 import type { SessionEvent } from "../loops/tool-call.ts";
-import { assistantBlocks, isUserPrompt, userBlocks } from "./claude-blocks.ts";
+import { isUserPrompt, userBlocks } from "./claude-blocks.ts";
 import { CallPairer, type ScanStats } from "./pairing.ts";
-import { asObject, parseJsonLine, peekField, type SessionParser } from "./session-parser.ts";
+import { asObject, assistantContent, CLAUDE_TOOL_BLOCK, parseJsonLine, peekField, type SessionParser } from "./session-parser.ts";
 
 // Lines these readers never look inside; hook `progress` lines are a third of a log's bytes.
 const IGNORED = new Set(["progress", "file-history-snapshot", "system", "summary"]);
@@ -55,7 +55,7 @@ export function claudeCodeParser(stats: ScanStats): SessionParser {
 			if (type === "assistant") {
 				if (message.id === undefined || message.id !== lastMessageId) pairer.newTurn();
 				lastMessageId = message.id;
-				assistantBlocks(message.content, pairer, out);
+				assistantContent(message.content, CLAUDE_TOOL_BLOCK, pairer, out);
 				return;
 			}
 			const content = message.content;

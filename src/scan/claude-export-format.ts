@@ -2,9 +2,9 @@
 // sections `### User` / `### Assistant`, a `> timestamp` line, then either a JSON array of
 // Claude API blocks or plain text (a typed prompt), closed by `---`. Parsed one section at a time.
 import type { SessionEvent } from "../loops/tool-call.ts";
-import { assistantBlocks, isCommandWrapper, isUserPrompt, userBlocks } from "./claude-blocks.ts";
+import { isCommandWrapper, isUserPrompt, userBlocks } from "./claude-blocks.ts";
 import { CallPairer, type ScanStats } from "./pairing.ts";
-import type { SessionParser } from "./session-parser.ts";
+import { assistantContent, CLAUDE_TOOL_BLOCK, type SessionParser } from "./session-parser.ts";
 
 const SECTION = /^### (User|Assistant)\s*$/;
 const JSON_BLOCKS = /^\[\s*(\{|\])/;
@@ -58,7 +58,7 @@ export function claudeExportParser(stats: ScanStats): SessionParser {
 			if (previous !== "Assistant") pairer.newTurn();
 			previous = role;
 			afterCommand = false;
-			assistantBlocks(blocks ?? text, pairer, out);
+			assistantContent(blocks ?? text, CLAUDE_TOOL_BLOCK, pairer, out);
 			return;
 		}
 		previous = role;

@@ -3,26 +3,13 @@
 import type { SessionEvent } from "../loops/tool-call.ts";
 import { piEditEvidence, resultText } from "../loops/call-record.ts";
 import { CallPairer, type ScanStats } from "./pairing.ts";
-import { asObject, parseJsonLine, peekField, type SessionParser, visibleText } from "./session-parser.ts";
+import { asObject, assistantContent, PI_TOOL_BLOCK, parseJsonLine, peekField, type SessionParser, visibleText } from "./session-parser.ts";
 
 /** The assistant and tool-result parts of one Pi message. */
 function piMessage(message: Record<string, unknown>, pairer: CallPairer, out: SessionEvent[]): void {
 	if (message.role === "assistant") {
 		pairer.newTurn();
-		const content = message.content;
-		if (!Array.isArray(content)) {
-			if (typeof content === "string" && content.trim()) out.push({ type: "assistant", text: content });
-			return;
-		}
-		let text = "";
-		for (const block of content) {
-			const b = asObject(block);
-			if (!b) continue;
-			if (b.type === "text" && typeof b.text === "string" && b.text.trim()) text += text ? `\n${b.text}` : b.text;
-			else if (b.type === "toolCall") pairer.call(b.id, b.name, b.arguments);
-			// "thinking" blocks are hidden reasoning: left out.
-		}
-		if (text) out.push({ type: "assistant", text });
+		assistantContent(message.content, PI_TOOL_BLOCK, pairer, out);
 	} else if (message.role === "toolResult") {
 		pairer.result(message.toolCallId, resultText(message.content), message.isError === true, piEditEvidence(message.details), out);
 	}

@@ -1,7 +1,7 @@
 // What every format reader is: fed the file's lines in order, it pushes the events each
 // line completes, and at the end the calls still waiting for a result.
 import type { SessionEvent } from "../loops/tool-call.ts";
-import type { ScanStats } from "./pairing.ts";
+import type { CallPairer, ScanStats } from "./pairing.ts";
 
 export interface SessionParser {
 	line(text: string, out: SessionEvent[]): void;
@@ -59,4 +59,30 @@ export function visibleText(content: unknown): string {
 		if (b?.type === "text" && typeof b.text === "string" && b.text.trim()) text += text ? `\n${b.text}` : b.text;
 	}
 	return text;
+}
+
+/** How a recorder writes a tool call inside an assistant message. */
+export interface ToolBlockShape {
+	type: string;
+	args: string;
+}
+
+export const PI_TOOL_BLOCK: ToolBlockShape = { type: "toolCall", args: "arguments" };
+export const CLAUDE_TOOL_BLOCK: ToolBlockShape = { type: "tool_use", args: "input" };
+
+/** An assistant message's visible text (one event) and its tool calls (to the pairer). */
+export function assistantContent(content: unknown, shape: ToolBlockShape, pairer: CallPairer, out: SessionEvent[]): void {
+	if (!Array.isArray(content)) {
+		if (typeof content === "string" && content.trim()) out.push({ type: "assistant", text: content });
+		return;
+	}
+	let text = "";
+	for (const block of content) {
+		const b = asObject(block);
+		if (!b) continue;
+		if (b.type === "text" && typeof b.text === "string" && b.text.trim()) text += text ? `\n${b.text}` : b.text;
+		else if (b.type === shape.type) pairer.call(b.id, b.name, b[shape.args]);
+		// "thinking" blocks are hidden reasoning: left out.
+	}
+	if (text) out.push({ type: "assistant", text });
 }
