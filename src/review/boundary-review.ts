@@ -166,6 +166,7 @@ export class BoundaryReview {
 		const record: ReviewRecord = { ...recordOf({ ...outcome, status, findings }, "boundary", verdict.paths), stalemateCount: stale.longest, stalemate: stale.stalemated.length > 0 };
 		this.history = addRecord(this.history, record);
 		if (outcome.failure) this.failed(ctx, outcome.failure);
+		else this.lastProblem = undefined;
 		if (stale.stalemated.length) {
 			this.deps.present(ctx, `Watchdog stalemate: "${firstLine(stale.stalemated[0].summary, 120)}" was raised by ${stale.longest} reviews in a row. It is no longer sent to the agent; your next prompt resets this.`, "warning");
 		}
@@ -249,8 +250,12 @@ export class BoundaryReview {
 		return [reviewSection(this.history, enabled, this.lastProblem), findingsSection(this.history), lspSection(lspEnabled, this.lsp?.status())];
 	}
 
+	/** A failed review is announced once; the same failure again only updates status and footer. */
 	private failed(ctx: Ctx, failure: NonNullable<ReviewOutcome["failure"]>): void {
-		this.lastProblem = `review failed (${failure.kind}): ${firstLine(failure.message, 200)}`;
+		const problem = `review failed (${failure.kind}): ${firstLine(failure.message, 200)}`;
+		const repeated = problem === this.lastProblem;
+		this.lastProblem = problem;
+		if (repeated) return;
 		this.deps.present(ctx, `Watchdog: the review failed (${failure.kind}): ${failure.message}\nThe run was not reviewed; the watchdog does not switch models by itself. See /subagents-watchdog check.`, "warning");
 	}
 

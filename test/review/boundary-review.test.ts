@@ -314,16 +314,21 @@ describe("failures are visible and never switch models", () => {
 		}
 	});
 
-	it("reports an unknown reviewer model and leaves the run alone", async () => {
+	it("reports an unknown reviewer model once, and leaves the runs alone", async () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "nosuch/model" } }) });
-		t.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), fauxAssistantMessage("done")]);
+		t.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), fauxAssistantMessage("done"), toolUse("write", { path: "a.txt", content: "c\n" }), fauxAssistantMessage("done again")]);
 		try {
 			await t.session.prompt("change a.txt");
+			await t.session.prompt("change it again");
 			await t.session.waitForIdle();
-			expect(t.notices.find((n) => n.level === "warning")?.message).toMatch(/the review failed \(unknown-model\): Unknown model nosuch\/model/);
-			expect(t.main.state.callCount).toBe(2);
+			const warnings = t.notices.filter((n) => n.level === "warning");
+			expect(warnings).toHaveLength(1); // the same failure is not announced after every run
+			expect(warnings[0].message).toMatch(/the review failed \(unknown-model\): Unknown model nosuch\/model/);
+			expect(t.main.state.callCount).toBe(4);
 			expect(t.reviewer.state.callCount).toBe(0);
+			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			expect(status).toMatch(/reviews this session: 2/);
 		} finally {
 			await t.dispose();
 		}
