@@ -22,6 +22,8 @@ import { NO_STALEMATE, recordReview, type StalemateState } from "./stalemate.ts"
 import { createReviewerReadTools } from "./tools/reviewer-tools.ts";
 import { type EntryLike, renderTurnDelta } from "./turn-delta.ts";
 
+const GIT_STATUS_TIMEOUT_MS = 15_000;
+
 /** Continuations our findings may start per user prompt, whatever the reviewer says. */
 export const MAX_CONTINUATIONS = 5;
 
@@ -75,7 +77,12 @@ export class BoundaryReview {
 		this.runStart = undefined;
 		this.lastProblem = undefined;
 		const artifacts = `${this.deps.configDirName}-subagents/`;
-		this.gate = new ChangeGate({ cwd: ctx.cwd, ignore: (p) => p.startsWith(artifacts) || p.startsWith("tmp/") || p.startsWith(".git/") || /(^|\/)node_modules\//.test(p) });
+		this.gate = new ChangeGate({
+			cwd: ctx.cwd,
+			ignore: (p) => p.startsWith(artifacts) || p.startsWith("tmp/") || p.startsWith(".git/") || /(^|\/)node_modules\//.test(p),
+			// The first snapshot holds up the agent's first write: a repository too big for this gets a notice, not a wait.
+			timeoutMs: GIT_STATUS_TIMEOUT_MS,
+		});
 		const root = this.gate.repo?.root ?? ctx.cwd;
 		if (this.lsp?.root !== root) {
 			void this.lsp?.shutdown();
