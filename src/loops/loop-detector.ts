@@ -33,11 +33,11 @@ export interface LoopThresholds {
 	dominantShare: number;
 	rereadFactor: number;
 	cycleRepeats: number;
-	/** Calls in the window that told the agent nothing new about what they looked at. */
+	/** Calls in the window (reads aside) that told the agent nothing new about what they looked at. */
 	staleCalls: number;
 }
 
-export const DEFAULT_THRESHOLDS: LoopThresholds = { window: 50, repeats: 5, targetHits: 12, readOnlyTargetHits: 8, dominantShare: 0.5, rereadFactor: 3, cycleRepeats: 3, staleCalls: 8 };
+export const DEFAULT_THRESHOLDS: LoopThresholds = { window: 50, repeats: 5, targetHits: 12, readOnlyTargetHits: 8, dominantShare: 0.5, rereadFactor: 3, cycleRepeats: 3, staleCalls: 6 };
 
 interface Slot {
 	index: number;
@@ -46,6 +46,8 @@ interface Slot {
 	target: string;
 	/** Whether this call told the agent nothing new about its target. */
 	noNews: boolean;
+	/** Counts towards the stale signal: a call other than a read that told nothing new (rereading is the read signals' business). */
+	stale: boolean;
 }
 
 interface CallTally {
@@ -125,7 +127,7 @@ export class LoopDetector {
 		// A poll says nothing new only once its answer has stopped changing for a while.
 		const streak = call.kind === "poll" ? this.pollStreak(callHash, resultHash, call.index) : undefined;
 		const noNews = streak ? streak.count >= t.repeats : call.kind === "read" && call.path ? this.reads.alreadyRead(call) : this.seenBefore(subjectsOf(call), resultHash);
-		this.push({ index: call.index, call: callHash, combo, target, noNews });
+		this.push({ index: call.index, call: callHash, combo, target, noNews, stale: noNews && call.kind !== "read" });
 
 		const signals: LoopSignal[] = [];
 
@@ -233,10 +235,8 @@ export class LoopDetector {
 		const c = this.combos.get(slot.combo);
 		if (c) c.count++;
 		else this.combos.set(slot.combo, { count: 1, first: slot.index });
-		if (slot.noNews) {
-			this.noNewsByTarget.set(slot.target, (this.noNewsByTarget.get(slot.target) ?? 0) + 1);
-			this.staleInWindow++;
-		}
+		if (slot.noNews) this.noNewsByTarget.set(slot.target, (this.noNewsByTarget.get(slot.target) ?? 0) + 1);
+		if (slot.stale) this.staleInWindow++;
 		let outcomes = this.outcomesByTarget.get(slot.target);
 		if (!outcomes) this.outcomesByTarget.set(slot.target, (outcomes = new Map()));
 		outcomes.set(slot.combo, (outcomes.get(slot.combo) ?? 0) + 1);
@@ -251,8 +251,8 @@ export class LoopDetector {
 				c.first = this.nextIndexOfCombo(slot.combo, slot.index);
 			}
 		}
+		if (slot.stale) this.staleInWindow--;
 		if (slot.noNews) {
-			this.staleInWindow--;
 			const n = (this.noNewsByTarget.get(slot.target) ?? 1) - 1;
 			if (n <= 0) this.noNewsByTarget.delete(slot.target);
 			else this.noNewsByTarget.set(slot.target, n);
@@ -275,7 +275,7 @@ export class LoopDetector {
 
 	private firstStaleIndex(): number {
 		let best = Number.POSITIVE_INFINITY;
-		for (const s of this.ring) if (s.noNews && s.index < best) best = s.index;
+		for (const s of this.ring) if (s.stale && s.index < best) best = s.index;
 		return Number.isFinite(best) ? best : 0;
 	}
 
