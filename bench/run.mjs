@@ -24,5 +24,5 @@ for (const file of files) {
 	}
 }
 console.log("\n== summary");
-for (const r of results) console.log(`${r.pass ? "PASS" : "FAIL"}  ${r.bench}  ratio ${r.ratio ?? "-"} (target ≤ ${r.target ?? "-"})`);
+for (const r of results) console.log(`${r.pass ? "PASS" : "FAIL"}  ${r.bench}  ratio ${r.ratio ?? "-"} (target ${r.higherIsBetter ? "≥" : "≤"} ${r.target ?? "-"})`);
 process.exitCode = results.every((r) => r.pass) ? 0 : 1;
