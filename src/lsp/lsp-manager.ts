@@ -49,13 +49,15 @@ export class LspManager {
 	private idleTimer?: ReturnType<typeof setTimeout>;
 	private info: Omit<LspStatus, "state" | "server" | "pid" | "rssKb"> = { filesChecked: 0, infos: 0, hints: 0 };
 	private everStarted = false;
+	/** No server was found at the last check. */
+	private unavailable = false;
 
 	constructor(root: string) {
 		this.root = root;
 	}
 
 	status(): LspStatus {
-		const state: LspState = this.failure ? "failed" : !this.located && this.info.lastResult?.startsWith("unavailable") ? "unavailable" : this.server?.alive ? "warm" : this.everStarted ? "cold" : "not started";
+		const state: LspState = this.failure ? "failed" : this.unavailable ? "unavailable" : this.server?.alive ? "warm" : this.everStarted ? "cold" : "not started";
 		return { state, ...(this.located ? { server: this.located } : {}), ...(this.server?.alive ? { pid: this.server.pid, rssKb: groupRssKb(this.server.pid) } : {}), ...this.info };
 	}
 
@@ -68,6 +70,7 @@ export class LspManager {
 		const started = Date.now();
 		const deadline = started + settings.timeoutMs;
 		this.located = locateServer(this.root);
+		this.unavailable = !this.located;
 		if (!this.located) {
 			this.info = { ...this.info, lastResult: "unavailable: typescript-language-server is not in node_modules/.bin or on PATH (it is never installed by the watchdog)" };
 			return NONE;
