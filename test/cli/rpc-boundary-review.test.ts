@@ -1,12 +1,14 @@
 // End to end through the real `pi` CLI in RPC mode: a run that writes a file is reviewed by
 // the reviewer model (served by the scripted server), and its high finding continues the run.
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { expect, it } from "vitest";
 import { makeGitRepo } from "../support/git.ts";
-import { type ChatRequest, textOf } from "../support/openai-server.ts";
-import { startCli } from "../support/pi-cli.ts";
-import { wd } from "../support/settings-files.ts";
+import { type ChatRequest, startScriptedServer, textOf } from "../support/openai-server.ts";
+import { REPO_ROOT, runPi, startCli, writeModelsJson } from "../support/pi-cli.ts";
+import { QUIET_PI_SETTINGS } from "../support/pi-session.ts";
+import { userSettingsPath, wd, writeJson } from "../support/settings-files.ts";
+import { tempDir } from "../support/temp.ts";
 
 it("reviews a write run and continues it with the high finding", async () => {
 	const repo = makeGitRepo({ "hello.txt": "hello\n" });
@@ -49,5 +51,29 @@ it("reviews a write run and continues it with the high finding", async () => {
 		expect(kinds).toEqual(expect.arrayContaining(["custom_message:watchdog-finding", "custom:watchdog-review", "custom:watchdog-scope"]));
 	} finally {
 		await cli.stop();
+	}
+});
+
+it("prints findings as plain text in print mode", async () => {
+	const repo = makeGitRepo({ "notes.md": "# notes\n" });
+	const server = await startScriptedServer((req) => {
+		const last = req.messages.at(-1);
+		if (req.model === "reviewer") {
+			if (last?.role === "tool") return { text: "Reported." };
+			return { toolCalls: [{ name: "watchdog_warn", args: { summary: "The new heading is misspelt", evidence: "notes.md line 1 reads 'Notse'", recommendedAction: "Fix the spelling", importance: "low", severity: "concern", category: "other" } }] };
+		}
+		if (last?.role === "tool") return { text: "Renamed the heading." };
+		return { toolCalls: [{ name: "write", args: { path: "notes.md", content: "# Notse\n" } }] };
+	});
+	try {
+		const agentDir = tempDir();
+		writeModelsJson(agentDir, server.baseUrl, [{ id: "main" }, { id: "reviewer", reasoning: true }]);
+		writeJson(userSettingsPath(agentDir), { defaultProvider: "local", defaultModel: "main", ...QUIET_PI_SETTINGS, ...wd({ enabled: true, main: { model: "local/reviewer" } }) });
+		const { code, stdout, stderr } = await runPi(["-p", "--no-session", "-e", resolve(REPO_ROOT, "src/extension.ts"), "Rename the heading of notes.md"], { cwd: repo, agentDir, timeoutMs: 60_000 });
+		expect(code).toBe(0);
+		expect(stdout.trim()).toBe("Renamed the heading.");
+		expect(stderr).toMatch(/Concern: The new heading is misspelt\nEvidence: notes\.md line 1 reads 'Notse'\nRecommended action: Fix the spelling\nImportance: low · Severity: concern · Category: other · Source: main/);
+	} finally {
+		await server.close();
 	}
 });
