@@ -82,15 +82,17 @@ export async function runReview(req: ReviewRequest): Promise<ReviewOutcome> {
 		...rest,
 	});
 
-	const check = await checkReviewer(req.registry, req.choice);
+	// The deadline covers everything, resolving credentials (an OAuth refresh) included.
+	const timeout = AbortSignal.timeout(req.timeoutMs);
+	const signal = AbortSignal.any([timeout, req.cancel]);
+	const check = await Promise.race([checkReviewer(req.registry, req.choice), whenAborted(signal)]);
+	if (!check) return req.cancel.aborted ? outcome({ status: "cancelled" }) : outcome({ status: "failed", failure: { kind: "timeout", message: `resolving the reviewer's credentials took longer than ${req.timeoutMs} ms (agentEndTimeoutMs)` } });
 	const model = req.choice.provider && req.choice.id ? req.registry.find(req.choice.provider, req.choice.id) : undefined;
 	if (!check.ok || !model) {
 		const message = check.lines.join(" ");
 		return outcome({ status: "failed", failure: { kind: /^Unknown model|^No reviewer model/.test(message) ? "unknown-model" : "no-auth", message } });
 	}
 
-	const timeout = AbortSignal.timeout(req.timeoutMs);
-	const signal = AbortSignal.any([timeout, req.cancel]);
 	const level = clampThinkingLevel(model, req.choice.thinking);
 	const tools: Tool[] = [...req.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters as Tool["parameters"] })), WARN_TOOL];
 	const messages: Message[] = [{ role: "user", content: req.input, timestamp: Date.now() }];
@@ -141,6 +143,14 @@ export async function runReview(req: ReviewRequest): Promise<ReviewOutcome> {
 		}
 	}
 	return outcome({ status: findings.length ? "findings" : "clean" }, maxSteps, true);
+}
+
+/** Resolves (with undefined) once the signal aborts. */
+function whenAborted(signal: AbortSignal): Promise<undefined> {
+	return new Promise((resolve) => {
+		if (signal.aborted) resolve(undefined);
+		else signal.addEventListener("abort", () => resolve(undefined), { once: true });
+	});
 }
 
 export function classify(message: string): { kind: FailureKind; message: string } {
