@@ -459,3 +459,31 @@ async function writeFileAndDisable(t: TestSession): Promise<void> {
 	writeFileSync(path, JSON.stringify(settings));
 	utimesSync(path, new Date(), new Date(Date.now() + 10_000));
 }
+
+describe("after a restart", () => {
+	it("status still shows the last review and its findings", async () => {
+		const repo = makeGitRepo({ "a.txt": "a\n" });
+		const sessionDir = join(repo, "..", `${repo.split("/").pop()}-sessions`);
+		const first = await startSession({ cwd: repo, userSettings: ON, sessionManager: SessionManager.create(repo, sessionDir) });
+		first.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), fauxAssistantMessage("done")]);
+		first.reviewer.setResponses([warn({ importance: "medium", severity: "concern", summary: "a.txt lost its only line", evidence: "a.txt now reads b" }), fauxAssistantMessage("ok")]);
+		let file: string | undefined;
+		try {
+			await first.session.prompt("change a.txt");
+			await first.session.waitForIdle();
+			file = first.session.sessionManager.getSessionFile();
+		} finally {
+			await first.dispose();
+		}
+		const again = await startSession({ cwd: repo, agentDir: first.agentDir, userSettings: ON, sessionManager: SessionManager.open(file as string, sessionDir) });
+		try {
+			const status = (await again.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			expect(status).toMatch(/last review: .*faux-reviewer\/reviewer-model .*1 finding/);
+			expect(status).toMatch(/changed paths: a\.txt/);
+			expect(status).toMatch(/medium\/concern\/correctness \[main\] a\.txt lost its only line/);
+			expect(status).toMatch(/reviews this session: 1/);
+		} finally {
+			await again.dispose();
+		}
+	});
+});
