@@ -32,7 +32,8 @@ import { LineReader } from "../src/scan/line-reader.ts";
 import { openSession } from "../src/scan/read-session.ts";
 import { scanSession } from "../src/scan/scan-session.ts";
 import { peekField } from "../src/scan/session-parser.ts";
-import { callStream, type RawCall, ROOT, rng } from "./synthetic-calls.ts";
+import { callStream, type RawCall } from "./synthetic-calls.ts";
+import { ROOT, rng } from "./synthetic-vocab.ts";
 import { median, ms, reportFailure, round } from "./stats.ts";
 
 const TARGET_BYTES = 100_000_000;
