@@ -13,10 +13,15 @@ export function renderFindings(findings: Finding[], label: string, expanded: boo
 			lines.push(theme.fg("muted", `  Evidence: ${firstLine(f.evidence, 140)}`));
 			continue;
 		}
-		lines.push(`  Evidence: ${f.evidence}`, `  Recommended action: ${f.recommendedAction}`);
+		lines.push(`  Evidence: ${indent(f.evidence)}`, `  Recommended action: ${indent(f.recommendedAction)}`);
 		lines.push(theme.fg("muted", `  Importance: ${cap(f.importance)} · Severity: ${cap(f.severity)}${f.category ? ` · Category: ${cap(f.category.replace(/-/g, " "))}` : ""} · Source: ${f.source}`));
 	}
 	return new Text(lines.join("\n"), 1, 0);
+}
+
+/** Continuation lines of a multi-line text line up under its first line. */
+function indent(text: string): string {
+	return text.replace(/\n/g, "\n    ");
 }
 
 function cap(word: string): string {
