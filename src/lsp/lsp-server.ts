@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { CancellationTokenSource, createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
 import type { TsServerDiagnostic } from "./diagnostics.ts";
-import { listProcesses } from "./process-tree.ts";
+import { waitForGroupGone } from "./process-tree.ts";
 
 const LANGUAGES: Record<string, string> = {
 	".ts": "typescript",
@@ -220,25 +220,5 @@ export class LspServer {
 				resolve();
 			});
 		});
-	}
-}
-
-/** Waits (bounded) until no live process is left in the group; signals take effect asynchronously. */
-async function waitForGroupGone(pgid: number, ms: number): Promise<void> {
-	const deadline = Date.now() + ms;
-	while (Date.now() < deadline) {
-		if (!groupAlive(pgid)) return;
-		await new Promise((r) => setTimeout(r, 20));
-	}
-}
-
-function groupAlive(pgid: number): boolean {
-	const members = listProcesses();
-	if (members.length) return members.some((p) => p.pgid === pgid && p.state !== "Z");
-	try {
-		process.kill(-pgid, 0); // no /proc: ask the kernel (zombies count as alive here)
-		return true;
-	} catch {
-		return false;
 	}
 }

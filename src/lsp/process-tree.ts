@@ -45,3 +45,23 @@ export function groupRssKb(pgid: number): number | undefined {
 	const members = groupMembers(pgid);
 	return members.length ? members.reduce((sum, p) => sum + p.rssKb, 0) : undefined;
 }
+
+/** Waits (bounded) until no live process is left in the group; signals take effect asynchronously. */
+export async function waitForGroupGone(pgid: number, ms: number): Promise<void> {
+	const deadline = Date.now() + ms;
+	while (Date.now() < deadline) {
+		if (!groupAlive(pgid)) return;
+		await new Promise((r) => setTimeout(r, 20));
+	}
+}
+
+function groupAlive(pgid: number): boolean {
+	const members = listProcesses();
+	if (members.length) return members.some((p) => p.pgid === pgid && p.state !== "Z");
+	try {
+		process.kill(-pgid, 0); // no /proc: ask the kernel (zombies count as alive here)
+		return true;
+	} catch {
+		return false;
+	}
+}

@@ -2,12 +2,12 @@
 // high findings are steered in between tool calls, before the agent's next step.
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { expect, it } from "vitest";
+import { textOf as text } from "../support/openai-server.ts";
 import { makeGitRepo } from "../support/git.ts";
 import { startSession } from "../support/pi-session.ts";
 import { wd } from "../support/settings-files.ts";
 
 type Ctx = { messages: Array<{ role: string; content: unknown }> };
-const text = (c: unknown): string => (typeof c === "string" ? c : Array.isArray(c) ? c.map((x) => x?.text ?? "").join("") : "");
 const read = (path: string) => fauxAssistantMessage([fauxToolCall("read", { path })], { stopReason: "toolUse" });
 
 it("runs a review every N tool results and steers its high finding in before the next step", async () => {

@@ -2,12 +2,12 @@
 // resolved when something lands.
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
+import { textOf as text } from "../support/openai-server.ts";
 import { makeGitRepo } from "../support/git.ts";
 import { startSession } from "../support/pi-session.ts";
 import { wd } from "../support/settings-files.ts";
 
 type Ctx = { messages: Array<{ role: string; content: unknown }> };
-const text = (c: unknown): string => (typeof c === "string" ? c : Array.isArray(c) ? c.map((x) => x?.text ?? "").join("") : "");
 const all = (ctx: unknown) => (ctx as Ctx).messages.map((m) => text(m.content)).join("\n");
 const call = (name: string, args: Record<string, unknown>) => fauxAssistantMessage([fauxToolCall(name, args as never)], { stopReason: "toolUse" });
 const poll = () => call("bash", { command: "cat status.txt" });

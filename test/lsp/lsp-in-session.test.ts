@@ -2,6 +2,7 @@
 // call, the reviewer gets the diagnostics too, and the session's end leaves no process.
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { expect, it } from "vitest";
+import { textOf as text } from "../support/openai-server.ts";
 import { groupMembers } from "../../src/lsp/process-tree.ts";
 import { makeGitRepo } from "../support/git.ts";
 import { startSession } from "../support/pi-session.ts";
@@ -9,7 +10,6 @@ import { wd } from "../support/settings-files.ts";
 
 const TSCONFIG = JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler" }, include: ["src"] });
 type Ctx = { messages: Array<{ role: string; content: unknown }> };
-const text = (c: unknown): string => (typeof c === "string" ? c : Array.isArray(c) ? c.map((x) => x?.text ?? "").join("") : "");
 
 it("sends a new type error to the agent even when the model review fails, and leaves no process at session end", async () => {
 	const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/total.ts": "export const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);\n", "src/use.ts": 'import { total } from "./total";\nexport const t: number = total([1, 2]);\n' });

@@ -1,5 +1,6 @@
 // Shared by the boundary-review tests: scripted replies and ways to look into a session.
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
+import { textOf as text } from "../support/openai-server.ts";
 import type { TestSession } from "../support/pi-session.ts";
 import { wd } from "../support/settings-files.ts";
 
@@ -15,8 +16,8 @@ export const warn = (over: Record<string, unknown> = {}) =>
 		category: "correctness",
 		...over,
 	});
+export { text };
 export type Ctx = { messages: Array<{ role: string; content: unknown }> };
-export const text = (c: unknown): string => (typeof c === "string" ? c : Array.isArray(c) ? c.map((x) => x?.text ?? "").join("") : "");
 export const firstUser = (ctx: Ctx) => text(ctx.messages.find((m) => m.role === "user")?.content);
 export const allText = (ctx: Ctx) => ctx.messages.map((m) => text(m.content)).join("\n");
 export const entryKinds = (t: TestSession) => t.session.sessionManager.getEntries().map((e: any) => (e.customType ? `${e.type}:${e.customType}` : e.type));
