@@ -55,7 +55,6 @@ export default function piWatchdog(pi: ExtensionAPI): void {
 		"tool_result",
 		guarded("tool result", (event, ctx) => {
 			watchdog.boundary.afterTool(ctx, event.toolName, event.input, event.isError);
-			watchdog.boundary.toolResult(ctx);
 			watchdog.loops.toolResult(ctx, event);
 			return undefined;
 		}),

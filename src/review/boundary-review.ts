@@ -114,6 +114,7 @@ export class BoundaryReview {
 		const resolved = this.deps.settings(ctx);
 		if (!resolved.enabled) return;
 		this.gate?.afterTool(toolName, input, isError);
+		this.cadence.onToolResult(ctx); // counts towards the next cadence review
 		const path = (input as { path?: unknown } | undefined)?.path;
 		if (!isError && resolved.settings.lsp.enabled && (toolName === "edit" || toolName === "write") && typeof path === "string") {
 			this.lsp?.prefetch([isAbsolute(path) ? path : join(ctx.cwd, path)], resolved.settings.lsp.timeoutMs);
@@ -207,11 +208,6 @@ export class BoundaryReview {
 			cancel: run.cancel,
 			source: "main",
 		});
-	}
-
-	/** After each tool result: count towards the next cadence review. */
-	toolResult(ctx: Ctx): void {
-		if (this.deps.settings(ctx).enabled) this.cadence.onToolResult(ctx);
 	}
 
 	/** A cadence review: the run so far, in the background; high findings are steered in. */
