@@ -37,7 +37,7 @@ const MEM_FACTOR = 1.5;
 const MEM_SLACK_KIB = 256;
 /** Where the detector's retained size is measured (each from a fresh pass over the stream). */
 const CHECKPOINTS = [SHORT, MID, 20_000, 30_000, 40_000, 50_000, 60_000, 70_000, 80_000, 90_000, LONG];
-const KINDS = ["repeat", "target", "stale", "dominant", "reread", "cycle"];
+const KINDS = ["repeat", "rerun", "target", "stale", "dominant", "reread", "cycle"];
 /** Nothing lands in these stretches; they hold the memory checkpoints 1k, 10k and 100k. */
 const STREAM: StreamOptions = { seed: 1, firstWork: 150, stuckZones: [[150, 1100], [6500, 10300], [94000, 100100]] };
 const WARM_STREAM: StreamOptions = { seed: 2, firstWork: 150 };

@@ -3,11 +3,19 @@
 // anywhere, and forgets everything once something lands (an edit that changed a file, a
 // commit) or a real user prompt arrives. Progress is not a loop: chunked reads of one file
 // at different offsets, polling whose output changes, steady work across many files.
+import { isCheckCommand } from "./checks.ts";
 import { callSignature, describeCall, landed, outcomeText, shortHash, subjectsOf, targetOf } from "./normalize.ts";
 import { MIN_REREAD_LINES, ReadCoverage } from "./read-coverage.ts";
 import type { ToolCallRecord } from "./tool-call.ts";
 
-export type SignalKind = "repeat" | "target" | "stale" | "dominant" | "reread" | "cycle";
+export type SignalKind = "repeat" | "rerun" | "target" | "stale" | "dominant" | "reread" | "cycle";
+
+/**
+ * Signals that rest on the agent learning nothing new rather than on exact repetition: a
+ * suspicion until the stretch ends without anything landing (an agent that probes a puzzle
+ * from many sides and then lands the fix was investigating, not looping).
+ */
+export const WEAK_SIGNALS: ReadonlySet<SignalKind> = new Set(["target", "stale"]);
 
 export interface LoopSignal {
 	kind: SignalKind;
@@ -35,9 +43,11 @@ export interface LoopThresholds {
 	cycleRepeats: number;
 	/** Calls in the window (reads aside) that told the agent nothing new about what they looked at. */
 	staleCalls: number;
+	/** Runs of one check (tests, build, type check, lint) with the same result while nothing landed. */
+	checkRepeats: number;
 }
 
-export const DEFAULT_THRESHOLDS: LoopThresholds = { window: 50, repeats: 5, targetHits: 12, readOnlyTargetHits: 8, dominantShare: 0.5, rereadFactor: 3, cycleRepeats: 3, staleCalls: 6 };
+export const DEFAULT_THRESHOLDS: LoopThresholds = { window: 50, repeats: 5, targetHits: 12, readOnlyTargetHits: 8, dominantShare: 0.5, rereadFactor: 3, cycleRepeats: 3, staleCalls: 6, checkRepeats: 3 };
 
 interface Slot {
 	index: number;
@@ -80,6 +90,8 @@ export class LoopDetector {
 	/** Polls: the current run of identical answers per call. */
 	private streaks = new Map<string, { outcome: string; count: number; first: number }>();
 	private callsSinceLanding = 0;
+	/** Checks run since the last landing: call + outcome → runs. */
+	private checkRuns = new Map<string, { count: number; first: number }>();
 	private recent: Array<{ combo: string; label: string; index: number }> = [];
 	calls = 0;
 	lastLanded?: number;
@@ -100,6 +112,7 @@ export class LoopDetector {
 		this.reads.clear();
 		this.subjects.clear();
 		this.streaks.clear();
+		this.checkRuns.clear();
 		this.staleInWindow = 0;
 		this.recent = [];
 		this.callsSinceLanding = 0;
@@ -148,6 +161,24 @@ export class LoopDetector {
 						: `${label} returned the same result ${c.count} times within the last ${Math.min(this.ring.length, t.window)} calls (calls ${c.first}–${call.index}).`,
 				wayOut: call.kind === "poll" ? "Stop polling the same status: wait longer between checks, or read the process's log once and decide whether it is stuck." : "Stop repeating this call: its result will not change. Use the result you already have and take the next step.",
 			});
+		}
+
+		// 1b. A check run again with the same result while nothing has landed: it cannot tell
+		// anything new until something changes.
+		if (call.kind === "bash" && call.command !== undefined && isCheckCommand(signature.slice("bash ".length))) {
+			const runs = this.checkRun(combo, call.index);
+			if (runs.count >= t.checkRepeats) {
+				signals.push({
+					kind: "rerun",
+					key: `rerun:${combo}`,
+					subject: `call:${callHash}`,
+					from: runs.first,
+					to: call.index,
+					count: runs.count,
+					evidence: `${label} ran ${runs.count} times with the same result while nothing changed in between (calls ${runs.first}–${call.index}${this.lastLanded === undefined ? "" : `; last landing: call ${this.lastLanded}`}).`,
+					wayOut: "Do not run this check again until you have changed something: it will say the same. Act on its result (fix what it reports), or report it as it stands.",
+				});
+			}
 		}
 
 		// 2. One target worked on without new results.
@@ -291,6 +322,14 @@ export class LoopDetector {
 			if (this.subjects.size > MAX_SUBJECTS) this.subjects.delete(this.subjects.keys().next().value as string);
 		}
 		return seen;
+	}
+
+	private checkRun(combo: string, index: number): { count: number; first: number } {
+		let runs = this.checkRuns.get(combo);
+		if (runs) runs.count++;
+		else this.checkRuns.set(combo, (runs = { count: 1, first: index }));
+		if (this.checkRuns.size > MAX_TALLIES) this.checkRuns.delete(this.checkRuns.keys().next().value as string);
+		return runs;
 	}
 
 	private pollStreak(callHash: string, outcome: string, index: number): { count: number; first: number } {

@@ -1,13 +1,28 @@
 // Running the deterministic detectors over one recorded session. Pure apart from reading the
 // file: the same detector the live watchdog uses, fed the recorded calls in order.
-import { LoopDetector, type LoopSignal, type LoopThresholds } from "../loops/loop-detector.ts";
+import { LoopDetector, type LoopSignal, type LoopThresholds, type SignalKind, WEAK_SIGNALS } from "../loops/loop-detector.ts";
+import { landed } from "../loops/normalize.ts";
 import { openSession, type SessionFormat } from "./read-session.ts";
+
+export interface ScanSignal {
+	kind: SignalKind;
+	from: number;
+	to: number;
+	evidence: string;
+	/** The call that landed something after it (an edit, a write, a commit), when one did. */
+	resolvedAt?: number;
+}
 
 export interface ScanReport {
 	file: string;
 	format: SessionFormat;
 	calls: number;
-	loop: { flagged: boolean; signals: Array<{ kind: string; from: number; to: number; evidence: string }> };
+	/**
+	 * flagged: the session looped. Exact repetition (repeat, rerun, cycle, dominant, reread)
+	 * counts wherever it happened; the weak signals (target, stale: calls that told nothing new)
+	 * count only when the stretch they describe never ended in anything landing.
+	 */
+	loop: { flagged: boolean; signals: ScanSignal[] };
 	/** Filled by the claims checker (a later version); kept so the output shape stays stable. */
 	claims: { checked: boolean };
 	/** Filled by the idle-stop detector (a later version). */
@@ -19,13 +34,22 @@ export interface ScanReport {
 export async function scanSession(file: string, thresholds: Partial<LoopThresholds> = {}): Promise<ScanReport> {
 	const session = await openSession(file);
 	const detector = new LoopDetector(thresholds);
-	// One entry per loop: its first sighting, stretched to the last call it was still seen at.
-	const found = new Map<string, LoopSignal>();
+	const done: ScanSignal[] = [];
+	// One entry per loop since the last landing or prompt: its first sighting, stretched to the
+	// last call it was still seen at.
+	let found = new Map<string, LoopSignal>();
+	const close = (resolvedAt?: number) => {
+		for (const s of found.values()) done.push({ kind: s.kind, from: s.from, to: s.to, evidence: s.evidence, ...(resolvedAt !== undefined ? { resolvedAt } : {}) });
+		found = new Map();
+	};
 	let calls = 0;
 	for await (const event of session.events) {
-		if (event.type === "prompt") detector.reset();
-		else if (event.type === "call") {
+		if (event.type === "prompt") {
+			close();
+			detector.reset();
+		} else if (event.type === "call") {
 			calls++;
+			if (landed(event.call)) close(event.call.index);
 			for (const signal of detector.add(event.call)) {
 				const earlier = found.get(signal.key);
 				if (!earlier) found.set(signal.key, signal);
@@ -34,13 +58,16 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 			}
 		}
 	}
-	const signals = [...found.values()].sort((a, b) => a.from - b.from || a.to - b.to).map((s) => ({ kind: s.kind, from: s.from, to: s.to, evidence: s.evidence }));
-	return { file, format: session.format, calls, loop: { flagged: signals.length > 0, signals }, claims: { checked: false }, idle: { checked: false }, skippedLines: session.stats.malformed };
+	close();
+	const signals = done.sort((a, b) => a.from - b.from || a.to - b.to);
+	const flagged = signals.some((s) => !WEAK_SIGNALS.has(s.kind) || s.resolvedAt === undefined);
+	return { file, format: session.format, calls, loop: { flagged, signals }, claims: { checked: false }, idle: { checked: false }, skippedLines: session.stats.malformed };
 }
 
 export function reportText(report: ScanReport): string {
 	const head = `${report.file}\n  format: ${report.format}, ${report.calls} tool calls${report.skippedLines ? `, ${report.skippedLines} unreadable line(s) skipped` : ""}`;
-	if (!report.loop.flagged) return `${head}\n  loops: none found`;
-	const lines = report.loop.signals.map((s) => `    ${s.kind.padEnd(8)} calls ${s.from}–${s.to}: ${s.evidence}`);
-	return `${head}\n  loops: ${report.loop.signals.length} signal(s)\n${lines.join("\n")}`;
+	if (!report.loop.signals.length) return `${head}\n  loops: none found`;
+	const lines = report.loop.signals.map((s) => `    ${s.kind.padEnd(8)} calls ${s.from}–${s.to}: ${s.evidence}${s.resolvedAt !== undefined ? ` (then call ${s.resolvedAt} landed something)` : ""}`);
+	const verdict = report.loop.flagged ? `loops: ${report.loop.signals.length} signal(s)` : `loops: none that lasted (${report.loop.signals.length} suspicion(s), each ended by something landing)`;
+	return `${head}\n  ${verdict}\n${lines.join("\n")}`;
 }

@@ -53,6 +53,7 @@ function layerSchema(obj: ObjectMaker) {
 			rereadFactor: z.number().min(1).optional(),
 			cycleRepeats: z.int().min(2).optional(),
 			staleCalls: z.int().min(2).optional(),
+			checkRepeats: z.int().min(2).optional(),
 		}).optional(),
 		clarification: z.boolean().optional(),
 		idle: obj({

@@ -49,6 +49,18 @@ describe("signals", () => {
 		expect(kinds(feed(progress))).toEqual([]);
 	});
 
+	it("rerun: a check run a third time with the same result while nothing landed; not after an edit, nor when its result changes", () => {
+		const check = (result = "Tests 12 passed (12)\nDuration 3.2s") => bash("npx vitest run src/a.test.ts 2>&1 | tail -20", result);
+		const idle = feed([check(), bash("git status --short", " M src/a.ts"), check("Tests 12 passed (12)\nDuration 2.9s"), read("src/a.ts"), check()]);
+		expect(idle.find((s) => s.kind === "rerun")).toMatchObject({ from: 0, to: 4, count: 3, evidence: expect.stringMatching(/ran 3 times with the same result while nothing changed/) });
+		const edited = feed([check(), check(), rec("edit", { path: "src/a.ts" }, "Edited"), check(), check()]);
+		expect(kinds(edited)).toEqual([]);
+		const moving = feed([check("Tests 3 failed"), check("Tests 2 failed"), check("Tests 1 failed"), check("Tests 12 passed")]);
+		expect(kinds(moving)).toEqual([]);
+		// Not a check: three identical answers of another command are left to the other signals.
+		expect(kinds(feed([bash("git status --short", "M a"), bash("git status --short", "M a"), bash("git status --short", "M a")]))).toEqual([]);
+	});
+
 	it("target: one file read again and again; not one file read in chunks at different offsets", () => {
 		const again = Array.from({ length: 14 }, () => read("src/a.ts", 1, 50));
 		expect(kinds(feed(again))).toContain("target");

@@ -1,0 +1,57 @@
+// Which shell commands are checks: test runs, builds, type checks, linters. Their answer is a
+// function of the files in the workspace, so running one again while nothing has changed can
+// only repeat what it said. Pure.
+
+/** Programs that are checks whatever their arguments. */
+const CHECK_PROGRAMS = new Set(["vitest", "jest", "mocha", "ava", "pytest", "tox", "tsc", "tsgo", "eslint", "mypy", "pyright", "phpunit", "rspec"]);
+
+/** Programs that are checks with one of these first arguments (`npm test`, `cargo build`). */
+const CHECK_SUBCOMMANDS: Record<string, RegExp> = {
+	npm: /^(test|t|build|lint|typecheck|type-check|check|tsc)(:|$)/,
+	pnpm: /^(test|t|build|lint|typecheck|type-check|check|tsc)(:|$)/,
+	yarn: /^(test|build|lint|typecheck|type-check|check|tsc)(:|$)/,
+	bun: /^(test|build|lint|typecheck|type-check|check)(:|$)/,
+	node: /^--test$/,
+	deno: /^(test|check|lint)$/,
+	cargo: /^(test|build|check|clippy|nextest)$/,
+	go: /^(test|build|vet)$/,
+	make: /^(test|check|build|all|lint)?$/,
+	mvn: /^(test|verify|package|compile)$/,
+	gradle: /^(test|build|check)$/,
+	gradlew: /^(test|build|check)$/,
+	dotnet: /^(test|build)$/,
+	ruff: /^(check)?$/,
+	biome: /^(check|lint|ci)$/,
+	python: /^-m$/, // python -m pytest / unittest: the module is checked below
+	python3: /^-m$/,
+};
+
+/** Wrappers in front of the program: `npx vitest`, `time npm test`, `timeout 60 cargo test`. */
+const WRAPPERS = new Set(["npx", "bunx", "pnpx", "exec", "time", "env", "nice", "command"]);
+
+/** Whether a (normalised) command runs a check: tests, a build, a type check or a linter. */
+export function isCheckCommand(command: string): boolean {
+	return command.split(/&&|\|\||;|\||\(|\)/).some((segment) => isCheckSegment(segment.trim().split(/\s+/)));
+}
+
+function isCheckSegment(words: string[]): boolean {
+	let i = 0;
+	for (;;) {
+		const w = words[i];
+		if (w === undefined) return false;
+		if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w) || WRAPPERS.has(w)) i++;
+		else if (w === "timeout") i += 2; // timeout DURATION
+		else if ((w === "pnpm" || w === "yarn") && words[i + 1] === "exec") i += 2;
+		else if ((w === "npm" || w === "pnpm" || w === "yarn" || w === "bun") && words[i + 1] === "run") {
+			// `npm run build`: the script name decides
+			return CHECK_SUBCOMMANDS.npm.test(words[i + 2] ?? "");
+		} else break;
+	}
+	const program = words[i].replace(/^.*\//, "");
+	if (CHECK_PROGRAMS.has(program)) return true;
+	const sub = CHECK_SUBCOMMANDS[program];
+	if (!sub) return false;
+	const next = words[i + 1] ?? "";
+	if (program.startsWith("python")) return next === "-m" && /^(pytest|unittest|mypy|tox)$/.test(words[i + 2] ?? "");
+	return sub.test(next);
+}
