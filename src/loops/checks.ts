@@ -1,6 +1,6 @@
-// Which shell commands are checks: test runs, builds, type checks, linters. Their answer is a
-// function of the files in the workspace, so running one again while nothing has changed can
-// only repeat what it said. Pure.
+// Which shell commands are checks (test runs, builds, type checks, linters), and which may
+// change the files they check. A check's answer is a function of the workspace, so running it
+// again while nothing has changed can only repeat what it said. Pure.
 
 /** Programs that are checks whatever their arguments. */
 const CHECK_PROGRAMS = new Set(["vitest", "jest", "mocha", "ava", "pytest", "tox", "tsc", "tsgo", "eslint", "mypy", "pyright", "phpunit", "rspec"]);
@@ -54,4 +54,26 @@ function isCheckSegment(words: string[]): boolean {
 	const next = words[i + 1] ?? "";
 	if (program.startsWith("python")) return next === "-m" && /^(pytest|unittest|mypy|tox)$/.test(words[i + 2] ?? "");
 	return sub.test(next);
+}
+
+/** Redirections into a file; `2>&1`, /dev/null and temp files do not touch the workspace. */
+const REDIRECT = /(^|[^0-9&<>])(\d?>>?|&>>?)\s*(?!&\d)("[^"]*"|'[^']*'|[^\s;&|)]+)/g;
+const HARMLESS_TARGET = /^['"]?(\/dev\/|\/tmp\/|\$TMPDIR|\$\{TMPDIR)/;
+
+/** Commands that write or move files, switch or restore what is checked out, or install packages. */
+const WRITERS: RegExp[] = [
+	/(^|[\s;&|(])(sed|perl)\s+(-\S*\s+)*-i/,
+	/(^|[\s;&|(])(tee|mv|cp|rm|touch|truncate|patch|install|ln)\s/,
+	/(^|[\s;&|(])git\s+(-C\s+\S+\s+)?(apply|am|checkout|switch|restore|stash|merge|rebase|pull|cherry-pick|revert|reset\s+--hard|clean)\b/,
+	/(^|[\s;&|(])(npm|pnpm|yarn|bun)\s+(install|i|ci|add|remove|uninstall|update|upgrade)\b/,
+	/(^|[\s;&|(])(pip|pip3|uv|poetry|cargo)\s+(install|add|remove|sync|update)\b/,
+];
+
+/**
+ * Whether a (normalised) shell command may have changed files in the workspace, so that a
+ * check run after it may answer differently. Errs on the side of yes for the usual writers.
+ */
+export function mayChangeFiles(command: string): boolean {
+	for (const m of command.matchAll(REDIRECT)) if (!HARMLESS_TARGET.test(m[3])) return true;
+	return WRITERS.some((w) => w.test(command));
 }

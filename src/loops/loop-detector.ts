@@ -3,7 +3,7 @@
 // anywhere, and forgets everything once something lands (an edit that changed a file, a
 // commit) or a real user prompt arrives. Progress is not a loop: chunked reads of one file
 // at different offsets, polling whose output changes, steady work across many files.
-import { isCheckCommand } from "./checks.ts";
+import { isCheckCommand, mayChangeFiles } from "./checks.ts";
 import { callSignature, describeCall, landed, outcomeText, shortHash, subjectsOf, targetOf } from "./normalize.ts";
 import { MIN_REREAD_LINES, ReadCoverage } from "./read-coverage.ts";
 import type { ToolCallRecord } from "./tool-call.ts";
@@ -165,7 +165,11 @@ export class LoopDetector {
 
 		// 1b. A check run again with the same result while nothing has landed: it cannot tell
 		// anything new until something changes.
-		if (call.kind === "bash" && call.command !== undefined && isCheckCommand(signature.slice("bash ".length))) {
+		const command = call.kind === "bash" && call.command !== undefined ? signature.slice("bash ".length) : undefined;
+		// A command that may have written files (a redirect, sed -i, git checkout…) is not a
+		// landing the detector can see, but the checks may answer differently after it.
+		if (command !== undefined && mayChangeFiles(command)) this.checkRuns.clear();
+		else if (command !== undefined && isCheckCommand(command)) {
 			const runs = this.checkRun(combo, call.index);
 			if (runs.count >= t.checkRepeats) {
 				signals.push({

@@ -55,6 +55,8 @@ describe("signals", () => {
 		expect(idle.find((s) => s.kind === "rerun")).toMatchObject({ from: 0, to: 4, count: 3, evidence: expect.stringMatching(/ran 3 times with the same result while nothing changed/) });
 		const edited = feed([check(), check(), rec("edit", { path: "src/a.ts" }, "Edited"), check(), check()]);
 		expect(kinds(edited)).toEqual([]);
+		// A file written from the shell is a change the checks may see, although nothing landed.
+		expect(kinds(feed([check(), check(), bash("sed -i 's/1/2/' src/a.ts", ""), check(), check()])).includes("rerun")).toBe(false);
 		const moving = feed([check("Tests 3 failed"), check("Tests 2 failed"), check("Tests 1 failed"), check("Tests 12 passed")]);
 		expect(kinds(moving)).toEqual([]);
 		// Not a check: three identical answers of another command are left to the other signals.
