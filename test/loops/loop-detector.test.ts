@@ -70,6 +70,13 @@ describe("signals", () => {
 		expect(kinds(feed(chunks))).toEqual([]);
 	});
 
+	it("target: a read-only role gets the lower limit", () => {
+		// Eleven searches for one pattern in three places: eight of them answer what they answered before.
+		const calls = () => Array.from({ length: 11 }, (_, i) => rec("grep", { pattern: "handoff", path: ["src", "test", "docs"][i % 3] }, `${["src", "test", "docs"][i % 3]}/a.ts:1: handoff`));
+		expect(kinds(feed(calls())).includes("target")).toBe(false);
+		expect(kinds(feed(calls(), new LoopDetector({}, { readOnly: true })))).toContain("target");
+	});
+
 	it("stale: many calls that return what their file or command already returned; not steady work across many files", () => {
 		const empty = Array.from({ length: 10 }, (_, i) => bash(`git diff ${["HEAD", "--cached", "main"][i % 3]} -- src/adapter.ts${i % 2 ? " | head -50" : ""}`, "\n"));
 		expect(kinds(feed(empty))).toContain("stale");
