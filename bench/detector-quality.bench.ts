@@ -3,8 +3,7 @@
 // precision and the sessions that go wrong, with the signals they rest on.
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { WEAK_SIGNALS } from "../src/loops/loop-detector.ts";
-import { scanSession } from "../src/scan/scan-session.ts";
+import { countsAsLoop, scanSession } from "../src/scan/scan-session.ts";
 import { reportFailure } from "./stats.ts";
 
 interface Label {
@@ -37,7 +36,7 @@ try {
 		if (isClean && report.loop.flagged) falsePositives.push(row.raw);
 		const mark = isLoop ? (report.loop.flagged ? "caught" : "MISSED") : isClean ? (report.loop.flagged ? "FALSE+" : "clean ") : report.loop.flagged ? "flag  " : "-     ";
 		// The signal the verdict rests on (exact repetition, or a suspicion nothing resolved), else the first.
-		const first = report.loop.signals.find((s) => !WEAK_SIGNALS.has(s.kind) || s.resolvedAt === undefined) ?? report.loop.signals[0];
+		const first = report.loop.signals.find(countsAsLoop) ?? report.loop.signals[0];
 		console.log(`${mark} ${row.label.padEnd(15)} ${String(report.calls).padStart(4)} calls  ${row.raw.slice(0, 60)}${first ? `\n         ${first.kind} ${first.from}–${first.to}${first.resolvedAt !== undefined ? ` (resolved at ${first.resolvedAt})` : ""}: ${first.evidence.slice(0, 150)}` : ""}`);
 	}
 	const recall = loops ? caught / loops : 1;

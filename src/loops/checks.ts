@@ -22,8 +22,6 @@ const CHECK_SUBCOMMANDS: Record<string, RegExp> = {
 	dotnet: /^(test|build)$/,
 	ruff: /^(check)?$/,
 	biome: /^(check|lint|ci)$/,
-	python: /^-m$/, // python -m pytest / unittest: the module is checked below
-	python3: /^-m$/,
 };
 
 /** Wrappers in front of the program: `npx vitest`, `time npm test`, `timeout 60 cargo test`. */
@@ -49,11 +47,9 @@ function isCheckSegment(words: string[]): boolean {
 	}
 	const program = words[i].replace(/^.*\//, "");
 	if (CHECK_PROGRAMS.has(program)) return true;
-	const sub = CHECK_SUBCOMMANDS[program];
-	if (!sub) return false;
 	const next = words[i + 1] ?? "";
-	if (program.startsWith("python")) return next === "-m" && /^(pytest|unittest|mypy|tox)$/.test(words[i + 2] ?? "");
-	return sub.test(next);
+	if (program === "python" || program === "python3") return next === "-m" && /^(pytest|unittest|mypy|tox)$/.test(words[i + 2] ?? "");
+	return CHECK_SUBCOMMANDS[program]?.test(next) ?? false;
 }
 
 /** Redirections into a file; `2>&1`, /dev/null and temp files do not touch the workspace. */

@@ -1,7 +1,6 @@
 // Running the deterministic detectors over one recorded session. Pure apart from reading the
 // file: the same detector the live watchdog uses, fed the recorded calls in order.
 import { LoopDetector, type LoopSignal, type LoopThresholds, type SignalKind, WEAK_SIGNALS } from "../loops/loop-detector.ts";
-import { landed } from "../loops/normalize.ts";
 import { openSession, type SessionFormat } from "./read-session.ts";
 
 export interface ScanSignal {
@@ -49,8 +48,10 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 			detector.reset();
 		} else if (event.type === "call") {
 			calls++;
-			if (landed(event.call)) close(event.call.index);
-			for (const signal of detector.add(event.call)) {
+			const signals = detector.add(event.call);
+			// A landing resets the detector and raises nothing: the stretches before it are resolved.
+			if (detector.lastLanded === event.call.index) close(event.call.index);
+			for (const signal of signals) {
 				const earlier = found.get(signal.key);
 				if (!earlier) found.set(signal.key, signal);
 				else if (signal.to - earlier.to <= detector.thresholds.window) found.set(signal.key, { ...earlier, to: signal.to, count: signal.count, evidence: signal.evidence });
@@ -60,8 +61,13 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 	}
 	close();
 	const signals = done.sort((a, b) => a.from - b.from || a.to - b.to);
-	const flagged = signals.some((s) => !WEAK_SIGNALS.has(s.kind) || s.resolvedAt === undefined);
+	const flagged = signals.some(countsAsLoop);
 	return { file, format: session.format, calls, loop: { flagged, signals }, claims: { checked: false }, idle: { checked: false }, skippedLines: session.stats.malformed };
+}
+
+/** Whether a signal makes the session a loop: exact repetition always, a weak signal only when nothing landed after it. */
+export function countsAsLoop(signal: ScanSignal): boolean {
+	return !WEAK_SIGNALS.has(signal.kind) || signal.resolvedAt === undefined;
 }
 
 export function reportText(report: ScanReport): string {
