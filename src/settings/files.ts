@@ -1,7 +1,11 @@
 // Reading settings files, cached on their stat so that asking for settings on every event
-// costs one stat per file, not a read and a parse.
-import { readFileSync, statSync } from "node:fs";
+// costs one stat per file, not a read and a parse. Read through safe-file: a settings file
+// swapped for a FIFO, a device or a link out of its folder is an error, never a hang.
 import { type ParseError, parse as parseTolerant, printParseErrorCode } from "jsonc-parser";
+import { fileToken, readFileInRoot, stripBom } from "../util/safe-file.ts";
+
+/** Far above any real settings file; a larger one is refused rather than read. */
+export const SETTINGS_MAX_BYTES = 2 * 1024 * 1024;
 
 export type FileRead =
 	| { state: "missing" }
@@ -16,36 +20,25 @@ interface CacheEntry {
 export class SettingsFileCache {
 	private entries = new Map<string, CacheEntry>();
 
-	/** Returns the parsed file and a token that changes whenever the file does. */
-	read(path: string): { read: FileRead; token: string } {
-		const token = statToken(path);
+	/**
+	 * Returns the parsed file and a token that changes whenever the file does. `root` is the
+	 * folder its links may lead into.
+	 */
+	read(path: string, root: string): { read: FileRead; token: string } {
+		const token = fileToken(path);
 		const cached = this.entries.get(path);
 		if (cached && cached.token === token) return { read: cached.read, token };
-		const read = token === "missing" ? ({ state: "missing" } as const) : readSettingsFile(path);
+		const read = token === "missing" ? ({ state: "missing" } as const) : readSettingsFile(path, root);
 		this.entries.set(path, { token, read });
 		return { read, token };
 	}
 }
 
-function statToken(path: string): string {
-	try {
-		const s = statSync(path);
-		return `${s.ino}:${s.size}:${s.mtimeMs}:${s.isDirectory() ? "d" : "f"}`;
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		return code === "ENOENT" || code === "ENOTDIR" ? "missing" : `stat-error:${code}`;
-	}
-}
-
-export function readSettingsFile(path: string): FileRead {
-	let text: string;
-	try {
-		text = readFileSync(path, "utf8");
-	} catch (error) {
-		const e = error as NodeJS.ErrnoException;
-		if (e.code === "ENOENT") return { state: "missing" };
-		return { state: "error", message: `cannot read ${path}: ${e.code === "EISDIR" ? "it is a directory" : e.message}` };
-	}
+export function readSettingsFile(path: string, root: string): FileRead {
+	const file = readFileInRoot(path, { root, maxBytes: SETTINGS_MAX_BYTES, overLimit: "refuse" });
+	if (file.state === "missing") return file;
+	if (file.state === "refused") return { state: "error", message: `cannot read settings: ${file.reason}` };
+	const text = file.text;
 	const parsed = parseJson(text);
 	if (!parsed.ok) return { state: "error", message: `${path}: ${parsed.error}` };
 	return { state: "ok", document: parsed.value };
@@ -55,7 +48,8 @@ export function readSettingsFile(path: string): FileRead {
  * JSON.parse (what Pi itself uses), with an error that names the line and column. V8's
  * messages do not always carry a position, so the position comes from jsonc-parser's scanner.
  */
-export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+export function parseJson(raw: string): { ok: true; value: unknown } | { ok: false; error: string } {
+	const text = stripBom(raw); // Pi accepts a leading byte-order mark, so we do too
 	if (text.trim() === "") return { ok: false, error: "the file is empty; it must hold a JSON object (at least {})" };
 	try {
 		return { ok: true, value: JSON.parse(text) };

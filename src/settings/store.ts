@@ -1,6 +1,7 @@
 // The settings as this session sees them: the files (user, project when trusted) plus the
 // session's own overrides, resolved on demand and memoised until a file or override changes.
 import { join } from "node:path";
+import { userRoot } from "../util/safe-file.ts";
 import { SettingsFileCache } from "./files.ts";
 import { type LayerInput, type ResolvedSettings, resolveSettings, setPath } from "./resolve.ts";
 import type { SettingsLayer } from "./schema.ts";
@@ -42,19 +43,15 @@ export class SettingsStore {
 	resolve(project: ProjectContext): ResolvedSettings {
 		const userPath = this.userPath();
 		const projectPath = this.projectPath(project.cwd);
-		const user = this.files.read(userPath);
-		const proj = this.files.read(projectPath);
-		const key = [userPath, user.token, projectPath, proj.token, project.trusted, this.sessionVersion].join("|");
+		const user = this.files.read(userPath, userRoot(this.location.agentDir()));
+		// An untrusted project's file is not opened, not even looked at: the agent could have made it a FIFO.
+		const proj = project.trusted ? this.files.read(projectPath, project.cwd) : undefined;
+		const key = [userPath, user.token, projectPath, proj?.token ?? "untrusted", this.sessionVersion].join("|");
 		if (this.memo?.key === key) return this.memo.value;
 
 		const layers: LayerInput[] = [fileLayer("user", userPath, user.read)];
-		if (proj.read.state !== "missing") {
-			layers.push(
-				project.trusted
-					? fileLayer("project", projectPath, proj.read)
-					: { source: "project", origin: projectPath, ignoredReason: "ignored: this project is not trusted, so its settings are not read" },
-			);
-		}
+		if (!proj) layers.push({ source: "project", origin: projectPath, ignoredReason: "not read: this project is not trusted, so its settings are ignored" });
+		else if (proj.read.state !== "missing") layers.push(fileLayer("project", projectPath, proj.read));
 		if (Object.keys(this.session).length > 0) {
 			layers.push({ source: "session", origin: "session overrides", document: this.session, isWatchdogObject: true });
 		}
@@ -84,7 +81,7 @@ export class SettingsStore {
 			throw new Error("not saved: this project is not trusted, so its settings are neither read nor written; use scope user or session");
 		}
 		const path = scope === "user" ? this.userPath() : this.projectPath(project.cwd);
-		await updateWatchdogSettings(path, mutate);
+		await updateWatchdogSettings(path, scope === "user" ? userRoot(this.location.agentDir()) : project.cwd, mutate);
 		return path;
 	}
 }

@@ -2,17 +2,19 @@
 // Pi guards its own settings writes with proper-lockfile on the settings path (lock directory
 // `<file>.lock`, realpath off); we take the same lock, re-read the file under it, change only
 // `subagents.watchdog`, and replace the file atomically (temp file + rename).
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import lockfile from "proper-lockfile";
-import { parseJson } from "./files.ts";
+import { readFileInRoot } from "../util/safe-file.ts";
+import { parseJson, SETTINGS_MAX_BYTES } from "./files.ts";
 import { isPlainObject } from "./resolve.ts";
 
 export type WatchdogMutation = (watchdog: Record<string, unknown>) => void;
 
 const LOCK_RETRIES = { retries: 50, minTimeout: 10, maxTimeout: 100, factor: 1.5 };
 
-export async function updateWatchdogSettings(file: string, mutate: WatchdogMutation): Promise<void> {
+/** `root`: the folder a symlinked settings file may lead into (see safe-file). */
+export async function updateWatchdogSettings(file: string, root: string, mutate: WatchdogMutation): Promise<void> {
 	mkdirSync(dirname(file), { recursive: true });
 	let release: (() => Promise<void>) | undefined;
 	try {
@@ -22,8 +24,10 @@ export async function updateWatchdogSettings(file: string, mutate: WatchdogMutat
 	}
 	try {
 		// A symlinked settings file (dotfile managers) keeps its link: write where it points.
-		const target = existsSync(file) ? realpathSync(file) : file;
-		const current = existsSync(target) ? readFileSync(target, "utf8") : "";
+		const read = readFileInRoot(file, { root, maxBytes: SETTINGS_MAX_BYTES, overLimit: "refuse" });
+		if (read.state === "refused") throw new Error(`not saved: ${read.reason}`);
+		const target = read.state === "ok" ? realpathSync(file) : file;
+		const current = read.state === "ok" ? read.text : "";
 		let doc: Record<string, unknown> = {};
 		if (current.trim() !== "") {
 			const parsed = parseJson(current);

@@ -43,7 +43,7 @@ describe("settings in a real session", () => {
 			const status = text(await t.command("/subagents-watchdog status"));
 			expect(status).toMatch(/Watchdog: on \(enabled from user\)/);
 			expect(status).toMatch(/project not trusted: not read/);
-			expect(status).toMatch(/Ignored:\n\s+- project \(.*settings\.json\): ignored: this project is not trusted/);
+			expect(status).toMatch(/Ignored:\n\s+- project \(.*settings\.json\): not read: this project is not trusted/);
 		} finally {
 			await t.dispose();
 		}

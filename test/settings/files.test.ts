@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -21,15 +22,15 @@ describe("reading settings files", () => {
 		const dir = tempDir();
 		const bad = join(dir, "settings.json");
 		writeFileSync(bad, "{ nope");
-		const r = readSettingsFile(bad);
+		const r = readSettingsFile(bad, dir);
 		expect(r).toMatchObject({ state: "error" });
 		if (r.state === "error") expect(r.message).toContain(bad);
 		const folder = join(dir, "folder.json");
 		mkdirSync(folder);
-		const f = readSettingsFile(folder);
+		const f = readSettingsFile(folder, dir);
 		if (f.state === "error") expect(f.message).toMatch(/is a directory/);
 		else expect.fail("a folder must be an error");
-		expect(readSettingsFile(join(dir, "missing.json"))).toEqual({ state: "missing" });
+		expect(readSettingsFile(join(dir, "missing.json"), dir)).toEqual({ state: "missing" });
 	});
 
 	it("re-reads a file only when its stat changes", () => {
@@ -62,5 +63,30 @@ describe("reading settings files", () => {
 		expect(trusted.enabled).toBe(false);
 		expect(trusted.sources.enabled).toBe("project");
 		expect(trusted.settings.stalemateRepeats).toBe(9);
+	});
+
+	it("accepts a byte-order mark, as Pi does", () => {
+		const agentDir = tempDir();
+		const store = new SettingsStore({ agentDir: () => agentDir, configDirName: ".pi" });
+		writeFileSync(join(agentDir, "settings.json"), `\uFEFF${JSON.stringify(wd({ enabled: true }))}`);
+		const r = store.resolve({ cwd: tempDir(), trusted: true });
+		expect(r.errors).toEqual([]);
+		expect(r.enabled).toBe(true);
+	});
+
+	it("turns a settings file swapped for a FIFO into an error instead of waiting on it", () => {
+		const agentDir = tempDir();
+		const cwd = tempDir();
+		const store = new SettingsStore({ agentDir: () => agentDir, configDirName: ".pi" });
+		writeJson(join(agentDir, "settings.json"), wd({ enabled: true }));
+		mkdirSync(join(cwd, ".pi"));
+		execFileSync("mkfifo", [join(cwd, ".pi", "settings.json")]);
+		const trusted = store.resolve({ cwd, trusted: true });
+		expect(trusted.enabled).toBe(false);
+		expect(trusted.errors[0].message).toMatch(/a FIFO, not a regular file/);
+		// Untrusted, the file is not even looked at.
+		const untrusted = store.resolve({ cwd, trusted: false });
+		expect(untrusted.errors).toEqual([]);
+		expect(untrusted.enabled).toBe(true);
 	});
 });

@@ -1,6 +1,6 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { updateWatchdogSettings } from "../../src/settings/write.ts";
@@ -19,7 +19,7 @@ describe("writing watchdog settings", () => {
 			subagents: { defaultModel: "x/y", agentOverrides: { reviewer: { model: "a/b" } }, watchdog: { enabled: false, lsp: { maxFiles: 3 } } },
 		};
 		writeJson(file, original);
-		await updateWatchdogSettings(file, (w) => {
+		await updateWatchdogSettings(file, dirname(file), (w) => {
 			w.enabled = true;
 		});
 		const after = readJson(file);
@@ -28,11 +28,11 @@ describe("writing watchdog settings", () => {
 
 	it("creates the file and folders when missing, and removes what it emptied", async () => {
 		const file = join(tempDir(), "deep", "agent", "settings.json");
-		await updateWatchdogSettings(file, (w) => {
+		await updateWatchdogSettings(file, dirname(file), (w) => {
 			w.main = { model: "a/b", thinking: "high" };
 		});
 		expect(readJson(file)).toEqual({ subagents: { watchdog: { main: { model: "a/b", thinking: "high" } } } });
-		await updateWatchdogSettings(file, (w) => {
+		await updateWatchdogSettings(file, dirname(file), (w) => {
 			delete (w.main as Record<string, unknown>).model;
 			delete (w.main as Record<string, unknown>).thinking;
 		});
@@ -42,10 +42,10 @@ describe("writing watchdog settings", () => {
 	it("refuses to touch a malformed file and leaves it as it was", async () => {
 		const file = join(tempDir(), "settings.json");
 		writeFileSync(file, '{ "theme": "dark", ');
-		await expect(updateWatchdogSettings(file, (w) => void (w.enabled = true))).rejects.toThrow(/not valid JSON.*line 1/);
+		await expect(updateWatchdogSettings(file, dirname(file), (w) => void (w.enabled = true))).rejects.toThrow(/not valid JSON.*line 1/);
 		expect(readFileSync(file, "utf8")).toBe('{ "theme": "dark", ');
 		writeFileSync(file, '{ "subagents": "none" }');
-		await expect(updateWatchdogSettings(file, (w) => void (w.enabled = true))).rejects.toThrow(/"subagents" .* is not an object/);
+		await expect(updateWatchdogSettings(file, dirname(file), (w) => void (w.enabled = true))).rejects.toThrow(/"subagents" .* is not an object/);
 	});
 
 	it("writes through a symlinked settings file and keeps the link", async () => {
@@ -55,9 +55,23 @@ describe("writing watchdog settings", () => {
 		writeJson(real, { theme: "light" });
 		const link = join(dir, "settings.json");
 		symlinkSync(real, link);
-		await updateWatchdogSettings(link, (w) => void (w.enabled = true));
+		await updateWatchdogSettings(link, dirname(link), (w) => void (w.enabled = true));
 		expect(lstatSync(link).isSymbolicLink()).toBe(true);
 		expect(readJson(real)).toEqual({ theme: "light", subagents: { watchdog: { enabled: true } } });
+	});
+
+	it("refuses to write through a link that leads out of its folder, or into a FIFO", async () => {
+		const dir = tempDir();
+		const outside = join(tempDir(), "secret.json");
+		writeJson(outside, { theme: "light" });
+		const link = join(dir, "settings.json");
+		symlinkSync(outside, link);
+		await expect(updateWatchdogSettings(link, dir, (w) => void (w.enabled = true))).rejects.toThrow(/leads outside/);
+		expect(readJson(outside)).toEqual({ theme: "light" });
+		const fifoDir = tempDir();
+		const fifo = join(fifoDir, "settings.json");
+		execFileSync("mkfifo", [fifo]);
+		await expect(updateWatchdogSettings(fifo, fifoDir, (w) => void (w.enabled = true))).rejects.toThrow(/a FIFO, not a regular file/);
 	});
 
 	it("does not write an untrusted project's settings", async () => {
@@ -94,7 +108,7 @@ describe("writing watchdog settings", () => {
 
 		// Our writes: each appends its number, so a lost update leaves a gap.
 		for (let i = 0; i < rounds; i++) {
-			await updateWatchdogSettings(file, (w) => {
+			await updateWatchdogSettings(file, dirname(file), (w) => {
 				const rules = (w.rules ??= {}) as Record<string, any>;
 				const roles = (rules.roleModels ??= {}) as Record<string, any>;
 				roles.probe = { allow: [...(roles.probe?.allow ?? []), `p/${i}`] };
@@ -114,7 +128,7 @@ describe("writing watchdog settings", () => {
 		writeJson(file, {});
 		await Promise.all(
 			Array.from({ length: 20 }, (_, i) =>
-				updateWatchdogSettings(file, (w) => {
+				updateWatchdogSettings(file, dirname(file), (w) => {
 					w.rotate = { models: [...(((w.rotate as any)?.models as string[]) ?? []), `m/${i}`] };
 				}),
 			),

@@ -1,0 +1,153 @@
+// Reading a file the watchdog opens on its own initiative (settings, WATCHDOG.md, later agent
+// and permission files) when someone else may control it. Only a regular file is read; a
+// symbolic link (at the end or anywhere on the way) is followed only while the real path stays
+// inside `root`; a FIFO, device or socket is refused before it is opened, and the open is
+// non-blocking in case one is swapped in; the descriptor is checked to be the file the
+// contained path names (a swap between check and open is caught); at most `maxBytes` are read.
+// Synchronous on purpose: settings are consulted on every tool event, and a bounded read of a
+// regular file cannot hang the way a FIFO or `/dev/zero` would.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+
+export type SafeRead =
+	| { state: "missing" }
+	| { state: "ok"; text: string; size: number; truncated: boolean }
+	| { state: "refused"; reason: string };
+
+export interface SafeReadOptions {
+	/** Links are followed only while the real path stays inside this folder. */
+	root: string;
+	/** Bytes read at most. */
+	maxBytes: number;
+	/** A larger file: "refuse" it (a cut JSON file is useless) or read its start ("truncate"). */
+	overLimit: "refuse" | "truncate";
+}
+
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+export function readFileInRoot(path: string, options: SafeReadOptions): SafeRead {
+	const located = locate(path, options.root);
+	if (located.state !== "found") return located;
+	let fd: number;
+	try {
+		fd = openSync(located.real, OPEN_FLAGS);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") return { state: "missing" };
+		if (code === "ELOOP") return refused(`${path} was replaced by a symbolic link while it was being opened`);
+		return refused(`${path} cannot be read: ${(error as Error).message}`);
+	}
+	try {
+		const opened = fstatSync(fd);
+		if (!opened.isFile()) return refused(notRegular(path, opened));
+		const again = locate(path, options.root);
+		if (again.state !== "found" || again.stats.dev !== opened.dev || again.stats.ino !== opened.ino) {
+			return refused(`${path} changed while it was being opened (a symbolic link swapped in?); it was not read`);
+		}
+		if (opened.size > options.maxBytes && options.overLimit === "refuse") {
+			return refused(`${path} is ${opened.size} bytes, over the ${options.maxBytes}-byte limit for this file`);
+		}
+		const { bytes, truncated } = readBounded(fd, options.maxBytes);
+		return { state: "ok", text: stripBom(bytes.toString("utf8")), size: opened.size, truncated };
+	} catch (error) {
+		return refused(`${path} cannot be read: ${(error as Error).message}`);
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/**
+ * Changes whenever the file (or where its links lead) changes; never opens it. "missing" when
+ * there is nothing there.
+ */
+export function fileToken(path: string): string {
+	try {
+		const link = lstatSync(path);
+		const target = link.isSymbolicLink() ? statSync(path) : link;
+		return [link.ino, link.mtimeMs, target.ino, target.size, target.mtimeMs, kindOf(target)].join(":");
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		return code === "ENOENT" || code === "ENOTDIR" ? "missing" : `stat-error:${code}`;
+	}
+}
+
+/**
+ * The folder a user's own file may link into: the home folder when the agent folder lies in
+ * it (dotfile managers keep the real files there), else the agent folder itself.
+ */
+export function userRoot(agentDir: string): string {
+	const home = homedir();
+	return home && isInside(resolve(home), resolve(agentDir)) ? home : agentDir;
+}
+
+export function stripBom(text: string): string {
+	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+type Located = { state: "found"; real: string; stats: Stats } | Exclude<SafeRead, { state: "ok" }>;
+
+function locate(path: string, root: string): Located {
+	let real: string;
+	let realRoot: string;
+	try {
+		real = realpathSync(path);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") return { state: "missing" }; // a broken link too
+		return refused(`${path} cannot be resolved: ${(error as Error).message}`);
+	}
+	try {
+		realRoot = realpathSync(root);
+	} catch {
+		realRoot = resolve(root);
+	}
+	if (!isInside(realRoot, real)) return refused(`${path} leads outside ${root} (to ${real}) through a symbolic link; only files inside it are read`);
+	let stats: Stats;
+	try {
+		stats = lstatSync(real);
+	} catch (error) {
+		return refused(`${path} cannot be read: ${(error as Error).message}`);
+	}
+	// Decided before opening: opening some devices has effects of its own.
+	if (!stats.isFile()) return refused(notRegular(path, stats));
+	return { state: "found", real, stats };
+}
+
+function readBounded(fd: number, maxBytes: number): { bytes: Buffer; truncated: boolean } {
+	const buffer = Buffer.allocUnsafe(Math.min(maxBytes, 1 << 16) + 1);
+	const chunks: Buffer[] = [];
+	let total = 0;
+	for (;;) {
+		const want = Math.min(buffer.length, maxBytes + 1 - total);
+		if (want <= 0) break;
+		const n = readSync(fd, buffer, 0, want, null);
+		if (n === 0) break;
+		chunks.push(Buffer.from(buffer.subarray(0, n)));
+		total += n;
+	}
+	const all = Buffer.concat(chunks, total);
+	return total > maxBytes ? { bytes: all.subarray(0, maxBytes), truncated: true } : { bytes: all, truncated: false };
+}
+
+function isInside(root: string, path: string): boolean {
+	const rel = relative(root, path);
+	return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
+}
+
+function notRegular(path: string, stats: Stats): string {
+	return `${path} is ${kindOf(stats)}, not a regular file, so it is not read`;
+}
+
+function kindOf(stats: Stats): string {
+	if (stats.isDirectory()) return "a directory";
+	if (stats.isFIFO()) return "a FIFO";
+	if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+	if (stats.isSocket()) return "a socket";
+	if (stats.isSymbolicLink()) return "a symbolic link";
+	return stats.isFile() ? "a file" : "not a file";
+}
+
+function refused(reason: string): { state: "refused"; reason: string } {
+	return { state: "refused", reason };
+}
