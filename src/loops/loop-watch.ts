@@ -6,7 +6,7 @@
 import type { ResolvedSettings } from "../settings/resolve.ts";
 import type { StatusSection } from "../status/status-text.ts";
 import { FINDING_MESSAGE } from "../review/delivery.ts";
-import { type Finding, findingText, firstLine, makeFinding } from "../review/finding.ts";
+import { agentMessage, type Finding, firstLine, makeFinding } from "../review/finding.ts";
 import { fromPiToolCall } from "./call-record.ts";
 import { LoopDetector, type LoopSignal } from "./loop-detector.ts";
 import { describeCall, landed } from "./normalize.ts";
@@ -102,7 +102,7 @@ export class LoopWatch<C> {
 	private deliver(finding: Finding, signal: LoopSignal): void {
 		this.lastFinding = finding;
 		try {
-			this.deps.steer({ customType: FINDING_MESSAGE, content: `The watchdog noticed the run going in circles:\n\n${findingText(finding)}`, display: true, details: { findings: [finding], signal } });
+			this.deps.steer({ customType: FINDING_MESSAGE, content: agentMessage("The watchdog noticed the run going in circles.", [finding]), display: true, details: { findings: [finding], signal } });
 		} catch {
 			// the session went away meanwhile
 		}

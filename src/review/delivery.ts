@@ -2,7 +2,7 @@
 // (Pi's own continuation from `agent_before_settle`); low and medium are session entries
 // for the user only, which never enter model context. Pure: it returns the entries.
 import type { SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
-import { type Finding, findingText, sameFinding, type Severity } from "./finding.ts";
+import { agentMessage, type Finding, findingText, sameFinding, type Severity } from "./finding.ts";
 
 export const FINDING_MESSAGE = "watchdog-finding";
 export const NOTE_ENTRY = "watchdog-note";
@@ -56,11 +56,8 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 }
 
 function modelMessage(findings: Finding[]): string {
-	const intro =
-		findings.length === 1
-			? "The watchdog reviewed this run and found a problem to address before the work can be relied on:"
-			: `The watchdog reviewed this run and found ${findings.length} problems to address before the work can be relied on:`;
-	return `${intro}\n\n${findings.map(findingText).join("\n\n")}\n\nFix it, or if it does not apply, say briefly why. Do not redo work that is already correct.`;
+	const lead = findings.length === 1 ? "The watchdog reviewed this run and reports a problem to address before the work can be relied on." : `The watchdog reviewed this run and reports ${findings.length} problems to address before the work can be relied on.`;
+	return agentMessage(lead, findings);
 }
 
 export function noteText(f: Finding, stalemate: boolean, heldBack?: string): string {

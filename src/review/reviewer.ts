@@ -128,7 +128,8 @@ export async function runReview(req: ReviewRequest): Promise<ReviewOutcome> {
 				const parsed = parseWarnArgs(call.arguments);
 				if (parsed.ok) {
 					findings.push(makeFinding(parsed.value, req.source));
-					result = { text: "Recorded.", isError: false };
+					const ignored = parsed.ignoredKeys.length ? ` Ignored the unknown field${parsed.ignoredKeys.length > 1 ? "s" : ""} ${parsed.ignoredKeys.map((k) => JSON.stringify(k)).join(", ")}: watchdog_warn takes only summary, evidence, recommendedAction, importance, severity and category.` : "";
+					result = { text: `Recorded.${ignored}`, isError: false };
 				} else {
 					malformed.push(parsed.error);
 					result = { text: `Not recorded: ${parsed.error}. Call watchdog_warn again with valid arguments.`, isError: true };

@@ -26,7 +26,8 @@ describe("loop lifecycle", () => {
 			// After the fifth identical call: a warning (concern) with evidence and a way out.
 			expect(seen[0]).toMatch(/Possible loop: bash `cat status\.txt` returned the same result 5 times/);
 			expect(seen[0]).toMatch(/Importance: high · Severity: concern · Category: loop-risk · Source: loops/);
-			expect(seen[0]).toMatch(/Recommended action: Stop repeating this call/);
+			expect(seen[0]).toMatch(/Suggested action, as the watchdog reported it:\n> Stop repeating this call/);
+			expect(seen[0]).toMatch(/a second model, with deterministic checks, reviewing this session; it can be wrong/);
 			// Three more: escalated to a blocker, once.
 			expect(seen[1]).toMatch(/Still looping after the warning at call 4/);
 			expect(seen[1]).toMatch(/Severity: blocker/);

@@ -1,0 +1,28 @@
+// Text helpers shared by every part that shows or sends text.
+
+/** At most `max` characters; a cut text ends with a marker that says so. */
+export function capText(text: string, max: number): string {
+	if (text.length <= max) return text;
+	const marker = `\n[… cut at ${max} characters]`;
+	return max > marker.length ? `${text.slice(0, max - marker.length)}${marker}` : text.slice(0, Math.max(0, max));
+}
+
+/**
+ * One line: every kind of line break (\r, \n, U+2028/2029, U+0085) and other control
+ * characters become spaces, runs of spaces one. For text from a model that must not be able
+ * to start a line of its own in a message (e.g. a forged "User:" line).
+ */
+export function oneLine(text: string): string {
+	return text
+		.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
+		.replace(/ {2,}/g, " ")
+		.trim();
+}
+
+/** Every line prefixed with "> ", so quoted text cannot pass for the message's own lines. */
+export function quoteLines(text: string): string {
+	return text
+		.split(/\r\n|[\n\r\u2028\u2029\u0085]/)
+		.map((line) => `> ${line}`)
+		.join("\n");
+}
