@@ -1,25 +1,121 @@
-// Finding typescript-language-server: the repository's own (node_modules/.bin) first, then
-// PATH. It is never installed by us.
+// Which typescript-language-server and which TypeScript the pre-pass runs, and why. A
+// repository's own server (node_modules/.bin) and TypeScript are repository code: they run only
+// in a trusted project. Otherwise the server and TypeScript this package depends on (bundled),
+// and only when those are missing a server on PATH. Nothing here is ever installed by us.
 import { accessSync, constants, existsSync, readFileSync, realpathSync } from "node:fs";
-import { delimiter, dirname, join } from "node:path";
+import { createRequire } from "node:module";
+import { delimiter, dirname, isAbsolute, join, relative } from "node:path";
 
 export const SERVER_BIN = "typescript-language-server";
 
+export type ServerSource = "repository" | "bundled" | "PATH";
+
 export interface LocatedServer {
+	/** The file shown in status: the repository's or PATH's binary, or the bundled cli.mjs. */
 	path: string;
+	/** What is spawned: the bundled server runs on this Node, not through a shebang and a PATH lookup of `node`. */
+	command: string;
+	/** Arguments before `--stdio`. */
+	args: string[];
 	version: string;
-	from: "repository" | "PATH";
+	from: ServerSource;
+	/** Why this one, for status. */
+	why: string;
+	/** How the server is told which TypeScript to use; absent only when ours is missing in a trusted project. */
+	typescript?: TypeScriptChoice;
 }
 
-export function locateServer(root: string, pathEnv = process.env.PATH ?? ""): LocatedServer | undefined {
-	const local = join(root, "node_modules", ".bin", SERVER_BIN);
-	if (isExecutable(local)) return { path: local, version: versionOf(local), from: "repository" };
-	for (const dir of pathEnv.split(delimiter)) {
-		if (!dir) continue;
+/**
+ * `path`: tsserver.path, so the workspace's TypeScript is never loaded (untrusted project).
+ * `fallbackPath`: the workspace's TypeScript is preferred, ours when it has none (trusted).
+ */
+export interface TypeScriptChoice {
+	option: "path" | "fallbackPath";
+	/** The bundled lib/tsserver.js. */
+	tsserver: string;
+	version: string;
+}
+
+export interface Bundled {
+	server?: { cli: string; version: string };
+	typescript?: { tsserver: string; version: string };
+}
+
+const cache = new Map<string, Bundled>();
+
+/** The server and TypeScript this package depends on, resolved from `from` (a file URL or path). */
+export function bundled(from: string = import.meta.url): Bundled {
+	const known = cache.get(from);
+	if (known) return known;
+	const require = createRequire(from);
+	const found: Bundled = {};
+	const server = readPackage(require, `${SERVER_BIN}/package.json`);
+	const bin = typeof server?.json.bin === "string" ? server.json.bin : (server?.json.bin as Record<string, string> | undefined)?.[SERVER_BIN];
+	if (server && bin && existsSync(join(server.dir, bin))) found.server = { cli: join(server.dir, bin), version: server.json.version ?? "unknown" };
+	const ts = readPackage(require, "typescript/package.json");
+	if (ts && existsSync(join(ts.dir, "lib", "tsserver.js"))) found.typescript = { tsserver: join(ts.dir, "lib", "tsserver.js"), version: ts.json.version ?? "unknown" };
+	cache.set(from, found);
+	return found;
+}
+
+export interface LocateOptions {
+	pathEnv?: string;
+	/** Where the bundled packages are resolved from (tests point it elsewhere to take them away). */
+	bundledFrom?: string;
+}
+
+/** The server to run, or the reason there is none. */
+export function locateServer(root: string, trusted: boolean, options: LocateOptions = {}): LocatedServer | { reason: string } {
+	const ours = bundled(options.bundledFrom);
+	// Without our TypeScript the server would load the workspace's: in an untrusted project, refuse instead.
+	if (!trusted && !ours.typescript) return { reason: "the bundled TypeScript could not be found, and the project is not trusted, so its own is not used" };
+	const typescript = ours.typescript && { option: trusted ? ("fallbackPath" as const) : ("path" as const), ...ours.typescript };
+	const withTs = (s: Omit<LocatedServer, "typescript">): LocatedServer => (typescript ? { ...s, typescript } : s);
+	const untrusted = "the project is not trusted, so its own node_modules/.bin server is not used";
+
+	if (trusted) {
+		const local = join(root, "node_modules", ".bin", SERVER_BIN);
+		if (isExecutable(local)) return withTs({ path: local, command: local, args: [], version: versionOf(local), from: "repository", why: "the project is trusted and has its own node_modules/.bin server" });
+	}
+	if (ours.server) {
+		const why = trusted ? "the project is trusted but has no node_modules/.bin server of its own" : untrusted;
+		return withTs({ path: ours.server.cli, command: process.execPath, args: [ours.server.cli], version: ours.server.version, from: "bundled", why });
+	}
+	const missing = "the bundled server could not be found";
+	const onPath = searchPath(root, trusted, options.pathEnv ?? process.env.PATH ?? "");
+	if (onPath) return withTs({ path: onPath, command: onPath, args: [], version: versionOf(onPath), from: "PATH", why: trusted ? `${missing} and the project has no node_modules/.bin server` : `${missing}; ${untrusted}` });
+	return { reason: `${missing}, none is on PATH${trusted ? " or in node_modules/.bin" : `, and ${untrusted}`} (the watchdog never installs one)` };
+}
+
+/** Absolute PATH entries only: a relative one (`.`) would resolve inside the repository. */
+export function absolutePath(pathEnv: string): string {
+	return pathEnv
+		.split(delimiter)
+		.filter((d) => d && isAbsolute(d))
+		.join(delimiter);
+}
+
+function searchPath(root: string, trusted: boolean, pathEnv: string): string | undefined {
+	for (const dir of absolutePath(pathEnv).split(delimiter)) {
+		if (!dir || (!trusted && inside(root, dir))) continue;
 		const candidate = join(dir, SERVER_BIN);
-		if (isExecutable(candidate)) return { path: candidate, version: versionOf(candidate), from: "PATH" };
+		if (isExecutable(candidate)) return candidate;
 	}
 	return undefined;
+}
+
+function inside(root: string, dir: string): boolean {
+	const r = relative(root, dir);
+	return !r.startsWith("..") && !isAbsolute(r);
+}
+
+function readPackage(require: NodeJS.Require, spec: string): { dir: string; json: { version?: string; bin?: unknown } } | undefined {
+	try {
+		const file = require.resolve(spec);
+		return { dir: dirname(file), json: JSON.parse(readFileSync(file, "utf8")) };
+	} catch {
+		return undefined;
+	}
 }
 
 function isExecutable(path: string): boolean {
@@ -47,4 +143,13 @@ function versionOf(bin: string): string {
 		// fall through
 	}
 	return "unknown";
+}
+
+/** The host's trust answer; an error counts as untrusted. */
+export function projectTrusted(ctx: { isProjectTrusted(): boolean }): boolean {
+	try {
+		return ctx.isProjectTrusted();
+	} catch {
+		return false;
+	}
 }

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { CancellationTokenSource, createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
 import type { TsServerDiagnostic } from "./diagnostics.ts";
+import { absolutePath } from "./locate.ts";
 import { waitForGroupGone } from "./process-tree.ts";
 
 const LANGUAGES: Record<string, string> = {
@@ -30,12 +31,29 @@ export function languageOf(path: string): string | undefined {
 
 export class TimeoutError extends Error {}
 
+/** How to start the server, and which TypeScript it is told to use. */
+export interface ServerLaunch {
+	command: string;
+	/** Arguments before `--stdio`. */
+	args: string[];
+	/** initializationOptions.tsserver: `path` pins a TypeScript, `fallbackPath` is used when the workspace has none. */
+	tsserver?: { path: string } | { fallbackPath: string };
+}
+
+/** What the server reports it runs (its `$/typescriptVersion` notification). */
+export interface RunningTypeScript {
+	version: string;
+	/** "workspace", "user-setting" (the path or fallbackPath we gave) or "bundled" (the server's own). */
+	source: string;
+}
+
 export class LspServer {
 	readonly pid: number;
 	private readonly proc: ChildProcess;
 	private readonly conn: MessageConnection;
 	private readonly documents = new Map<string, { version: number; text: string }>();
 	private exitInfo?: string;
+	private ts?: RunningTypeScript;
 	private readonly exitHandlers: Array<(why: string) => void> = [];
 	private readonly killOnExit = () => this.killGroup("SIGKILL");
 
@@ -46,6 +64,9 @@ export class LspServer {
 		// The server's own requests (configuration, progress) get an empty answer; its notifications are not needed.
 		this.conn.onRequest(() => null);
 		this.conn.onNotification(() => {});
+		this.conn.onNotification("$/typescriptVersion", (p: Partial<RunningTypeScript>) => {
+			if (typeof p?.version === "string" && typeof p.source === "string") this.ts = { version: p.version, source: p.source };
+		});
 		this.conn.onError(() => {});
 		this.conn.listen();
 		proc.on("exit", (code, signal) => {
@@ -58,13 +79,15 @@ export class LspServer {
 	}
 
 	/** Starts the server and completes the LSP handshake within `timeoutMs`. */
-	static async start(serverPath: string, root: string, timeoutMs: number): Promise<LspServer> {
-		const proc = spawn(serverPath, ["--stdio"], { cwd: root, stdio: ["pipe", "pipe", "pipe"], detached: true, env: process.env });
+	static async start(launch: ServerLaunch, root: string, timeoutMs: number): Promise<LspServer> {
+		// A relative PATH entry would resolve inside the repository (the server's cwd): drop them.
+		const env = { ...process.env, PATH: absolutePath(process.env.PATH ?? "") };
+		const proc = spawn(launch.command, [...launch.args, "--stdio"], { cwd: root, stdio: ["pipe", "pipe", "pipe"], detached: true, env });
 		const spawned = await new Promise<Error | undefined>((resolve) => {
 			proc.once("spawn", () => resolve(undefined));
 			proc.once("error", (error) => resolve(error));
 		});
-		if (spawned) throw new Error(`could not start ${serverPath}: ${spawned.message}`);
+		if (spawned) throw new Error(`could not start ${[launch.command, ...launch.args].join(" ")}: ${spawned.message}`);
 		proc.stderr?.resume(); // drain; the server logs there
 		proc.stdin?.on("error", () => {});
 		const server = new LspServer(proc);
@@ -78,7 +101,7 @@ export class LspServer {
 					workspaceFolders: [{ uri: rootUri, name: "root" }],
 					capabilities: { textDocument: { synchronization: { didSave: false } }, workspace: { configuration: false } },
 					// One tsserver instead of two (no separate syntax server): less memory, the same answers.
-					initializationOptions: { disableAutomaticTypingAcquisition: true, tsserver: { logVerbosity: "off", useSyntaxServer: "never" } },
+					initializationOptions: { disableAutomaticTypingAcquisition: true, tsserver: { logVerbosity: "off", useSyntaxServer: "never", ...launch.tsserver } },
 				},
 				timeoutMs,
 			);
@@ -93,6 +116,11 @@ export class LspServer {
 
 	get alive(): boolean {
 		return this.exitInfo === undefined;
+	}
+
+	/** The TypeScript the server reported it loaded, once it has said so. */
+	get typescript(): RunningTypeScript | undefined {
+		return this.ts;
 	}
 
 	get exitReason(): string | undefined {

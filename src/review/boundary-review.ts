@@ -7,6 +7,7 @@ import type { ReviewerChoice } from "../models/reviewer-model.ts";
 import type { ResolvedSettings } from "../settings/resolve.ts";
 import type { StatusSection } from "../status/status-text.ts";
 import { Cadence } from "../cadence/cadence.ts";
+import { projectTrusted } from "../lsp/locate.ts";
 import { LspManager } from "../lsp/lsp-manager.ts";
 import { lspSection } from "../lsp/lsp-status.ts";
 import { ChangeGate } from "./change-gate.ts";
@@ -138,7 +139,7 @@ export class BoundaryReview {
 
 		const settings = resolved.settings;
 		// The LSP pre-pass needs no model: its findings stand even if the review below fails.
-		const lsp = settings.lsp.enabled && this.lsp ? await this.lsp.check(verdict.paths, settings.lsp) : undefined;
+		const lsp = settings.lsp.enabled && this.lsp ? await this.lsp.check(verdict.paths, settings.lsp, projectTrusted(ctx)) : undefined;
 		const cancel = new AbortController();
 		this.running = cancel;
 		let outcome: ReviewOutcome;
