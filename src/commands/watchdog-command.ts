@@ -1,7 +1,7 @@
 // `/subagents-watchdog`: parsing its arguments and completing them. Pure; the extension runs
 // the parsed operation against the watchdog.
-import { isThinking, THINKING_LEVELS } from "../models/model-ref.ts";
-import type { ConfigureRequest } from "../settings/configure.ts";
+import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/model-ref.ts";
+import type { ConfigureRequest, ConfigureScope } from "../settings/configure.ts";
 
 export const COMMAND_NAME = "subagents-watchdog";
 
@@ -21,6 +21,7 @@ export const USAGE = [
 	`/${COMMAND_NAME} session model <…>        only for this session`,
 	`/${COMMAND_NAME} thinking <level>         save the reviewer's thinking level (${THINKING_LEVELS.join(", ")}, inherit)`,
 	`/${COMMAND_NAME} session thinking <level> only for this session`,
+	`/${COMMAND_NAME} [session|project] [children | role <name>] on|off|model …|thinking …   the same for the project's settings, the child watchdogs or one child role`,
 	`/${COMMAND_NAME} recommend-model          suggest a reviewer model`,
 	`/${COMMAND_NAME} check                    check that the reviewer model resolves and has credentials`,
 ].join("\n");
@@ -32,14 +33,25 @@ export function parseCommand(args: string): CommandOp {
 	if (first === "help" || first === "--help" || first === "-h") return { kind: "help" };
 	if (first === "recommend-model") return rest.length ? tooMany(first) : { kind: "recommend" };
 	if (first === "check") return rest.length ? tooMany(first) : { kind: "check" };
-	if (first === "session") return parseSetting(rest, "session", "session ");
-	return parseSetting(words, "user", "");
+	return parseSetting(words);
 }
 
-function parseSetting(words: string[], scope: "session" | "user", shown: string): CommandOp {
-	const [verb, value, ...extra] = words;
+/** `[session|project] [children | role <name>] <verb> [value]`; user scope and the main watchdog when left out. */
+function parseSetting(words: string[]): CommandOp {
+	let i = 0;
+	let scope: ConfigureScope = "user";
+	if (words[i] === "session" || words[i] === "project") scope = words[i++] as ConfigureScope;
+	let target = "main";
+	if (words[i] === "children") target = words[i++];
+	else if (words[i] === "role") {
+		if (!words[i + 1]) return { kind: "error", message: `${words.slice(0, i + 1).join(" ")} needs a role name, then on, off, model or thinking` };
+		target = words[i + 1];
+		i += 2;
+	}
+	const shown = words.slice(0, i).map((w) => `${w} `).join("");
+	const [verb, value, ...extra] = words.slice(i);
 	if (extra.length) return tooMany(`${shown}${verb}`);
-	const request = (r: Omit<ConfigureRequest, "scope" | "target">): CommandOp => ({ kind: "configure", request: { scope, target: "main", ...r } });
+	const request = (r: Omit<ConfigureRequest, "scope" | "target">): CommandOp => ({ kind: "configure", request: { scope, target, ...r } });
 	switch (verb) {
 		case "on":
 		case "off":
@@ -55,6 +67,29 @@ function parseSetting(words: string[], scope: "session" | "user", shown: string)
 		default:
 			return { kind: "error", message: `unknown subcommand "${shown}${verb ?? ""}".\n${USAGE}` };
 	}
+}
+
+/** The commands a user types to make `request` themselves: the inverse of parsing. */
+export function commandsFor(request: ConfigureRequest): string[] {
+	const head = [
+		`/${COMMAND_NAME}`,
+		...(request.scope === "user" ? [] : [request.scope]),
+		...(request.target === "main" ? [] : request.target === "children" ? ["children"] : ["role", request.target]),
+	].join(" ");
+	const commands: string[] = [];
+	if (request.enabled !== undefined) commands.push(`${head} ${request.enabled ? "on" : "off"}`);
+	let thinking = request.thinking;
+	if (request.model !== undefined) {
+		const model = request.model.trim();
+		const parsed = parseModelRef(model);
+		// A level joins the model as its suffix, replacing one the model carried; "inherit" cannot be a suffix.
+		if (parsed.ok && thinking !== undefined && isThinking(thinking)) {
+			commands.push(`${head} model ${parsed.ref.provider}/${parsed.ref.id}:${thinking}`);
+			thinking = undefined;
+		} else commands.push(`${head} model ${model}`);
+	}
+	if (thinking !== undefined) commands.push(`${head} thinking ${thinking}`);
+	return commands;
 }
 
 function tooMany(what: string): CommandOp {
@@ -88,7 +123,7 @@ export function completeArguments(prefix: string, models: readonly string[]): Co
 	let options: Array<[string, string]> = [];
 	const last = done.at(-1);
 	if (done.length === 0) options = TOP;
-	else if (done.length === 1 && last === "session") options = TOP.filter(([v]) => ["on", "off", "model", "thinking"].includes(v));
+	else if (isSettingHead(done)) options = TOP.filter(([v]) => ["on", "off", "model", "thinking"].includes(v));
 	else if (last === "model") options = [["recommended", "the strongest model of another family"], ["inherit", "use the session's model"], ...models.map((m): [string, string] => [m, ""])];
 	else if (last === "thinking") options = [...THINKING_LEVELS, "inherit"].map((l): [string, string] => [l, ""]);
 	const items = options
@@ -96,4 +131,13 @@ export function completeArguments(prefix: string, models: readonly string[]): Co
 		.slice(0, 50)
 		.map(([v, d]) => ({ value: `${lead}${v}`, label: v, ...(d ? { description: d } : {}) }));
 	return items.length ? items : null;
+}
+
+/** Whether `words` are a scope and/or target, so a verb comes next. */
+function isSettingHead(words: string[]): boolean {
+	let i = 0;
+	if (words[i] === "session" || words[i] === "project") i++;
+	if (words[i] === "children") i++;
+	else if (words[i] === "role" && words[i + 1]) i += 2;
+	return i > 0 && i === words.length;
 }
