@@ -16,7 +16,7 @@ const STAR = 3; // `*`: stays on itself for any code unit but `/`
 const ANYTHING = 4; // trailing `**`: stays on itself for any code unit
 const SKIP = 5; // start of a middle `**/`: consumes nothing, may jump past it
 
-type Token =
+export type Token =
 	| { kind: typeof CHAR; code: number }
 	| { kind: typeof ONE | typeof STAR | typeof ANYTHING }
 	| { kind: typeof CLASS; negate: boolean; ranges: number[] }

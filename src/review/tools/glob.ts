@@ -5,7 +5,7 @@
 //   *  any characters but `/`      ?  one character but `/`      **  any number of folders
 //   [abc] [a-z] [!abc]  classes    {a,b}  alternatives             \x  a literal x
 // A pattern without `/` is matched against file names, so `*.ts` finds them at any depth.
-import { compileAlternative, matchTokens } from "./glob-automaton.ts";
+import { compileAlternative, matchTokens, type Token } from "./glob-automaton.ts";
 import { expandBraces } from "./glob-braces.ts";
 
 export type GlobMatcher = { ok: true; matches(relPath: string): boolean } | { ok: false; error: string };
@@ -30,7 +30,7 @@ export function compileGlob(pattern: string): GlobMatcher {
 	if (alternatives.reduce((sum, a) => sum + a.length, 0) > MAX_EXPANDED_CHARS) {
 		return { ok: false, error: `the glob ${shown} expands to more than ${MAX_EXPANDED_CHARS} characters in all; simplify its {…} groups` };
 	}
-	const compiled = [];
+	const compiled: Token[][] = [];
 	for (const alternative of alternatives) {
 		const one = compileAlternative(alternative);
 		if (!one.ok) return { ok: false, error: `the glob ${shown} is not valid: ${one.error}` };
