@@ -3,10 +3,11 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Thinking } from "./models/model-ref.ts";
 import { checkReviewer, chooseReviewer, type CheckResult, recommendFor, type ReviewerChoice, type SessionModelInfo } from "./models/reviewer-model.ts";
-import { type ConfigureRequest, configure } from "./settings/configure.ts";
+import { type ConfigureEnv, type ConfigurePlan, type ConfigureRequest, applyConfigure, planConfigure } from "./settings/configure.ts";
 import { howToTurnOn, isPlainObject, type ResolvedSettings } from "./settings/resolve.ts";
 import type { SettingsLayer } from "./settings/schema.ts";
 import { type ProjectContext, type SettingsLocation, SettingsStore } from "./settings/store.ts";
+import { agentConfigure, CONFIG_CHANGE_ENTRY, type ChangeOutcome } from "./commands/agent-change.ts";
 import { present } from "./commands/present.ts";
 import { LoopWatch } from "./loops/loop-watch.ts";
 import { BoundaryReview } from "./review/boundary-review.ts";
@@ -24,6 +25,9 @@ export interface WatchdogHost {
 
 /** The parts of Pi's context the watchdog reads. */
 export type Ctx = Pick<ExtensionContext, "cwd" | "isProjectTrusted" | "modelRegistry" | "model" | "thinkingLevel">;
+
+/** What a tool call adds: whether and how the user can be asked. */
+export type AgentCtx = Ctx & Pick<ExtensionContext, "mode" | "hasUI" | "ui">;
 
 export class Watchdog {
 	readonly store: SettingsStore;
@@ -155,11 +159,36 @@ export class Watchdog {
 		].join("\n");
 	}
 
+	/** A change the user asked for with the command: applied as asked. */
 	async configure(ctx: Ctx, request: ConfigureRequest): Promise<string> {
-		const message = await configure(
-			{ store: this.store, project: this.project(ctx), registry: ctx.modelRegistry, session: this.sessionModel(ctx) },
+		const env = this.configureEnv(ctx);
+		return this.applyChange(env, request, await planConfigure(env, request));
+	}
+
+	/** A change an agent asked for: one that lowers oversight needs the user (see agent-change.ts). */
+	async configureForAgent(ctx: AgentCtx, request: ConfigureRequest, signal?: AbortSignal): Promise<{ outcome: ChangeOutcome; text: string }> {
+		const env = this.configureEnv(ctx);
+		// Only the TUI has a person at hand to answer; an RPC client is a program, print mode has nobody.
+		const canAsk = ctx.mode === "tui" && ctx.hasUI;
+		return agentConfigure(
+			{
+				env,
+				mode: ctx.mode,
+				ask: canAsk ? (title, message) => ctx.ui.confirm(title, message, { signal }) : undefined,
+				apply: (plan) => this.applyChange(env, request, plan),
+				record: (entry) => this.host.appendEntry(CONFIG_CHANGE_ENTRY, entry),
+				announce: (text, level) => present(ctx, text, level),
+			},
 			request,
 		);
+	}
+
+	private configureEnv(ctx: Ctx): ConfigureEnv {
+		return { store: this.store, project: this.project(ctx), registry: ctx.modelRegistry, session: this.sessionModel(ctx) };
+	}
+
+	private async applyChange(env: ConfigureEnv, request: ConfigureRequest, plan: ConfigurePlan): Promise<string> {
+		const message = await applyConfigure(env, request, plan);
 		if (request.scope === "session") this.host.appendEntry(SESSION_SETTINGS_ENTRY, { overrides: this.store.getSessionOverrides() });
 		return message;
 	}

@@ -5,7 +5,8 @@ import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding
 import { Type } from "typebox";
 import { THINKING_LEVELS } from "../models/model-ref.ts";
 import type { ConfigureScope } from "../settings/configure.ts";
-import type { Ctx, Watchdog } from "../watchdog.ts";
+import type { ChangeOutcome } from "../commands/agent-change.ts";
+import type { AgentCtx, Watchdog } from "../watchdog.ts";
 
 export const WATCHDOG_ACTIONS = ["watchdog.status", "watchdog.recommend-model", "watchdog.configure"] as const;
 
@@ -35,6 +36,7 @@ const DESCRIPTION = [
 	'- {action: "watchdog.recommend-model"}: the suggested reviewer model.',
 	'- {action: "watchdog.configure", model?, thinking?, enabled?, scope?, target?}: change the reviewer model, thinking level or switch.',
 	'Use scope "session" (the default) unless the user asked for a lasting default; "user" and "project" write settings files that affect other sessions.',
+	"Every change is shown to the user. A change that lowers oversight (turning a watchdog off, a reviewer of the session model's own family or the session model itself, less thinking) needs the user: they are asked in the TUI, and elsewhere it is refused with the command they can run. Do not retry a refused or declined change.",
 ].join("\n");
 
 /** `onConfigured` lets the host refresh what it shows after a configure action. */
@@ -45,29 +47,33 @@ export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionCo
 		description: DESCRIPTION,
 		promptSnippet: "subagent: watchdog.status, watchdog.recommend-model, watchdog.configure (scope session unless asked otherwise)",
 		parameters: subagentParameters,
-		async execute(_id, raw, _signal, _onUpdate, ctx) {
+		async execute(_id, raw, signal, _onUpdate, ctx) {
 			const params = raw as Params;
-			const text = await run(watchdog, ctx, params);
-			if (params.action === "watchdog.configure") onConfigured(ctx);
-			return { content: [{ type: "text", text }], details: { action: params.action } };
+			const { text, outcome } = await run(watchdog, ctx, params, signal);
+			if (outcome === "applied") onConfigured(ctx);
+			return { content: [{ type: "text", text }], details: { action: params.action, ...(outcome ? { outcome } : {}) } };
 		},
 	};
 }
 
-async function run(watchdog: Watchdog, ctx: Ctx, params: Params): Promise<string> {
+async function run(watchdog: Watchdog, ctx: AgentCtx, params: Params, signal: AbortSignal | undefined): Promise<{ text: string; outcome?: ChangeOutcome }> {
 	switch (params.action) {
 		case "watchdog.status":
-			return watchdog.statusText(ctx);
+			return { text: watchdog.statusText(ctx) };
 		case "watchdog.recommend-model":
-			return watchdog.recommend(ctx);
+			return { text: await watchdog.recommend(ctx) };
 		case "watchdog.configure":
-			return watchdog.configure(ctx, {
-				scope: params.scope ?? "session",
-				target: params.target?.trim() || "main",
-				model: params.model,
-				thinking: params.thinking,
-				enabled: params.enabled,
-			});
+			return watchdog.configureForAgent(
+				ctx,
+				{
+					scope: params.scope ?? "session",
+					target: params.target?.trim() || "main",
+					model: params.model,
+					thinking: params.thinking,
+					enabled: params.enabled,
+				},
+				signal,
+			);
 		default:
 			throw new Error(`subagent needs an action: ${WATCHDOG_ACTIONS.join(", ")}. Launching child agents is not available in this version.`);
 	}

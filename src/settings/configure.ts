@@ -1,6 +1,7 @@
 // Changing the reviewer model, thinking level or on/off switch for the main session, all
 // children, or one child role, in the session, user or project scope. Shared by the
-// `/subagents-watchdog` command and the `subagent` tool's `watchdog.configure` action.
+// `/subagents-watchdog` command and the `subagent` tool's `watchdog.configure` action: a plan
+// first (what would change), then applying it, so an agent's request can be judged in between.
 import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/model-ref.ts";
 import { chooseReviewer, checkReviewer, recommendFor, type Registry, type SessionModelInfo } from "../models/reviewer-model.ts";
 import { getPath, howToTurnOn, setPath, type ResolvedSettings, type SourceName } from "./resolve.ts";
@@ -37,14 +38,25 @@ export function targetPrefix(target: string): { prefix: string; enabledKey: stri
 	return { prefix, enabledKey: `${prefix}.enabled`, label: `${target} role` };
 }
 
-/** Applies a change and returns what to tell the user. Throws with a readable message on bad input. */
-export async function configure(env: ConfigureEnv, req: ConfigureRequest): Promise<string> {
+/** What a request would change, worked out (model "recommended" resolved) but not yet saved. */
+export interface ConfigurePlan {
+	/** Dotted key → value; `undefined` removes the key from the scope's layer. */
+	changes: Map<string, unknown>;
+	notes: string[];
+	label: string;
+}
+
+/** Checks a request and works out its changes without saving anything. Throws on bad input. */
+export async function planConfigure(env: ConfigureEnv, req: ConfigureRequest): Promise<ConfigurePlan> {
 	const { prefix, enabledKey, label } = targetPrefix(req.target);
 	if (req.model === undefined && req.thinking === undefined && req.enabled === undefined) {
 		throw new Error("nothing to change: give model, thinking, or enabled");
 	}
 	if (req.thinking !== undefined && req.thinking !== "inherit" && !isThinking(req.thinking)) {
 		throw new Error(`"${req.thinking}" is not a thinking level; use one of ${THINKING_LEVELS.join(", ")}`);
+	}
+	if (req.scope === "project" && !env.project.trusted) {
+		throw new Error("not saved: this project is not trusted, so its settings are neither read nor written; use scope user or session");
 	}
 	const changes = new Map<string, unknown>(); // dotted key → value (undefined = remove)
 	const notes: string[] = [];
@@ -78,6 +90,12 @@ export async function configure(env: ConfigureEnv, req: ConfigureRequest): Promi
 		changes.set(`${prefix}.thinking`, req.thinking);
 	}
 
+	return { changes, notes, label };
+}
+
+/** Saves a planned change in its scope and says what was done. */
+export async function applyConfigure(env: ConfigureEnv, req: ConfigureRequest, plan: ConfigurePlan): Promise<string> {
+	const { changes, notes, label } = plan;
 	let where: string;
 	if (req.scope === "session") {
 		for (const [key, value] of changes) env.store.setSessionValue(key, value);
@@ -97,6 +115,23 @@ export async function configure(env: ConfigureEnv, req: ConfigureRequest): Promi
 	if (req.enabled === undefined && req.target === "main" && !after.settings.enabled) lines.push(`The watchdog is off, and saving a model does not turn it on: ${howToTurnOn(after)}.`);
 	if (after.errors.length > 0) lines.push(`Settings have errors, so the watchdog stays off until they are fixed (see status).`);
 	return lines.join("\n");
+}
+
+/**
+ * The settings a change in `scope` is judged against: the layers up to that scope. A user-file
+ * change also reaches sessions in other projects, where neither this project's file nor this
+ * session's overrides apply; a project-file change reaches this project's other sessions.
+ */
+export function settingsAtScope(store: SettingsStore, project: ProjectContext, scope: ConfigureScope): ResolvedSettings {
+	if (scope === "session") return store.resolve(project);
+	// Set the session layer aside for one synchronous resolve, then put it back as it was.
+	const overrides = store.getSessionOverrides();
+	store.replaceSessionOverrides({});
+	try {
+		return store.resolve(scope === "user" ? { cwd: project.cwd, trusted: false } : project);
+	} finally {
+		store.replaceSessionOverrides(overrides);
+	}
 }
 
 /** Says when a later source still overrides what was just written. */

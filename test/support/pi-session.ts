@@ -39,6 +39,15 @@ export interface SessionOptions {
 	/** Tools the main model may call (extension tools must be named too). */
 	tools?: string[];
 	sessionManager?: SessionManager;
+	/** The mode extensions see: "rpc" (default), or "tui" for a session where a person can be asked. */
+	mode?: "rpc" | "tui";
+	/** How the UI answers `confirm` dialogs: a fixed answer or a function (default: no). */
+	confirm?: boolean | ((title: string, message: string) => boolean);
+}
+
+export interface Dialog {
+	title: string;
+	message: string;
 }
 
 export interface TestSession {
@@ -52,6 +61,8 @@ export interface TestSession {
 	agentDir: string;
 	notices: Notice[];
 	statuses: Map<string, string | undefined>;
+	/** Every `confirm` dialog the extension opened, in order. */
+	confirms: Dialog[];
 	/** Runs a slash command and returns the notices it produced. */
 	command(text: string): Promise<Notice[]>;
 	dispose(): Promise<void>;
@@ -105,10 +116,13 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 	});
 	const notices: Notice[] = [];
 	const statuses = new Map<string, string | undefined>();
+	const confirms: Dialog[] = [];
+	const answer = options.confirm ?? false;
+	const confirm = (title: string, message: string) => (confirms.push({ title, message }), typeof answer === "function" ? answer(title, message) : answer);
 	const errors: unknown[] = [];
 	await session.bindExtensions({
-		mode: "rpc",
-		uiContext: recordingUi(notices, statuses),
+		mode: options.mode ?? "rpc",
+		uiContext: recordingUi(notices, statuses, confirm),
 		onError: (e) => errors.push(e),
 	});
 	if (errors.length) throw new Error(`extension error at start: ${JSON.stringify(errors)}`);
@@ -123,6 +137,7 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 		agentDir,
 		notices,
 		statuses,
+		confirms,
 		async command(text) {
 			const before = notices.length;
 			await session.prompt(text);
@@ -135,13 +150,13 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 	};
 }
 
-/** A UI that records what the extension shows and answers every dialog with "no". */
-function recordingUi(notices: Notice[], statuses: Map<string, string | undefined>): ExtensionUIContext {
+/** A UI that records what the extension shows; `confirm` answers as told, every other dialog with "no". */
+function recordingUi(notices: Notice[], statuses: Map<string, string | undefined>, confirm: (title: string, message: string) => boolean): ExtensionUIContext {
 	const ui: Partial<ExtensionUIContext> = {
 		notify: (message, level) => void notices.push({ message, level }),
 		setStatus: (key, text) => void statuses.set(key, text),
 		select: async () => undefined,
-		confirm: async () => false,
+		confirm: async (title, message) => confirm(title, message),
 		input: async () => undefined,
 		editor: async () => undefined,
 	};

@@ -1,0 +1,88 @@
+// A settings change an agent asks for (the `subagent` tool's `watchdog.configure`), as opposed
+// to the user's own command. One that lowers oversight needs the user's yes in the TUI and is
+// refused where nobody can be asked (print, RPC); every change is announced and recorded.
+import { type ConfigureEnv, type ConfigurePlan, type ConfigureRequest, planConfigure, settingsAtScope } from "../settings/configure.ts";
+import { loweredOversight } from "../settings/oversight.ts";
+import type { Level } from "./present.ts";
+import { commandsFor } from "./watchdog-command.ts";
+
+export const CONFIG_CHANGE_ENTRY = "watchdog-config-change";
+
+export type ChangeOutcome = "applied" | "refused" | "declined";
+
+/** Kept in the session (never sent to the model); the history log reads these. */
+export interface ConfigChangeEntry {
+	at: string;
+	by: "agent";
+	request: ConfigureRequest;
+	/** Why the change lowers oversight; empty when it does not. */
+	lowered: string[];
+	outcome: ChangeOutcome;
+	/** The command(s) the user can run to make the same change, one per line. */
+	command: string;
+}
+
+export interface AgentChangeDeps {
+	env: ConfigureEnv;
+	/** Pi's mode, named in a refusal. */
+	mode: string;
+	/** Asks the user yes or no; absent where nobody can be asked. */
+	ask?: (title: string, message: string) => Promise<boolean>;
+	/** Saves the planned change and returns what was done. */
+	apply(plan: ConfigurePlan): Promise<string>;
+	record(entry: ConfigChangeEntry): void;
+	announce(text: string, level: Level): void;
+}
+
+/** Handles one agent request; returns what the agent is told. Throws on bad input, saving nothing. */
+export async function agentConfigure(deps: AgentChangeDeps, request: ConfigureRequest): Promise<{ outcome: ChangeOutcome; text: string }> {
+	const plan = await planConfigure(deps.env, request);
+	const before = settingsAtScope(deps.env.store, deps.env.project, request.scope).settings;
+	const lowered = loweredOversight(before, plan.changes, deps.env.session);
+	const commands = commandsFor(request);
+	const command = commands.join("\n");
+	const why = lowered.join("; ");
+	const indented = commands.map((c) => `  ${c}`).join("\n");
+	const finish = (outcome: ChangeOutcome) => deps.record({ at: new Date().toISOString(), by: "agent", request, lowered, outcome, command });
+
+	if (lowered.length === 0) {
+		const done = await deps.apply(plan);
+		finish("applied");
+		deps.announce(`The agent changed the watchdog settings: ${done}`, "info");
+		return { outcome: "applied", text: `${done}\nThe user has been told of this change.` };
+	}
+	if (!deps.ask) {
+		finish("refused");
+		deps.announce(`Refused a change the agent asked for, because it lowers the watchdog's oversight: ${why}.\nTo make it yourself:\n${indented}`, "warning");
+		return {
+			outcome: "refused",
+			text: [
+				`Not changed: this change lowers the watchdog's oversight (${why}).`,
+				`An agent may make such a change only with the user's confirmation, and in ${deps.mode} mode there is no way to ask. Only the user can make it, with:`,
+				indented,
+				"The user has been told. Do not retry it.",
+			].join("\n"),
+		};
+	}
+	const yes = await deps.ask(
+		"Let the agent lower the watchdog's oversight?",
+		`The agent asks for the same as:\n${indented}\n\nThis lowers oversight:\n${lowered.map((r) => `- ${r}`).join("\n")}`,
+	);
+	if (!yes) {
+		finish("declined");
+		deps.announce(`You declined the agent's change to the watchdog settings (it lowers oversight: ${why}). To make it later:\n${indented}`, "info");
+		return {
+			outcome: "declined",
+			text: [
+				`Not changed: the user declined this change, which lowers the watchdog's oversight (${why}).`,
+				"Only the user can make it, with:",
+				indented,
+				"Do not ask again unless the user brings it up.",
+			].join("\n"),
+		};
+	}
+	const done = await deps.apply(plan);
+	finish("applied");
+	deps.announce(`Applied the agent's change you confirmed (it lowers oversight: ${why}): ${done}`, "info");
+	return { outcome: "applied", text: `The user confirmed this change, which lowers the watchdog's oversight (${why}).\n${done}` };
+}
