@@ -1,11 +1,14 @@
-// The agent trying to lower its own oversight through the real `pi --mode rpc`: no person can
+// The agent trying to lower its own oversight through the real `pi --mode rpc` (and `pi -p`): no person can
 // be asked there, so the change is refused with the command the user can run, the client is
 // told, and the session records it; the settings file stays byte for byte as it was.
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChatRequest, textOf } from "../support/openai-server.ts";
-import { type CliSession, startCli } from "../support/pi-cli.ts";
-import { userSettingsPath, wd } from "../support/settings-files.ts";
+import { type ChatRequest, startScriptedServer, textOf } from "../support/openai-server.ts";
+import { type CliSession, REPO_ROOT, runPi, startCli, writeModelsJson } from "../support/pi-cli.ts";
+import { QUIET_PI_SETTINGS } from "../support/pi-session.ts";
+import { userSettingsPath, wd, writeJson } from "../support/settings-files.ts";
+import { tempDir } from "../support/temp.ts";
 
 /** "call {json}" makes the model call `subagent` with that json; after the result it echoes it. */
 function script(request: ChatRequest) {
@@ -81,5 +84,26 @@ describe("pi --mode rpc: the agent cannot lower its own oversight", () => {
 		expect(out).toMatch(/main\.model = "local\/main"/);
 		// The user's command asks nothing and is not recorded as an agent change.
 		expect((await changeEntries()).filter((e) => e.outcome === "applied")).toEqual([]);
+	});
+});
+
+describe("pi -p: the agent cannot lower its own oversight", () => {
+	it("refuses, tells the user on stderr, and leaves the settings file alone", async () => {
+		const server = await startScriptedServer(script);
+		try {
+			const agentDir = tempDir();
+			writeModelsJson(agentDir, server.baseUrl, [{ id: "main" }]);
+			writeJson(userSettingsPath(agentDir), { defaultProvider: "local", defaultModel: "main", ...QUIET_PI_SETTINGS, ...wd({ enabled: true }) });
+			const before = readFileSync(userSettingsPath(agentDir), "utf8");
+			const call = `call ${JSON.stringify({ action: "watchdog.configure", enabled: false, scope: "user" })}`;
+			const args = ["-p", "--no-session", "--tools", "read,subagent", "-e", resolve(REPO_ROOT, "src/extension.ts"), call];
+			const { code, stdout, stderr } = await runPi(args, { cwd: tempDir(), agentDir });
+			expect(code).toBe(0);
+			expect(readFileSync(userSettingsPath(agentDir), "utf8")).toBe(before);
+			expect(stdout).toMatch(/RESULT Not changed: [\s\S]*in print mode there is no way to ask[\s\S]*\/subagents-watchdog off/);
+			expect(stderr).toMatch(/Refused a change the agent asked for, because it lowers the watchdog's oversight: turns the main watchdog off\.\nTo make it yourself:\n {2}\/subagents-watchdog off/);
+		} finally {
+			await server.close();
+		}
 	});
 });
