@@ -96,17 +96,28 @@ export function absolutePath(pathEnv: string): string {
 }
 
 function searchPath(root: string, trusted: boolean, pathEnv: string): string | undefined {
+	const realRoot = realOr(root);
 	for (const dir of absolutePath(pathEnv).split(delimiter)) {
-		if (!dir || (!trusted && inside(root, dir))) continue;
 		const candidate = join(dir, SERVER_BIN);
-		if (isExecutable(candidate)) return candidate;
+		if (!isExecutable(candidate)) continue;
+		// In an untrusted project a PATH entry (or link) leading into it is the repository's server again.
+		if (!trusted && (inside(root, dir) || inside(realRoot, realOr(candidate)))) continue;
+		return candidate;
 	}
 	return undefined;
 }
 
-function inside(root: string, dir: string): boolean {
-	const r = relative(root, dir);
+function inside(root: string, path: string): boolean {
+	const r = relative(root, path);
 	return !r.startsWith("..") && !isAbsolute(r);
+}
+
+function realOr(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
+	}
 }
 
 function readPackage(require: NodeJS.Require, spec: string): { dir: string; json: { version?: string; bin?: unknown } } | undefined {
