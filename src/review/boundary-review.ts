@@ -1,6 +1,7 @@
 // The boundary review of one session: at each settle boundary, if the run changed the
 // repository, ask the reviewer model about it and route what it finds. Holds the session's
 // scope, review history and stalemate count; everything else is delegated to pure parts.
+import { randomBytes } from "node:crypto";
 import { isAbsolute, join } from "node:path";
 import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { ReviewerChoice } from "../models/reviewer-model.ts";
@@ -13,7 +14,7 @@ import { lspSection } from "../lsp/lsp-status.ts";
 import { ChangeGate } from "./change-gate.ts";
 import { FINDING_MESSAGE, planDelivery } from "./delivery.ts";
 import { findingText, firstLine } from "./finding.ts";
-import { readGuidance } from "./guidance.ts";
+import { type GuidanceFile, readGuidance } from "./guidance.ts";
 import { loadPrompt } from "./prompts.ts";
 import { buildReviewInput } from "./review-input.ts";
 import { addRecord, EMPTY_HISTORY, findingsSection, historyFromEntries, REVIEW_ENTRY, type ReviewHistory, type ReviewRecord, reviewSection } from "./review-record.ts";
@@ -56,6 +57,9 @@ export class BoundaryReview {
 	private running?: AbortController;
 	private cancelReason = "new input";
 	private lastProblem?: string;
+	/** Kind and model of the last failure announced: a rate limit's text changes every time, its meaning does not. */
+	private lastFailureKey?: string;
+	private guidanceSkipped = "";
 	private lsp?: LspManager;
 
 	private readonly cadence: Cadence<Ctx>;
@@ -77,6 +81,7 @@ export class BoundaryReview {
 		this.continuations = 0;
 		this.runStart = undefined;
 		this.lastProblem = undefined;
+		this.lastFailureKey = undefined;
 		const artifacts = `${this.deps.configDirName}-subagents/`;
 		this.gate = new ChangeGate({
 			cwd: ctx.cwd,
@@ -174,8 +179,11 @@ export class BoundaryReview {
 		const status = outcome.status === "clean" && findings.length ? "findings" : outcome.status; // LSP findings count too
 		const record: ReviewRecord = { ...recordOf({ ...outcome, status, findings }, "boundary", verdict.paths), stalemateCount: stale.longest, stalemate: stale.stalemated.length > 0 };
 		this.history = addRecord(this.history, record);
-		if (outcome.failure) this.failed(ctx, outcome.failure);
-		else this.lastProblem = undefined;
+		if (outcome.failure) this.failed(ctx, outcome.failure, outcome.model);
+		else {
+			this.lastProblem = undefined;
+			this.lastFailureKey = undefined;
+		}
 		if (stale.stalemated.length) {
 			this.deps.present(ctx, `Watchdog stalemate: "${firstLine(stale.stalemated[0].summary, 120)}" was raised by ${stale.longest} reviews in a row. It is no longer sent to the agent; your next prompt resets this.`, "warning");
 		}
@@ -193,10 +201,11 @@ export class BoundaryReview {
 		const input = buildReviewInput({
 			changedPaths: run.paths,
 			scope: settings.scope.enabled ? this.scope.prompts : [],
-			guidance: settings.guidance.watchdogMd ? readGuidance(ctx.cwd, this.deps.configDirName, this.deps.agentDir()) : undefined,
+			guidance: settings.guidance.watchdogMd ? this.guidance(ctx) : undefined,
 			delta: renderTurnDelta(entries, FINDING_MESSAGE),
 			signals: [...run.signals, ...this.deps.signals()],
 			note: run.note,
+			nonce: randomBytes(6).toString("hex"),
 		});
 		const gate = this.gate;
 		return runReview({
@@ -211,6 +220,15 @@ export class BoundaryReview {
 		});
 	}
 
+	/** WATCHDOG.md files for this review; a file skipped for safety is announced once. */
+	private guidance(ctx: Ctx): GuidanceFile[] {
+		const read = readGuidance({ cwd: ctx.cwd, configDirName: this.deps.configDirName, agentDir: this.deps.agentDir(), trusted: projectTrusted(ctx) });
+		const skipped = read.skipped.join("\n");
+		if (skipped && skipped !== this.guidanceSkipped) this.deps.present(ctx, `Watchdog: WATCHDOG.md not used: ${skipped}`, "warning");
+		this.guidanceSkipped = skipped;
+		return read.files;
+	}
+
 	/** A cadence review: the run so far, in the background; high findings are steered in. */
 	private async cadenceReview(ctx: Ctx, cancel: AbortSignal): Promise<void> {
 		const outcome = await this.modelReview(ctx, { paths: this.gate?.pendingPaths() ?? [], since: this.runStart?.leaf ?? null, signals: [], cancel });
@@ -219,7 +237,7 @@ export class BoundaryReview {
 		const plan = planDelivery({ findings: outcome.findings, threshold: settings.severityThreshold, stalemated: [], recentlyShown: this.history.recentFindings });
 		const record: ReviewRecord = { ...recordOf(outcome, "cadence", this.gate?.pendingPaths() ?? []), stalemateCount: 0, stalemate: false };
 		this.history = addRecord(this.history, record);
-		if (outcome.failure) this.failed(ctx, outcome.failure);
+		if (outcome.failure) this.failed(ctx, outcome.failure, outcome.model);
 		try {
 			for (const entry of plan.entries) {
 				if (entry.type === "custom_message") this.deps.steer({ customType: entry.customType, content: entry.content, display: entry.display, details: entry.details });
@@ -255,10 +273,11 @@ export class BoundaryReview {
 	}
 
 	/** A failed review is announced once; the same failure again only updates status and footer. */
-	private failed(ctx: Ctx, failure: NonNullable<ReviewOutcome["failure"]>): void {
-		const problem = `review failed (${failure.kind}): ${firstLine(failure.message, 200)}`;
-		const repeated = problem === this.lastProblem;
-		this.lastProblem = problem;
+	private failed(ctx: Ctx, failure: NonNullable<ReviewOutcome["failure"]>, model: string): void {
+		this.lastProblem = `review failed (${failure.kind}): ${firstLine(failure.message, 200)}`;
+		const key = `${failure.kind}|${model}`;
+		const repeated = key === this.lastFailureKey;
+		this.lastFailureKey = key;
 		if (repeated) return;
 		this.deps.present(ctx, `Watchdog: the review failed (${failure.kind}): ${failure.message}\nThe run was not reviewed; the watchdog does not switch models by itself. See /subagents-watchdog check.`, "warning");
 	}

@@ -1,25 +1,52 @@
 // WATCHDOG.md: standing instructions for the reviewer, read fresh for each review. The
-// project's file comes first, then the user's; together at most 8,000 characters.
-import { readFileSync } from "node:fs";
+// project's file (only in a trusted project) comes first, then the user's. Both are read
+// through safe-file: a link out of their folder, a FIFO or a device is skipped with a reason,
+// and only the start of a huge file is read. Combining them within the budget is pure.
 import { join } from "node:path";
+import { readFileInRoot, userRoot } from "../util/safe-file.ts";
+import { capText } from "../util/text.ts";
 
 export const GUIDANCE_FILE = "WATCHDOG.md";
-const MAX = 8000;
+/** Enough bytes for the character budget below, even in multi-byte scripts. */
+const READ_BYTES = 32 * 1024;
 
-export function readGuidance(cwd: string, configDirName: string, agentDir: string): string | undefined {
-	const parts: string[] = [];
-	for (const [label, path] of [
-		["project", join(cwd, configDirName, GUIDANCE_FILE)],
-		["user", join(agentDir, GUIDANCE_FILE)],
-	] as const) {
-		try {
-			const text = readFileSync(path, "utf8").trim();
-			if (text) parts.push(`(${label}: ${path})\n${text}`);
-		} catch {
-			// missing or unreadable: no instructions from there
-		}
+export interface GuidanceFile {
+	source: "project" | "user";
+	path: string;
+	text: string;
+}
+
+export interface GuidanceRead {
+	files: GuidanceFile[];
+	/** Why a file that is there was not used (shown in status and to the user). */
+	skipped: string[];
+}
+
+export function readGuidance(options: { cwd: string; configDirName: string; agentDir: string; trusted: boolean }): GuidanceRead {
+	const files: GuidanceFile[] = [];
+	const skipped: string[] = [];
+	const sources: Array<{ source: GuidanceFile["source"]; path: string; root: string }> = [];
+	// An untrusted project's instructions would let the repository steer its own reviewer.
+	if (options.trusted) sources.push({ source: "project", path: join(options.cwd, options.configDirName, GUIDANCE_FILE), root: options.cwd });
+	sources.push({ source: "user", path: join(options.agentDir, GUIDANCE_FILE), root: userRoot(options.agentDir) });
+	for (const { source, path, root } of sources) {
+		const read = readFileInRoot(path, { root, maxBytes: READ_BYTES, overLimit: "truncate" });
+		if (read.state === "refused") skipped.push(read.reason);
+		else if (read.state === "ok" && read.text.trim()) files.push({ source, path, text: read.text.trim() });
 	}
-	if (!parts.length) return undefined;
-	const all = parts.join("\n\n");
-	return all.length <= MAX ? all : `${all.slice(0, MAX - 30)}\n[… cut at ${MAX} characters]`;
+	return { files, skipped };
+}
+
+/**
+ * The files as one text of at most `max` characters, the project's first. The user's own
+ * file keeps at least half of the room whatever the project's holds.
+ */
+export function combineGuidance(files: GuidanceFile[], max: number): string {
+	const blocks = files.map((f) => ({ source: f.source, text: `(${f.source}: ${f.path})\n${f.text}` }));
+	const user = blocks.find((b) => b.source === "user");
+	const project = blocks.find((b) => b.source === "project");
+	if (!user || !project) return blocks.length ? capText(blocks[0].text, max) : "";
+	const gap = 2;
+	const userRoom = Math.min(user.text.length, Math.max(Math.floor(max / 2), max - gap - project.text.length));
+	return `${capText(project.text, max - gap - userRoom)}\n\n${capText(user.text, userRoom)}`;
 }

@@ -128,6 +128,14 @@ describe("failures are visible and never switch models", () => {
 			await t.session.prompt("change a.txt");
 			await t.session.waitForIdle();
 			expect(t.notices.find((n) => n.level === "warning")?.message).toMatch(/the review failed \(rate-limit\): 429 Too Many Requests/);
+			// The same limit again, in other words (counters and request ids change): not announced again.
+			t.main.setResponses([toolUse("write", { path: "a.txt", content: "c\n" }), fauxAssistantMessage("done")]);
+			t.reviewer.setResponses([fauxAssistantMessage("", { stopReason: "error", errorMessage: "429 rate limit: retry after 17s (request req_8f2a, 3/3 used)" })]);
+			await t.session.prompt("change a.txt again");
+			await t.session.waitForIdle();
+			expect(t.notices.filter((n) => /the review failed/.test(n.message))).toHaveLength(1);
+			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			expect(status).toMatch(/last problem: review failed \(rate-limit\): 429 rate limit: retry after 17s/);
 		} finally {
 			await t.dispose();
 		}
@@ -172,7 +180,7 @@ describe("outside git", () => {
 		try {
 			await t.session.prompt("write notes");
 			await t.session.waitForIdle();
-			expect(input).toMatch(/## Changed paths \(1\)\nnotes\.md\n\(Not a git repository/);
+			expect(input).toMatch(/## Changed paths \(1\)\n<<<DATA \w+: changed paths>>>\nnotes\.md\n<<<END DATA \w+>>>\n\(Not a git repository/);
 			expect(entryKinds(t)).toContain("custom:watchdog-review");
 		} finally {
 			await t.dispose();
