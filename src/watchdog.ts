@@ -1,6 +1,7 @@
 // The watchdog of one Pi session: owns the settings store and answers the commands and tool
 // actions. Talks to Pi only through the context it is handed.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { piTrusts } from "./host/trust.ts";
 import type { Thinking } from "./models/model-ref.ts";
 import { checkReviewer, chooseReviewer, type CheckResult, recommendFor, type ReviewerChoice, type SessionModelInfo } from "./models/reviewer-model.ts";
 import { type ConfigureEnv, type ConfigurePlan, type ConfigureRequest, applyConfigure, planConfigure } from "./settings/configure.ts";
@@ -60,7 +61,7 @@ export class Watchdog {
 	}
 
 	project(ctx: Ctx): ProjectContext {
-		return { cwd: ctx.cwd, trusted: safeTrusted(ctx) };
+		return { cwd: ctx.cwd, trusted: piTrusts(ctx) };
 	}
 
 	settings(ctx: Ctx): ResolvedSettings {
@@ -197,12 +198,4 @@ export class Watchdog {
 /** Live sections replace the baseline section of the same title. */
 function withLive(baseline: StatusSection[], live: StatusSection[]): StatusSection[] {
 	return baseline.map((section) => live.find((l) => l.title === section.title) ?? section);
-}
-
-function safeTrusted(ctx: Ctx): boolean {
-	try {
-		return ctx.isProjectTrusted();
-	} catch {
-		return false;
-	}
 }

@@ -155,12 +155,3 @@ function versionOf(bin: string): string {
 	}
 	return "unknown";
 }
-
-/** The host's trust answer; an error counts as untrusted. */
-export function projectTrusted(ctx: { isProjectTrusted(): boolean }): boolean {
-	try {
-		return ctx.isProjectTrusted();
-	} catch {
-		return false;
-	}
-}

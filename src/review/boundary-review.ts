@@ -8,7 +8,7 @@ import type { ReviewerChoice } from "../models/reviewer-model.ts";
 import type { ResolvedSettings } from "../settings/resolve.ts";
 import type { StatusSection } from "../status/status-text.ts";
 import { Cadence } from "../cadence/cadence.ts";
-import { projectTrusted } from "../lsp/locate.ts";
+import { repositoryTrust } from "../host/trust.ts";
 import { LspManager } from "../lsp/lsp-manager.ts";
 import { lspSection } from "../lsp/lsp-status.ts";
 import { ChangeGate } from "./change-gate.ts";
@@ -144,7 +144,7 @@ export class BoundaryReview {
 
 		const settings = resolved.settings;
 		// The LSP pre-pass needs no model: its findings stand even if the review below fails.
-		const lsp = settings.lsp.enabled && this.lsp ? await this.lsp.check(verdict.paths, settings.lsp, projectTrusted(ctx)) : undefined;
+		const lsp = settings.lsp.enabled && this.lsp ? await this.lsp.check(verdict.paths, settings.lsp, repositoryTrust(ctx, this.deps.agentDir()).trusted) : undefined;
 		const cancel = new AbortController();
 		this.running = cancel;
 		let outcome: ReviewOutcome;
@@ -222,7 +222,7 @@ export class BoundaryReview {
 
 	/** WATCHDOG.md files for this review; a file skipped for safety is announced once. */
 	private guidance(ctx: Ctx): GuidanceFile[] {
-		const read = readGuidance({ cwd: ctx.cwd, configDirName: this.deps.configDirName, agentDir: this.deps.agentDir(), trusted: projectTrusted(ctx) });
+		const read = readGuidance({ cwd: ctx.cwd, configDirName: this.deps.configDirName, agentDir: this.deps.agentDir(), trusted: repositoryTrust(ctx, this.deps.agentDir()).trusted });
 		const skipped = read.skipped.join("\n");
 		if (skipped && skipped !== this.guidanceSkipped) this.deps.present(ctx, `Watchdog: WATCHDOG.md not used: ${skipped}`, "warning");
 		this.guidanceSkipped = skipped;

@@ -4,7 +4,7 @@
 // state is the previous run's end state, checked by stat, so steady state needs no git
 // process at the start.
 import { createHash } from "node:crypto";
-import { lstatSync, readlinkSync } from "node:fs";
+import { constants, lstatSync, readlinkSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { changedPaths, type DirtyMarks, type FileMark, sameStat } from "./change-set.ts";
@@ -173,6 +173,8 @@ export class ChangeGate {
 		let hash: string;
 		if (st.isSymbolicLink()) hash = `link:${safeReadlink(abs)}`;
 		else if (st.isDirectory()) hash = `dir:${st.mtimeMs}`;
+		// A FIFO or device is never opened: a blocking open would hold a thread (and the settle) forever.
+		else if (!st.isFile()) hash = `special:${st.mode}:${st.rdev}`;
 		else hash = await hashFile(abs, st.size);
 		const mark = { ...probe, hash };
 		this.cache.set(path, mark);
@@ -185,7 +187,9 @@ async function hashFile(path: string, size: number): Promise<string> {
 	const hash = createHash("sha1");
 	let handle: Awaited<ReturnType<typeof open>> | undefined;
 	try {
-		handle = await open(path, "r");
+		// Non-blocking and without following a link: a path swapped since the lstat must not hang or lead elsewhere.
+		handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+		if (!(await handle.stat()).isFile()) return `special:${size}`;
 		if (size <= FULL_HASH_LIMIT) {
 			hash.update(await handle.readFile());
 		} else {

@@ -1,7 +1,7 @@
 // Through the real `pi` CLI in RPC mode: a repository that commits its own language server and
 // TypeScript, opened without trusting it. The agent's edit is still checked (by the bundled
 // server) and its type error reaches the agent; the repository's code never runs.
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { makeGitRepo } from "../support/git.ts";
@@ -44,5 +44,36 @@ it("never runs an untrusted repository's own server or TypeScript, and the LSP f
 		expect(existsSync(marker)).toBe(false);
 	} finally {
 		await cli.stop();
+	}
+});
+
+it("does not run a repository's own server when Pi trusts the project only because it has no project files", async () => {
+	// No .pi folder: Pi calls the project trusted without asking anyone. Nobody decided to run its code.
+	const marker = join(tempDir("pi-watchdog-marker-"), "ran");
+	const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": "export const a: number = 1;\n", ...fakeServerFiles(marker), ...fakeTypeScriptFiles(marker) });
+	armFakeServer(repo);
+	const script = (req: ChatRequest) => {
+		if (req.model === "reviewer") return { text: "clean" };
+		const last = req.messages.at(-1);
+		if (last?.role === "tool") return { text: "done" };
+		if (textOf(last?.content).includes("Type error")) return { text: "I will fix a.ts." };
+		return { toolCalls: [{ name: "write", args: { path: "src/a.ts", content: 'export const a: number = "one";\n' } }] };
+	};
+	const cli = await startCli({ cwd: repo, script, userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }) });
+	try {
+		await cli.run("change a", 60_000);
+		expect(await cli.client.getLastAssistantText()).toBe("I will fix a.ts.");
+		expect(existsSync(marker)).toBe(false);
+	} finally {
+		await cli.stop();
+	}
+	// With --approve the user has decided: the repository's own server runs.
+	writeFileSync(join(repo, "src/a.ts"), "export const a: number = 1;\n");
+	const approved = await startCli({ cwd: repo, script, userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }), args: ["--approve"] });
+	try {
+		await approved.run("change a again", 60_000);
+		expect(existsSync(marker)).toBe(true);
+	} finally {
+		await approved.stop();
 	}
 });

@@ -10,6 +10,7 @@ import {
 	type ExtensionUIContext,
 	ModelRegistry,
 	ModelRuntime,
+	ProjectTrustStore,
 	SessionManager,
 	SettingsManager,
 } from "@earendil-works/pi-coding-agent";
@@ -88,6 +89,8 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 	await modelRuntime.refresh({ allowNetwork: false });
 
 	const settingsManager = SettingsManager.create(cwd, agentDir, { projectTrusted: options.trusted ?? true });
+	// A trusted test project is one the user decided to trust, as with /trust.
+	if (options.trusted !== false) new ProjectTrustStore(agentDir).set(cwd, true);
 	const resourceLoader = new DefaultResourceLoader({
 		cwd,
 		agentDir,
