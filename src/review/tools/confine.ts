@@ -2,14 +2,22 @@
 // on the path as written (no `..` escapes, no absolute paths elsewhere, no `~`), and on its
 // real path, so a symlink inside the repository cannot lead the reviewer outside it.
 import { realpathSync } from "node:fs";
+
+// The libc realpath: Node's own resolves a symlink with lstat then readlink, and a path swapped
+// between the two fails with EINVAL instead of resolving to what it is now.
+const realPath = realpathSync.native;
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
-export type ConfinedPath = { ok: true; abs: string; rel: string } | { ok: false; error: string };
+export type ConfinedPath = { ok: true; abs: string; rel: string; realRoot: string } | { ok: false; error: string };
+
+/** Said of a path whose file turns out to be outside the repository, by every tool alike. */
+export const OUTSIDE_LINK = "goes through a symbolic link that points outside the repository; only files inside the repository can be read";
 
 /**
  * Resolves `input` against `root`. `abs` is the real path to use for reading (symlinks
  * resolved); `rel` is the path as the reviewer named it, relative to the root with `/`
- * separators ("" for the root itself).
+ * separators ("" for the root itself); `realRoot` the root's real path. Files are then opened
+ * with openConfined, which checks the descriptor again: the path may change in between.
  */
 export function confinePath(root: string, input: string): ConfinedPath {
 	if (input.includes("\0")) return refuse("the path contains a NUL character");
@@ -21,7 +29,7 @@ export function confinePath(root: string, input: string): ConfinedPath {
 	const rootAbs = resolve(root);
 	let realRoot: string;
 	try {
-		realRoot = realpathSync(rootAbs);
+		realRoot = realPath(rootAbs);
 	} catch (error) {
 		return refuse(`the repository root ${rootAbs} cannot be read (${(error as Error).message})`);
 	}
@@ -40,24 +48,15 @@ export function confinePath(root: string, input: string): ConfinedPath {
 	const real = realPathOf(abs);
 	if (!real.ok) return refuse(`${shown} cannot be resolved (${real.error})`);
 	const realRel = relative(realRoot, real.path);
-	if (leaves(realRel)) return refuse(`${shown} goes through a symbolic link that points outside the repository; only files inside the repository can be read`);
+	if (leaves(realRel)) return refuse(`${shown} ${OUTSIDE_LINK}`);
 	if (isGitDir(realRel)) return refuse(gitDirMessage(shown));
-	return { ok: true, abs: real.path, rel: toSlashes(rel) };
+	return { ok: true, abs: real.path, rel: toSlashes(rel), realRoot };
 }
 
 /** True when a real path lies inside the real root and outside `.git`; for directory walks. */
 export function insideRealRoot(realRoot: string, realPath: string): boolean {
 	const rel = relative(realRoot, realPath);
 	return !leaves(rel) && !isGitDir(rel);
-}
-
-/** The real path of `root`, or null when it does not exist. */
-export function realRootOf(root: string): string | null {
-	try {
-		return realpathSync(resolve(root));
-	} catch {
-		return null;
-	}
 }
 
 export function toSlashes(path: string): string {
@@ -83,7 +82,7 @@ function realPathOf(abs: string): { ok: true; path: string } | { ok: false; erro
 	let current = abs;
 	for (;;) {
 		try {
-			return { ok: true, path: join(realpathSync(current), ...rest) };
+			return { ok: true, path: join(realPath(current), ...rest) };
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
 			if (code !== "ENOENT" && code !== "ENOTDIR") return { ok: false, error: (error as Error).message };

@@ -2,7 +2,7 @@
 import { stat } from "node:fs/promises";
 import { Type } from "typebox";
 import { parseArgs } from "./args.ts";
-import { confinePath, realRootOf } from "./confine.ts";
+import { confinePath } from "./confine.ts";
 import { compileGlob } from "./glob.ts";
 import { fitLines } from "./output.ts";
 import { fail, ok, type ReviewerTool } from "./types.ts";
@@ -45,7 +45,7 @@ export function createFindTool(root: string, maxOutputChars: number): ReviewerTo
 			let more = false;
 			let walkCut = false;
 			const prefix = place.rel === "" ? 0 : place.rel.length + 1;
-			for await (const file of walkFiles({ abs: place.abs, rel: place.rel }, realRootOf(root) as string, signal)) {
+			for await (const file of walkFiles({ abs: place.abs, rel: place.rel }, place.realRoot, signal)) {
 				if (++seen > WALK_MAX_FILES) {
 					walkCut = true;
 					break;

@@ -4,7 +4,7 @@
 import { stat } from "node:fs/promises";
 import { Type } from "typebox";
 import { parseArgs } from "./args.ts";
-import { confinePath, realRootOf } from "./confine.ts";
+import { confinePath, OUTSIDE_LINK } from "./confine.ts";
 import { WALK_MAX_FILES } from "./find-tool.ts";
 import { compileGlob } from "./glob.ts";
 import { createLineMatcher } from "./line-matcher.ts";
@@ -61,7 +61,7 @@ export function createGrepTool(root: string, maxOutputChars: number, regexTimeou
 				return fail(`grep: ${name} does not exist; use ls or find to see what is there.`);
 			}
 			const start: WalkedFile = { abs: place.abs, rel: place.rel };
-			const files = isFolder ? walkFiles(start, realRootOf(root) as string, signal) : oneFile(start);
+			const files = isFolder ? walkFiles(start, place.realRoot, signal) : oneFile(start);
 			const prefix = isFolder && place.rel !== "" ? place.rel.length + 1 : 0;
 
 			const hits: string[] = [];
@@ -79,7 +79,7 @@ export function createGrepTool(root: string, maxOutputChars: number, regexTimeou
 						break;
 					}
 					if (isFolder && glob?.ok && !glob.matches(file.rel.slice(prefix))) continue;
-					const read = await readTextFile(file.abs, isFolder ? GREP_MAX_FILE_BYTES : GREP_MAX_NAMED_FILE_BYTES);
+					const read = await readTextFile(place.realRoot, file.abs, isFolder ? GREP_MAX_FILE_BYTES : GREP_MAX_NAMED_FILE_BYTES);
 					if (!read.ok) {
 						if (!isFolder) return fail(`grep: ${name} cannot be searched: ${whyNotSearched(read)}.`);
 						if (read.reason === "too-large") tooLarge.push(file.rel);
@@ -128,6 +128,8 @@ function whyNotSearched(read: Exclude<TextRead, { ok: true }>): string {
 			return `it is ${formatBytes(read.size ?? 0)}, over the ${formatBytes(GREP_MAX_NAMED_FILE_BYTES)} limit`;
 		case "special":
 			return "it is not a regular file";
+		case "outside":
+			return `it ${OUTSIDE_LINK}`;
 		case "unreadable":
 			return read.message ?? "it cannot be read";
 		default:

@@ -4,7 +4,7 @@ import { readdir, realpath, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { Type } from "typebox";
 import { parseArgs } from "./args.ts";
-import { confinePath, insideRealRoot, realRootOf, toSlashes } from "./confine.ts";
+import { confinePath, insideRealRoot, toSlashes } from "./confine.ts";
 import { fitLines } from "./output.ts";
 import { fail, ok, type ReviewerTool } from "./types.ts";
 import { compareNames } from "./walk.ts";
@@ -24,8 +24,7 @@ export function createLsTool(root: string, maxOutputChars: number): ReviewerTool
 			const place = confinePath(root, (parsed.values.path as string | undefined) ?? "");
 			if (!place.ok) return fail(`ls: ${place.error}.`);
 			const name = place.rel === "" ? "the repository root" : place.rel;
-			const realRoot = realRootOf(root) as string; // confinePath succeeded, so the root exists
-
+	
 			let entries: Dirent[];
 			try {
 				entries = await readdir(place.abs, { withFileTypes: true });
@@ -39,7 +38,7 @@ export function createLsTool(root: string, maxOutputChars: number): ReviewerTool
 			if (visible.length === 0) return ok(`(${name} is empty)`);
 
 			const shown = visible.slice(0, LS_MAX_ENTRIES);
-			const lines = await Promise.all(shown.map((e) => describeEntry(e, place.abs, realRoot)));
+			const lines = await Promise.all(shown.map((e) => describeEntry(e, place.abs, place.realRoot)));
 			const fitted = fitLines(lines, maxOutputChars - 300);
 			if (fitted.shown < visible.length) {
 				return ok(`${fitted.text}\n[truncated: showed ${fitted.shown} of ${visible.length} entries; use find with a pattern, or ls a subfolder, to narrow it]`);

@@ -1,7 +1,7 @@
 // `read`: a text file with 1-based line numbers, a window at a time.
 import { Type } from "typebox";
 import { parseArgs } from "./args.ts";
-import { confinePath } from "./confine.ts";
+import { confinePath, OUTSIDE_LINK } from "./confine.ts";
 import { clipLine, fitLines } from "./output.ts";
 import { formatBytes, readTextFile, splitLines, type TextRead } from "./text-file.ts";
 import { fail, ok, type ReviewerTool } from "./types.ts";
@@ -34,7 +34,7 @@ export function createReadTool(root: string, maxOutputChars: number): ReviewerTo
 			if (!place.ok) return fail(`read: ${place.error}.`);
 			const name = place.rel === "" ? "the repository root" : place.rel;
 
-			const file = await readTextFile(place.abs, READ_MAX_BYTES);
+			const file = await readTextFile(place.realRoot, place.abs, READ_MAX_BYTES);
 			if (!file.ok) return fail(readFailure(name, file));
 			const lines = splitLines(file.text);
 			if (lines.length === 0) return ok(`(${name} is empty)`);
@@ -70,6 +70,8 @@ function readFailure(name: string, file: Exclude<TextRead, { ok: true }>): strin
 			return `read: ${name} is a binary file (${formatBytes(file.size ?? 0)}); only text files can be shown.`;
 		case "too-large":
 			return `read: ${name} is ${formatBytes(file.size ?? 0)}, over the ${formatBytes(READ_MAX_BYTES)} read limit; use grep with "path": "${name}" to find the lines you need.`;
+		case "outside":
+			return `read: ${name} ${OUTSIDE_LINK}.`;
 		case "unreadable":
 			return `read: ${name} cannot be read (${file.message}).`;
 	}
