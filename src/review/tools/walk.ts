@@ -1,10 +1,12 @@
 // Walks the files under a folder for find and grep: in sorted order, skipping `.git` and
 // `node_modules`, never descending into symlinked folders (no cycles, no way out of the root),
-// and yielding a symlinked file only when its real path stays inside the root.
+// and yielding a symlinked file only when its real path stays inside the root. Whoever opens a
+// yielded file still checks the descriptor (openConfined): the tree may change meanwhile.
 import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { insideRealRoot } from "./confine.ts";
+import { EventLoopTurns } from "./event-loop-turns.ts";
 
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules"]);
 
@@ -15,9 +17,14 @@ export interface WalkedFile {
 	rel: string;
 }
 
-/** Stops quietly when `signal` aborts; callers check `signal.aborted` afterwards. */
+/**
+ * Stops quietly when `signal` aborts; callers check `signal.aborted` afterwards. The time the
+ * caller spends on each file counts too: every few milliseconds the walk lets the event loop
+ * run, so Pi stays responsive and a deadline's timer can fire and abort it.
+ */
 export async function* walkFiles(start: WalkedFile, realRoot: string, signal: AbortSignal): AsyncGenerator<WalkedFile> {
 	const stack: WalkedFile[] = [start];
+	const turns = new EventLoopTurns();
 	while (stack.length > 0) {
 		if (signal.aborted) return;
 		const dir = stack.pop() as WalkedFile;
@@ -30,6 +37,7 @@ export async function* walkFiles(start: WalkedFile, realRoot: string, signal: Ab
 		entries.sort((a, b) => compareNames(a.name, b.name));
 		const subdirs: WalkedFile[] = [];
 		for (const entry of entries) {
+			await turns.maybeYield();
 			if (signal.aborted) return;
 			const child = { abs: join(dir.abs, entry.name), rel: dir.rel === "" ? entry.name : `${dir.rel}/${entry.name}` };
 			if (entry.isDirectory()) {
