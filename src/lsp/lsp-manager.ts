@@ -146,11 +146,12 @@ export class LspManager {
 			this.everStarted = true;
 		}
 		const server = this.server;
-		for (const f of files) server.syncFromDisk(f);
+		// A file that cannot be read safely (gone, a FIFO, a link out) is not asked about.
+		const readable = files.filter((f) => server.syncFromDisk(f));
 		// Direct importers inside the repository, within the same file budget.
-		const toCheck = [...files];
+		const toCheck = [...readable];
 		if (toCheck.length < settings.maxFiles) {
-			const found = await Promise.all(files.map((f) => server.importers(f, left())));
+			const found = await Promise.all(readable.map((f) => server.importers(f, left())));
 			for (const importer of found.flat()) {
 				if (toCheck.length >= settings.maxFiles) break;
 				if (toCheck.includes(importer) || !this.inside(importer) || !languageOf(importer) || importer.includes(`${sep}node_modules${sep}`)) continue;

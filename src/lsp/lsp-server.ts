@@ -4,12 +4,15 @@
 // own *DiagnosticsSync commands, so an answer is definite and nothing is asked of the whole
 // workspace.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { CancellationTokenSource, createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
 import type { TsServerDiagnostic } from "./diagnostics.ts";
 import { absolutePath } from "./locate.ts";
 import { waitForGroupGone } from "./process-tree.ts";
+import { readFileInRoot } from "../util/safe-file.ts";
+
+/** Larger sources are not handed to the server (tsserver skips such files too). */
+const SOURCE_MAX_BYTES = 8 * 1024 * 1024;
 
 const LANGUAGES: Record<string, string> = {
 	".ts": "typescript",
@@ -49,6 +52,7 @@ export interface RunningTypeScript {
 
 export class LspServer {
 	readonly pid: number;
+	private readonly root: string;
 	private readonly proc: ChildProcess;
 	private readonly conn: MessageConnection;
 	private readonly documents = new Map<string, { version: number; text: string }>();
@@ -57,7 +61,8 @@ export class LspServer {
 	private readonly exitHandlers: Array<(why: string) => void> = [];
 	private readonly killOnExit = () => this.killGroup("SIGKILL");
 
-	private constructor(proc: ChildProcess) {
+	private constructor(proc: ChildProcess, root: string) {
+		this.root = root;
 		this.proc = proc;
 		this.pid = proc.pid as number;
 		this.conn = createMessageConnection(new StreamMessageReader(proc.stdout as NonNullable<ChildProcess["stdout"]>), new StreamMessageWriter(proc.stdin as NonNullable<ChildProcess["stdin"]>));
@@ -90,7 +95,7 @@ export class LspServer {
 		if (spawned) throw new Error(`could not start ${[launch.command, ...launch.args].join(" ")}: ${spawned.message}`);
 		proc.stderr?.resume(); // drain; the server logs there
 		proc.stdin?.on("error", () => {});
-		const server = new LspServer(proc);
+		const server = new LspServer(proc, root);
 		try {
 			const rootUri = pathToFileURL(root).href;
 			await server.request(
@@ -147,14 +152,13 @@ export class LspServer {
 
 	/** Syncs the file from disk; false when it cannot be read (deleted). */
 	syncFromDisk(absPath: string): boolean {
-		let text: string;
-		try {
-			text = readFileSync(absPath, "utf8");
-		} catch {
+		// The agent may have left a FIFO or a link out of the repository there: never wait on it, never follow it out.
+		const read = readFileInRoot(absPath, { root: this.root, maxBytes: SOURCE_MAX_BYTES, overLimit: "refuse" });
+		if (read.state !== "ok") {
 			this.close(absPath);
 			return false;
 		}
-		this.sync(absPath, text);
+		this.sync(absPath, read.text);
 		return true;
 	}
 

@@ -1,6 +1,7 @@
 // The LSP pre-pass against the real typescript-language-server (the one this package depends
 // on, or a repository's own in a trusted project) and real TypeScript projects in temp folders.
-import { chmodSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { LspManager } from "../../src/lsp/lsp-manager.ts";
@@ -71,6 +72,16 @@ describe("LSP pre-pass", () => {
 		expect(result.checked).toEqual(["src/a.ts"]);
 		expect(lsp.status().hints).toBeGreaterThan(0);
 		expect(await lsp.check(["README.md"], SETTINGS, UNTRUSTED)).toMatchObject({ checked: [], findings: [] });
+	});
+
+	it("skips a changed file the agent turned into a FIFO instead of waiting on it", async () => {
+		const { root, lsp } = project({ "src/a.ts": "export const a = 1;\n", "src/b.ts": "export const b = 2;\n" });
+		rmSync(join(root, "src/a.ts"));
+		execFileSync("mkfifo", [join(root, "src/a.ts")]);
+		writeFiles(root, { "src/b.ts": "export const b: number = 'two';\n" });
+		const result = await lsp.check(["src/a.ts", "src/b.ts"], SETTINGS, UNTRUSTED);
+		expect(result.checked).toEqual(["src/b.ts"]);
+		expect(result.findings).toHaveLength(1);
 	});
 
 	it("uses the repository's own server first in a trusted project", async () => {

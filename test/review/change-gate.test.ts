@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -35,6 +36,18 @@ describe("the change gate", () => {
 			writeFiles(repo, { "a.txt": "a2\n", "src/new file.ts": "n\n" });
 		});
 		expect(verdict).toMatchObject({ changed: true, via: "git", paths: ["a.txt", "src/new file.ts"] });
+	});
+
+	it("never opens a FIFO the run left where a tracked file was", async () => {
+		const repo = makeGitRepo({ "a.txt": "a\n", "b.txt": "b\n" });
+		const gate = new ChangeGate({ cwd: repo, ignore });
+		const started = Date.now();
+		const verdict = await run(gate, "bash", () => {
+			rmSync(join(repo, "a.txt"));
+			execFileSync("mkfifo", [join(repo, "a.txt")]);
+		});
+		expect(Date.now() - started).toBeLessThan(5000);
+		expect(verdict).toMatchObject({ changed: true, paths: ["a.txt"] });
 	});
 
 	it("sees no change when the run reverted what it changed", async () => {
