@@ -81,14 +81,24 @@ describe("glob matching time is linear", () => {
 		expect(compileGlob(wide)).toMatchObject({ ok: false, error: expect.stringMatching(/more than 16384 characters in all/) });
 	});
 
+	it("keeps an unmatched { inside a class as itself", () => {
+		// The RegExp translation wrote it back as \{, so [{] also matched a backslash…
+		expect(matcher("[{]")("{")).toBe(true);
+		expect(matcher("[{]")("\\")).toBe(false);
+		expect(matcher("x[]-{]")("x_")).toBe(true);
+		// …and [!-0] was written [^/-0], a range from / to 0, so it refused "." but allowed "-".
+		expect(matcher("[!-0]")("-")).toBe(false);
+		expect(matcher("[!-0]")(".")).toBe(true);
+	});
+
 	it("says which class range is out of order instead of failing", () => {
 		expect(compileGlob("[z-a].ts")).toMatchObject({ ok: false, error: expect.stringMatching(/range z-a in \[z-a\] is out of order/) });
 	});
 });
 
 describe("glob matching agrees with the RegExp translation it replaces", () => {
-	const patternPieces = ["a", "a", "b", ".", "/", "*", "*", "?", "**", "**/", "[", "]", "!", "^", "-", "{", "}", ",", ",", "\\", "./", "[a-b]", "[!a]", "{a,b}"];
-	const pathPieces = ["a", "a", "b", ".", "/", "-", "]", "[", "*", "{", "!", "\\", ",", "ab", "a/b"];
+	const patternPieces = ["a", "a", "b", ".", "/", "*", "*", "?", "**", "**/", "[", "]", "!", "^", "-", "{", "}", ",", ",", "\\", "./", "[a-b]", "[!a]", "{a,b}", "[+-0]", "\\{", "é", "😀"];
+	const pathPieces = ["a", "a", "b", ".", "/", "-", "]", "[", "*", "{", "!", "\\", ",", "ab", "a/b", "+", "0", "é", "😀"];
 
 	it("on random small patterns and paths", () => {
 		const next = random(20240611);

@@ -1,6 +1,9 @@
 // The glob semantics as they were defined before the linear matcher: a translation to a
 // RegExp. It backtracks exponentially on patterns like `*a*a*a…b`, so it serves only as the
-// reference for small random inputs, where it is fast and obviously right.
+// reference for small random inputs, where it is fast and obviously right. Two bugs of the old
+// code are fixed here, as in the matcher: an unmatched `{` was written back as `\{`, which inside
+// a class added a backslash member (`[{]` matched `\`); and a negated class was written `[^/…]`,
+// so a leading `-` made a range from `/` (`[!-0]` excluded `/`..`0`, not `-` and `0`).
 
 const MAX_ALTERNATIVES = 256;
 
@@ -44,7 +47,7 @@ function compileSegment(segment: string): string {
 				const negate = body.startsWith("!") || body.startsWith("^");
 				if (negate) body = body.slice(1);
 				const inner = body.replace(/[\\\]^]/g, (ch) => `\\${ch}`);
-				out += negate ? `[^/${inner}]` : `[${inner}]`;
+				out += negate ? `(?!/)[^${inner}]` : `[${inner}]`;
 				i = end;
 			}
 		} else out += escapeChar(c);
@@ -79,7 +82,7 @@ function expandBraces(glob: string): string[] | null {
 	}
 	if (close < 0 || commas.length === 0) {
 		const tail = expandBraces(glob.slice(open + 1));
-		return tail && tail.map((t) => `${glob.slice(0, open)}\\{${t}`);
+		return tail && tail.map((t) => `${glob.slice(0, open)}{${t}`);
 	}
 	const bounds = [open, ...commas, close];
 	const results: string[] = [];
