@@ -52,13 +52,17 @@ function compileSegment(segment: string, tokens: Token[]): string | null {
 			while (segment[i + 1] === "*") i++;
 			tokens.push({ kind: STAR });
 		} else if (segment[i] === "?") tokens.push({ kind: ONE });
-		else if (segment[i] === "[" && classEnd(segment, i) > 0) {
-			const end = classEnd(segment, i);
+		else {
+			const end = segment[i] === "[" ? classEnd(segment, i) : -1;
+			if (end < 0) {
+				tokens.push({ kind: CHAR, code: segment.charCodeAt(i) }); // an unclosed `[` is literal too
+				continue;
+			}
 			const token = compileClass(segment.slice(i + 1, end));
 			if (typeof token === "string") return token;
 			tokens.push(token);
 			i = end;
-		} else tokens.push({ kind: CHAR, code: segment.charCodeAt(i) });
+		}
 	}
 	return null;
 }
