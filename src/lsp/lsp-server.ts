@@ -110,7 +110,7 @@ export class LspServer {
 				},
 				timeoutMs,
 			);
-			server.conn.sendNotification("initialized", {});
+			server.notify("initialized", {});
 			return server;
 		} catch (error) {
 			server.killGroup("SIGKILL");
@@ -141,11 +141,11 @@ export class LspServer {
 		const uri = pathToFileURL(absPath).href;
 		const known = this.documents.get(absPath);
 		if (!known) {
-			this.conn.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: languageOf(absPath) ?? "typescript", version: 1, text } });
+			this.notify("textDocument/didOpen", { textDocument: { uri, languageId: languageOf(absPath) ?? "typescript", version: 1, text } });
 			this.documents.set(absPath, { version: 1, text });
 		} else if (known.text !== text) {
 			const version = known.version + 1;
-			this.conn.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
+			this.notify("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
 			this.documents.set(absPath, { version, text });
 		}
 	}
@@ -164,7 +164,7 @@ export class LspServer {
 
 	close(absPath: string): void {
 		if (!this.documents.delete(absPath)) return;
-		this.conn.sendNotification("textDocument/didClose", { textDocument: { uri: pathToFileURL(absPath).href } });
+		this.notify("textDocument/didClose", { textDocument: { uri: pathToFileURL(absPath).href } });
 	}
 
 	get openCount(): number {
@@ -215,12 +215,20 @@ export class LspServer {
 		}
 	}
 
+	/**
+	 * Sends a notification. A server that has just died makes the write fail; that rejection
+	 * must not go unhandled (it would take Pi down): the exit handler reports the death.
+	 */
+	private notify(method: string, params?: unknown): void {
+		(params === undefined ? this.conn.sendNotification(method) : this.conn.sendNotification(method, params)).catch(() => {});
+	}
+
 	/** Asks the server to shut down, then makes sure its whole process group is gone. */
 	async stop(graceMs = 1000): Promise<void> {
 		if (this.alive) {
 			try {
 				await this.request("shutdown", undefined, graceMs);
-				this.conn.sendNotification("exit");
+				this.notify("exit");
 			} catch {
 				// unresponsive: killed below
 			}

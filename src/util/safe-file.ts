@@ -6,7 +6,7 @@
 // contained path names (a swap between check and open is caught); at most `maxBytes` are read.
 // Synchronous on purpose: settings are consulted on every tool event, and a bounded read of a
 // regular file cannot hang the way a FIFO or `/dev/zero` would.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 
@@ -41,8 +41,7 @@ export function readFileInRoot(path: string, options: SafeReadOptions): SafeRead
 	try {
 		const opened = fstatSync(fd);
 		if (!opened.isFile()) return refused(notRegular(path, opened));
-		const again = locate(path, options.root);
-		if (again.state !== "found" || again.stats.dev !== opened.dev || again.stats.ino !== opened.ino) {
+		if (!holdsFileInside(fd, opened, path, options.root)) {
 			return refused(`${path} changed while it was being opened (a symbolic link swapped in?); it was not read`);
 		}
 		if (opened.size > options.maxBytes && options.overLimit === "refuse") {
@@ -85,11 +84,36 @@ export function stripBom(text: string): string {
 	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/**
+ * Whether the open descriptor holds a file inside the root. Where the kernel names the file a
+ * descriptor holds (/proc/self/fd on Linux) that decides, exactly. Elsewhere the name's real
+ * path must still lead inside to the same (dev, ino); a folder on the way swapped for a link
+ * and back between the steps is the one gap Node leaves open there.
+ */
+function holdsFileInside(fd: number, opened: Stats, path: string, root: string): boolean {
+	let held: string | undefined;
+	try {
+		held = readlinkSync(`/proc/self/fd/${fd}`);
+	} catch {
+		held = undefined;
+	}
+	if (held !== undefined && isAbsolute(held)) return isInside(realRootOf(root), held.replace(/ \(deleted\)$/, ""));
+	const again = locate(path, root);
+	return again.state === "found" && again.stats.dev === opened.dev && again.stats.ino === opened.ino;
+}
+
+function realRootOf(root: string): string {
+	try {
+		return realpathSync(root);
+	} catch {
+		return resolve(root);
+	}
+}
+
 type Located = { state: "found"; real: string; stats: Stats } | Exclude<SafeRead, { state: "ok" }>;
 
 function locate(path: string, root: string): Located {
 	let real: string;
-	let realRoot: string;
 	try {
 		real = realpathSync(path);
 	} catch (error) {
@@ -97,11 +121,7 @@ function locate(path: string, root: string): Located {
 		if (code === "ENOENT" || code === "ENOTDIR") return { state: "missing" }; // a broken link too
 		return refused(`${path} cannot be resolved: ${(error as Error).message}`);
 	}
-	try {
-		realRoot = realpathSync(root);
-	} catch {
-		realRoot = resolve(root);
-	}
+	const realRoot = realRootOf(root);
 	if (!isInside(realRoot, real)) return refused(`${path} leads outside ${root} (to ${real}) through a symbolic link; only files inside it are read`);
 	let stats: Stats;
 	try {
