@@ -37,7 +37,8 @@ const MiB = 1024;
 const pad = (n: number) => String(n).padStart(3, "0");
 const rel = (n: number) => `src/f${pad(n)}.ts`;
 
-// The server is found on PATH; npm scripts put node_modules/.bin there, a direct run may not.
+// The checks use the bundled server (the generated project is not trusted); tsc below comes from
+// node_modules/.bin, which npm scripts put on PATH and a direct run may not.
 const ownBin = join(dirname(dirname(fileURLToPath(import.meta.url))), "node_modules", ".bin");
 if (!(process.env.PATH ?? "").split(delimiter).includes(ownBin)) process.env.PATH = `${ownBin}${delimiter}${process.env.PATH ?? ""}`;
 
