@@ -1,18 +1,11 @@
 // The vocabulary and randomness of the synthetic agent (synthetic-calls.ts): names, words and
 // a seeded generator, so a stream is the same for the same seed.
+import { seededRandom } from "../test/support/seeded-random.ts";
+
 export const ROOT = "/Users/dev/work/shop-api";
 
-/** mulberry32 */
-export function rng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+/** The seeded generator the tests use too. */
+export const rng = seededRandom;
 
 export const WORDS = ["order", "cart", "user", "session", "token", "price", "item", "stock", "invoice", "payment", "cache", "retry", "queue", "event", "handler", "config", "route", "schema", "record", "batch", "refund", "coupon", "tax", "ledger", "webhook"];
 export const SUFFIX = ["Id", "List", "Map", "Count", "State", "Result", "Options", "Error", "Service", "Store", "Total", "Key"];

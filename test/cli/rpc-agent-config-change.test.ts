@@ -4,20 +4,13 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChatRequest, startScriptedServer, textOf } from "../support/openai-server.ts";
+import { startScriptedServer, subagentCallScript } from "../support/openai-server.ts";
 import { type CliSession, REPO_ROOT, runPi, startCli, writeModelsJson } from "../support/pi-cli.ts";
 import { QUIET_PI_SETTINGS } from "../support/pi-session.ts";
 import { userSettingsPath, wd, writeJson } from "../support/settings-files.ts";
 import { tempDir } from "../support/temp.ts";
 
-/** "call {json}" makes the model call `subagent` with that json; after the result it echoes it. */
-function script(request: ChatRequest) {
-	const last = request.messages.at(-1);
-	if (last?.role === "tool") return { text: `RESULT ${textOf(last.content)}` };
-	const prompt = textOf(last?.content);
-	if (prompt.startsWith("call ")) return { toolCalls: [{ name: "subagent", args: JSON.parse(prompt.slice(5)) }] };
-	return { text: "plain answer" };
-}
+const script = subagentCallScript;
 
 describe("pi --mode rpc: the agent cannot lower its own oversight", () => {
 	let cli: CliSession;

@@ -62,6 +62,7 @@ async function runWatched(cli: CliSession, text: string): Promise<number> {
 		done = true;
 	}
 	await poll;
+	console.log(`"${text}": slowest get_state answer ${slowest} ms`);
 	return slowest;
 }
 
@@ -116,7 +117,9 @@ describe("hostile WATCHDOG.md", () => {
 		expect(notices[2]).toMatch(/WATCHDOG\.md not used: .*leads outside/);
 		// The huge file: only its start is used, and Pi's memory hardly moves.
 		expect(textOf(reviews[3].messages.find((m) => m.role === "user")?.content)).toContain("RULE-START keep tests green");
-		expect(peakRssMb(cli) - baseline).toBeLessThan(150);
+		const grown = peakRssMb(cli) - baseline;
+		console.log(`WATCHDOG.md attacks: peak RSS grew ${grown.toFixed(0)} MiB over ${baseline.toFixed(0)} MiB`);
+		expect(grown).toBeLessThan(150);
 	});
 
 	it("in an untrusted project: the repository's WATCHDOG.md is not read at all", async () => {

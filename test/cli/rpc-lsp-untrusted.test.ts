@@ -13,6 +13,15 @@ import { armFakeServer, fakeServerFiles, fakeTypeScriptFiles } from "../lsp/repo
 
 const TSCONFIG = JSON.stringify({ compilerOptions: { strict: true, noEmit: true }, include: ["src"] });
 
+/** The agent breaks src/a.ts; told of the type error, it says it will fix it. */
+const script = (req: ChatRequest) => {
+	if (req.model === "reviewer") return { text: "clean" };
+	const last = req.messages.at(-1);
+	if (last?.role === "tool") return { text: "done" };
+	if (textOf(last?.content).includes("Type error")) return { text: "I will fix a.ts." };
+	return { toolCalls: [{ name: "write", args: { path: "src/a.ts", content: 'export const a: number = "one";\n' } }] };
+};
+
 it("never runs an untrusted repository's own server or TypeScript, and the LSP finding still arrives", async () => {
 	const marker = join(tempDir("pi-watchdog-marker-"), "ran");
 	const repo = makeGitRepo({
@@ -24,13 +33,6 @@ it("never runs an untrusted repository's own server or TypeScript, and the LSP f
 		...fakeTypeScriptFiles(marker),
 	});
 	armFakeServer(repo);
-	const script = (req: ChatRequest) => {
-		if (req.model === "reviewer") return { text: "clean" };
-		const last = req.messages.at(-1);
-		if (last?.role === "tool") return { text: "done" };
-		if (textOf(last?.content).includes("Type error")) return { text: "I will fix a.ts." };
-		return { toolCalls: [{ name: "write", args: { path: "src/a.ts", content: 'export const a: number = "one";\n' } }] };
-	};
 	const cli = await startCli({ cwd: repo, script, userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }) });
 	try {
 		await cli.run("change a", 60_000);
@@ -52,13 +54,6 @@ it("does not run a repository's own server when Pi trusts the project only becau
 	const marker = join(tempDir("pi-watchdog-marker-"), "ran");
 	const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": "export const a: number = 1;\n", ...fakeServerFiles(marker), ...fakeTypeScriptFiles(marker) });
 	armFakeServer(repo);
-	const script = (req: ChatRequest) => {
-		if (req.model === "reviewer") return { text: "clean" };
-		const last = req.messages.at(-1);
-		if (last?.role === "tool") return { text: "done" };
-		if (textOf(last?.content).includes("Type error")) return { text: "I will fix a.ts." };
-		return { toolCalls: [{ name: "write", args: { path: "src/a.ts", content: 'export const a: number = "one";\n' } }] };
-	};
 	const cli = await startCli({ cwd: repo, script, userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }) });
 	try {
 		await cli.run("change a", 60_000);

@@ -23,6 +23,21 @@ export interface ScriptedServer {
 	close(): Promise<void>;
 }
 
+/** "call {json}" makes the model call `subagent` with that json; after the result it echoes it. */
+export function subagentCallScript(request: ChatRequest): Reply {
+	const last = request.messages.at(-1);
+	if (last?.role === "tool") return { text: `RESULT ${textOf(last.content)}` };
+	const prompt = textOf(last?.content);
+	if (prompt.startsWith("call ")) return { toolCalls: [{ name: "subagent", args: JSON.parse(prompt.slice(5)) }] };
+	return { text: "plain answer" };
+}
+
+/** A reviewer that raises one finding with `args`, then, told it was recorded, is done. */
+export function reviewerWarns(request: ChatRequest, args: Record<string, unknown>): Reply {
+	if (request.messages.at(-1)?.role === "tool") return { text: "Reported." };
+	return { toolCalls: [{ name: "watchdog_warn", args }] };
+}
+
 export function textOf(content: unknown): string {
 	if (typeof content === "string") return content;
 	if (Array.isArray(content)) return content.map((c) => (typeof c?.text === "string" ? c.text : "")).join("");

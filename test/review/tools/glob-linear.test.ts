@@ -4,6 +4,7 @@ import { writeFiles } from "../../support/git.ts";
 import { tempDir } from "../../support/temp.ts";
 import { referenceGlob } from "./glob-reference.ts";
 import { toolsIn } from "./run-tool.ts";
+import { seededRandom } from "../../support/seeded-random.ts";
 
 function matcher(pattern: string) {
 	const g = compileGlob(pattern);
@@ -18,17 +19,6 @@ function timed(fn: () => void): number {
 	return performance.now() - started;
 }
 
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 describe("glob matching time is linear", () => {
 	// Each of these took a backtracking RegExp minutes or more on the subject beside it.
@@ -101,7 +91,7 @@ describe("glob matching agrees with the RegExp translation it replaces", () => {
 	const pathPieces = ["a", "a", "b", ".", "/", "-", "]", "[", "*", "{", "!", "\\", ",", "ab", "a/b", "+", "0", "é", "😀"];
 
 	it("on random small patterns and paths", () => {
-		const next = random(20240611);
+		const next = seededRandom(20240611);
 		const pick = (pieces: string[]) => pieces[Math.floor(next() * pieces.length)];
 		let compared = 0;
 		let matched = 0;
