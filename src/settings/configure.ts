@@ -124,14 +124,7 @@ export async function applyConfigure(env: ConfigureEnv, req: ConfigureRequest, p
  */
 export function settingsAtScope(store: SettingsStore, project: ProjectContext, scope: ConfigureScope): ResolvedSettings {
 	if (scope === "session") return store.resolve(project);
-	// Set the session layer aside for one synchronous resolve, then put it back as it was.
-	const overrides = store.getSessionOverrides();
-	store.replaceSessionOverrides({});
-	try {
-		return store.resolve(scope === "user" ? { cwd: project.cwd, trusted: false } : project);
-	} finally {
-		store.replaceSessionOverrides(overrides);
-	}
+	return store.resolve(scope === "user" ? { cwd: project.cwd, trusted: false } : project, { withSession: false });
 }
 
 /** Says when a later source still overrides what was just written. */

@@ -40,19 +40,21 @@ export class SettingsStore {
 		return join(cwd, this.location.configDirName, "settings.json");
 	}
 
-	resolve(project: ProjectContext): ResolvedSettings {
+	/** `withSession: false` leaves this session's overrides out (what a file change is judged against). */
+	resolve(project: ProjectContext, options: { withSession?: boolean } = {}): ResolvedSettings {
+		const withSession = options.withSession ?? true;
 		const userPath = this.userPath();
 		const projectPath = this.projectPath(project.cwd);
 		const user = this.files.read(userPath, userRoot(this.location.agentDir()));
 		// An untrusted project's file is not opened, not even looked at: the agent could have made it a FIFO.
 		const proj = project.trusted ? this.files.read(projectPath, project.cwd) : undefined;
-		const key = [userPath, user.token, projectPath, proj?.token ?? "untrusted", this.sessionVersion].join("|");
+		const key = [userPath, user.token, projectPath, proj?.token ?? "untrusted", withSession ? this.sessionVersion : "no-session"].join("|");
 		if (this.memo?.key === key) return this.memo.value;
 
 		const layers: LayerInput[] = [fileLayer("user", userPath, user.read)];
 		if (!proj) layers.push({ source: "project", origin: projectPath, ignoredReason: "not read: this project is not trusted, so its settings are ignored" });
 		else if (proj.read.state !== "missing") layers.push(fileLayer("project", projectPath, proj.read));
-		if (Object.keys(this.session).length > 0) {
+		if (withSession && Object.keys(this.session).length > 0) {
 			layers.push({ source: "session", origin: "session overrides", document: this.session, isWatchdogObject: true });
 		}
 		const value = resolveSettings(layers);
