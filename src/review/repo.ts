@@ -1,7 +1,22 @@
 // Finding the git repository around a folder and reading its HEAD from the files git keeps,
-// without starting a git process (the gate may not spend one on runs that only read).
-import { existsSync, readFileSync, statSync } from "node:fs";
+// without starting a git process (the gate may not spend one on runs that only read). These
+// files are the repository's (or the agent's, mid-session), so each is read through safe-file:
+// a FIFO or `/dev/zero` there, or a ref naming a path out of the git folder, gives "cannot
+// tell", and the caller asks git instead.
+import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { readFileInRoot } from "../util/safe-file.ts";
+
+/** Far above a real HEAD, ref or `.git` file. */
+const SMALL_FILE_BYTES = 4096;
+/** packed-refs of a very large repository; a larger one is left to git. */
+const PACKED_REFS_BYTES = 64 * 1024 * 1024;
+
+/** The text of a git file inside `root`, or undefined when it is missing or unsafe to read. */
+function gitFile(path: string, root: string, maxBytes = SMALL_FILE_BYTES): string | undefined {
+	const read = readFileInRoot(path, { root, maxBytes, overLimit: "refuse" });
+	return read.state === "ok" ? read.text : undefined;
+}
 
 export interface RepoLocation {
 	/** The work tree's top folder. */
@@ -30,7 +45,7 @@ function readDotGit(root: string, dotGit: string): RepoLocation | undefined {
 		let gitDir: string;
 		if (s.isDirectory()) gitDir = dotGit;
 		else {
-			const m = /^gitdir:\s*(.+)\s*$/m.exec(readFileSync(dotGit, "utf8"));
+			const m = /^gitdir:\s*(.+)\s*$/m.exec(gitFile(dotGit, root) ?? "");
 			if (!m) return undefined;
 			gitDir = isAbsolute(m[1]) ? m[1] : resolve(root, m[1]);
 		}
@@ -38,7 +53,8 @@ function readDotGit(root: string, dotGit: string): RepoLocation | undefined {
 		let commonDir = gitDir;
 		const common = join(gitDir, "commondir");
 		if (existsSync(common)) {
-			const rel = readFileSync(common, "utf8").trim();
+			const rel = gitFile(common, gitDir)?.trim();
+			if (!rel) return undefined;
 			commonDir = isAbsolute(rel) ? rel : resolve(gitDir, rel);
 		}
 		return { root, gitDir, commonDir };
@@ -53,20 +69,23 @@ function readDotGit(root: string, dotGit: string): RepoLocation | undefined {
  */
 export function readHead(repo: RepoLocation): string | null | undefined {
 	try {
-		const head = readFileSync(join(repo.gitDir, "HEAD"), "utf8").trim();
+		const head = gitFile(join(repo.gitDir, "HEAD"), repo.gitDir)?.trim();
+		if (head === undefined) return undefined;
 		if (/^[0-9a-f]{40,64}$/.test(head)) return head;
 		const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
-		if (!ref) return undefined;
+		if (!ref || !ref.startsWith("refs/") || ref.split("/").includes("..")) return undefined;
 		for (const dir of [repo.gitDir, repo.commonDir]) {
 			const file = join(dir, ref);
 			if (existsSync(file)) {
-				const oid = readFileSync(file, "utf8").trim();
-				return /^[0-9a-f]{40,64}$/.test(oid) ? oid : undefined;
+				const oid = gitFile(file, dir)?.trim();
+				return oid && /^[0-9a-f]{40,64}$/.test(oid) ? oid : undefined;
 			}
 		}
 		const packed = join(repo.commonDir, "packed-refs");
 		if (existsSync(packed)) {
-			for (const line of readFileSync(packed, "utf8").split("\n")) {
+			const text = gitFile(packed, repo.commonDir, PACKED_REFS_BYTES);
+			if (text === undefined) return undefined;
+			for (const line of text.split("\n")) {
 				const [oid, name] = line.split(" ");
 				if (name === ref && /^[0-9a-f]{40,64}$/.test(oid)) return oid;
 			}
