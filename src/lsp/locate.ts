@@ -5,6 +5,7 @@
 import { accessSync, constants, existsSync, readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, isAbsolute, join, relative } from "node:path";
+import { readFileInRoot } from "../util/safe-file.ts";
 
 export const SERVER_BIN = "typescript-language-server";
 
@@ -144,8 +145,10 @@ function versionOf(bin: string): string {
 		let dir = dirname(realpathSync(bin));
 		for (let i = 0; i < 4; i++) {
 			const pkg = join(dir, "package.json");
-			if (existsSync(pkg)) {
-				const json = JSON.parse(readFileSync(pkg, "utf8")) as { name?: string; version?: string };
+			// A trusted repository's own package.json: still never a FIFO or a huge read.
+			const read = existsSync(pkg) ? readFileInRoot(pkg, { root: dir, maxBytes: 1024 * 1024, overLimit: "refuse" }) : undefined;
+			if (read?.state === "ok") {
+				const json = JSON.parse(read.text) as { name?: string; version?: string };
 				if (json.name === SERVER_BIN && json.version) return json.version;
 			}
 			dir = dirname(dir);
