@@ -79,6 +79,14 @@ function layerSchema(obj: ObjectMaker) {
 			action: z.enum(["warn", "block"], { error: "must be warn or block" }).optional(),
 			roleModels: z.record(z.string(), obj({ allow: globList.optional(), deny: globList.optional(), note: z.string().optional() })).optional(),
 		}).optional(),
+		history: obj({
+			// Below 64 KiB the log would rotate every few reviews and keep next to nothing.
+			maxBytes: z
+				.int({ error: "must be a whole number of bytes" })
+				.min(65_536, { error: "must be at least 65536 bytes (64 KiB)" })
+				.max(1_073_741_824, { error: "must be at most 1073741824 bytes (1 GiB)" })
+				.optional(),
+		}).optional(),
 	});
 }
 
@@ -121,6 +129,7 @@ export interface WatchdogSettings {
 		overrides: Record<string, ChildRoleSettings>;
 	};
 	rules: { action: "warn" | "block"; roleModels: Record<string, { allow?: string[]; deny?: string[]; note?: string }> };
+	history: { maxBytes: number };
 }
 
 export const DEFAULT_SETTINGS: WatchdogSettings = {
@@ -139,6 +148,7 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 	rotate: { enabled: false, models: [], cooldownMs: 600_000 },
 	children: { enabled: false, model: "inherit", thinking: "inherit", cadence: { everyNTools: 0 }, overrides: {} },
 	rules: { action: "warn", roleModels: {} },
+	history: { maxBytes: 10_485_760 },
 };
 
 /** Paths whose values are open-ended maps: their children are keyed by role, not by schema. */

@@ -1,0 +1,137 @@
+// What one line of the history log holds, and how an event becomes that line. Pure.
+// A line starts with `{"at":"<ISO time>"` so the reader can judge its time from the prefix
+// without parsing it, and stays under 4 KiB so one O_APPEND write puts it down whole however
+// many Pi processes append at once. Texts are summaries and excerpts, capped here: the log
+// never carries raw transcript text.
+import { oneLine } from "../util/text.ts";
+
+export type ReviewTrigger = "boundary" | "cadence" | "command";
+export type ReviewOutcome = "clean" | "findings" | "failed" | "cancelled";
+export type FindingFate = "sent to the agent" | "shown to you" | "below threshold" | "duplicate" | "stalemate" | "held back";
+
+export const FINDING_FATES: readonly FindingFate[] = ["sent to the agent", "shown to you", "below threshold", "duplicate", "stalemate", "held back"];
+
+/** Fields every line has. `at` is when the line was written (ISO 8601, UTC). */
+export interface HistoryBase {
+	at: string;
+	/** Pi's session id (`sessionManager.getSessionId()`). */
+	session: string;
+	cwd: string;
+}
+
+export interface ReviewEvent extends HistoryBase {
+	kind: "review";
+	trigger: ReviewTrigger;
+	model: string;
+	thinking: string;
+	durationMs: number;
+	tokens: number;
+	/** US dollars. */
+	cost: number;
+	outcome: ReviewOutcome;
+	/** How many changed paths it covered. */
+	paths: number;
+	/** How many of them were left pending by an earlier cancelled or failed review. */
+	carriedOver?: number;
+	failure?: { kind: string; message: string };
+}
+
+export interface FindingEvent extends HistoryBase {
+	kind: "finding";
+	/** "main", a child role, "lsp", "loops", "claims", … */
+	source: string;
+	importance: "low" | "medium" | "high";
+	severity: "concern" | "blocker";
+	category?: string;
+	summary: string;
+	/** An excerpt, at most 300 characters. */
+	evidence: string;
+	fate: FindingFate;
+}
+
+export interface LoopResolvedEvent extends HistoryBase {
+	kind: "loop-resolved";
+	summary: string;
+}
+
+export interface FailureEvent extends HistoryBase {
+	kind: "failure";
+	/** What failed: "review", "lsp", "history", … */
+	what: string;
+	message: string;
+}
+
+export interface ConfigChangeEvent extends HistoryBase {
+	kind: "config-change";
+	by: "user" | "agent";
+	outcome: string;
+	/** Short text, e.g. the command that makes the change. */
+	change: string;
+}
+
+/** Kinds the later capabilities write; their own fields go in `details` until they get a shape. */
+export interface LaterEvent extends HistoryBase {
+	kind: "nudge" | "rotate" | "launch" | "permission";
+	summary: string;
+	source?: string;
+	outcome?: string;
+	details?: Record<string, string | number | boolean>;
+}
+
+export type HistoryEvent = ReviewEvent | FindingEvent | LoopResolvedEvent | FailureEvent | ConfigChangeEvent | LaterEvent;
+export type HistoryKind = HistoryEvent["kind"];
+export const HISTORY_KINDS: readonly HistoryKind[] = ["review", "finding", "loop-resolved", "failure", "config-change", "nudge", "rotate", "launch", "permission"];
+
+type WithoutAt<E> = E extends HistoryEvent ? Omit<E, "at"> & { at?: string } : never;
+/** What a writer hands to `append`: `at` is filled in with the time of writing when left out (leave it out). */
+export type HistoryEventInput = WithoutAt<HistoryEvent>;
+
+/** A line stays under this many bytes (with its newline): one write, never torn. */
+export const MAX_LINE_BYTES = 4000;
+
+/** Character caps per text field; anything not named gets `DEFAULT_CAP`. */
+const CAPS: Record<string, number> = { summary: 300, evidence: 300, message: 500, change: 300, cwd: 1024, session: 200 };
+const DEFAULT_CAP = 200;
+/** Fields that stay whole while the rest shrink to fit a line (they are what filters compare). */
+const KEPT: ReadonlySet<string> = new Set(["at", "session", "cwd", "kind"]);
+
+/** The line for one event (with its newline), or an error when it cannot be written at all. */
+export function eventLine(event: HistoryEventInput, now: Date): { ok: true; line: string } | { ok: false; error: string } {
+	if (!event || typeof event !== "object" || typeof event.kind !== "string") return { ok: false, error: "a history event needs a kind" };
+	const at = typeof event.at === "string" && !Number.isNaN(Date.parse(event.at)) ? new Date(event.at).toISOString() : now.toISOString();
+	const { at: _ignored, session, cwd, kind, ...rest } = event as HistoryEventInput & Record<string, unknown>;
+	// `at` first, then the fields every filter looks at, then the kind's own.
+	const ordered = { at, session: String(session ?? ""), cwd: String(cwd ?? ""), kind, ...rest };
+	for (let scale = 1; scale >= 1 / 64; scale /= 2) {
+		const line = `${JSON.stringify(capped(ordered, scale))}\n`;
+		if (Buffer.byteLength(line) <= MAX_LINE_BYTES) return { ok: true, line };
+	}
+	return { ok: false, error: `a ${kind} event does not fit in one history line even with its texts cut` };
+}
+
+/** A copy with every string cut to its cap × scale (the kept fields to their full cap), numbers finite. */
+function capped(value: Record<string, unknown>, scale: number): Record<string, unknown> {
+	const out: Record<string, unknown> = {};
+	for (const [key, v] of Object.entries(value)) {
+		if (v === undefined) continue;
+		const cap = CAPS[key] ?? DEFAULT_CAP;
+		if (typeof v === "string") out[key] = cut(key === "summary" ? oneLine(v) : v, KEPT.has(key) ? cap : Math.max(8, Math.floor(cap * scale)));
+		else if (typeof v === "number") out[key] = Number.isFinite(v) ? v : 0;
+		else if (typeof v === "boolean" || v === null) out[key] = v;
+		else if (typeof v === "object" && !Array.isArray(v)) out[key] = capped(v as Record<string, unknown>, scale);
+		// Arrays and anything else are left out: a line holds counts and short texts, not lists.
+	}
+	return out;
+}
+
+function cut(text: string, max: number): string {
+	return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** A parsed line, if it is one: a plain object with a valid `at` and a `kind`. */
+export function asEvent(value: unknown): HistoryEvent | undefined {
+	if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+	const v = value as Record<string, unknown>;
+	if (typeof v.at !== "string" || Number.isNaN(Date.parse(v.at)) || typeof v.kind !== "string") return undefined;
+	return value as HistoryEvent;
+}
