@@ -84,6 +84,11 @@ class Scan {
 			}
 			if (this.sinceIso !== undefined && at < this.sinceIso) return;
 		}
+		// A line cut short (a crash mid-write, a full disk) is known bad without parsing it.
+		if (!endsAsObject(line)) {
+			this.result.skipped++;
+			return;
+		}
 		if (!mayMatch(line, this.test)) return;
 		let event: HistoryEvent | undefined;
 		try {
@@ -105,6 +110,12 @@ class Scan {
 			this.stopBefore = Math.max(this.stopBefore, oldest - ORDER_SLACK_MS);
 		}
 	}
+}
+
+function endsAsObject(line: string): boolean {
+	let end = line.length - 1;
+	while (end >= 0 && (line[end] === "\r" || line[end] === " " || line[end] === "\t")) end--;
+	return line[end] === "}";
 }
 
 interface Opened {
