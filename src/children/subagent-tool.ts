@@ -2,13 +2,13 @@
 // it later under the same tool, so `action` is optional and the launch fields can be added
 // beside the ones here.
 import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
-import { Type } from "typebox";
+import { type Static, Type } from "typebox";
 import { THINKING_LEVELS } from "../models/model-ref.ts";
-import type { ConfigureScope } from "../settings/configure.ts";
 import type { ChangeOutcome } from "../commands/agent-change.ts";
+import { historyEnv, runHistory } from "../commands/history-command.ts";
 import type { AgentCtx, Watchdog } from "../watchdog.ts";
 
-export const WATCHDOG_ACTIONS = ["watchdog.status", "watchdog.recommend-model", "watchdog.configure"] as const;
+export const WATCHDOG_ACTIONS = ["watchdog.status", "watchdog.recommend-model", "watchdog.configure", "watchdog.history"] as const;
 
 const enumOf = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: "string", enum: [...values], description });
 
@@ -19,22 +19,21 @@ export const subagentParameters = Type.Object({
 	enabled: Type.Optional(Type.Boolean({ description: "watchdog.configure: turn the watchdog for the target on or off." })),
 	scope: Type.Optional(enumOf(["session", "user", "project"] as const, 'watchdog.configure: where the change lives. Default "session".')),
 	target: Type.Optional(Type.String({ description: 'watchdog.configure: "main" (default), "children", or a child role name.' })),
+	session: Type.Optional(Type.String({ description: 'watchdog.history: "current" or a session id. Default: every session in this project.' })),
+	since: Type.Optional(Type.String({ description: 'watchdog.history: "90m", "24h", "7d", or an ISO date/time.' })),
+	source: Type.Optional(Type.String({ description: "watchdog.history: review, main, lsp, loops, claims, a child role; several comma-separated." })),
+	limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: "watchdog.history: how many events, newest first. Default 20." })),
+	json: Type.Optional(Type.Boolean({ description: "watchdog.history: one JSON object per line instead of text." })),
 });
 
-type Params = {
-	action?: (typeof WATCHDOG_ACTIONS)[number];
-	model?: string;
-	thinking?: string;
-	enabled?: boolean;
-	scope?: ConfigureScope;
-	target?: string;
-};
+type Params = Static<typeof subagentParameters>;
 
 const DESCRIPTION = [
 	"Inspect and configure the watchdog that reviews this session's work with a second model.",
 	'- {action: "watchdog.status"}: settings and their sources, the reviewer model in effect, errors.',
 	'- {action: "watchdog.recommend-model"}: the suggested reviewer model.',
 	'- {action: "watchdog.configure", model?, thinking?, enabled?, scope?, target?}: change the reviewer model, thinking level or switch.',
+	'- {action: "watchdog.history", session?, since?, source?, limit?, json?}: past reviews, findings (and what became of each), failures; newest first.',
 	'Use scope "session" (the default) unless the user asked for a lasting default; "user" and "project" write settings files that affect other sessions.',
 	"Every change is shown to the user. A change that lowers oversight (turning a watchdog off, a reviewer of the session model's own family or the session model itself, less thinking) needs the user: they are asked in the TUI, and elsewhere it is refused with the command they can run. Do not retry a refused or declined change.",
 ].join("\n");
@@ -45,7 +44,7 @@ export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionCo
 		name: "subagent",
 		label: "Subagent",
 		description: DESCRIPTION,
-		promptSnippet: "subagent: watchdog.status, watchdog.recommend-model, watchdog.configure (scope session unless asked otherwise)",
+		promptSnippet: "subagent: watchdog.status, watchdog.recommend-model, watchdog.configure (scope session unless asked otherwise), watchdog.history",
 		parameters: subagentParameters,
 		async execute(_id, raw, signal, _onUpdate, ctx) {
 			const params = raw as Params;
@@ -56,7 +55,7 @@ export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionCo
 	};
 }
 
-async function run(watchdog: Watchdog, ctx: AgentCtx, params: Params, signal: AbortSignal | undefined): Promise<{ text: string; outcome?: ChangeOutcome }> {
+async function run(watchdog: Watchdog, ctx: AgentCtx & Partial<Pick<ExtensionContext, "sessionManager">>, params: Params, signal: AbortSignal | undefined): Promise<{ text: string; outcome?: ChangeOutcome }> {
 	switch (params.action) {
 		case "watchdog.status":
 			return { text: watchdog.statusText(ctx) };
@@ -74,6 +73,13 @@ async function run(watchdog: Watchdog, ctx: AgentCtx, params: Params, signal: Ab
 				},
 				signal,
 			);
+		case "watchdog.history": {
+			const request = { session: params.session, since: params.since, sources: params.source?.split(","), limit: params.limit, json: params.json };
+			const result = await runHistory(request, historyEnv(ctx));
+			// A bad field is the agent's mistake to fix: a tool error says so.
+			if (result.level === "error") throw new Error(result.text);
+			return { text: result.text };
+		}
 		default:
 			throw new Error(`subagent needs an action: ${WATCHDOG_ACTIONS.join(", ")}. Launching child agents is not available in this version.`);
 	}

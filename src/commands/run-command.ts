@@ -1,5 +1,7 @@
 // Runs one `/subagents-watchdog` invocation against the watchdog and says what to show.
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Ctx, Watchdog } from "../watchdog.ts";
+import { historyEnv, runHistory } from "./history-command.ts";
 import type { Level } from "./present.ts";
 import { parseCommand, USAGE } from "./watchdog-command.ts";
 
@@ -10,7 +12,10 @@ export interface CommandOutcome {
 	changed: boolean;
 }
 
-export async function runCommand(watchdog: Watchdog, args: string, ctx: Ctx): Promise<CommandOutcome> {
+/** A command's context also has the session (history's `--session current`). */
+export type CommandCtx = Ctx & Partial<Pick<ExtensionContext, "sessionManager">>;
+
+export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandCtx): Promise<CommandOutcome> {
 	const op = parseCommand(args);
 	const say = (text: string, level: Level = "info", changed = false): CommandOutcome => ({ text, level, changed });
 	switch (op.kind) {
@@ -28,5 +33,9 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: Ctx): Pr
 		}
 		case "configure":
 			return say(await watchdog.configure(ctx, op.request), "info", true);
+		case "history": {
+			const result = await runHistory(op.request, historyEnv(ctx));
+			return say(result.text, result.level);
+		}
 	}
 }

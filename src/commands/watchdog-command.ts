@@ -2,6 +2,7 @@
 // the parsed operation against the watchdog.
 import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/model-ref.ts";
 import type { ConfigureRequest, ConfigureScope } from "../settings/configure.ts";
+import { completeHistory, HISTORY_USAGE, type HistoryRequest, parseHistoryArgs } from "./history-args.ts";
 
 export const COMMAND_NAME = "subagents-watchdog";
 
@@ -10,6 +11,7 @@ export type CommandOp =
 	| { kind: "configure"; request: ConfigureRequest }
 	| { kind: "recommend" }
 	| { kind: "check" }
+	| { kind: "history"; request: HistoryRequest }
 	| { kind: "help" }
 	| { kind: "error"; message: string };
 
@@ -24,6 +26,7 @@ export const USAGE = [
 	`/${COMMAND_NAME} [session|project] [children | role <name>] on|off|model …|thinking …   the same for the project's settings, the child watchdogs or one child role`,
 	`/${COMMAND_NAME} recommend-model          suggest a reviewer model`,
 	`/${COMMAND_NAME} check                    check that the reviewer model resolves and has credentials`,
+	`/${COMMAND_NAME} ${HISTORY_USAGE}   past reviews, findings and failures (default: this project, newest 20)`,
 ].join("\n");
 
 export function parseCommand(args: string): CommandOp {
@@ -33,6 +36,10 @@ export function parseCommand(args: string): CommandOp {
 	if (first === "help" || first === "--help" || first === "-h") return { kind: "help" };
 	if (first === "recommend-model") return rest.length ? tooMany(first) : { kind: "recommend" };
 	if (first === "check") return rest.length ? tooMany(first) : { kind: "check" };
+	if (first === "history") {
+		const parsed = parseHistoryArgs(rest);
+		return parsed.ok ? { kind: "history", request: parsed.request } : { kind: "error", message: parsed.error };
+	}
 	return parseSetting(words);
 }
 
@@ -111,6 +118,7 @@ const TOP: Array<[string, string]> = [
 	["thinking", "save the reviewer thinking level"],
 	["recommend-model", "suggest a reviewer model"],
 	["check", "check model and credentials"],
+	["history", "past reviews, findings and failures"],
 ];
 
 /** Completes the whole argument text; `models` are the known model refs for `model …`. */
@@ -123,6 +131,7 @@ export function completeArguments(prefix: string, models: readonly string[]): Co
 	let options: Array<[string, string]> = [];
 	const last = done.at(-1);
 	if (done.length === 0) options = TOP;
+	else if (done[0] === "history") options = completeHistory(done.slice(1));
 	else if (isSettingHead(done)) options = TOP.filter(([v]) => ["on", "off", "model", "thinking"].includes(v));
 	else if (last === "model") options = [["recommended", "the strongest model of another family"], ["inherit", "use the session's model"], ...models.map((m): [string, string] => [m, ""])];
 	else if (last === "thinking") options = [...THINKING_LEVELS, "inherit"].map((l): [string, string] => [l, ""]);

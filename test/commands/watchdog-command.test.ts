@@ -26,7 +26,7 @@ describe("/subagents-watchdog arguments", () => {
 	});
 
 	it("completes subcommands and their values as whole argument strings", () => {
-		expect(completeArguments("", [])?.map((c) => c.value)).toEqual(["status", "on", "off", "session", "model", "thinking", "recommend-model", "check"]);
+		expect(completeArguments("", [])?.map((c) => c.value)).toEqual(["status", "on", "off", "session", "model", "thinking", "recommend-model", "check", "history"]);
 		expect(completeArguments("re", [])?.map((c) => c.value)).toEqual(["recommend-model"]);
 		expect(completeArguments("session ", [])?.map((c) => c.value)).toEqual(["session on", "session off", "session model", "session thinking"]);
 		expect(completeArguments("session model r", [])?.map((c) => c.value)).toEqual(["session model recommended"]);
