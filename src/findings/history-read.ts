@@ -8,7 +8,7 @@ import { constants, lstatSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import { asEvent, type HistoryEvent } from "./history-event.ts";
-import { type HistoryFilter, lineTest, lineTime, matches, mayMatch, newestFirst } from "./history-filter.ts";
+import { type HistoryFilter, type LineTest, lineTest, lineTime, matches, mayMatch, newestFirst } from "./history-filter.ts";
 import { chunksBackward } from "./lines-backward.ts";
 
 export interface HistoryRead {
@@ -50,7 +50,7 @@ export async function readHistory(dir: string, filter: HistoryFilter = {}): Prom
 /** The scan over both files, newest line first, with when to stop. */
 class Scan {
 	done = false;
-	private readonly test;
+	private readonly test: LineTest;
 	private readonly sinceIso: string | undefined;
 	private stopBefore: number;
 	private readonly filter: HistoryFilter;
