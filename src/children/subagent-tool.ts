@@ -5,8 +5,9 @@ import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding
 import { type Static, Type } from "typebox";
 import { THINKING_LEVELS } from "../models/model-ref.ts";
 import type { ChangeOutcome } from "../commands/agent-change.ts";
+import { configureForAgent, recommend } from "../commands/controls.ts";
 import { historyEnv, runHistory } from "../commands/history-command.ts";
-import type { AgentCtx, Watchdog } from "../watchdog.ts";
+import type { AgentCtx, WatchdogSession as Watchdog } from "../session/watchdog-session.ts";
 
 export const WATCHDOG_ACTIONS = ["watchdog.status", "watchdog.recommend-model", "watchdog.configure", "watchdog.history"] as const;
 
@@ -60,9 +61,10 @@ async function run(watchdog: Watchdog, ctx: AgentCtx & Partial<Pick<ExtensionCon
 		case "watchdog.status":
 			return { text: watchdog.statusText(ctx) };
 		case "watchdog.recommend-model":
-			return { text: await watchdog.recommend(ctx) };
+			return { text: await recommend(watchdog, ctx) };
 		case "watchdog.configure":
-			return watchdog.configureForAgent(
+			return configureForAgent(
+				watchdog,
 				ctx,
 				{
 					scope: params.scope ?? "session",

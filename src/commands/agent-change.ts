@@ -3,7 +3,7 @@
 // refused where nobody can be asked (print, RPC); every change is announced and recorded.
 import { type ConfigureEnv, type ConfigurePlan, type ConfigureRequest, planConfigure, settingsAtScope } from "../settings/configure.ts";
 import { loweredOversight } from "../settings/oversight.ts";
-import type { Level } from "./present.ts";
+import type { Level } from "../host/present.ts";
 import { commandsFor } from "./watchdog-command.ts";
 
 export const CONFIG_CHANGE_ENTRY = "watchdog-config-change";

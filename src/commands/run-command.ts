@@ -1,8 +1,9 @@
 // Runs one `/subagents-watchdog` invocation against the watchdog and says what to show.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { Ctx, Watchdog } from "../watchdog.ts";
+import type { Ctx, WatchdogSession as Watchdog } from "../session/watchdog-session.ts";
+import { check, configure, recommend } from "./controls.ts";
 import { historyEnv, runHistory } from "./history-command.ts";
-import type { Level } from "./present.ts";
+import type { Level } from "../host/present.ts";
 import { parseCommand, USAGE } from "./watchdog-command.ts";
 
 export interface CommandOutcome {
@@ -26,13 +27,13 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 		case "error":
 			return say(`Watchdog: ${op.message}`, "error");
 		case "recommend":
-			return say(await watchdog.recommend(ctx));
+			return say(await recommend(watchdog, ctx));
 		case "check": {
-			const result = await watchdog.check(ctx);
+			const result = await check(watchdog, ctx);
 			return say(result.lines.join("\n"), result.ok ? "info" : "warning");
 		}
 		case "configure":
-			return say(await watchdog.configure(ctx, op.request), "info", true);
+			return say(await configure(watchdog, ctx, op.request), "info", true);
 		case "history": {
 			const result = await runHistory(op.request, historyEnv(ctx));
 			return say(result.text, result.level);

@@ -1,7 +1,7 @@
 // Nothing the watchdog does may throw into Pi: every handler runs through `guarded`, which
 // reports a failure to the user and returns nothing (Pi then carries on as without us).
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { present } from "../commands/present.ts";
+import { present } from "./present.ts";
 
 export function guarded<E, C extends Pick<ExtensionContext, "mode" | "ui">, R>(
 	what: string,

@@ -1,14 +1,12 @@
-// The loop detector in a live session: every tool result goes in; the first sign of a loop is
-// steered into the run as a high-importance loop-risk finding with the evidence and a way
-// out; a loop that goes on escalates to a blocker (and, with loops.stopRun, stops the run);
-// landing something resolves it and says so. The same loop is never reported again without
-// new evidence. A real user prompt starts afresh.
-import type { ResolvedSettings } from "../settings/resolve.ts";
-import type { StatusSection } from "../status/status-text.ts";
-import { FINDING_MESSAGE } from "../review/delivery.ts";
-import { agentMessage, type Finding, firstLine, makeFinding } from "../review/finding.ts";
+// The loop detector in a live session (a monitor): every tool result goes in; the first sign of
+// a loop comes out as a high-importance loop-risk finding with the evidence and a way out; a
+// loop that goes on escalates to a blocker (and, with loops.stopRun, asks for the run to stop);
+// landing something resolves it. The same loop is never reported again without new evidence.
+// A real user prompt starts afresh. It returns findings; the sink delivers them.
+import type { StatusSection } from "../util/status-section.ts";
+import { type Finding, firstLine, makeFinding } from "../findings/finding.ts";
 import { fromPiToolCall } from "./call-record.ts";
-import { LoopDetector, type LoopSignal } from "./loop-detector.ts";
+import { LoopDetector, type LoopSignal, type LoopThresholds } from "./loop-detector.ts";
 import { describeCall, landed } from "./normalize.ts";
 
 export const LOOP_RESOLVED_ENTRY = "watchdog-loop-resolved";
@@ -21,24 +19,34 @@ interface Reported {
 	lastSeen: number;
 }
 
-export interface LoopWatchDeps<C> {
-	settings: (ctx: C) => ResolvedSettings;
-	steer: (message: { customType: string; content: string; display: boolean; details?: unknown }) => void;
-	persist: (customType: string, data: unknown) => void;
-	present: (ctx: C, text: string, level: "info" | "warning" | "error") => void;
-	abort: (ctx: C) => void;
+/** The settings the loop watch reads: whether the watchdog is on, and the loops.* keys. */
+export interface LoopSettings {
+	enabled: boolean;
+	loops: { enabled: boolean; stopRun: boolean } & LoopThresholds;
 }
 
+/** What one tool result brought: findings to deliver, a loop that ended, a run to stop. */
+export interface LoopOutcome {
+	findings: Finding[];
+	/** The signal behind the findings (kept in the delivered message's details). */
+	signal?: LoopSignal;
+	resolved?: { text: string; call: number };
+	/** loops.stopRun and a loop went on after its warning. */
+	stop?: string;
+}
+
+const NOTHING: LoopOutcome = { findings: [] };
+
 export class LoopWatch<C> {
-	private readonly deps: LoopWatchDeps<C>;
+	private readonly settings: (ctx: C) => LoopSettings;
 	private detector?: LoopDetector;
 	private thresholdsKey = "";
 	private index = 0;
 	private active: Reported[] = [];
 	private lastFinding?: Finding;
 
-	constructor(deps: LoopWatchDeps<C>) {
-		this.deps = deps;
+	constructor(settings: (ctx: C) => LoopSettings) {
+		this.settings = settings;
 	}
 
 	/** A new, resumed or reloaded session: nothing carries over from another one. */
@@ -54,31 +62,31 @@ export class LoopWatch<C> {
 		this.active = [];
 	}
 
-	toolResult(ctx: C, event: { toolName: string; input: unknown; content: unknown; isError: boolean; details?: unknown }): void {
-		const resolved = this.deps.settings(ctx);
-		const loops = resolved.settings.loops;
-		if (!resolved.enabled || !loops.enabled) return;
+	toolResult(ctx: C, event: { toolName: string; input: unknown; content: unknown; isError: boolean; details?: unknown }): LoopOutcome {
+		const resolved = this.settings(ctx);
+		const loops = resolved.loops;
+		if (!resolved.enabled || !loops.enabled) return NOTHING;
 		const detector = this.detectorFor(loops);
 		const record = fromPiToolCall(this.index++, event.toolName, event.input, event.content, event.isError, event.details);
+		const outcome: LoopOutcome = { findings: [] };
 		if (landed(record) && this.active.length) {
 			const what = this.active.map((r) => firstLine(r.finding.summary, 80)).join("; ");
-			const text = `Watchdog: loop resolved: ${describeCall(record)} landed (${what}).`;
+			outcome.resolved = { text: `Watchdog: loop resolved: ${describeCall(record)} landed (${what}).`, call: record.index };
 			this.active = [];
-			this.deps.present(ctx, text, "info");
-			this.deps.persist(LOOP_RESOLVED_ENTRY, { text, at: Date.now(), call: record.index });
 		}
-		for (const signal of detector.add(record)) this.consider(ctx, signal, loops.stopRun);
+		for (const signal of detector.add(record)) this.consider(signal, loops.stopRun, outcome);
 		// A loop the detector has not seen for a whole window has ended without a landing.
 		this.active = this.active.filter((r) => record.index - r.lastSeen <= loops.window);
+		return outcome;
 	}
 
-	private consider(ctx: C, signal: LoopSignal, stopRun: boolean): void {
+	private consider(signal: LoopSignal, stopRun: boolean, outcome: LoopOutcome): void {
 		// The same loop seen through another signal, or again: escalate once it has grown.
 		const known = this.active.find((r) => r.signal.key === signal.key || r.signal.subject === signal.subject || r.signal.to >= signal.from);
 		if (!known) {
 			const finding = this.finding(signal, "concern");
 			this.active.push({ signal, level: "warned", finding, lastSeen: signal.to });
-			this.deliver(finding, signal);
+			this.report(finding, signal, outcome);
 			return;
 		}
 		known.lastSeen = signal.to;
@@ -87,11 +95,8 @@ export class LoopWatch<C> {
 		known.level = "escalated";
 		known.signal = signal;
 		known.finding = finding;
-		this.deliver(finding, signal);
-		if (stopRun) {
-			this.deps.present(ctx, `Watchdog stopped the run: ${finding.summary}`, "warning");
-			this.deps.abort(ctx);
-		}
+		this.report(finding, signal, outcome);
+		if (stopRun) outcome.stop = `Watchdog stopped the run: ${finding.summary}`;
 	}
 
 	private finding(signal: LoopSignal, severity: "concern" | "blocker", earlier?: LoopSignal): Finding {
@@ -99,13 +104,10 @@ export class LoopWatch<C> {
 		return makeFinding({ summary, evidence: signal.evidence, recommendedAction: signal.wayOut, importance: "high", severity, category: "loop-risk" }, "loops");
 	}
 
-	private deliver(finding: Finding, signal: LoopSignal): void {
+	private report(finding: Finding, signal: LoopSignal, outcome: LoopOutcome): void {
 		this.lastFinding = finding;
-		try {
-			this.deps.steer({ customType: FINDING_MESSAGE, content: agentMessage("The watchdog noticed the run going in circles.", [finding]), display: true, details: { findings: [finding], signal } });
-		} catch {
-			// the session went away meanwhile
-		}
+		outcome.findings.push(finding);
+		outcome.signal = signal;
 	}
 
 	/** Current suspicions, for the reviewer model. */
@@ -122,7 +124,7 @@ export class LoopWatch<C> {
 		return { title: "Loops", lines };
 	}
 
-	private detectorFor(loops: ResolvedSettings["settings"]["loops"]): LoopDetector {
+	private detectorFor(loops: LoopSettings["loops"]): LoopDetector {
 		const { enabled: _enabled, stopRun: _stopRun, ...thresholds } = loops;
 		const key = JSON.stringify(thresholds);
 		if (!this.detector || key !== this.thresholdsKey) {

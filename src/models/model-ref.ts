@@ -4,6 +4,8 @@
 
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 export type Thinking = (typeof THINKING_LEVELS)[number];
+/** A thinking level as a setting: a level, or the session's own. */
+export type ThinkingSetting = Thinking | "inherit";
 
 export function isThinking(value: unknown): value is Thinking {
 	return typeof value === "string" && (THINKING_LEVELS as readonly string[]).includes(value);

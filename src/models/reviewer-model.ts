@@ -3,8 +3,8 @@
 // what is missing.
 import { clampThinkingLevel } from "@earendil-works/pi-ai";
 import type { ModelRegistry } from "@earendil-works/pi-coding-agent";
-import type { ThinkingSetting } from "../settings/schema.ts";
-import { formatModelRef, parseModelRef, type Thinking } from "./model-ref.ts";
+
+import { formatModelRef, parseModelRef, type Thinking, type ThinkingSetting } from "./model-ref.ts";
 import { type ModelFacts, recommendModel, type Recommendation } from "./recommend.ts";
 
 export type Registry = Pick<ModelRegistry, "find" | "getAll" | "getAvailable" | "getApiKeyAndHeaders" | "hasConfiguredAuth" | "streamSimple">;

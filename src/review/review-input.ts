@@ -19,6 +19,8 @@ const DELTA_RESERVE = 9000;
 
 export interface ReviewInputParts {
 	changedPaths: string[];
+	/** Those of them an earlier review left pending (it was cancelled or failed). */
+	carriedOver?: string[];
 	/** The user's requests, oldest first. */
 	scope: string[];
 	/** WATCHDOG.md files, project first. */
@@ -48,7 +50,10 @@ export function buildReviewInput(parts: ReviewInputParts): string {
 	].join("\n");
 	const sections: string[] = [header];
 	const paths = parts.changedPaths.length ? parts.changedPaths.join("\n") : "(none detected)";
-	sections.push(`## Changed paths (${parts.changedPaths.length})\n${fence("changed paths", capText(paths, PATHS_BUDGET))}${parts.note ? `\n${parts.note}` : ""}`);
+	const carried = parts.carriedOver?.length
+		? `\n${parts.carriedOver.length} of them changed in an earlier run whose review was cancelled or failed; review them with the rest:\n${fence("carried-over paths", capText(parts.carriedOver.join("\n"), PATHS_BUDGET / 2))}`
+		: "";
+	sections.push(`## Changed paths (${parts.changedPaths.length})\n${fence("changed paths", capText(paths, PATHS_BUDGET))}${carried}${parts.note ? `\n${parts.note}` : ""}`);
 	if (parts.scope.length) sections.push(`## What the user asked, oldest first\n${scopeText(parts.scope, SCOPE_BUDGET)}`);
 	if (parts.signals?.length) sections.push(`## Deterministic signals\n${fence("detector output", capText(parts.signals.join("\n\n"), SIGNALS_BUDGET))}`);
 	const delta = parts.delta || "(no record)";

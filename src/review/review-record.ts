@@ -1,27 +1,31 @@
 // What the watchdog remembers about its reviews: each review is appended to the session as
 // a custom entry (never model context), so status, deduplication and the stalemate count
 // survive /reload, resume and a restart. Pure.
-import { type Finding, firstLine } from "./finding.ts";
+import { type Finding, firstLine } from "../findings/finding.ts";
 import type { FailureKind, ReviewUsage } from "./reviewer.ts";
-import type { StatusSection } from "../status/status-text.ts";
+import type { StatusSection } from "../util/status-section.ts";
 
 export const REVIEW_ENTRY = "watchdog-review";
 const KEEP_FINDINGS = 20;
 
 export interface ReviewRecord {
 	at: number;
-	trigger: "boundary" | "cadence";
+	trigger: "boundary" | "cadence" | "command";
 	status: "clean" | "findings" | "failed" | "cancelled";
 	model: string;
 	thinking: string;
 	durationMs: number;
 	usage: ReviewUsage;
 	changedPaths: string[];
+	/** Paths an earlier review left pending that this one took on. */
+	carriedOver?: string[];
 	findings: Finding[];
 	failure?: { kind: FailureKind; message: string };
 	/** Longest run of the same finding across consecutive reviews after this one. */
 	stalemateCount: number;
 	stalemate: boolean;
+	/** What is still pending after this review: path → why. */
+	pending?: Record<string, string>;
 }
 
 export interface ReviewHistory {
@@ -30,6 +34,8 @@ export interface ReviewHistory {
 	recentFindings: Finding[];
 	totalCost: number;
 	reviews: number;
+	/** What the latest record (a cancelled review's too) left pending. */
+	pending?: Record<string, string>;
 }
 
 export const EMPTY_HISTORY: ReviewHistory = { recentFindings: [], totalCost: 0, reviews: 0 };
@@ -42,6 +48,7 @@ export function addRecord(history: ReviewHistory, record: ReviewRecord): ReviewH
 		recentFindings,
 		totalCost: history.totalCost + (record.usage?.cost ?? 0),
 		reviews: history.reviews + 1,
+		pending: record.pending,
 	};
 }
 
@@ -49,7 +56,9 @@ export function historyFromEntries(entries: ReadonlyArray<{ type: string; custom
 	let history = EMPTY_HISTORY;
 	for (const e of entries) {
 		if (e.type === "custom" && e.customType === REVIEW_ENTRY && e.data && typeof e.data === "object" && Array.isArray((e.data as ReviewRecord).findings)) {
-			history = addRecord(history, e.data as ReviewRecord);
+			const record = e.data as ReviewRecord;
+			// A cancelled review is no review, but what it left pending counts.
+			history = record.status === "cancelled" ? { ...history, pending: record.pending } : addRecord(history, record);
 		}
 	}
 	return history;

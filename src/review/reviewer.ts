@@ -4,7 +4,7 @@
 import { clampThinkingLevel, type AssistantMessage, type Message, type Tool } from "@earendil-works/pi-ai";
 import { Type } from "typebox";
 import { checkReviewer, type Registry, type ReviewerChoice } from "../models/reviewer-model.ts";
-import { CATEGORIES, dedupe, type Finding, IMPORTANCES, makeFinding, parseWarnArgs, SEVERITIES } from "./finding.ts";
+import { CATEGORIES, dedupe, type Finding, IMPORTANCES, makeFinding, parseWarnArgs, SEVERITIES } from "../findings/finding.ts";
 
 /** A read-only tool the reviewer may call (read, grep, find, ls, watchdog_diff). */
 export interface ReviewerToolLike {

@@ -3,7 +3,7 @@
 // is optional in a layer; the defaults fill what no layer sets.
 import { z } from "zod";
 import { DEFAULT_THRESHOLDS, type LoopThresholds } from "../loops/loop-detector.ts";
-import { parseModelRef, THINKING_LEVELS } from "../models/model-ref.ts";
+import { parseModelRef, THINKING_LEVELS, type ThinkingSetting } from "../models/model-ref.ts";
 
 type ObjectMaker = typeof z.strictObject;
 
@@ -96,7 +96,7 @@ export const layerSchemaStripping = layerSchema(z.object as unknown as ObjectMak
 /** One source's view of the settings: every key optional. */
 export type SettingsLayer = z.infer<typeof strictLayerSchema>;
 export type ModelSetting = string; // "inherit" or provider/id
-export type ThinkingSetting = (typeof THINKING_LEVELS)[number] | "inherit";
+export type { ThinkingSetting };
 export type CadenceSetting = number | false;
 
 export interface ChildRoleSettings {

@@ -32,6 +32,11 @@ export class SettingsStore {
 		this.location = location;
 	}
 
+	/** Pi's agent folder, as the host names it now. */
+	agentDir(): string {
+		return this.location.agentDir();
+	}
+
 	userPath(): string {
 		return join(this.location.agentDir(), "settings.json");
 	}

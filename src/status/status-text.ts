@@ -1,13 +1,11 @@
 // The text of `/subagents-watchdog status` (and the `watchdog.status` action): pure formatting
 // of the resolved settings, the reviewer in effect, and the sections each capability reports.
+import type { StatusSection } from "../util/status-section.ts";
 import { describeChoice, type ReviewerChoice } from "../models/reviewer-model.ts";
 import { forEachLeaf, howToTurnOn, type ResolvedSettings, type SettingsProblem } from "../settings/resolve.ts";
 import type { WatchdogSettings } from "../settings/schema.ts";
 
-export interface StatusSection {
-	title: string;
-	lines: string[];
-}
+export type { StatusSection };
 
 export interface StatusInput {
 	resolved: ResolvedSettings;
@@ -97,6 +95,7 @@ export function baselineSections(s: WatchdogSettings): StatusSection[] {
 	const overrides = Object.entries(s.children.overrides);
 	return [
 		{ title: "Review", lines: ["last review: none this session", "last warning: none", "changed paths: none seen", "stalemate count: 0", "review cost this session: $0"] },
+		{ title: "Pending", lines: ["nothing: every change so far was reviewed"] },
 		{ title: "Findings", lines: ["none this session"] },
 		{ title: "LSP", lines: [s.lsp.enabled ? `enabled (timeout ${s.lsp.timeoutMs} ms, at most ${s.lsp.maxFiles} files), not started this session` : "disabled"] },
 		{ title: "Loops", lines: [s.loops.enabled ? "no tool calls seen yet" : "off"] },

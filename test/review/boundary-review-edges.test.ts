@@ -11,12 +11,13 @@ import { wd } from "../support/settings-files.ts";
 import { type Ctx, entryKinds, firstUser, ON, text, toolUse, warn } from "./review-helpers.ts";
 
 describe("failures are visible and never switch models", () => {
-	it("cancels a running review when the user sends new input", async () => {
+	it("cancels a running review when the user sends new input, and reviews its changes with the next run", async () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		const t = await startSession({ cwd: repo, userSettings: ON });
 		let reviewing!: () => void;
 		const started = new Promise<void>((r) => (reviewing = r));
-		t.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), fauxAssistantMessage("done"), fauxAssistantMessage("follow-up handled")]);
+		let next = "";
+		t.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), fauxAssistantMessage("done"), toolUse("write", { path: "docs.md", content: "docs\n" }), fauxAssistantMessage("follow-up handled")]);
 		t.reviewer.setResponses([
 			async (_ctx, options) => {
 				reviewing();
@@ -27,6 +28,7 @@ describe("failures are visible and never switch models", () => {
 				});
 				return warn();
 			},
+			(ctx) => ((next = firstUser(ctx as Ctx)), fauxAssistantMessage("clean")),
 		]);
 		try {
 			const first = t.session.prompt("change a.txt");
@@ -34,9 +36,13 @@ describe("failures are visible and never switch models", () => {
 			await t.session.prompt("actually, also update the docs", { streamingBehavior: "followUp" });
 			await first;
 			await t.session.waitForIdle();
-			expect(t.notices.map((n) => n.message)).toContain("Watchdog: review cancelled by new input.");
+			expect(t.notices.map((n) => n.message)).toContain("Watchdog: review cancelled by new input; its 1 changed path(s) stay pending for the next review.");
 			expect(entryKinds(t)).not.toContain("custom_message:watchdog-finding");
-			expect(entryKinds(t)).not.toContain("custom:watchdog-review");
+			// The next run's review covers a.txt too, and says it was carried over.
+			expect(next).toMatch(/## Changed paths \(2\)\n<<<DATA \w+: changed paths>>>\na\.txt\ndocs\.md\n<<<END DATA \w+>>>/);
+			expect(next).toMatch(/1 of them changed in an earlier run whose review was cancelled or failed[^\n]*\n<<<DATA \w+: carried-over paths>>>\na\.txt\n/);
+			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			expect(status).toMatch(/Pending: nothing: every change so far was reviewed/);
 		} finally {
 			await t.dispose();
 		}
@@ -63,8 +69,10 @@ describe("failures are visible and never switch models", () => {
 			await started;
 			await t.session.setModel(t.reviewer.getModel());
 			await run;
-			expect(t.notices.map((n) => n.message)).toContain("Watchdog: review cancelled by a model change.");
+			expect(t.notices.map((n) => n.message)).toContain("Watchdog: review cancelled by a model change; its 1 changed path(s) stay pending for the next review.");
 			expect(entryKinds(t)).not.toContain("custom_message:watchdog-finding");
+			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			expect(status).toMatch(/Pending: 1 path\(s\), review cancelled by a model change: a\.txt/);
 		} finally {
 			await t.dispose();
 		}
@@ -136,6 +144,28 @@ describe("failures are visible and never switch models", () => {
 			expect(t.notices.filter((n) => /the review failed/.test(n.message))).toHaveLength(1);
 			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/last problem: review failed \(rate-limit\): 429 rate limit: retry after 17s/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("keeps a failed review's paths pending, and reviews them with the next run's", async () => {
+		const repo = makeGitRepo({ "a.txt": "a\n", "b.txt": "b\n" });
+		const t = await startSession({ cwd: repo, userSettings: ON });
+		let next = "";
+		t.main.setResponses([toolUse("write", { path: "a.txt", content: "a2\n" }), fauxAssistantMessage("done"), toolUse("write", { path: "b.txt", content: "b2\n" }), fauxAssistantMessage("done too")]);
+		t.reviewer.setResponses([fauxAssistantMessage("", { stopReason: "error", errorMessage: "503 upstream overloaded" }), (ctx) => ((next = firstUser(ctx as Ctx)), fauxAssistantMessage("clean"))]);
+		try {
+			await t.session.prompt("change a.txt");
+			await t.session.waitForIdle();
+			const pending = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			expect(pending).toMatch(/Pending: 1 path\(s\), review failed \(provider\): a\.txt/);
+			await t.session.prompt("now change b.txt");
+			await t.session.waitForIdle();
+			expect(next).toMatch(/<<<DATA \w+: changed paths>>>\na\.txt\nb\.txt\n<<<END DATA \w+>>>/);
+			expect(next).toMatch(/<<<DATA \w+: carried-over paths>>>\na\.txt\n/);
+			const after = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			expect(after).toMatch(/Pending: nothing/);
 		} finally {
 			await t.dispose();
 		}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { planDelivery } from "../../src/review/delivery.ts";
-import { dedupe, type Finding, makeFinding, parseWarnArgs, sameFinding } from "../../src/review/finding.ts";
-import { NO_STALEMATE, recordReview } from "../../src/review/stalemate.ts";
+import { planDelivery } from "../../src/findings/delivery.ts";
+import { dedupe, type Finding, makeFinding, parseWarnArgs, sameFinding } from "../../src/findings/finding.ts";
+import { NO_STALEMATE, recordReview } from "../../src/findings/stalemate.ts";
 
 const f = (over: Partial<Finding> = {}): Finding =>
 	makeFinding(

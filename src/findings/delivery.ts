@@ -1,0 +1,80 @@
+// What becomes of each finding, whatever its source: below the severity threshold it is only
+// recorded; high importance reaches the model while the prompt's continuation budget lasts
+// (and the finding is not stalemated); the rest is for the user, as session entries that never
+// enter model context, unless the same low or medium finding was shown recently. Pure: it
+// returns the decisions and the entries; the sink (sink.ts) carries them out.
+import type { SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
+import { agentMessage, type Finding, findingText, sameFinding, type Severity } from "./finding.ts";
+
+export const FINDING_MESSAGE = "watchdog-finding";
+export const NOTE_ENTRY = "watchdog-note";
+
+export type Fate = "sent to the agent" | "shown to you" | "below threshold" | "duplicate" | "stalemate" | "held back";
+
+export interface NoteData {
+	finding: Finding;
+	/** Plain text, for print and RPC mode. */
+	text: string;
+	stalemate?: boolean;
+	/** Why a high finding was not sent to the model. */
+	heldBack?: string;
+}
+
+export interface DeliveryInput {
+	findings: Finding[];
+	threshold: Severity;
+	/** Findings that reached the stalemate count. */
+	stalemated: Finding[];
+	/** Why no continuation may start (the prompt's budget is spent), if so. */
+	continuationBlocked?: string;
+	/** Findings already shown to the user recently. */
+	recentlyShown: Finding[];
+}
+
+export interface DeliveryPlan {
+	entries: SessionBoundaryDraft[];
+	/** Whether something goes to the model (it uses one continuation). */
+	continueRun: boolean;
+	toModel: Finding[];
+	toUser: Finding[];
+	decisions: Array<{ finding: Finding; fate: Fate }>;
+}
+
+export function planDelivery(input: DeliveryInput): DeliveryPlan {
+	const decisions = input.findings.map((finding) => ({ finding, fate: fateOf(finding, input) }));
+	const toModel = decisions.filter((d) => d.fate === "sent to the agent").map((d) => d.finding);
+	const toUser = decisions.filter((d) => d.fate === "shown to you" || d.fate === "stalemate" || d.fate === "held back").map((d) => d.finding);
+	const entries: SessionBoundaryDraft[] = [];
+	if (toModel.length) {
+		entries.push({ type: "custom_message", customType: FINDING_MESSAGE, content: modelMessage(toModel), display: true, details: { findings: toModel } });
+	}
+	for (const { finding, fate } of decisions) {
+		if (!toUser.includes(finding)) continue;
+		const stalemate = fate === "stalemate";
+		const heldBack = fate === "stalemate" ? "stalemate" : fate === "held back" ? input.continuationBlocked : undefined;
+		const data: NoteData = { finding, text: noteText(finding, stalemate, heldBack), ...(stalemate ? { stalemate } : {}), ...(heldBack ? { heldBack } : {}) };
+		entries.push({ type: "custom", customType: NOTE_ENTRY, data });
+	}
+	return { entries, continueRun: toModel.length > 0, toModel, toUser, decisions };
+}
+
+function fateOf(f: Finding, input: DeliveryInput): Fate {
+	if (input.threshold === "blocker" && f.severity !== "blocker") return "below threshold";
+	if (f.importance === "high") {
+		if (input.stalemated.includes(f)) return "stalemate";
+		return input.continuationBlocked ? "held back" : "sent to the agent";
+	}
+	return input.recentlyShown.some((r) => sameFinding(r, f)) ? "duplicate" : "shown to you";
+}
+
+/** The agent's message: its lead says where the findings come from. */
+function modelMessage(findings: Finding[]): string {
+	if (findings.every((f) => f.source === "loops")) return agentMessage("The watchdog noticed the run going in circles.", findings);
+	const lead = findings.length === 1 ? "The watchdog reviewed this run and reports a problem to address before the work can be relied on." : `The watchdog reviewed this run and reports ${findings.length} problems to address before the work can be relied on.`;
+	return agentMessage(lead, findings);
+}
+
+export function noteText(f: Finding, stalemate: boolean, heldBack?: string): string {
+	const prefix = stalemate ? "Watchdog stalemate (raised again with no progress; not sent to the agent)" : heldBack ? `Watchdog (not sent to the agent: ${heldBack})` : "Watchdog note (for you only)";
+	return `${prefix}\n${findingText(f)}`;
+}

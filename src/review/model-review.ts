@@ -1,0 +1,227 @@
+// The model review (a monitor): asks the reviewer model about the changed paths, with the
+// user's scope, WATCHDOG.md, the deterministic signals and the run itself, under a deadline
+// and a cancel signal. It keeps the session's scope, its review records and the pending
+// changes: paths changed since the last review that completed. A cancelled or failed review
+// leaves its paths pending, and the next review covers them and says so. It returns findings;
+// the sink delivers them.
+import { randomBytes } from "node:crypto";
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ReviewerChoice } from "../models/reviewer-model.ts";
+import type { ResolvedSettings } from "../settings/resolve.ts";
+import type { StatusSection } from "../util/status-section.ts";
+import { FINDING_MESSAGE } from "../findings/delivery.ts";
+import { type Finding, firstLine } from "../findings/finding.ts";
+import { repositoryTrust } from "../host/trust.ts";
+import type { ChangeGate } from "./change-gate.ts";
+import { type GuidanceFile, readGuidance } from "./guidance.ts";
+import { type PendingChanges, pendingFromRecord, pendingSection, settlePending, takePending } from "./pending.ts";
+import { loadPrompt } from "./prompts.ts";
+import { buildReviewInput } from "./review-input.ts";
+import { addRecord, EMPTY_HISTORY, findingsSection, historyFromEntries, REVIEW_ENTRY, type ReviewHistory, type ReviewRecord, reviewSection } from "./review-record.ts";
+import { type ReviewOutcome, runReview } from "./reviewer.ts";
+import { addPrompt, EMPTY_SCOPE, type Scope, SCOPE_ENTRY, scopeFromEntries } from "./scope.ts";
+import { createReviewerReadTools } from "./tools/reviewer-tools.ts";
+import { type EntryLike, renderTurnDelta } from "./turn-delta.ts";
+
+export type ReviewCtx = Pick<ExtensionContext, "cwd" | "mode" | "ui" | "sessionManager" | "modelRegistry" | "model" | "thinkingLevel" | "isProjectTrusted">;
+type Level = "info" | "warning" | "error";
+
+export interface ModelReviewDeps {
+	configDirName: string;
+	agentDir: () => string;
+	settings: (ctx: ReviewCtx) => ResolvedSettings;
+	reviewer: (ctx: ReviewCtx) => ReviewerChoice;
+	present: (ctx: ReviewCtx, text: string, level: Level) => void;
+	persist: (customType: string, data: unknown) => void;
+	/** "main" or the child role: the source of the findings. */
+	role: string;
+}
+
+export interface ReviewRun {
+	trigger: ReviewRecord["trigger"];
+	/** Paths this run changed (the pending ones are added here). */
+	paths: string[];
+	/** Leaf entry when the run started: the run is what came after it. */
+	since: string | null;
+	signals: string[];
+	note?: string;
+	gate?: ChangeGate;
+}
+
+export interface ReviewResult {
+	outcome: ReviewOutcome;
+	/** Every path the review covered, carried-over ones included. */
+	paths: string[];
+	carriedOver: string[];
+}
+
+export class ModelReview {
+	private readonly deps: ModelReviewDeps;
+	private scope: Scope = EMPTY_SCOPE;
+	private history: ReviewHistory = EMPTY_HISTORY;
+	private pending: PendingChanges = new Map();
+	private running?: AbortController;
+	private cancelReason = "new input";
+	private lastProblem?: string;
+	/** Kind and model of the last failure announced: a rate limit's text changes every time, its meaning does not. */
+	private lastFailureKey?: string;
+	private guidanceSkipped = "";
+
+	constructor(deps: ModelReviewDeps) {
+		this.deps = deps;
+	}
+
+	sessionStart(entries: ReadonlyArray<{ type: string; customType?: string; data?: unknown }>): void {
+		this.cancel();
+		this.scope = scopeFromEntries(entries);
+		this.history = historyFromEntries(entries);
+		this.pending = pendingFromRecord(this.history);
+		this.lastProblem = undefined;
+		this.lastFailureKey = undefined;
+	}
+
+	/** A real user prompt: it cancels a running review and joins the scope. */
+	userPrompt(text: string): void {
+		this.cancel();
+		const next = addPrompt(this.scope, text);
+		if (next !== this.scope) {
+			this.scope = next;
+			this.deps.persist(SCOPE_ENTRY, { prompts: next.prompts });
+		}
+	}
+
+	hasPending(): boolean {
+		return this.pending.size > 0;
+	}
+
+	/** Paths to review now: this run's and the pending ones. */
+	pathsFor(paths: string[]): { paths: string[]; carriedOver: string[] } {
+		return takePending(this.pending, paths);
+	}
+
+	/** Reviews the run; a cancelled review resolves too (status "cancelled"). */
+	async review(ctx: ReviewCtx, run: ReviewRun): Promise<ReviewResult> {
+		const { paths, carriedOver } = this.pathsFor(run.paths);
+		const cancel = new AbortController();
+		this.running = cancel;
+		try {
+			const outcome = await this.ask(ctx, run, paths, carriedOver, cancel.signal);
+			return { outcome, paths, carriedOver };
+		} finally {
+			if (this.running === cancel) this.running = undefined;
+		}
+	}
+
+	/**
+	 * Records a finished review with every finding that came with it (LSP's too) and what
+	 * the sink made of them; returns the record to keep in the session.
+	 */
+	record(ctx: ReviewCtx, result: ReviewResult, trigger: ReviewRecord["trigger"], findings: Finding[], stalemate: { count: number; stalemate: boolean }): ReviewRecord {
+		const { outcome } = result;
+		this.pending = settlePending(this.pending, result.paths, outcome.status === "failed" ? `review failed (${outcome.failure?.kind})` : outcome.status === "cancelled" ? `review cancelled by ${this.cancelReason}` : undefined);
+		if (outcome.status === "cancelled") {
+			this.deps.present(ctx, `Watchdog: review cancelled by ${this.cancelReason}; its ${result.paths.length} changed path(s) stay pending for the next review.`, "info");
+		}
+		if (outcome.malformed.length) this.deps.present(ctx, `Watchdog: the reviewer sent malformed findings (${outcome.malformed.join("; ")}).`, "warning");
+		const status = outcome.status === "clean" && findings.length ? "findings" : outcome.status; // LSP findings count too
+		const record: ReviewRecord = {
+			at: Date.now(),
+			trigger,
+			status,
+			model: outcome.model,
+			thinking: outcome.thinking,
+			durationMs: outcome.durationMs,
+			usage: outcome.usage,
+			changedPaths: result.paths,
+			...(result.carriedOver.length ? { carriedOver: result.carriedOver } : {}),
+			findings,
+			...(outcome.failure ? { failure: outcome.failure } : {}),
+			stalemateCount: stalemate.count,
+			stalemate: stalemate.stalemate,
+			...(this.pending.size ? { pending: Object.fromEntries(this.pending) } : {}),
+		};
+		this.history = outcome.status === "cancelled" ? { ...this.history, pending: record.pending } : addRecord(this.history, record);
+		if (outcome.failure) this.failed(ctx, outcome.failure, outcome.model);
+		else if (outcome.status !== "cancelled") {
+			this.lastProblem = undefined;
+			this.lastFailureKey = undefined;
+		}
+		return record;
+	}
+
+	/** A problem before any review could run (e.g. git status failed): shown and kept for status. */
+	problem(ctx: ReviewCtx, message: string): void {
+		this.lastProblem = message;
+		this.deps.present(ctx, `Watchdog: ${message}`, "warning");
+	}
+
+	/** The kind of failure of the last review, if it failed (for the footer). */
+	lastFailureKind(): string | undefined {
+		return this.history.last?.status === "failed" ? this.history.last.failure?.kind : undefined;
+	}
+
+	/** Stops a running review (new input, a model change, shutdown, session switch). */
+	cancel(reason = "new input"): void {
+		if (this.running) this.cancelReason = reason;
+		this.running?.abort();
+		this.running = undefined;
+	}
+
+	sections(enabled: boolean): StatusSection[] {
+		return [reviewSection(this.history, enabled, this.lastProblem), pendingSection(this.pending), findingsSection(this.history)];
+	}
+
+	/** One call of the reviewer model over the run since `run.since`, with scope, guidance and signals. */
+	private async ask(ctx: ReviewCtx, run: ReviewRun, paths: string[], carriedOver: string[], cancel: AbortSignal): Promise<ReviewOutcome> {
+		const settings = this.deps.settings(ctx).settings;
+		const entries = entriesSince(ctx.sessionManager.getBranch() as unknown as Array<EntryLike & { id?: string }>, run.since);
+		const input = buildReviewInput({
+			changedPaths: paths,
+			carriedOver,
+			scope: settings.scope.enabled ? this.scope.prompts : [],
+			guidance: settings.guidance.watchdogMd ? this.guidance(ctx) : undefined,
+			delta: renderTurnDelta(entries, FINDING_MESSAGE),
+			signals: run.signals,
+			note: run.note,
+			nonce: randomBytes(6).toString("hex"),
+		});
+		const gate = run.gate;
+		return runReview({
+			registry: ctx.modelRegistry,
+			choice: this.deps.reviewer(ctx),
+			systemPrompt: loadPrompt("reviewer"),
+			input,
+			tools: createReviewerReadTools({ root: gate?.repo?.root ?? ctx.cwd, git: gate?.git, baseline: gate?.baseline ?? null }),
+			timeoutMs: settings.agentEndTimeoutMs,
+			cancel,
+			source: this.deps.role,
+		});
+	}
+
+	/** WATCHDOG.md files for this review; a file skipped for safety is announced once. */
+	private guidance(ctx: ReviewCtx): GuidanceFile[] {
+		const read = readGuidance({ cwd: ctx.cwd, configDirName: this.deps.configDirName, agentDir: this.deps.agentDir(), trusted: repositoryTrust(ctx, this.deps.agentDir()).trusted });
+		const skipped = read.skipped.join("\n");
+		if (skipped && skipped !== this.guidanceSkipped) this.deps.present(ctx, `Watchdog: WATCHDOG.md not used: ${skipped}`, "warning");
+		this.guidanceSkipped = skipped;
+		return read.files;
+	}
+
+	/** A failed review is announced once per kind and model; again, it only updates status and footer. */
+	private failed(ctx: ReviewCtx, failure: NonNullable<ReviewOutcome["failure"]>, model: string): void {
+		this.lastProblem = `review failed (${failure.kind}): ${firstLine(failure.message, 200)}`;
+		const key = `${failure.kind}|${model}`;
+		const repeated = key === this.lastFailureKey;
+		this.lastFailureKey = key;
+		if (repeated) return;
+		this.deps.present(ctx, `Watchdog: the review failed (${failure.kind}): ${failure.message}\nThe run was not reviewed; its changes stay pending for the next review. The watchdog does not switch models by itself. See /subagents-watchdog check.`, "warning");
+	}
+}
+
+export { REVIEW_ENTRY };
+
+function entriesSince<T extends { id?: string }>(branch: T[], leaf: string | null): T[] {
+	if (leaf === null) return branch;
+	const at = branch.findIndex((e) => e.id === leaf);
+	return at < 0 ? branch : branch.slice(at + 1);
+}

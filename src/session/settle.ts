@@ -1,0 +1,84 @@
+// The settle step of one run, in its fixed order: the change gate (did the run, or an earlier
+// unreviewed one, change anything?), the LSP pre-pass, then the model review with the
+// deterministic signals as input; every finding goes to the sink, which decides what Pi's
+// boundary result carries. Also the repository-bound monitors a session starts with.
+import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { repositoryTrust } from "../host/trust.ts";
+import { LspManager } from "../lsp/lsp-manager.ts";
+import { ChangeGate } from "../review/change-gate.ts";
+import { REVIEW_ENTRY } from "../review/review-record.ts";
+import { historyOfReview, type WatchdogSession } from "./watchdog-session.ts";
+
+const GIT_STATUS_TIMEOUT_MS = 15_000;
+
+export interface RunMonitors {
+	gate?: ChangeGate;
+	lsp?: LspManager;
+	/** Leaf entry when the current run started; undefined between runs. */
+	startLeaf?: { leaf: string | null };
+}
+
+/** The gate and the LSP manager for the session's repository (a warm server is kept when the root stays). */
+export function startMonitors(previous: RunMonitors, cwd: string, configDirName: string): RunMonitors {
+	const artifacts = `${configDirName}-subagents/`;
+	const gate = new ChangeGate({
+		cwd,
+		ignore: (p) => p.startsWith(artifacts) || p.startsWith("tmp/") || p.startsWith(".git/") || /(^|\/)node_modules\//.test(p),
+		// The first snapshot holds up the agent's first write: a repository too big for this gets a notice, not a wait.
+		timeoutMs: GIT_STATUS_TIMEOUT_MS,
+	});
+	const root = gate.repo?.root ?? cwd;
+	let lsp = previous.lsp;
+	if (lsp?.root !== root) {
+		void lsp?.shutdown();
+		lsp = new LspManager(root);
+	}
+	return { gate, lsp };
+}
+
+export async function settleRun(
+	session: WatchdogSession,
+	run: RunMonitors,
+	ctx: ExtensionContext,
+	event: { entries: BoundaryResult["entries"]; continue: boolean; outcome: string },
+): Promise<BoundaryResult | undefined> {
+	const runStart = run.startLeaf;
+	run.startLeaf = undefined;
+	const gate = run.gate;
+	const resolved = session.settings(ctx);
+	if (!gate || !resolved.enabled || event.outcome === "aborted") {
+		gate?.abandonRun();
+		return undefined;
+	}
+	const verdict = await gate.finish();
+	if (verdict.error) {
+		session.review.problem(ctx, `could not tell whether the run changed the repository: ${verdict.error}`);
+		return undefined;
+	}
+	// Nothing changed, and nothing is left over from a review that did not complete.
+	if (!verdict.changed && !session.review.hasPending()) return undefined;
+
+	const settings = resolved.settings;
+	// The LSP pre-pass needs no model: its findings stand even if the review below fails.
+	const all = session.review.pathsFor(verdict.paths).paths;
+	const lsp = settings.lsp.enabled && run.lsp ? await run.lsp.check(all, settings.lsp, repositoryTrust(ctx, session.store.agentDir()).trusted) : undefined;
+	const result = await session.review.review(ctx, {
+		trigger: "boundary",
+		paths: verdict.paths,
+		since: runStart?.leaf ?? null,
+		signals: [...(lsp?.signal ? [lsp.signal] : []), ...session.loops.signals()],
+		note: verdict.via === "tools" ? "(Not a git repository: these are the paths of successful edit and write calls; bash changes are not seen.)" : undefined,
+		gate,
+	});
+	const cancelled = result.outcome.status === "cancelled";
+	// A cancelled review's LSP findings still stand; they are delivered, but nothing continues:
+	// new input is already waiting.
+	const findings = [...(lsp?.findings ?? []), ...(cancelled ? [] : result.outcome.findings)];
+	const delivery = session.sink.atSettle(ctx, findings, settings, !cancelled && (result.outcome.status !== "failed" || findings.length > 0));
+	const record = session.review.record(ctx, result, "boundary", findings, { count: delivery.stalemateCount, stalemate: delivery.stalemate });
+	session.recordHistory(ctx, historyOfReview(record));
+	return {
+		entries: [...(event.entries ?? []), ...delivery.entries, { type: "custom", customType: REVIEW_ENTRY, data: record }],
+		continue: event.continue || (!cancelled && delivery.continueRun),
+	};
+}

@@ -1,0 +1,308 @@
+// The watchdog of one Pi session (the main one or a child): the root object that owns this
+// session's settings, its monitors (change gate, LSP, loops, cadence, model review) and its
+// findings sink. Pi's events arrive here from extension.ts; each is handed to the monitors
+// that need it, and whatever findings they return go to the sink, which alone delivers.
+import { isAbsolute, join } from "node:path";
+import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { Cadence } from "../cadence/cadence.ts";
+import { present } from "../host/present.ts";
+import type { HistoryEventInput } from "../findings/history-event.ts";
+import { DEFAULT_MAX_BYTES, HistoryLog } from "../findings/history-log.ts";
+import { FindingsSink, type ParentChannel, type SinkEvent } from "../findings/sink.ts";
+
+/** A history event as a monitor or the sink makes it; the session adds session id and cwd. */
+export type HistoryLine = SinkEvent | Record<string, unknown>;
+import { piTrusts } from "../host/trust.ts";
+import { LoopWatch, LOOP_RESOLVED_ENTRY } from "../loops/loop-watch.ts";
+import { lspSection } from "../lsp/lsp-status.ts";
+import type { Thinking } from "../models/model-ref.ts";
+import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/reviewer-model.ts";
+import { ModelReview } from "../review/model-review.ts";
+import { REVIEW_ENTRY } from "../review/review-record.ts";
+import { isPlainObject, type ResolvedSettings } from "../settings/resolve.ts";
+import type { SettingsLayer } from "../settings/schema.ts";
+import { type ProjectContext, type SettingsLocation, SettingsStore } from "../settings/store.ts";
+import { baselineSections, formatStatus, type StatusSection } from "../status/status-text.ts";
+import { type RunMonitors, settleRun, startMonitors } from "./settle.ts";
+import type { ReviewRecord } from "../review/review-record.ts";
+
+export const SESSION_SETTINGS_ENTRY = "watchdog-session-settings";
+
+/** Which watchdog this is: the main session's, or a child's with the channel to its parent. */
+export interface WatchdogOptions {
+	role: string;
+	parent?: ParentChannel;
+}
+
+export interface WatchdogHost {
+	/** Persists data in the session (Pi's `appendEntry`); never sent to the model. */
+	appendEntry(customType: string, data: unknown): void;
+	/** Steers a message into the running agent (Pi's `sendMessage` with `deliverAs: "steer"`). */
+	steer(message: { customType: string; content: string | unknown[]; display: boolean; details?: unknown }): void;
+}
+
+/** What a history line needs from Pi's context: the session it belongs to. */
+type HistoryCtx = { cwd: string; sessionManager?: { getSessionId(): string }; isProjectTrusted?: () => boolean };
+
+/** The parts of Pi's context the watchdog reads. */
+export type Ctx = Pick<ExtensionContext, "cwd" | "isProjectTrusted" | "modelRegistry" | "model" | "thinkingLevel">;
+
+/** What a tool call adds: whether and how the user can be asked. */
+export type AgentCtx = Ctx & Pick<ExtensionContext, "mode" | "hasUI" | "ui">;
+
+type ToolEvent = { toolName: string; input: unknown; content: unknown; isError: boolean; details?: unknown };
+
+export class WatchdogSession {
+	readonly store: SettingsStore;
+	readonly options: WatchdogOptions;
+	readonly sink: FindingsSink;
+	readonly review: ModelReview;
+	readonly loops: LoopWatch<ExtensionContext>;
+	readonly cadence: Cadence<ExtensionContext>;
+	readonly host: WatchdogHost;
+	readonly historyLog: HistoryLog;
+	private historyMaxBytes = DEFAULT_MAX_BYTES;
+	private readonly location: SettingsLocation;
+	/** Monitors bound to the session's repository (made at session start). */
+	private run: RunMonitors = {};
+	private noticedErrors = "";
+	private modelRefs: string[] = [];
+
+	constructor(location: SettingsLocation, host: WatchdogHost, options: WatchdogOptions = { role: "main" }) {
+		this.location = location;
+		this.store = new SettingsStore(location);
+		this.host = host;
+		this.options = options;
+		this.historyLog = new HistoryLog({ agentDir: location.agentDir, maxBytes: () => this.historyMaxBytes });
+		this.sink = new FindingsSink({
+			persist: (type, data) => this.host.appendEntry(type, data),
+			steer: (message) => this.host.steer(message),
+			present,
+			record: (ctx, event) => this.recordHistory(ctx, event),
+			parent: options.parent,
+			role: options.role,
+		});
+		this.review = new ModelReview({
+			configDirName: location.configDirName,
+			agentDir: location.agentDir,
+			settings: (ctx) => this.settings(ctx),
+			reviewer: (ctx) => this.reviewer(ctx),
+			present,
+			persist: (type, data) => this.host.appendEntry(type, data),
+			role: options.role,
+		});
+		this.loops = new LoopWatch<ExtensionContext>((ctx) => {
+			const resolved = this.settings(ctx);
+			return { enabled: resolved.enabled, loops: resolved.settings.loops };
+		});
+		this.cadence = new Cadence<ExtensionContext>({
+			everyN: (ctx) => this.settings(ctx).settings.cadence.everyNTools,
+			review: (ctx, cancel) => this.cadenceReview(ctx, cancel).catch(() => {}),
+		});
+	}
+
+	// ---------- Pi's events ----------
+
+	sessionStart(ctx: ExtensionContext): void {
+		const entries = ctx.sessionManager.getBranch();
+		this.restoreSession(entries);
+		this.rememberModels(ctx);
+		this.cadence.cancel();
+		this.review.sessionStart(entries);
+		this.sink.restore(entries as never);
+		this.loops.sessionStart();
+		this.run = startMonitors(this.run, ctx.cwd, this.location.configDirName);
+	}
+
+	/** A real user prompt (typed, or sent over RPC; never another extension's message). */
+	userInput(text: string): void {
+		this.review.userPrompt(text);
+		this.cadence.cancel();
+		this.sink.userPrompt();
+		this.loops.userPrompt();
+	}
+
+	agentStart(ctx: ExtensionContext): void {
+		this.run.startLeaf ??= { leaf: ctx.sessionManager.getLeafId() };
+	}
+
+	/** Before a tool runs. Blocking monitors (permissions, later) answer first; then the gate may snapshot. */
+	async toolCall(ctx: ExtensionContext, toolName: string): Promise<{ block: true; reason: string } | undefined> {
+		if (this.settings(ctx).enabled) await this.run.gate?.beforeTool(toolName);
+		return undefined;
+	}
+
+	toolResult(ctx: ExtensionContext, event: ToolEvent): void {
+		const resolved = this.settings(ctx);
+		if (!resolved.enabled) return;
+		this.run.gate?.afterTool(event.toolName, event.input, event.isError);
+		this.cadence.onToolResult(ctx); // counts towards the next cadence review
+		const path = (event.input as { path?: unknown } | undefined)?.path;
+		if (!event.isError && resolved.settings.lsp.enabled && (event.toolName === "edit" || event.toolName === "write") && typeof path === "string") {
+			this.run.lsp?.prefetch([isAbsolute(path) ? path : join(ctx.cwd, path)], resolved.settings.lsp.timeoutMs);
+		}
+		const loop = this.loops.toolResult(ctx, event);
+		if (loop.resolved) this.sink.resolved(ctx, LOOP_RESOLVED_ENTRY, loop.resolved.text, { at: Date.now(), call: loop.resolved.call });
+		this.sink.duringRun(ctx, loop.findings, resolved.settings, loop.signal ? { signal: loop.signal } : undefined);
+		if (loop.stop) {
+			present(ctx, loop.stop, "warning");
+			ctx.abort();
+		}
+	}
+
+	/** The settle boundary: the monitors in their fixed order, then the sink (see settle.ts). */
+	async beforeSettle(ctx: ExtensionContext, event: { entries: BoundaryResult["entries"]; continue: boolean; outcome: string }): Promise<BoundaryResult | undefined> {
+		this.cadence.cancel(); // the boundary review replaces a cadence review still running
+		this.cadence.resetCount();
+		return settleRun(this, this.run, ctx, event);
+	}
+
+	/** A review in flight belongs to the model and session it started with. */
+	modelChange(): void {
+		this.review.cancel("a model change");
+		this.cadence.cancel();
+	}
+
+	/** Session end: stop the reviews and the language server. */
+	async shutdown(): Promise<void> {
+		this.review.cancel();
+		this.cadence.cancel();
+		await this.run.lsp?.shutdown();
+	}
+
+	/** One line in the history log (`<agentDir>/watchdog/history.jsonl`); a failed write is never Pi's problem. */
+	recordHistory(ctx: HistoryCtx, event: HistoryLine): void {
+		try {
+			const session = ctx.sessionManager?.getSessionId() ?? "unknown";
+			const trusted = ctx.isProjectTrusted ? piTrusts({ isProjectTrusted: ctx.isProjectTrusted }) : false;
+			this.historyMaxBytes = this.store.resolve({ cwd: ctx.cwd, trusted }).settings.history.maxBytes;
+			this.historyLog.append({ ...event, session, cwd: ctx.cwd } as HistoryEventInput);
+		} catch {
+			// a stale context or an unwritable agent folder: the event is in the session all the same
+		}
+	}
+
+	// ---------- settings and status ----------
+
+	project(ctx: Ctx): ProjectContext {
+		return { cwd: ctx.cwd, trusted: piTrusts(ctx) };
+	}
+
+	settings(ctx: Ctx): ResolvedSettings {
+		return this.store.resolve(this.project(ctx));
+	}
+
+	sessionModel(ctx: Ctx): SessionModelInfo {
+		return {
+			model: ctx.model ? { provider: ctx.model.provider, id: ctx.model.id } : undefined,
+			thinking: ctx.thinkingLevel as Thinking | undefined,
+		};
+	}
+
+	reviewer(ctx: Ctx): ReviewerChoice {
+		return chooseReviewer(this.settings(ctx).settings.main, this.sessionModel(ctx));
+	}
+
+	/** Restores this session's overrides from its entries (after /reload, resume, fork, new). */
+	restoreSession(entries: ReadonlyArray<{ type: string; customType?: string; data?: unknown }>): void {
+		let layer: SettingsLayer = {};
+		for (const entry of entries) {
+			if (entry.type === "custom" && entry.customType === SESSION_SETTINGS_ENTRY && isPlainObject(entry.data) && isPlainObject(entry.data.overrides)) {
+				layer = entry.data.overrides as SettingsLayer;
+			}
+		}
+		this.store.replaceSessionOverrides(layer);
+	}
+
+	rememberModels(ctx: Ctx): void {
+		try {
+			this.modelRefs = ctx.modelRegistry.getAvailable().map((m) => `${m.provider}/${m.id}`);
+		} catch {
+			this.modelRefs = [];
+		}
+	}
+
+	knownModelRefs(): readonly string[] {
+		return this.modelRefs;
+	}
+
+	/** One notice per distinct set of settings errors; returns it, or undefined when there is nothing new. */
+	settingsNotice(ctx: Ctx): string | undefined {
+		const { errors } = this.settings(ctx);
+		const key = errors.map((e) => `${e.origin}:${e.message}`).join("\n");
+		if (key === this.noticedErrors) return undefined;
+		this.noticedErrors = key;
+		if (!key) return undefined;
+		const first = errors[0];
+		return `Watchdog off for this session: ${errors.length} settings error${errors.length > 1 ? "s" : ""}. First: ${first.origin}: ${first.message}. See /subagents-watchdog status.`;
+	}
+
+	/** A short footer label, or undefined when the watchdog is simply off. */
+	statusLabel(ctx: Ctx): string | undefined {
+		const r = this.settings(ctx);
+		if (r.errors.length) return "watchdog: settings error";
+		if (!r.enabled) return undefined;
+		const failed = this.review.lastFailureKind();
+		return failed ? `watchdog: review failed (${failed})` : "watchdog on";
+	}
+
+	statusText(ctx: Ctx): string {
+		const resolved = this.settings(ctx);
+		const project = this.project(ctx);
+		return formatStatus({
+			resolved,
+			reviewer: this.reviewer(ctx),
+			files: { user: this.store.userPath(), project: this.store.projectPath(project.cwd), projectTrusted: project.trusted },
+			sections: withLive(baselineSections(resolved.settings), [
+				...this.review.sections(resolved.enabled),
+				lspSection(resolved.settings.lsp.enabled, this.run.lsp?.status()),
+				this.loops.section(resolved.enabled && resolved.settings.loops.enabled),
+			]),
+		});
+	}
+
+	/** A cadence review: the run so far, in the background; what it finds goes to the sink. */
+	private async cadenceReview(ctx: ExtensionContext, cancel: AbortSignal): Promise<void> {
+		const run = this.run;
+		const stop = () => this.review.cancel("the end of the run");
+		cancel.addEventListener("abort", stop, { once: true });
+		try {
+			const result = await this.review.review(ctx, { trigger: "cadence", paths: run.gate?.pendingPaths() ?? [], since: run.startLeaf?.leaf ?? null, signals: this.loops.signals(), gate: run.gate });
+			// Cancelled by the boundary (which reviews the whole run) or by new input: nothing to record.
+			if (result.outcome.status === "cancelled" || cancel.aborted) return;
+			const settings = this.settings(ctx).settings;
+			this.sink.duringRun(ctx, result.outcome.findings, settings);
+			const record = this.review.record(ctx, result, "cadence", result.outcome.findings, { count: 0, stalemate: false });
+			this.recordHistory(ctx, historyOfReview(record));
+			try {
+				this.host.appendEntry(REVIEW_ENTRY, record);
+			} catch {
+				// the session moved on (reload, new session)
+			}
+		} finally {
+			cancel.removeEventListener("abort", stop);
+		}
+	}
+}
+
+/** The history line of one review. */
+export function historyOfReview(record: ReviewRecord): HistoryLine {
+	return {
+		kind: "review",
+		trigger: record.trigger,
+		model: record.model,
+		thinking: record.thinking,
+		durationMs: record.durationMs,
+		tokens: record.usage.totalTokens,
+		cost: record.usage.cost,
+		outcome: record.status,
+		paths: record.changedPaths.length,
+		...(record.carriedOver?.length ? { carriedOver: record.carriedOver.length } : {}),
+		...(record.failure ? { failure: record.failure } : {}),
+	};
+}
+
+/** Live sections replace the baseline section of the same title. */
+function withLive(baseline: StatusSection[], live: StatusSection[]): StatusSection[] {
+	return baseline.map((section) => live.find((l) => l.title === section.title) ?? section);
+}

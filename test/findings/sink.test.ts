@@ -1,0 +1,85 @@
+// The findings sink: every delivery rule once, the same for every source.
+import { describe, expect, it } from "vitest";
+import { type Finding, makeFinding } from "../../src/findings/finding.ts";
+import { FindingsSink, MAX_CONTINUATIONS, type SinkEvent } from "../../src/findings/sink.ts";
+
+const loop = (severity: "concern" | "blocker", n = 1): Finding =>
+	makeFinding({ summary: `Possible loop: bash \`cat status.txt\` returned the same result ${n} times`, evidence: `calls ${n}-${n + 4}`, recommendedAction: "Stop polling", importance: "high", severity, category: "loop-risk" }, "loops");
+const review = (over: Partial<Finding> = {}): Finding =>
+	makeFinding({ summary: "parser.ts drops the last token", evidence: "src/parser.ts:40 slices to length - 1", recommendedAction: "Keep the last token", importance: "high", severity: "blocker", category: "correctness", ...over } as never, "main");
+
+function sink(mode = "rpc") {
+	const steered: unknown[] = [];
+	const persisted: Array<{ type: string; data: unknown }> = [];
+	const events: SinkEvent[] = [];
+	const notices: string[] = [];
+	const parent: Finding[] = [];
+	const s = new FindingsSink({
+		persist: (type, data) => persisted.push({ type, data }),
+		steer: (m) => steered.push(m),
+		present: (_ctx, text) => notices.push(text),
+		record: (_ctx, e) => events.push(e),
+		parent: { deliver: (f) => parent.push(...f) },
+		role: "worker",
+	});
+	return { s, ctx: { mode, cwd: "/tmp" } as never, steered, persisted, events, notices, parent };
+}
+
+const SETTINGS = { severityThreshold: "concern" as const, stalemateRepeats: 3 };
+
+describe("the findings sink", () => {
+	it("does not steer a loop finding below the severity threshold, and records why", () => {
+		const t = sink();
+		t.s.duringRun(t.ctx, [loop("concern")], { ...SETTINGS, severityThreshold: "blocker" });
+		expect(t.steered).toEqual([]);
+		expect(t.persisted).toEqual([]);
+		expect(t.events).toMatchObject([{ kind: "finding", source: "loops", fate: "below threshold" }]);
+		t.s.duringRun(t.ctx, [loop("blocker", 9)], { ...SETTINGS, severityThreshold: "blocker" });
+		expect(t.steered).toHaveLength(1);
+		expect(t.events.at(-1)).toMatchObject({ fate: "sent to the agent" });
+	});
+
+	it("shows a low or medium finding once, whatever source raises it again", () => {
+		const t = sink();
+		const low = review({ importance: "low", severity: "concern", summary: "Naming nit in util.ts", evidence: "util.ts `tmp2`", category: "other" });
+		const entries = t.s.atSettle(t.ctx, [low], SETTINGS, true).entries;
+		expect(entries.map((e) => e.type)).toEqual(["custom"]);
+		t.s.duringRun(t.ctx, [{ ...low, id: "again", source: "cadence" }], SETTINGS);
+		expect(t.persisted).toEqual([]);
+		expect(t.events.map((e) => (e.kind === "finding" ? e.fate : e.kind))).toEqual(["shown to you", "duplicate"]);
+	});
+
+	it("shares one continuation budget per user prompt between reviews and loop steers", () => {
+		const t = sink();
+		for (let i = 0; i < MAX_CONTINUATIONS - 1; i++) t.s.duringRun(t.ctx, [loop("concern", i * 10)], SETTINGS);
+		expect(t.s.atSettle(t.ctx, [review()], SETTINGS, true).continueRun).toBe(true);
+		// The budget is spent: the next review's high finding is held back for the user, the next loop steer too.
+		const held = t.s.atSettle(t.ctx, [review({ summary: "lexer.ts mis-counts columns", evidence: "src/lexer.ts:12", category: "correctness" })], SETTINGS, true);
+		expect(held.continueRun).toBe(false);
+		expect(held.entries).toMatchObject([{ type: "custom", customType: "watchdog-note", data: { heldBack: `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times` } }]);
+		t.s.duringRun(t.ctx, [loop("blocker", 99)], SETTINGS);
+		expect(t.steered).toHaveLength(MAX_CONTINUATIONS - 1);
+		expect(t.events.filter((e) => e.kind === "finding" && e.fate === "held back")).toHaveLength(2);
+		// A new prompt brings a new budget.
+		t.s.userPrompt();
+		t.s.duringRun(t.ctx, [loop("blocker", 200)], SETTINGS);
+		expect(t.steered).toHaveLength(MAX_CONTINUATIONS);
+	});
+
+	it("stops sending a finding the boundary reviews keep raising, and prints findings in print mode", () => {
+		const t = sink("print");
+		const results = [1, 2, 3].map(() => t.s.atSettle(t.ctx, [review({ id: String(Math.random()) })], SETTINGS, true));
+		expect(results.map((r) => r.continueRun)).toEqual([true, true, false]);
+		expect(results[2]).toMatchObject({ stalemate: true, stalemateCount: 3 });
+		expect(t.notices.some((n) => /^Watchdog stalemate: "parser\.ts drops the last token" was raised by 3 reviews in a row/.test(n))).toBe(true);
+		expect(t.notices.filter((n) => n.startsWith("Blocker: parser.ts drops the last token"))).toHaveLength(3);
+		expect(t.events.map((e) => (e.kind === "finding" ? e.fate : e.kind))).toEqual(["sent to the agent", "sent to the agent", "stalemate"]);
+	});
+
+	it("passes what it shows up to the parent, with the child's role", () => {
+		const t = sink();
+		const low = review({ importance: "medium", severity: "concern" });
+		t.s.atSettle(t.ctx, [review(), low], SETTINGS, true);
+		expect(t.parent.map((f) => f.summary)).toEqual([review().summary, low.summary]);
+	});
+});
