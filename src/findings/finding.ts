@@ -2,7 +2,7 @@
 // `watchdog_warn` arguments become one, and when two findings are the same finding even
 // when reworded. Pure.
 import { z } from "zod";
-import { oneLine, quoteLines } from "../util/text.ts";
+import { clip, oneLine, quoteLines } from "../util/text.ts";
 
 export const IMPORTANCES = ["low", "medium", "high"] as const;
 export const SEVERITIES = ["concern", "blocker"] as const;
@@ -54,13 +54,9 @@ export function parseWarnArgs(args: unknown): { ok: true; value: WarnArgs; ignor
 	const ignoredKeys = Object.keys(args as object).filter((k) => !WARN_KEYS.has(k));
 	return {
 		ok: true,
-		value: { ...v, summary: cut(oneLine(v.summary), LIMITS.summary), evidence: cut(v.evidence, LIMITS.evidence), recommendedAction: cut(v.recommendedAction, LIMITS.recommendedAction) },
+		value: { ...v, summary: clip(oneLine(v.summary), LIMITS.summary), evidence: clip(v.evidence, LIMITS.evidence), recommendedAction: clip(v.recommendedAction, LIMITS.recommendedAction) },
 		ignoredKeys,
 	};
-}
-
-function cut(text: string, max: number): string {
-	return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 let counter = 0;

@@ -3,7 +3,7 @@
 // without parsing it, and stays under 4 KiB so one O_APPEND write puts it down whole however
 // many Pi processes append at once. Texts are summaries and excerpts, capped here: the log
 // never carries raw transcript text.
-import { oneLine } from "../util/text.ts";
+import { clip, oneLine } from "../util/text.ts";
 
 export type ReviewTrigger = "boundary" | "cadence" | "command";
 export type ReviewOutcome = "clean" | "findings" | "failed" | "cancelled";
@@ -115,7 +115,7 @@ function capped(value: Record<string, unknown>, scale: number): Record<string, u
 	for (const [key, v] of Object.entries(value)) {
 		if (v === undefined) continue;
 		const cap = CAPS[key] ?? DEFAULT_CAP;
-		if (typeof v === "string") out[key] = cut(key === "summary" ? oneLine(v) : v, KEPT.has(key) ? cap : Math.max(8, Math.floor(cap * scale)));
+		if (typeof v === "string") out[key] = clip(key === "summary" ? oneLine(v) : v, KEPT.has(key) ? cap : Math.max(8, Math.floor(cap * scale)));
 		else if (typeof v === "number") out[key] = Number.isFinite(v) ? v : 0;
 		else if (typeof v === "boolean" || v === null) out[key] = v;
 		else if (typeof v === "object" && !Array.isArray(v)) out[key] = capped(v as Record<string, unknown>, scale);
@@ -124,9 +124,6 @@ function capped(value: Record<string, unknown>, scale: number): Record<string, u
 	return out;
 }
 
-function cut(text: string, max: number): string {
-	return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
 
 /** A parsed line, if it is one: a plain object with a valid `at` and a `kind`. */
 export function asEvent(value: unknown): HistoryEvent | undefined {

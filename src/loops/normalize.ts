@@ -3,6 +3,7 @@
 // Pure.
 import { hash } from "node:crypto";
 import type { ToolCallRecord } from "./tool-call.ts";
+import { clip } from "../util/text.ts";
 
 /** `FOO=1 cd src && npm test  # again` → `npm test` */
 export function normalizeCommand(command: string): string {
@@ -73,9 +74,6 @@ export function describeCall(call: ToolCallRecord): string {
 	return what;
 }
 
-function clip(text: string, max: number): string {
-	return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
 
 /** Did this call land something (change a file, or commit)? */
 export function landed(call: ToolCallRecord): boolean {

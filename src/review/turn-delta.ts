@@ -1,5 +1,6 @@
 // The turn delta: what happened in one run, as text for the reviewer, built from the
 // session entries the run added. The main model's hidden reasoning is never included. Pure.
+import { clipCounting, contentText } from "../util/text.ts";
 
 export const DELTA_HEAD_CHARS = 6000;
 const TOOL_ARGS_CHARS = 1200;
@@ -22,41 +23,31 @@ export interface EntryLike {
 	};
 }
 
-function clip(text: string, max: number): string {
-	return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
-}
 
-function textOf(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.map((c) => (c && typeof c === "object" && (c as { type?: string }).type === "text" ? String((c as { text?: unknown }).text ?? "") : ""))
-		.join("");
-}
 
 export function renderTurnDelta(entries: readonly EntryLike[], ownMessageType: string): string {
 	const parts: string[] = [];
 	for (const entry of entries) {
 		if (entry.type === "custom_message") {
 			const label = entry.customType === ownMessageType ? "Watchdog finding delivered to the agent" : `Note (${entry.customType ?? "custom"})`;
-			parts.push(`[${label}]\n${clip(textOf(entry.content), NOTE_CHARS)}`);
+			parts.push(`[${label}]\n${clipCounting(contentText(entry.content), NOTE_CHARS)}`);
 			continue;
 		}
 		const m = entry.message;
 		if (entry.type !== "message" || !m) continue;
-		if (m.role === "user") parts.push(`[User]\n${textOf(m.content)}`);
+		if (m.role === "user") parts.push(`[User]\n${contentText(m.content)}`);
 		else if (m.role === "assistant" && Array.isArray(m.content)) {
 			for (const block of m.content as Array<Record<string, unknown>>) {
 				if (block.type === "text" && typeof block.text === "string" && block.text.trim()) parts.push(`[Agent]\n${block.text.trim()}`);
-				else if (block.type === "toolCall") parts.push(`[Tool call] ${String(block.name)} ${clip(JSON.stringify(block.arguments ?? {}), TOOL_ARGS_CHARS)}`);
+				else if (block.type === "toolCall") parts.push(`[Tool call] ${String(block.name)} ${clipCounting(JSON.stringify(block.arguments ?? {}), TOOL_ARGS_CHARS)}`);
 				// "thinking" blocks are the model's hidden reasoning: left out on purpose.
 			}
 		} else if (m.role === "toolResult") {
 			const diff = (m.details as { diff?: unknown } | undefined)?.diff;
-			const body = typeof diff === "string" && diff ? `${clip(textOf(m.content), 300)}\n${clip(diff, DIFF_CHARS)}` : clip(textOf(m.content), TOOL_RESULT_CHARS);
+			const body = typeof diff === "string" && diff ? `${clipCounting(contentText(m.content), 300)}\n${clipCounting(diff, DIFF_CHARS)}` : clipCounting(contentText(m.content), TOOL_RESULT_CHARS);
 			parts.push(`[Tool result] ${m.toolName ?? "?"}${m.isError ? " (error)" : ""}\n${body}`);
 		} else if (m.role === "custom") {
-			parts.push(`[Note (${m.customType ?? "custom"})]\n${clip(textOf(m.content), NOTE_CHARS)}`);
+			parts.push(`[Note (${m.customType ?? "custom"})]\n${clipCounting(contentText(m.content), NOTE_CHARS)}`);
 		}
 	}
 	return parts.join("\n\n");

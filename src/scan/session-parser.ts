@@ -49,17 +49,8 @@ export function asObject(value: unknown): Record<string, unknown> | undefined {
 	return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
-/** The visible text of a message's content: a string, or its text blocks joined. */
-export function visibleText(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	let text = "";
-	for (const block of content) {
-		const b = asObject(block);
-		if (b?.type === "text" && typeof b.text === "string" && b.text.trim()) text += text ? `\n${b.text}` : b.text;
-	}
-	return text;
-}
+/** The visible text of a message's content (shared with the live watchdog). */
+export { contentText as visibleText } from "../util/text.ts";
 
 /** How a recorder writes a tool call inside an assistant message. */
 export interface ToolBlockShape {

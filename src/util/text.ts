@@ -1,5 +1,28 @@
 // Text helpers shared by every part that shows or sends text.
 
+/** At most `max` characters, the last one an ellipsis when the text was cut. */
+export function clip(text: string, max: number): string {
+	return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/** The first `max` characters and how many more there were. */
+export function clipCounting(text: string, max: number): string {
+	return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
+}
+
+/** The visible text of a message's content: a string, or its text blocks joined by newlines. */
+export function contentText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	let text = "";
+	for (const block of content) {
+		if (!block || typeof block !== "object") continue;
+		const b = block as { type?: unknown; text?: unknown };
+		if (b.type === "text" && typeof b.text === "string" && b.text.trim()) text += text ? `\n${b.text}` : b.text;
+	}
+	return text;
+}
+
 /** At most `max` characters; a cut text ends with a marker that says so. */
 export function capText(text: string, max: number): string {
 	if (text.length <= max) return text;

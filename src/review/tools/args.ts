@@ -1,5 +1,6 @@
 // Checks the arguments a model sent against what a tool accepts. The model's JSON may be
 // anything, so each problem becomes one sentence naming the field and what it must be.
+import { clip } from "../../util/text.ts";
 
 export type FieldSpec =
 	| { type: "string"; required?: boolean; allowEmpty?: boolean }
@@ -15,7 +16,7 @@ export function parseArgs(tool: string, args: unknown, fields: Record<string, Fi
 		try {
 			input = JSON.parse(args);
 		} catch {
-			return bad(tool, `its arguments must be a JSON object, got the text ${JSON.stringify(clip(args))}`, fields);
+			return bad(tool, `its arguments must be a JSON object, got the text ${JSON.stringify(clip(args, 61))}`, fields);
 		}
 	}
 	if (input === undefined || input === null) input = {};
@@ -67,11 +68,7 @@ function bad(tool: string, problem: string, fields: Record<string, FieldSpec>): 
 function describe(value: unknown): string {
 	if (Array.isArray(value)) return "an array";
 	if (value === null) return "null";
-	if (typeof value === "string") return `the string ${JSON.stringify(clip(value))}`;
+	if (typeof value === "string") return `the string ${JSON.stringify(clip(value, 61))}`;
 	if (typeof value === "object") return "an object";
 	return `${typeof value} ${String(value)}`;
-}
-
-function clip(text: string): string {
-	return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
