@@ -2,6 +2,7 @@
 // line completes, and at the end the calls still waiting for a result.
 import type { SessionEvent } from "../loops/tool-call.ts";
 import type { CallPairer, ScanStats } from "./pairing.ts";
+import { isPlainObject } from "../util/json.ts";
 
 export interface SessionParser {
 	line(text: string, out: SessionEvent[]): void;
@@ -46,7 +47,7 @@ export function peekField(text: string, key: string): string | undefined {
 }
 
 export function asObject(value: unknown): Record<string, unknown> | undefined {
-	return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+	return isPlainObject(value) ? value : undefined;
 }
 
 /** The visible text of a message's content (shared with the live watchdog). */

@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { parseModelRef } from "../models/model-ref.ts";
 import { DEFAULT_SETTINGS, layerSchemaStripping, type SettingsLayer, strictLayerSchema, type WatchdogSettings } from "./schema.ts";
+import { isPlainObject } from "../util/json.ts";
 
 export type SourceName = "default" | "user" | "project" | "session";
 
@@ -156,9 +157,7 @@ function normalizeModelPair(pair: { model?: string; thinking?: string }): void {
 
 // ---------- small object helpers ----------
 
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+
 
 function describe(v: unknown): string {
 	if (v === null) return "null";

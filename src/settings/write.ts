@@ -7,7 +7,7 @@ import { basename, dirname, join } from "node:path";
 import lockfile from "proper-lockfile";
 import { readFileInRoot } from "../util/safe-file.ts";
 import { parseJson, SETTINGS_MAX_BYTES } from "./files.ts";
-import { isPlainObject } from "./resolve.ts";
+import { isPlainObject } from "../util/json.ts";
 
 export type WatchdogMutation = (watchdog: Record<string, unknown>) => void;
 
