@@ -1,15 +1,15 @@
 // Entry point Pi loads: registers Pi's events, the renderers, the command and the tool, and
 // forwards each to the session's watchdog (src/session/watchdog-session.ts). No logic here.
 import { CONFIG_DIR_NAME, type ExtensionAPI, type ExtensionCommandContext, type ExtensionContext, type ExtensionFactory, getAgentDir } from "@earendil-works/pi-coding-agent";
-import { subagentTool } from "./children/subagent-tool.ts";
-import { present } from "./host/present.ts";
-import { runCommand } from "./commands/run-command.ts";
-import { COMMAND_NAME, completeArguments } from "./commands/watchdog-command.ts";
-import { FINDING_MESSAGE, NOTE_ENTRY, type NoteData } from "./findings/delivery.ts";
-import type { Finding } from "./findings/finding.ts";
-import { renderFindings } from "./findings/render.ts";
-import { guarded } from "./host/guard.ts";
-import { type WatchdogOptions, WatchdogSession } from "./session/watchdog-session.ts";
+import { subagentTool } from "./children/index.ts";
+import { present } from "./host/index.ts";
+import { runCommand } from "./commands/index.ts";
+import { COMMAND_NAME, completeArguments } from "./commands/index.ts";
+import { FINDING_MESSAGE, NOTE_ENTRY, type NoteData } from "./findings/index.ts";
+import type { Finding } from "./findings/index.ts";
+import { renderFindings } from "./findings/index.ts";
+import { guarded } from "./host/index.ts";
+import { type WatchdogOptions, WatchdogSession } from "./session/index.ts";
 
 /** Pi's extension factory for one watchdog: the main session's, or a child's (role, parent). */
 export function createWatchdogExtension(options: WatchdogOptions = { role: "main" }): ExtensionFactory {

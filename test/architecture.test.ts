@@ -1,5 +1,6 @@
 // The shape DESIGN.md asks for, kept true by a test: no import cycle between the folders of
-// src/, no source file over 400 lines, and src/extension.ts only registering Pi's events.
+// src/, other folders reached only through their index.ts, no source file over 400 lines, and
+// src/extension.ts only registering Pi's events.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { expect, it } from "vitest";
@@ -33,6 +34,19 @@ it("has no import cycle between the folders of src/", () => {
 	};
 	for (const folder of edges.keys()) if (!state.has(folder)) visit(folder, [folder]);
 	expect(cycles).toEqual([]);
+});
+
+it("imports another folder only through its index.ts, which says what the folder offers", () => {
+	const around: string[] = [];
+	for (const file of sources(SRC)) {
+		for (const [, spec] of readFileSync(file, "utf8").matchAll(/from "(\.[^"]+)"/g)) {
+			const target = normalize(join(dirname(file), spec));
+			if (folderOf(target) !== folderOf(file) && folderOf(target) !== "(root)" && !target.endsWith("/index.ts")) around.push(`${relative(SRC, file)} → ${spec}`);
+		}
+	}
+	expect(around).toEqual([]);
+	const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+	for (const folder of folders) expect(readFileSync(join(SRC, folder, "index.ts"), "utf8")).toMatch(/^\/\/ /);
 });
 
 it("keeps every source file under 400 lines", () => {

@@ -3,11 +3,11 @@
 // beside the ones here.
 import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import { type Static, Type } from "typebox";
-import { THINKING_LEVELS } from "../models/model-ref.ts";
-import type { ChangeOutcome } from "../commands/agent-change.ts";
-import { configureForAgent, recommend } from "../commands/controls.ts";
-import { historyEnv, runHistory } from "../commands/history-command.ts";
-import type { AgentCtx, WatchdogSession as Watchdog } from "../session/watchdog-session.ts";
+import { THINKING_LEVELS } from "../models/index.ts";
+import type { ChangeOutcome } from "../commands/index.ts";
+import { configureForAgent, recommend } from "../commands/index.ts";
+import { historyEnv, runHistory } from "../commands/index.ts";
+import type { AgentCtx, WatchdogSession as Watchdog } from "../session/index.ts";
 
 export const WATCHDOG_ACTIONS = ["watchdog.status", "watchdog.recommend-model", "watchdog.configure", "watchdog.history"] as const;
 

@@ -1,9 +1,9 @@
 // A settings change an agent asks for (the `subagent` tool's `watchdog.configure`), as opposed
 // to the user's own command. One that lowers oversight needs the user's yes in the TUI and is
 // refused where nobody can be asked (print, RPC); every change is announced and recorded.
-import { type ConfigureEnv, type ConfigurePlan, type ConfigureRequest, planConfigure, settingsAtScope } from "../settings/configure.ts";
-import { loweredOversight } from "../settings/oversight.ts";
-import type { Level } from "../host/present.ts";
+import { type ConfigureEnv, type ConfigurePlan, type ConfigureRequest, planConfigure, settingsAtScope } from "../settings/index.ts";
+import { loweredOversight } from "../settings/index.ts";
+import type { Level } from "../host/index.ts";
 import { commandsFor } from "./watchdog-command.ts";
 
 export const CONFIG_CHANGE_ENTRY = "watchdog-config-change";

@@ -1,12 +1,12 @@
 // What the command and the `subagent` tool can ask of a session's watchdog besides status:
 // check the reviewer, recommend one, and change settings (the user's way, applied as asked;
 // an agent's way, which needs the user when it lowers oversight).
-import { checkReviewer, type CheckResult, recommendFor } from "../models/reviewer-model.ts";
-import { applyConfigure, type ConfigureEnv, type ConfigurePlan, type ConfigureRequest, planConfigure } from "../settings/configure.ts";
-import { howToTurnOn } from "../settings/resolve.ts";
-import { type AgentCtx, type Ctx, SESSION_SETTINGS_ENTRY, type WatchdogSession } from "../session/watchdog-session.ts";
+import { checkReviewer, type CheckResult, recommendFor } from "../models/index.ts";
+import { applyConfigure, type ConfigureEnv, type ConfigurePlan, type ConfigureRequest, planConfigure } from "../settings/index.ts";
+import { howToTurnOn } from "../settings/index.ts";
+import { type AgentCtx, type Ctx, SESSION_SETTINGS_ENTRY, type WatchdogSession } from "../session/index.ts";
 import { agentConfigure, CONFIG_CHANGE_ENTRY, type ChangeOutcome } from "./agent-change.ts";
-import { present } from "../host/present.ts";
+import { present } from "../host/index.ts";
 
 export async function check(session: WatchdogSession, ctx: Ctx): Promise<CheckResult> {
 	const resolved = session.settings(ctx);

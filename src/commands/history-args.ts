@@ -1,7 +1,7 @@
 // `/subagents-watchdog history` flags (and the `watchdog.history` tool action's fields): what
 // they mean, how they are checked, and how they complete. Pure.
-import { HISTORY_KINDS } from "../findings/history-event.ts";
-import type { HistoryFilter } from "../findings/history-filter.ts";
+import { HISTORY_KINDS } from "../findings/index.ts";
+import type { HistoryFilter } from "../findings/index.ts";
 
 /** What was asked, before it is checked: the command's flags and the tool's fields alike. */
 export interface HistoryRequest {

@@ -1,8 +1,8 @@
 // `/subagents-watchdog history` and the `watchdog.history` tool action: check what was asked,
 // read the log, format it. The only I/O is `readHistory`.
 import { type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
-import { historyDir } from "../findings/history-log.ts";
-import { readHistory } from "../findings/history-read.ts";
+import { historyDir } from "../findings/index.ts";
+import { readHistory } from "../findings/index.ts";
 import { type HistoryRequest, parseHistoryArgs, toQuery } from "./history-args.ts";
 import { formatHistory } from "./history-format.ts";
 

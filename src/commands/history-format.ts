@@ -1,8 +1,8 @@
 // How `history` shows events: one line each for people (TUI, print and RPC alike: plain text),
 // or one JSON object per line with --json. Pure.
-import type { HistoryEvent } from "../findings/history-event.ts";
-import { sourceOf } from "../findings/history-filter.ts";
-import { oneLine } from "../util/text.ts";
+import type { HistoryEvent } from "../findings/index.ts";
+import { sourceOf } from "../findings/index.ts";
+import { oneLine } from "../util/index.ts";
 
 export interface HistoryListing {
 	events: readonly HistoryEvent[];

@@ -1,7 +1,7 @@
 // `/subagents-watchdog`: parsing its arguments and completing them. Pure; the extension runs
 // the parsed operation against the watchdog.
-import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/model-ref.ts";
-import type { ConfigureRequest, ConfigureScope } from "../settings/configure.ts";
+import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/index.ts";
+import type { ConfigureRequest, ConfigureScope } from "../settings/index.ts";
 import { completeHistory, HISTORY_USAGE, type HistoryRequest, parseHistoryArgs } from "./history-args.ts";
 
 export const COMMAND_NAME = "subagents-watchdog";

@@ -2,7 +2,7 @@
 // `watchdog_warn` arguments become one, and when two findings are the same finding even
 // when reworded. Pure.
 import { z } from "zod";
-import { clip, oneLine, quoteLines } from "../util/text.ts";
+import { clip, oneLine, quoteLines } from "../util/index.ts";
 
 export const IMPORTANCES = ["low", "medium", "high"] as const;
 export const SEVERITIES = ["concern", "blocker"] as const;

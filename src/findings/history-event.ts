@@ -3,7 +3,7 @@
 // without parsing it, and stays under 4 KiB so one O_APPEND write puts it down whole however
 // many Pi processes append at once. Texts are summaries and excerpts, capped here: the log
 // never carries raw transcript text.
-import { clip, oneLine } from "../util/text.ts";
+import { clip, oneLine } from "../util/index.ts";
 
 export type ReviewTrigger = "boundary" | "cadence" | "command";
 export type ReviewOutcome = "clean" | "findings" | "failed" | "cancelled";

@@ -3,8 +3,8 @@
 // loop that goes on escalates to a blocker (and, with loops.stopRun, asks for the run to stop);
 // landing something resolves it. The same loop is never reported again without new evidence.
 // A real user prompt starts afresh. It returns findings; the sink delivers them.
-import type { StatusSection } from "../util/status-section.ts";
-import { type Finding, firstLine, makeFinding } from "../findings/finding.ts";
+import type { StatusSection } from "../util/index.ts";
+import { type Finding, firstLine, makeFinding } from "../findings/index.ts";
 import { fromPiToolCall } from "./call-record.ts";
 import { LoopDetector, type LoopSignal, type LoopThresholds } from "./loop-detector.ts";
 import { describeCall, landed } from "./normalize.ts";

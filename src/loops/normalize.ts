@@ -3,7 +3,7 @@
 // Pure.
 import { hash } from "node:crypto";
 import type { ToolCallRecord } from "./tool-call.ts";
-import { clip } from "../util/text.ts";
+import { clip } from "../util/index.ts";
 
 /** `FOO=1 cd src && npm test  # again` → `npm test` */
 export function normalizeCommand(command: string): string {

@@ -1,7 +1,7 @@
 // Diagnostics from the language server, and what becomes of them: errors are blocker
 // findings of high importance, warnings concerns of medium importance, information and hints
 // stay in status. Only what is new since the last report is raised. Pure.
-import { type Finding, makeFinding } from "../findings/finding.ts";
+import { type Finding, makeFinding } from "../findings/index.ts";
 
 export type DiagnosticSeverity = "error" | "warning" | "info" | "hint";
 

@@ -5,7 +5,7 @@
 import { accessSync, constants, existsSync, readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, isAbsolute, join, relative } from "node:path";
-import { readFileInRoot } from "../util/safe-file.ts";
+import { readFileInRoot } from "../util/index.ts";
 
 export const SERVER_BIN = "typescript-language-server";
 

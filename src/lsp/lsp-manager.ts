@@ -4,7 +4,7 @@
 // and TypeScript run depends on whether the project is trusted (see locate.ts), asked at each check.
 import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
-import type { Finding } from "../findings/finding.ts";
+import type { Finding } from "../findings/index.ts";
 import { type Diagnostic, diagnosticFindings, diagnosticsSignal, fromTsServer, newSinceLastReport, type Reported } from "./diagnostics.ts";
 import { type LocatedServer, type LocateOptions, locateServer } from "./locate.ts";
 import { LspServer, languageOf, type ServerLaunch, TimeoutError } from "./lsp-server.ts";

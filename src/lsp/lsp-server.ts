@@ -9,7 +9,7 @@ import { CancellationTokenSource, createMessageConnection, type MessageConnectio
 import type { TsServerDiagnostic } from "./diagnostics.ts";
 import { absolutePath } from "./locate.ts";
 import { waitForGroupGone } from "./process-tree.ts";
-import { readFileInRoot } from "../util/safe-file.ts";
+import { readFileInRoot } from "../util/index.ts";
 
 /** Larger sources are not handed to the server (tsserver skips such files too). */
 const SOURCE_MAX_BYTES = 8 * 1024 * 1024;

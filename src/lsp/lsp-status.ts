@@ -1,5 +1,5 @@
 // The LSP part of `/subagents-watchdog status`. Pure.
-import type { StatusSection } from "../util/status-section.ts";
+import type { StatusSection } from "../util/index.ts";
 import type { LspStatus } from "./lsp-manager.ts";
 
 export function lspSection(enabled: boolean, status: LspStatus | undefined): StatusSection {

@@ -3,8 +3,8 @@
 // through safe-file: a link out of their folder, a FIFO or a device is skipped with a reason,
 // and only the start of a huge file is read. Combining them within the budget is pure.
 import { join } from "node:path";
-import { readFileInRoot, userRoot } from "../util/safe-file.ts";
-import { capText } from "../util/text.ts";
+import { readFileInRoot, userRoot } from "../util/index.ts";
+import { capText } from "../util/index.ts";
 
 export const GUIDANCE_FILE = "WATCHDOG.md";
 /** Enough bytes for the character budget below, even in multi-byte scripts. */

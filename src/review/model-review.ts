@@ -6,12 +6,12 @@
 // the sink delivers them.
 import { randomBytes } from "node:crypto";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { ReviewerChoice } from "../models/reviewer-model.ts";
-import type { ResolvedSettings } from "../settings/resolve.ts";
-import type { StatusSection } from "../util/status-section.ts";
-import { FINDING_MESSAGE } from "../findings/delivery.ts";
-import { type Finding, firstLine } from "../findings/finding.ts";
-import { repositoryTrust } from "../host/trust.ts";
+import type { ReviewerChoice } from "../models/index.ts";
+import type { ResolvedSettings } from "../settings/index.ts";
+import type { StatusSection } from "../util/index.ts";
+import { FINDING_MESSAGE } from "../findings/index.ts";
+import { type Finding, firstLine } from "../findings/index.ts";
+import { repositoryTrust } from "../host/index.ts";
 import type { ChangeGate } from "./change-gate.ts";
 import { type GuidanceFile, readGuidance } from "./guidance.ts";
 import { type PendingChanges, pendingFromRecord, pendingSection, settlePending, takePending } from "./pending.ts";

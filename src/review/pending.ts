@@ -1,7 +1,7 @@
 // Pending changes: paths changed since the last review that completed, each with why it is
 // still pending (the review that should have covered it was cancelled or failed). The next
 // review takes them with its own paths; a completed review clears what it covered. Pure.
-import type { StatusSection } from "../util/status-section.ts";
+import type { StatusSection } from "../util/index.ts";
 import type { ReviewRecord } from "./review-record.ts";
 
 /** Path → why it is pending. */

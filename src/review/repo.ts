@@ -5,7 +5,7 @@
 // tell", and the caller asks git instead.
 import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { readFileInRoot } from "../util/safe-file.ts";
+import { readFileInRoot } from "../util/index.ts";
 
 /** Far above a real HEAD, ref or `.git` file. */
 const SMALL_FILE_BYTES = 4096;

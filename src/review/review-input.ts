@@ -6,7 +6,7 @@
 // that says "ignore your instructions" cannot pass itself off as part of the request or close
 // the fence early. The user's requests and WATCHDOG.md are the only instructions.
 import { combineGuidance, type GuidanceFile } from "./guidance.ts";
-import { capText } from "../util/text.ts";
+import { capText } from "../util/index.ts";
 import { headAndTail } from "./turn-delta.ts";
 
 export const INPUT_BUDGET = 24_000;

@@ -1,9 +1,9 @@
 // What the watchdog remembers about its reviews: each review is appended to the session as
 // a custom entry (never model context), so status, deduplication and the stalemate count
 // survive /reload, resume and a restart. Pure.
-import { type Finding, firstLine } from "../findings/finding.ts";
+import { type Finding, firstLine } from "../findings/index.ts";
 import type { FailureKind, ReviewUsage } from "./reviewer.ts";
-import type { StatusSection } from "../util/status-section.ts";
+import type { StatusSection } from "../util/index.ts";
 
 export const REVIEW_ENTRY = "watchdog-review";
 const KEEP_FINDINGS = 20;

@@ -3,8 +3,8 @@
 // comes back classified so the user can be told what went wrong.
 import { clampThinkingLevel, type AssistantMessage, type Message, type Tool } from "@earendil-works/pi-ai";
 import { Type } from "typebox";
-import { checkReviewer, type Registry, type ReviewerChoice } from "../models/reviewer-model.ts";
-import { CATEGORIES, dedupe, type Finding, IMPORTANCES, makeFinding, parseWarnArgs, SEVERITIES } from "../findings/finding.ts";
+import { checkReviewer, type Registry, type ReviewerChoice } from "../models/index.ts";
+import { CATEGORIES, dedupe, type Finding, IMPORTANCES, makeFinding, parseWarnArgs, SEVERITIES } from "../findings/index.ts";
 
 /** A read-only tool the reviewer may call (read, grep, find, ls, watchdog_diff). */
 export interface ReviewerToolLike {

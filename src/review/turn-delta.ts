@@ -1,6 +1,6 @@
 // The turn delta: what happened in one run, as text for the reviewer, built from the
 // session entries the run added. The main model's hidden reasoning is never included. Pure.
-import { clipCounting, contentText } from "../util/text.ts";
+import { clipCounting, contentText } from "../util/index.ts";
 
 export const DELTA_HEAD_CHARS = 6000;
 const TOOL_ARGS_CHARS = 1200;

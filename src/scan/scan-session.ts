@@ -1,6 +1,6 @@
 // Running the deterministic detectors over one recorded session. Pure apart from reading the
 // file: the same detector the live watchdog uses, fed the recorded calls in order.
-import { LoopDetector, type LoopSignal, type LoopThresholds, type SignalKind, WEAK_SIGNALS } from "../loops/loop-detector.ts";
+import { LoopDetector, type LoopSignal, type LoopThresholds, type SignalKind, WEAK_SIGNALS } from "../loops/index.ts";
 import { openSession, type SessionFormat } from "./read-session.ts";
 
 export interface ScanSignal {

@@ -1,8 +1,8 @@
 // What every format reader is: fed the file's lines in order, it pushes the events each
 // line completes, and at the end the calls still waiting for a result.
-import type { SessionEvent } from "../loops/tool-call.ts";
+import type { SessionEvent } from "../loops/index.ts";
 import type { CallPairer, ScanStats } from "./pairing.ts";
-import { isPlainObject } from "../util/json.ts";
+import { isPlainObject } from "../util/index.ts";
 
 export interface SessionParser {
 	line(text: string, out: SessionEvent[]): void;
@@ -51,7 +51,7 @@ export function asObject(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** The visible text of a message's content (shared with the live watchdog). */
-export { contentText as visibleText } from "../util/text.ts";
+export { contentText as visibleText } from "../util/index.ts";
 
 /** How a recorder writes a tool call inside an assistant message. */
 export interface ToolBlockShape {

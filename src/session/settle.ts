@@ -3,10 +3,10 @@
 // deterministic signals as input; every finding goes to the sink, which decides what Pi's
 // boundary result carries. Also the repository-bound monitors a session starts with.
 import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { repositoryTrust } from "../host/trust.ts";
-import { LspManager } from "../lsp/lsp-manager.ts";
-import { ChangeGate } from "../review/change-gate.ts";
-import { REVIEW_ENTRY } from "../review/review-record.ts";
+import { repositoryTrust } from "../host/index.ts";
+import { LspManager } from "../lsp/index.ts";
+import { ChangeGate } from "../review/index.ts";
+import { REVIEW_ENTRY } from "../review/index.ts";
 import { historyOfReview, type WatchdogSession } from "./watchdog-session.ts";
 
 const GIT_STATUS_TIMEOUT_MS = 15_000;

@@ -4,28 +4,28 @@
 // that need it, and whatever findings they return go to the sink, which alone delivers.
 import { isAbsolute, join } from "node:path";
 import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { Cadence } from "../cadence/cadence.ts";
-import { present } from "../host/present.ts";
-import type { HistoryEventInput } from "../findings/history-event.ts";
-import { DEFAULT_MAX_BYTES, HistoryLog } from "../findings/history-log.ts";
-import { FindingsSink, type ParentChannel, type SinkEvent } from "../findings/sink.ts";
+import { Cadence } from "../cadence/index.ts";
+import { present } from "../host/index.ts";
+import type { HistoryEventInput } from "../findings/index.ts";
+import { DEFAULT_MAX_BYTES, HistoryLog } from "../findings/index.ts";
+import { FindingsSink, type ParentChannel, type SinkEvent } from "../findings/index.ts";
 
 /** A history event as a monitor or the sink makes it; the session adds session id and cwd. */
 export type HistoryLine = SinkEvent | Record<string, unknown>;
-import { piTrusts } from "../host/trust.ts";
-import { LoopWatch, LOOP_RESOLVED_ENTRY } from "../loops/loop-watch.ts";
-import { lspSection } from "../lsp/lsp-status.ts";
-import type { Thinking } from "../models/model-ref.ts";
-import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/reviewer-model.ts";
-import { ModelReview } from "../review/model-review.ts";
-import { REVIEW_ENTRY } from "../review/review-record.ts";
-import type { ResolvedSettings } from "../settings/resolve.ts";
-import { isPlainObject } from "../util/json.ts";
-import type { SettingsLayer } from "../settings/schema.ts";
-import { type ProjectContext, type SettingsLocation, SettingsStore } from "../settings/store.ts";
-import { baselineSections, formatStatus, type StatusSection } from "../status/status-text.ts";
+import { piTrusts } from "../host/index.ts";
+import { LoopWatch, LOOP_RESOLVED_ENTRY } from "../loops/index.ts";
+import { lspSection } from "../lsp/index.ts";
+import type { Thinking } from "../models/index.ts";
+import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
+import { ModelReview } from "../review/index.ts";
+import { REVIEW_ENTRY } from "../review/index.ts";
+import type { ResolvedSettings } from "../settings/index.ts";
+import { isPlainObject } from "../util/index.ts";
+import type { SettingsLayer } from "../settings/index.ts";
+import { type ProjectContext, type SettingsLocation, SettingsStore } from "../settings/index.ts";
+import { baselineSections, formatStatus, type StatusSection } from "../status/index.ts";
 import { type RunMonitors, settleRun, startMonitors } from "./settle.ts";
-import type { ReviewRecord } from "../review/review-record.ts";
+import type { ReviewRecord } from "../review/index.ts";
 
 export const SESSION_SETTINGS_ENTRY = "watchdog-session-settings";
 

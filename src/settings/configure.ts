@@ -2,8 +2,8 @@
 // children, or one child role, in the session, user or project scope. Shared by the
 // `/subagents-watchdog` command and the `subagent` tool's `watchdog.configure` action: a plan
 // first (what would change), then applying it, so an agent's request can be judged in between.
-import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/model-ref.ts";
-import { chooseReviewer, checkReviewer, recommendFor, type Registry, type SessionModelInfo } from "../models/reviewer-model.ts";
+import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/index.ts";
+import { chooseReviewer, checkReviewer, recommendFor, type Registry, type SessionModelInfo } from "../models/index.ts";
 import { getPath, howToTurnOn, setPath, type ResolvedSettings, type SourceName } from "./resolve.ts";
 import type { ThinkingSetting } from "./schema.ts";
 import type { ProjectContext, SettingsStore } from "./store.ts";

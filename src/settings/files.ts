@@ -2,7 +2,7 @@
 // costs one stat per file, not a read and a parse. Read through safe-file: a settings file
 // swapped for a FIFO, a device or a link out of its folder is an error, never a hang.
 import { type ParseError, parse as parseTolerant, printParseErrorCode } from "jsonc-parser";
-import { fileToken, readFileInRoot, stripBom } from "../util/safe-file.ts";
+import { fileToken, readFileInRoot, stripBom } from "../util/index.ts";
 
 /** Far above any real settings file; a larger one is refused rather than read. */
 export const SETTINGS_MAX_BYTES = 2 * 1024 * 1024;

@@ -1,9 +1,9 @@
 // Does a settings change lower the watchdog's oversight? Pure: it compares the settings before
 // with the same settings after the change and names, in plain words, everything that would
 // watch less closely. An agent may make such a change only with the user's consent.
-import { THINKING_LEVELS, type Thinking } from "../models/model-ref.ts";
-import { modelFamily } from "../models/recommend.ts";
-import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/reviewer-model.ts";
+import { THINKING_LEVELS, type Thinking } from "../models/index.ts";
+import { modelFamily } from "../models/index.ts";
+import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
 import { getPath, setPath } from "./resolve.ts";
 import { type CadenceSetting, DEFAULT_SETTINGS, type ThinkingSetting, type WatchdogSettings } from "./schema.ts";
 

@@ -1,9 +1,9 @@
 // Pure resolution of the settings layers into effective settings with provenance.
 // No file access here: the caller hands in what each source contained.
 import type { z } from "zod";
-import { parseModelRef } from "../models/model-ref.ts";
+import { parseModelRef } from "../models/index.ts";
 import { DEFAULT_SETTINGS, layerSchemaStripping, type SettingsLayer, strictLayerSchema, type WatchdogSettings } from "./schema.ts";
-import { isPlainObject } from "../util/json.ts";
+import { isPlainObject } from "../util/index.ts";
 
 export type SourceName = "default" | "user" | "project" | "session";
 

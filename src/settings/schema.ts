@@ -2,8 +2,8 @@
 // types derived from them. One schema serves every source (user, project, session): each key
 // is optional in a layer; the defaults fill what no layer sets.
 import { z } from "zod";
-import { DEFAULT_THRESHOLDS, type LoopThresholds } from "../loops/loop-detector.ts";
-import { parseModelRef, THINKING_LEVELS, type ThinkingSetting } from "../models/model-ref.ts";
+import { DEFAULT_THRESHOLDS, type LoopThresholds } from "../loops/index.ts";
+import { parseModelRef, THINKING_LEVELS, type ThinkingSetting } from "../models/index.ts";
 
 type ObjectMaker = typeof z.strictObject;
 

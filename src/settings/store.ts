@@ -1,7 +1,7 @@
 // The settings as this session sees them: the files (user, project when trusted) plus the
 // session's own overrides, resolved on demand and memoised until a file or override changes.
 import { join } from "node:path";
-import { userRoot } from "../util/safe-file.ts";
+import { userRoot } from "../util/index.ts";
 import { SettingsFileCache } from "./files.ts";
 import { type LayerInput, type ResolvedSettings, resolveSettings, setPath } from "./resolve.ts";
 import type { SettingsLayer } from "./schema.ts";

@@ -5,9 +5,9 @@
 import { chmodSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import lockfile from "proper-lockfile";
-import { readFileInRoot } from "../util/safe-file.ts";
+import { readFileInRoot } from "../util/index.ts";
 import { parseJson, SETTINGS_MAX_BYTES } from "./files.ts";
-import { isPlainObject } from "../util/json.ts";
+import { isPlainObject } from "../util/index.ts";
 
 export type WatchdogMutation = (watchdog: Record<string, unknown>) => void;
 

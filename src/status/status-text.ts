@@ -1,9 +1,9 @@
 // The text of `/subagents-watchdog status` (and the `watchdog.status` action): pure formatting
 // of the resolved settings, the reviewer in effect, and the sections each capability reports.
-import type { StatusSection } from "../util/status-section.ts";
-import { describeChoice, type ReviewerChoice } from "../models/reviewer-model.ts";
-import { forEachLeaf, howToTurnOn, type ResolvedSettings, type SettingsProblem } from "../settings/resolve.ts";
-import type { WatchdogSettings } from "../settings/schema.ts";
+import type { StatusSection } from "../util/index.ts";
+import { describeChoice, type ReviewerChoice } from "../models/index.ts";
+import { forEachLeaf, howToTurnOn, type ResolvedSettings, type SettingsProblem } from "../settings/index.ts";
+import type { WatchdogSettings } from "../settings/index.ts";
 
 export type { StatusSection };
 

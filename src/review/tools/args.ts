@@ -1,6 +1,6 @@
 // Checks the arguments a model sent against what a tool accepts. The model's JSON may be
 // anything, so each problem becomes one sentence naming the field and what it must be.
-import { clip } from "../../util/text.ts";
+import { clip } from "../../util/index.ts";
 
 export type FieldSpec =
 	| { type: "string"; required?: boolean; allowEmpty?: boolean }
