@@ -1,15 +1,32 @@
-// Checks the arguments a model sent against what a tool accepts. The model's JSON may be
-// anything, so each problem becomes one sentence naming the field and what it must be.
+// Checks the arguments a model sent against what a tool accepts: the tool's one TypeBox schema
+// (the same the model is shown), read here field by field. The model's JSON may be anything,
+// so each problem becomes one sentence naming the field and what it must be.
+import type { Static, TObject } from "typebox";
 import { clip } from "../../util/index.ts";
 
-export type FieldSpec =
-	| { type: "string"; required?: boolean; allowEmpty?: boolean }
-	| { type: "integer"; required?: boolean; min: number; max?: number }
-	| { type: "boolean"; required?: boolean };
+type FieldSpec =
+	| { type: "string"; required: boolean; allowEmpty: boolean }
+	| { type: "integer"; required: boolean; min: number; max?: number }
+	| { type: "boolean"; required: boolean };
 
-export type ParsedArgs = { ok: true; values: Record<string, string | number | boolean | undefined> } | { ok: false; error: string };
+export type ParsedArgs<S extends TObject> = { ok: true; values: Static<S> } | { ok: false; error: string };
 
-export function parseArgs(tool: string, args: unknown, fields: Record<string, FieldSpec>): ParsedArgs {
+/** The fields of a tool's schema: strings (non-empty when `minLength` is 1), integers with bounds, booleans. */
+function fieldsOf(schema: TObject): Record<string, FieldSpec> {
+	const required = new Set<string>((schema.required as string[] | undefined) ?? []);
+	const fields: Record<string, FieldSpec> = {};
+	for (const [name, raw] of Object.entries(schema.properties)) {
+		const p = raw as { type?: string; minimum?: number; maximum?: number; minLength?: number };
+		const isRequired = required.has(name);
+		if (p.type === "integer") fields[name] = { type: "integer", required: isRequired, min: p.minimum ?? Number.MIN_SAFE_INTEGER, ...(p.maximum !== undefined ? { max: p.maximum } : {}) };
+		else if (p.type === "boolean") fields[name] = { type: "boolean", required: isRequired };
+		else fields[name] = { type: "string", required: isRequired, allowEmpty: (p.minLength ?? 0) < 1 };
+	}
+	return fields;
+}
+
+export function parseArgs<S extends TObject>(tool: string, args: unknown, schema: S): ParsedArgs<S> {
+	const fields = fieldsOf(schema);
 	let input = args;
 	// Some providers hand over the arguments as a JSON string.
 	if (typeof args === "string") {
@@ -34,7 +51,7 @@ export function parseArgs(tool: string, args: unknown, fields: Record<string, Fi
 		if (typeof checked === "object") return bad(tool, checked.error, fields);
 		values[name] = checked;
 	}
-	return { ok: true, values };
+	return { ok: true, values: values as Static<S> };
 }
 
 function checkField(name: string, spec: FieldSpec, value: unknown): string | number | boolean | { error: string } {
@@ -58,7 +75,7 @@ function checkField(name: string, spec: FieldSpec, value: unknown): string | num
 	}
 }
 
-function bad(tool: string, problem: string, fields: Record<string, FieldSpec>): ParsedArgs {
+function bad(tool: string, problem: string, fields: Record<string, FieldSpec>): { ok: false; error: string } {
 	const shape = Object.entries(fields)
 		.map(([name, spec]) => `${name}${spec.required ? "" : "?"}: ${spec.type}`)
 		.join(", ");

@@ -15,6 +15,11 @@ export function isCommitId(value: unknown): value is string {
 	return typeof value === "string" && /^[0-9a-f]{7,64}$/i.test(value);
 }
 
+const DIFF_PARAMS = Type.Object({
+	path: Type.Optional(Type.String({ description: "File or folder, relative to the repository root. Default: everything." })),
+	stat: Type.Optional(Type.Boolean({ description: "List changed files with line counts instead of the full diff. Default false." })),
+});
+
 export function createDiffTool(root: string, git: GitRunner, baseline: string, maxOutputChars: number): ReviewerTool {
 	const short = baseline.slice(0, 12);
 	return {
@@ -23,18 +28,12 @@ export function createDiffTool(root: string, git: GitRunner, baseline: string, m
 			"Show what changed in the repository since this session started: the working tree against the session-start commit",
 			'(later commits included) and the untracked files. "stat": true lists changed files only; "path" limits it to a file or folder.',
 		].join(" "),
-		parameters: Type.Object({
-			path: Type.Optional(Type.String({ description: "File or folder, relative to the repository root. Default: everything." })),
-			stat: Type.Optional(Type.Boolean({ description: "List changed files with line counts instead of the full diff. Default false." })),
-		}),
+		parameters: DIFF_PARAMS,
 		async execute(args, signal) {
-			const parsed = parseArgs("watchdog_diff", args, {
-				path: { type: "string", allowEmpty: true },
-				stat: { type: "boolean" },
-			});
+			const parsed = parseArgs("watchdog_diff", args, DIFF_PARAMS);
 			if (!parsed.ok) return fail(parsed.error);
 			// A missing path is fine here: it may be a file deleted since the session started.
-			const place = confinePath(root, (parsed.values.path as string | undefined) ?? "");
+			const place = confinePath(root, parsed.values.path ?? "");
 			if (!place.ok) return fail(`watchdog_diff: ${place.error}.`);
 			// `:(literal)` keeps git from reading pathspec magic (such as `:/`) in the path.
 			const pathspec = place.rel === "" ? [] : ["--", `:(literal)${place.rel}`];

@@ -12,6 +12,11 @@ const FIND_MAX_RESULTS = 500;
 /** Files looked at before giving up, so a huge tree cannot keep the reviewer waiting. */
 export const WALK_MAX_FILES = 100_000;
 
+const FIND_PARAMS = Type.Object({
+	pattern: Type.String({ minLength: 1, description: 'Glob, e.g. "*.md" or "src/**/*.ts".' }),
+	path: Type.Optional(Type.String({ description: "Folder to search, relative to the repository root. Default: the root." })),
+});
+
 export function createFindTool(root: string, maxOutputChars: number): ReviewerTool {
 	return {
 		name: "find",
@@ -19,19 +24,13 @@ export function createFindTool(root: string, maxOutputChars: number): ReviewerTo
 			"Find files by glob: * (within a folder), ** (any folders), ?, [abc], {a,b}. A pattern without / matches file names at any depth",
 			'("*.ts"); one with / matches the path below "path" ("src/**/*.test.ts"). Skips .git and node_modules.',
 		].join(" "),
-		parameters: Type.Object({
-			pattern: Type.String({ description: 'Glob, e.g. "*.md" or "src/**/*.ts".' }),
-			path: Type.Optional(Type.String({ description: "Folder to search, relative to the repository root. Default: the root." })),
-		}),
+		parameters: FIND_PARAMS,
 		async execute(args, signal) {
-			const parsed = parseArgs("find", args, {
-				pattern: { type: "string", required: true },
-				path: { type: "string", allowEmpty: true },
-			});
+			const parsed = parseArgs("find", args, FIND_PARAMS);
 			if (!parsed.ok) return fail(parsed.error);
-			const glob = compileGlob(parsed.values.pattern as string);
+			const glob = compileGlob(parsed.values.pattern);
 			if (!glob.ok) return fail(`find: ${glob.error}.`);
-			const place = confinePath(root, (parsed.values.path as string | undefined) ?? "");
+			const place = confinePath(root, parsed.values.path ?? "");
 			if (!place.ok) return fail(`find: ${place.error}.`);
 			const name = place.rel === "" ? "the repository root" : place.rel;
 			try {

@@ -19,6 +19,13 @@ const GREP_MAX_FILE_BYTES = 2 * 1024 * 1024;
 /** A file named explicitly may be larger than the ones a folder search looks at. */
 const GREP_MAX_NAMED_FILE_BYTES = 10 * 1024 * 1024;
 
+const GREP_PARAMS = Type.Object({
+	pattern: Type.String({ minLength: 1, description: 'JavaScript regular expression, e.g. "TODO|FIXME" or "function\\\\s+load". Escape ( [ . * + ? to match them literally.' }),
+	path: Type.Optional(Type.String({ description: "File or folder to search, relative to the repository root. Default: the root." })),
+	glob: Type.Optional(Type.String({ minLength: 1, description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.js".' })),
+	ignoreCase: Type.Optional(Type.Boolean({ description: "Match letters case-insensitively. Default false." })),
+});
+
 export function createGrepTool(root: string, maxOutputChars: number, regexTimeoutMs: number): ReviewerTool {
 	return {
 		name: "grep",
@@ -27,30 +34,20 @@ export function createGrepTool(root: string, maxOutputChars: number, regexTimeou
 			'"path" is a file or folder (default: the root), "glob" filters file names as in find ("*.ts").',
 			`Skips .git, node_modules, binary files and files over ${formatBytes(GREP_MAX_FILE_BYTES)}.`,
 		].join(" "),
-		parameters: Type.Object({
-			pattern: Type.String({ description: 'JavaScript regular expression, e.g. "TODO|FIXME" or "function\\\\s+load". Escape ( [ . * + ? to match them literally.' }),
-			path: Type.Optional(Type.String({ description: "File or folder to search, relative to the repository root. Default: the root." })),
-			glob: Type.Optional(Type.String({ description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.js".' })),
-			ignoreCase: Type.Optional(Type.Boolean({ description: "Match letters case-insensitively. Default false." })),
-		}),
+		parameters: GREP_PARAMS,
 		async execute(args, signal) {
-			const parsed = parseArgs("grep", args, {
-				pattern: { type: "string", required: true },
-				path: { type: "string", allowEmpty: true },
-				glob: { type: "string" },
-				ignoreCase: { type: "boolean" },
-			});
+			const parsed = parseArgs("grep", args, GREP_PARAMS);
 			if (!parsed.ok) return fail(parsed.error);
-			const pattern = parsed.values.pattern as string;
+			const pattern = parsed.values.pattern;
 			let regex: RegExp;
 			try {
 				regex = new RegExp(pattern, parsed.values.ignoreCase ? "i" : "");
 			} catch (error) {
 				return fail(`grep: ${JSON.stringify(pattern)} is not a valid JavaScript regular expression (${(error as Error).message}); escape characters such as ( [ { . * + ? with a backslash to match them literally.`);
 			}
-			const glob = parsed.values.glob === undefined ? null : compileGlob(parsed.values.glob as string);
+			const glob = parsed.values.glob === undefined ? null : compileGlob(parsed.values.glob);
 			if (glob && !glob.ok) return fail(`grep: ${glob.error}.`);
-			const place = confinePath(root, (parsed.values.path as string | undefined) ?? "");
+			const place = confinePath(root, parsed.values.path ?? "");
 			if (!place.ok) return fail(`grep: ${place.error}.`);
 			const name = place.rel === "" ? "the repository root" : place.rel;
 

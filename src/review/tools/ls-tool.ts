@@ -11,17 +11,19 @@ import { compareNames } from "./walk.ts";
 
 const LS_MAX_ENTRIES = 500;
 
+const LS_PARAMS = Type.Object({
+	path: Type.Optional(Type.String({ description: "Folder path, relative to the repository root. Default: the root." })),
+});
+
 export function createLsTool(root: string, maxOutputChars: number): ReviewerTool {
 	return {
 		name: "ls",
 		description: "List a folder of the repository (default: the root). Folders end with /; symbolic links show where they point.",
-		parameters: Type.Object({
-			path: Type.Optional(Type.String({ description: "Folder path, relative to the repository root. Default: the root." })),
-		}),
+		parameters: LS_PARAMS,
 		async execute(args) {
-			const parsed = parseArgs("ls", args, { path: { type: "string", allowEmpty: true } });
+			const parsed = parseArgs("ls", args, LS_PARAMS);
 			if (!parsed.ok) return fail(parsed.error);
-			const place = confinePath(root, (parsed.values.path as string | undefined) ?? "");
+			const place = confinePath(root, parsed.values.path ?? "");
 			if (!place.ok) return fail(`ls: ${place.error}.`);
 			const name = place.rel === "" ? "the repository root" : place.rel;
 	

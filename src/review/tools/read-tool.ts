@@ -11,6 +11,12 @@ const READ_MAX_LINES = 2000;
 const READ_MAX_BYTES = 10 * 1024 * 1024;
 const LINE_MAX_CHARS = 2000;
 
+const READ_PARAMS = Type.Object({
+	path: Type.String({ minLength: 1, description: "File path, relative to the repository root." }),
+	offset: Type.Optional(Type.Integer({ minimum: 1, description: "First line to show (1-based). Default 1." })),
+	limit: Type.Optional(Type.Integer({ minimum: 1, maximum: READ_MAX_LINES, description: `How many lines to show. Default ${READ_DEFAULT_LINES}.` })),
+});
+
 export function createReadTool(root: string, maxOutputChars: number): ReviewerTool {
 	return {
 		name: "read",
@@ -18,19 +24,11 @@ export function createReadTool(root: string, maxOutputChars: number): ReviewerTo
 			`Read a text file of the repository, with line numbers. Shows ${READ_DEFAULT_LINES} lines from "offset" unless "limit" says otherwise,`,
 			"and says how to continue when there is more. Paths are relative to the repository root.",
 		].join(" "),
-		parameters: Type.Object({
-			path: Type.String({ description: "File path, relative to the repository root." }),
-			offset: Type.Optional(Type.Integer({ minimum: 1, description: "First line to show (1-based). Default 1." })),
-			limit: Type.Optional(Type.Integer({ minimum: 1, maximum: READ_MAX_LINES, description: `How many lines to show. Default ${READ_DEFAULT_LINES}.` })),
-		}),
+		parameters: READ_PARAMS,
 		async execute(args) {
-			const parsed = parseArgs("read", args, {
-				path: { type: "string", required: true },
-				offset: { type: "integer", min: 1 },
-				limit: { type: "integer", min: 1, max: READ_MAX_LINES },
-			});
+			const parsed = parseArgs("read", args, READ_PARAMS);
 			if (!parsed.ok) return fail(parsed.error);
-			const place = confinePath(root, parsed.values.path as string);
+			const place = confinePath(root, parsed.values.path);
 			if (!place.ok) return fail(`read: ${place.error}.`);
 			const name = place.rel === "" ? "the repository root" : place.rel;
 
@@ -39,8 +37,8 @@ export function createReadTool(root: string, maxOutputChars: number): ReviewerTo
 			const lines = splitLines(file.text);
 			if (lines.length === 0) return ok(`(${name} is empty)`);
 
-			const offset = (parsed.values.offset as number | undefined) ?? 1;
-			const limit = (parsed.values.limit as number | undefined) ?? READ_DEFAULT_LINES;
+			const offset = parsed.values.offset ?? 1;
+			const limit = parsed.values.limit ?? READ_DEFAULT_LINES;
 			if (offset > lines.length) return fail(`read: offset ${offset} is past the end; ${name} has ${lines.length} lines.`);
 			const end = Math.min(lines.length, offset + limit - 1);
 			const width = String(end).length;
