@@ -62,7 +62,9 @@ export function readFileInRoot(path: string, options: SafeReadOptions): SafeRead
  */
 export function fileToken(path: string): string {
 	try {
-		const link = lstatSync(path);
+		// Usually missing (a project without settings): no exception for the common case.
+		const link = lstatSync(path, { throwIfNoEntry: false });
+		if (!link) return "missing";
 		const target = link.isSymbolicLink() ? statSync(path) : link;
 		return [link.ino, link.mtimeMs, target.ino, target.size, target.mtimeMs, kindOf(target)].join(":");
 	} catch (error) {
