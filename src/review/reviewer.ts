@@ -2,9 +2,8 @@
 // in a bounded tool loop under a deadline and a cancel signal. Never throws; every failure
 // comes back classified so the user can be told what went wrong.
 import { clampThinkingLevel, type AssistantMessage, type Message, type Tool } from "@earendil-works/pi-ai";
-import { Type } from "typebox";
 import { checkReviewer, type Registry, type ReviewerChoice } from "../models/index.ts";
-import { CATEGORIES, dedupe, type Finding, IMPORTANCES, makeFinding, parseWarnArgs, SEVERITIES } from "../findings/index.ts";
+import { dedupe, type Finding, makeFinding, parseWarnArgs, WARN_PARAMS } from "../findings/index.ts";
 
 /** A read-only tool the reviewer may call (read, grep, find, ls, watchdog_diff). */
 export interface ReviewerToolLike {
@@ -54,14 +53,7 @@ export interface ReviewRequest {
 export const WARN_TOOL: Tool = {
 	name: "watchdog_warn",
 	description: "Record one finding about the run under review. Call once per distinct problem; call nothing when the work is sound.",
-	parameters: Type.Object({
-		summary: Type.String({ description: "One line that stands on its own." }),
-		evidence: Type.String({ description: "What you saw: paths, line numbers, exact tool output." }),
-		recommendedAction: Type.String({ description: "The concrete next step that resolves it." }),
-		importance: Type.Unsafe<string>({ type: "string", enum: [...IMPORTANCES], description: "high: the agent must act before the user relies on the work." }),
-		severity: Type.Unsafe<string>({ type: "string", enum: [...SEVERITIES], description: "blocker: not acceptable as it stands." }),
-		category: Type.Optional(Type.Unsafe<string>({ type: "string", enum: [...CATEGORIES] })),
-	}) as unknown as Tool["parameters"],
+	parameters: WARN_PARAMS as unknown as Tool["parameters"],
 };
 
 export async function runReview(req: ReviewRequest): Promise<ReviewOutcome> {
