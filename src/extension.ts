@@ -45,7 +45,7 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 			}),
 		);
 		pi.on("agent_start", guarded("run start", (_event, ctx) => watchdog.agentStart(ctx)));
-		pi.on("tool_call", guarded("tool call", (event, ctx) => watchdog.toolCall(ctx, event.toolName)));
+		pi.on("tool_call", guarded("tool call", (event, ctx) => watchdog.toolCall(ctx, event)));
 		pi.on(
 			"tool_result",
 			guarded("tool result", (event, ctx) => {

@@ -33,7 +33,12 @@ export const SESSION_SETTINGS_ENTRY = "watchdog-session-settings";
 export interface WatchdogOptions {
 	role: string;
 	parent?: ParentChannel;
+	/** Checks that may refuse a tool call (the permission gate): asked first, before anything slow. */
+	toolCallChecks?: ToolCallCheck[];
 }
+
+export type ToolCallVerdict = { block: true; reason: string } | undefined;
+export type ToolCallCheck = (ctx: ExtensionContext, call: { toolName: string; input: unknown }) => ToolCallVerdict | Promise<ToolCallVerdict>;
 
 export interface WatchdogHost {
 	/** Persists data in the session (Pi's `appendEntry`); never sent to the model. */
@@ -127,9 +132,13 @@ export class WatchdogSession {
 		this.run.startLeaf ??= { leaf: ctx.sessionManager.getLeafId() };
 	}
 
-	/** Before a tool runs. Blocking monitors (permissions, later) answer first; then the gate may snapshot. */
-	async toolCall(ctx: ExtensionContext, toolName: string): Promise<{ block: true; reason: string } | undefined> {
-		if (this.settings(ctx).enabled) await this.run.gate?.beforeTool(toolName);
+	/** Before a tool runs. The checks that may refuse it answer first; then the gate may take its snapshot. */
+	async toolCall(ctx: ExtensionContext, call: { toolName: string; input: unknown }): Promise<ToolCallVerdict> {
+		for (const check of this.options.toolCallChecks ?? []) {
+			const verdict = await check(ctx, call);
+			if (verdict?.block) return verdict;
+		}
+		if (this.settings(ctx).enabled) await this.run.gate?.beforeTool(call.toolName);
 		return undefined;
 	}
 

@@ -7,6 +7,7 @@ import {
 	type AgentSession,
 	createAgentSession,
 	DefaultResourceLoader,
+	type ExtensionFactory,
 	type ExtensionUIContext,
 	ModelRegistry,
 	ModelRuntime,
@@ -44,6 +45,8 @@ export interface SessionOptions {
 	mode?: "rpc" | "tui";
 	/** How the UI answers `confirm` dialogs: a fixed answer or a function (default: no). */
 	confirm?: boolean | ((title: string, message: string) => boolean);
+	/** Load this factory instead of src/extension.ts by path (e.g. createWatchdogExtension with options). */
+	extension?: ExtensionFactory;
 }
 
 export interface Dialog {
@@ -96,7 +99,7 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 		agentDir,
 		settingsManager,
 		noExtensions: true,
-		additionalExtensionPaths: [EXTENSION_PATH],
+		...(options.extension ? { extensionFactories: [{ name: "watchdog", factory: options.extension }] } : { additionalExtensionPaths: [EXTENSION_PATH] }),
 		noSkills: true,
 		noPromptTemplates: true,
 		noThemes: true,
