@@ -8,14 +8,13 @@
 // Also timed alongside, for information only: the command's default (this project, newest 20),
 // `--since 7d`, and a filter that matches nothing (a session id that is not there), which has to
 // look at every line of the file. The temporary folder is removed at the end, also on failure.
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eventLine, FINDING_FATES, type HistoryEventInput } from "../src/findings/history-event.ts";
 import { HISTORY_FILE } from "../src/findings/history-log.ts";
 import { readHistory } from "../src/findings/history-read.ts";
-import { median, ms, reportFailure, round } from "./stats.ts";
+import { median, ms, reportFailure, round, scratchDir, timed } from "./stats.ts";
 import { cap, int, pick, rng, VERBS, WORDS } from "./synthetic-vocab.ts";
 
 const TARGET = 1.5;
@@ -132,22 +131,10 @@ async function baseline(file: string): Promise<number> {
 	return parsed;
 }
 
-async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
-	const t = process.hrtime.bigint();
-	const value = await fn();
-	return { ms: ms(t), value };
-}
 
 // ---- main ----
 
-const root = mkdtempSync(join(tmpdir(), "pi-watchdog-bench-history-"));
-const cleanup = () => rmSync(root, { recursive: true, force: true });
-const onSignal = (signal: NodeJS.Signals) => {
-	cleanup();
-	process.kill(process.pid, signal);
-};
-process.once("SIGINT", onSignal);
-process.once("SIGTERM", onSignal);
+const { root, cleanup } = scratchDir("pi-watchdog-bench-history-");
 try {
 	const dir = join(root, "watchdog");
 	mkdirSync(dir);

@@ -21,9 +21,8 @@
 // diffs in details, stderr and copy-turn lines. Line sizes follow the real dev transcripts
 // (toolResult lines: median ~3 KB, p90 ~18 KB, up to ~150 KB). The temporary folder is removed
 // at the end, also on failure or interruption.
-import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, createReadStream, openSync, statSync, writeSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { LoopDetector } from "../src/loops/loop-detector.ts";
@@ -34,7 +33,7 @@ import { scanSession } from "../src/scan/scan-session.ts";
 import { peekField } from "../src/scan/session-parser.ts";
 import { callStream, type RawCall } from "./synthetic-calls.ts";
 import { ROOT, rng } from "./synthetic-vocab.ts";
-import { median, ms, reportFailure, round } from "./stats.ts";
+import { median, ms, reportFailure, round, scratchDir, timed } from "./stats.ts";
 
 const TARGET_BYTES = 100_000_000;
 const ROUNDS = 9;
@@ -224,22 +223,10 @@ function detectorOnly(records: ToolCallRecord[]): number {
 	return signals;
 }
 
-async function timed<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
-	const t = process.hrtime.bigint();
-	const value = await fn();
-	return { ms: ms(t), value };
-}
 
 // ---- main ----
 
-const root = mkdtempSync(join(tmpdir(), "pi-watchdog-bench-scan-"));
-const cleanup = () => rmSync(root, { recursive: true, force: true });
-const onSignal = (signal: NodeJS.Signals) => {
-	cleanup();
-	process.kill(process.pid, signal);
-};
-process.once("SIGINT", onSignal);
-process.once("SIGTERM", onSignal);
+const { root, cleanup } = scratchDir("pi-watchdog-bench-scan-");
 try {
 	const file = join(root, "large_transcript.jsonl");
 	let t = process.hrtime.bigint();
@@ -338,6 +325,4 @@ try {
 	reportFailure("scan", TARGET, error);
 } finally {
 	cleanup();
-	process.off("SIGINT", onSignal);
-	process.off("SIGTERM", onSignal);
 }

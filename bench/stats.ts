@@ -1,4 +1,7 @@
 // Small figures shared by the benchmarks.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** Milliseconds since a process.hrtime.bigint() reading. */
 export const ms = (from: bigint): number => Number(process.hrtime.bigint() - from) / 1e6;
@@ -19,3 +22,30 @@ export function reportFailure(bench: string, target: number, error: unknown): vo
 	console.log(JSON.stringify({ bench, target, pass: false, error: error instanceof Error ? error.message : String(error) }));
 	process.exitCode = 1;
 }
+
+export async function timed<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+	const t = process.hrtime.bigint();
+	const value = await fn();
+	return { ms: ms(t), value };
+}
+
+/** A temp folder for a benchmark's data, removed on cleanup() and when the run is interrupted. */
+export function scratchDir(prefix: string): { root: string; cleanup: () => void } {
+	const root = mkdtempSync(join(tmpdir(), prefix));
+	const cleanup = () => rmSync(root, { recursive: true, force: true });
+	const onSignal = (signal: NodeJS.Signals) => {
+		cleanup();
+		process.kill(process.pid, signal);
+	};
+	process.once("SIGINT", onSignal);
+	process.once("SIGTERM", onSignal);
+	return {
+		root,
+		cleanup: () => {
+			process.off("SIGINT", onSignal);
+			process.off("SIGTERM", onSignal);
+			cleanup();
+		},
+	};
+}
+
