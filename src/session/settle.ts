@@ -53,6 +53,7 @@ export async function settleRun(
 	const verdict = await gate.finish();
 	if (verdict.error) {
 		session.review.problem(ctx, `could not tell whether the run changed the repository: ${verdict.error}`);
+		session.recordHistory(ctx, { kind: "failure", what: "change gate", message: verdict.error });
 		return undefined;
 	}
 	// Nothing changed, and nothing is left over from a review that did not complete.
