@@ -26,7 +26,7 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 		const refreshUi = (ctx: ExtensionContext) => {
 			const notice = watchdog.settingsNotice(ctx);
 			if (notice) present(ctx, notice, "warning");
-			if (ctx.mode === "tui") ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx));
+			if (ctx.mode === "tui" || ctx.mode === "rpc") ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx));
 		};
 
 		pi.on(
@@ -57,7 +57,7 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 			"agent_before_settle",
 			guarded("boundary review", async (event, ctx) => {
 				const result = await watchdog.beforeSettle(ctx, event);
-				if (ctx.mode === "tui") ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx));
+				if (ctx.mode === "tui" || ctx.mode === "rpc") ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx));
 				return result;
 			}),
 		);

@@ -152,6 +152,15 @@ export function firstLine(text: string, max = 160): string {
 	return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
 
+/**
+ * A finding as print mode writes it to stderr: who says it, how grave, what became of it, then
+ * the evidence and the suggested action indented under it.
+ */
+export function printedFinding(f: Finding, fate: string): string {
+	const indent = (label: string, text: string) => `  ${label}: ${text.replace(/\n/g, "\n    ")}`;
+	return [`watchdog: ${f.severity} (${fate}): ${f.summary}`, indent("evidence", f.evidence), indent("action", f.recommendedAction), `  source: ${f.source} · importance: ${f.importance}${f.category ? ` · ${f.category}` : ""}`].join("\n");
+}
+
 /** The plain-text form (for the model, print/RPC mode and history). */
 export function findingText(f: Finding): string {
 	return [

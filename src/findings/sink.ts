@@ -7,7 +7,7 @@
 // The decisions themselves are pure (delivery.ts, stalemate.ts); this is the thin shell.
 import type { ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
 import { type DeliveryPlan, type Fate, FINDING_MESSAGE, NOTE_ENTRY, type NoteData, planDelivery } from "./delivery.ts";
-import { type Finding, findingText, firstLine, type Severity } from "./finding.ts";
+import { type Finding, firstLine, printedFinding, type Severity } from "./finding.ts";
 import { NO_STALEMATE, recordReview, type StalemateState } from "./stalemate.ts";
 
 /** Continuations the watchdog may start per user prompt, over all sources together. */
@@ -47,6 +47,9 @@ export interface SinkSettings {
 export interface SettleDelivery {
 	entries: SessionBoundaryDraft[];
 	continueRun: boolean;
+	/** What went to the model, and what to the user only (for the footer's outcome). */
+	sent: Finding[];
+	shown: Finding[];
 	/** Longest streak of one finding over consecutive boundary reviews, and whether it stalemated. */
 	stalemateCount: number;
 	stalemate: boolean;
@@ -101,7 +104,7 @@ export class FindingsSink {
 		if (stale.stalemated.length) {
 			this.deps.present(ctx, `Watchdog stalemate: "${firstLine(stale.stalemated[0].summary, 120)}" was raised by ${stale.longest} reviews in a row. It is no longer sent to the agent; your next prompt resets this.`, "warning");
 		}
-		return { entries: plan.entries, continueRun: plan.continueRun, stalemateCount: stale.longest, stalemate: stale.stalemated.length > 0 };
+		return { entries: plan.entries, continueRun: plan.continueRun, sent: plan.toModel, shown: plan.toUser, stalemateCount: stale.longest, stalemate: stale.stalemated.length > 0 };
 	}
 
 	/** Findings during a run (loops, cadence): the model's share is steered in after the current tool. */
@@ -146,7 +149,10 @@ export class FindingsSink {
 		if (plan.continueRun) this.continuations++;
 		const shown = [...plan.toModel, ...plan.toUser];
 		this.recentlyShown = [...this.recentlyShown, ...shown].slice(-RECENT);
-		if (ctx.mode === "print" || ctx.mode === "json") for (const f of shown) this.deps.present(ctx, findingText(f), "info");
+		// Print mode: stdout is the agent's answer, so every finding shown or sent goes to stderr, saying where it went.
+		if (ctx.mode === "print" || ctx.mode === "json") {
+			for (const { finding, fate } of plan.decisions) if (fate !== "below threshold" && fate !== "duplicate") this.deps.present(ctx, printedFinding(finding, fate), "info");
+		}
 		for (const { finding: f, fate } of plan.decisions) {
 			this.deps.record?.(ctx, { kind: "finding", source: f.source, importance: f.importance, severity: f.severity, ...(f.category ? { category: f.category } : {}), summary: f.summary, evidence: f.evidence, fate });
 		}

@@ -3,10 +3,11 @@
 // deterministic signals as input; every finding goes to the sink, which decides what Pi's
 // boundary result carries. Also the repository-bound monitors a session starts with.
 import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { repositoryTrust } from "../host/index.ts";
+import { repositoryTrust, showReviewing } from "../host/index.ts";
 import { LspManager } from "../lsp/index.ts";
-import { ChangeGate } from "../review/index.ts";
-import { REVIEW_ENTRY } from "../review/index.ts";
+import { ChangeGate, REVIEW_ENTRY } from "../review/index.ts";
+import type { WatchdogSettings } from "../settings/index.ts";
+import { outcomeLabel } from "./outcome-label.ts";
 import { historyOfReview, type WatchdogSession } from "./watchdog-session.ts";
 
 const GIT_STATUS_TIMEOUT_MS = 15_000;
@@ -60,16 +61,32 @@ export async function settleRun(
 	if (!verdict.changed && !session.review.hasPending()) return undefined;
 
 	const settings = resolved.settings;
+	const progress = showReviewing(ctx);
+	try {
+		return await reviewAndDeliver(session, run, ctx, event, { paths: verdict.paths, via: verdict.via, since: runStart?.leaf ?? null, settings });
+	} finally {
+		progress.stop();
+	}
+}
+
+async function reviewAndDeliver(
+	session: WatchdogSession,
+	run: RunMonitors,
+	ctx: ExtensionContext,
+	event: { entries: BoundaryResult["entries"]; continue: boolean },
+	verdict: { paths: string[]; via: string; since: string | null; settings: WatchdogSettings },
+): Promise<BoundaryResult> {
+	const { settings } = verdict;
 	// The LSP pre-pass needs no model: its findings stand even if the review below fails.
 	const all = session.review.pathsFor(verdict.paths).paths;
 	const lsp = settings.lsp.enabled && run.lsp ? await run.lsp.check(all, settings.lsp, repositoryTrust(ctx, session.store.agentDir()).trusted) : undefined;
 	const result = await session.review.review(ctx, {
 		trigger: "boundary",
 		paths: verdict.paths,
-		since: runStart?.leaf ?? null,
+		since: verdict.since,
 		signals: [...(lsp?.signal ? [lsp.signal] : []), ...session.loops.signals()],
 		note: verdict.via === "tools" ? "(Not a git repository: these are the paths of successful edit and write calls; bash changes are not seen.)" : undefined,
-		gate,
+		gate: run.gate,
 	});
 	const cancelled = result.outcome.status === "cancelled";
 	// A cancelled review's LSP findings still stand; they are delivered, but nothing continues:
@@ -78,6 +95,7 @@ export async function settleRun(
 	const delivery = session.sink.atSettle(ctx, findings, settings, !cancelled && (result.outcome.status !== "failed" || findings.length > 0));
 	const record = session.review.record(ctx, result, "boundary", findings, { count: delivery.stalemateCount, stalemate: delivery.stalemate });
 	session.recordHistory(ctx, historyOfReview(record));
+	session.lastOutcome = outcomeLabel({ status: record.status, failureKind: record.failure?.kind, sent: delivery.sent, shown: delivery.shown });
 	return {
 		entries: [...(event.entries ?? []), ...delivery.entries, { type: "custom", customType: REVIEW_ENTRY, data: record }],
 		continue: event.continue || (!cancelled && delivery.continueRun),

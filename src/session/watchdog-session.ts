@@ -72,6 +72,8 @@ export class WatchdogSession {
 	/** Monitors bound to the session's repository (made at session start). */
 	private run: RunMonitors = {};
 	private noticedErrors = "";
+	/** The footer's word on the last boundary review (see outcome-label.ts). */
+	lastOutcome?: string;
 	private modelRefs: string[] = [];
 
 	constructor(location: SettingsLocation, host: WatchdogHost, options: WatchdogOptions = { role: "main" }) {
@@ -252,6 +254,7 @@ export class WatchdogSession {
 		const r = this.settings(ctx);
 		if (r.errors.length) return "watchdog: settings error";
 		if (!r.enabled) return undefined;
+		if (this.lastOutcome) return this.lastOutcome;
 		const failed = this.review.lastFailureKind();
 		return failed ? `watchdog: review failed (${failed})` : "watchdog on";
 	}

@@ -46,6 +46,10 @@ it("reviews a write run and continues it with the high finding", async () => {
 		const continuation = cli.server.requests.filter((r) => r.model === "main").at(-1);
 		expect(textOf(continuation?.messages.at(-1)?.content)).toContain("hello.txt lost its trailing greeting");
 		expect(await cli.client.getLastAssistantText()).toBe("Acknowledged: I will restore the greeting.");
+		// The footer said a review was running, then what came of it.
+		const labels = cli.ui.filter((u) => u.method === "setStatus" && u.statusKey === "watchdog").map((u) => u.statusText);
+		expect(labels).toEqual(expect.arrayContaining(["watchdog: reviewing", "watchdog: 1 blocker sent"]));
+		expect(labels.indexOf("watchdog: reviewing")).toBeLessThan(labels.indexOf("watchdog: 1 blocker sent"));
 		const { entries } = await cli.client.getEntries();
 		const kinds = entries.map((e: any) => (e.customType ? `${e.type}:${e.customType}` : e.type));
 		expect(kinds).toEqual(expect.arrayContaining(["custom_message:watchdog-finding", "custom:watchdog-review", "custom:watchdog-scope"]));
@@ -72,7 +76,7 @@ it("prints findings as plain text in print mode", async () => {
 		const { code, stdout, stderr } = await runPi(["-p", "--no-session", "-e", resolve(REPO_ROOT, "src/extension.ts"), "Rename the heading of notes.md"], { cwd: repo, agentDir, timeoutMs: 60_000 });
 		expect(code).toBe(0);
 		expect(stdout.trim()).toBe("Renamed the heading.");
-		expect(stderr).toMatch(/Concern: The new heading is misspelt\nEvidence: notes\.md line 1 reads 'Notse'\nRecommended action: Fix the spelling\nImportance: low · Severity: concern · Category: other · Source: main/);
+		expect(stderr).toMatch(/watchdog: concern \(shown to you\): The new heading is misspelt\n  evidence: notes\.md line 1 reads 'Notse'\n  action: Fix the spelling\n  source: main · importance: low · other/);
 	} finally {
 		await server.close();
 	}

@@ -72,7 +72,11 @@ describe("the findings sink", () => {
 		expect(results.map((r) => r.continueRun)).toEqual([true, true, false]);
 		expect(results[2]).toMatchObject({ stalemate: true, stalemateCount: 3 });
 		expect(t.notices.some((n) => /^Watchdog stalemate: "parser\.ts drops the last token" was raised by 3 reviews in a row/.test(n))).toBe(true);
-		expect(t.notices.filter((n) => n.startsWith("Blocker: parser.ts drops the last token"))).toHaveLength(3);
+		expect(t.notices.filter((n) => n.startsWith("watchdog: blocker (")).map((n) => n.split("\n")[0])).toEqual([
+			"watchdog: blocker (sent to the agent): parser.ts drops the last token",
+			"watchdog: blocker (sent to the agent): parser.ts drops the last token",
+			"watchdog: blocker (stalemate): parser.ts drops the last token",
+		]);
 		expect(t.events.map((e) => (e.kind === "finding" ? e.fate : e.kind))).toEqual(["sent to the agent", "sent to the agent", "stalemate"]);
 	});
 

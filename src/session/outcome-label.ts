@@ -1,0 +1,26 @@
+// The footer's word on the last review: `watchdog: 1 blocker sent`, `watchdog: clean`. Pure.
+import type { Finding } from "../findings/index.ts";
+
+export interface ReviewEnd {
+	status: "clean" | "findings" | "failed" | "cancelled";
+	failureKind?: string;
+	sent: Finding[];
+	shown: Finding[];
+}
+
+export function outcomeLabel(end: ReviewEnd): string {
+	if (end.status === "cancelled") return "watchdog: review cancelled (changes pending)";
+	const parts: string[] = [];
+	if (end.sent.length) parts.push(`${count(end.sent)} sent`);
+	if (end.shown.length) parts.push(`${count(end.shown)} for you`);
+	if (end.status === "failed") parts.push(`review failed (${end.failureKind ?? "error"})`);
+	return `watchdog: ${parts.length ? parts.join(", ") : "clean"}`;
+}
+
+/** "1 blocker", "2 concerns", "3 findings" when mixed. */
+function count(findings: Finding[]): string {
+	const n = findings.length;
+	const kinds = new Set(findings.map((f) => f.severity));
+	const word = kinds.size === 1 ? [...kinds][0] : "finding";
+	return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
