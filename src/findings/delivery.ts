@@ -9,7 +9,7 @@ import { agentMessage, type Finding, findingText, sameFinding, type Severity } f
 export const FINDING_MESSAGE = "watchdog-finding";
 export const NOTE_ENTRY = "watchdog-note";
 
-export type Fate = "sent to the agent" | "shown to you" | "below threshold" | "duplicate" | "stalemate" | "held back";
+export type Fate = "sent to the agent" | "shown to you" | "below threshold" | "duplicate" | "stalemate" | "held back" | "dismissed";
 
 export interface NoteData {
 	finding: Finding;
@@ -29,6 +29,8 @@ export interface DeliveryInput {
 	continuationBlocked?: string;
 	/** Findings already shown to the user recently. */
 	recentlyShown: Finding[];
+	/** Findings the user dismissed: seen, not to be raised again. */
+	dismissed?: Finding[];
 }
 
 export interface DeliveryPlan {
@@ -60,6 +62,7 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 
 function fateOf(f: Finding, input: DeliveryInput): Fate {
 	if (input.threshold === "blocker" && f.severity !== "blocker") return "below threshold";
+	if (input.dismissed?.some((d) => sameFinding(d, f))) return "dismissed";
 	if (f.importance === "high") {
 		if (input.stalemated.includes(f)) return "stalemate";
 		return input.continuationBlocked ? "held back" : "sent to the agent";

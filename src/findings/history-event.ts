@@ -7,9 +7,9 @@ import { clip, oneLine } from "../util/index.ts";
 
 export type ReviewTrigger = "boundary" | "cadence" | "command";
 export type ReviewOutcome = "clean" | "findings" | "failed" | "cancelled";
-export type FindingFate = "sent to the agent" | "shown to you" | "below threshold" | "duplicate" | "stalemate" | "held back";
+export type FindingFate = "sent to the agent" | "shown to you" | "below threshold" | "duplicate" | "stalemate" | "held back" | "dismissed";
 
-export const FINDING_FATES: readonly FindingFate[] = ["sent to the agent", "shown to you", "below threshold", "duplicate", "stalemate", "held back"];
+export const FINDING_FATES: readonly FindingFate[] = ["sent to the agent", "shown to you", "below threshold", "duplicate", "stalemate", "held back", "dismissed"];
 
 /** Fields every line has. `at` is when the line was written (ISO 8601, UTC). */
 export interface HistoryBase {

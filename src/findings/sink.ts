@@ -7,12 +7,14 @@
 // The decisions themselves are pure (delivery.ts, stalemate.ts); this is the thin shell.
 import type { ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
 import { type DeliveryPlan, type Fate, FINDING_MESSAGE, NOTE_ENTRY, type NoteData, planDelivery } from "./delivery.ts";
-import { type Finding, firstLine, printedFinding, type Severity } from "./finding.ts";
+import { type Finding, firstLine, printedFinding, sameFinding, type Severity } from "./finding.ts";
 import { NO_STALEMATE, recordReview, type StalemateState } from "./stalemate.ts";
 
 /** Continuations the watchdog may start per user prompt, over all sources together. */
 export const MAX_CONTINUATIONS = 5;
 const RECENT = 20;
+/** Findings the user marked as seen (`/subagents-watchdog dismiss`), kept in the session. */
+export const DISMISS_ENTRY = "watchdog-dismissed";
 
 export type SinkCtx = Pick<ExtensionContext, "mode" | "ui" | "cwd"> & Partial<Pick<ExtensionContext, "sessionManager" | "isProjectTrusted">>;
 type Level = "info" | "warning" | "error";
@@ -32,6 +34,8 @@ export interface SinkDeps {
 	persist(customType: string, data: unknown): void;
 	/** Pi's sendMessage with deliverAs "steer": reaches the model after the current tool. */
 	steer(message: { customType: string; content: string; display: boolean; details?: unknown }): void;
+	/** Pi's sendMessage with triggerTurn: when the agent is idle, starts a run that answers it. */
+	wake?(message: { customType: string; content: string; display: boolean; details?: unknown }): void;
 	present(ctx: SinkCtx, text: string, level: Level): void;
 	record?(ctx: SinkCtx, event: SinkEvent): void;
 	parent?: ParentChannel;
@@ -58,6 +62,9 @@ export interface SettleDelivery {
 export class FindingsSink {
 	private readonly deps: SinkDeps;
 	private recentlyShown: Finding[] = [];
+	/** What was shown or sent lately, newest last, with what became of it (status, dismiss). */
+	private recent: Array<{ finding: Finding; fate: Fate }> = [];
+	private dismissed: Finding[] = [];
 	private stalemateState: StalemateState = NO_STALEMATE;
 	private continuations = 0;
 
@@ -67,15 +74,25 @@ export class FindingsSink {
 
 	/** After /reload, resume or a restart: what was shown before is not shown again. */
 	restore(entries: ReadonlyArray<{ type: string; customType?: string; data?: unknown; details?: unknown }>): void {
-		const shown: Finding[] = [];
+		const recent: Array<{ finding: Finding; fate: Fate }> = [];
 		for (const e of entries) {
-			if (e.type === "custom" && e.customType === NOTE_ENTRY && isFinding((e.data as NoteData | undefined)?.finding)) shown.push((e.data as NoteData).finding);
+			const note = e.data as NoteData | undefined;
+			if (e.type === "custom" && e.customType === NOTE_ENTRY && isFinding(note?.finding)) {
+				recent.push({ finding: note.finding, fate: note.stalemate ? "stalemate" : note.heldBack ? "held back" : "shown to you" });
+			}
 			if (e.type === "custom_message" && e.customType === FINDING_MESSAGE) {
 				const found = (e.details as { findings?: unknown[] } | undefined)?.findings;
-				if (Array.isArray(found)) shown.push(...found.filter(isFinding));
+				if (Array.isArray(found)) for (const finding of found.filter(isFinding)) recent.push({ finding, fate: "sent to the agent" });
 			}
 		}
-		this.recentlyShown = shown.slice(-RECENT);
+		this.recentlyShown = recent.map((r) => r.finding).slice(-RECENT);
+		this.recent = recent.slice(-RECENT);
+		this.dismissed = [];
+		for (const e of entries) {
+			const found = e.type === "custom" && e.customType === DISMISS_ENTRY ? (e.data as { findings?: unknown[] } | undefined)?.findings : undefined;
+			if (Array.isArray(found)) this.dismissed.push(...found.filter(isFinding));
+		}
+		for (const r of this.recent) if (this.isDismissed(r.finding)) r.fate = "dismissed";
 		this.stalemateState = NO_STALEMATE;
 		this.continuations = 0;
 	}
@@ -97,7 +114,8 @@ export class FindingsSink {
 	 * failed review with nothing to say neither extends nor ends a streak).
 	 */
 	atSettle(ctx: SinkCtx, findings: Finding[], settings: SinkSettings, countsForStalemate: boolean): SettleDelivery {
-		const stale = recordReview(this.stalemateState, findings, settings.stalemateRepeats);
+		// A dismissed finding no longer counts towards the stalemate.
+		const stale = recordReview(this.stalemateState, findings.filter((f) => !this.isDismissed(f)), settings.stalemateRepeats);
 		if (countsForStalemate) this.stalemateState = stale.state;
 		const plan = this.plan(findings, settings, stale.stalemated);
 		this.carryOut(ctx, plan);
@@ -107,19 +125,59 @@ export class FindingsSink {
 		return { entries: plan.entries, continueRun: plan.continueRun, sent: plan.toModel, shown: plan.toUser, stalemateCount: stale.longest, stalemate: stale.stalemated.length > 0 };
 	}
 
-	/** Findings during a run (loops, cadence): the model's share is steered in after the current tool. */
-	duringRun(ctx: SinkCtx, findings: Finding[], settings: SinkSettings, details?: Record<string, unknown>): void {
-		if (!findings.length) return;
+	/**
+	 * Findings during a run (loops, cadence): the model's share is steered in after the current
+	 * tool. `idle`: the agent is not running (the review command): the model's share starts a run.
+	 */
+	duringRun(ctx: SinkCtx, findings: Finding[], settings: SinkSettings, details?: Record<string, unknown>, idle = false): DeliveryPlan | undefined {
+		if (!findings.length) return undefined;
 		const plan = this.plan(findings, settings, []);
 		this.carryOut(ctx, plan);
+		const send = idle && this.deps.wake ? this.deps.wake : this.deps.steer;
 		try {
 			for (const entry of plan.entries) {
-				if (entry.type === "custom_message") this.deps.steer({ customType: entry.customType, content: entry.content as string, display: entry.display, details: { ...(entry.details as object), ...details } });
+				if (entry.type === "custom_message") send({ customType: entry.customType, content: entry.content as string, display: entry.display, details: { ...(entry.details as object), ...details } });
 				else if (entry.type === "custom") this.deps.persist(entry.customType, entry.data);
 			}
 		} catch {
 			// the session went away meanwhile (reload, new session): nothing to deliver to
 		}
+		return plan;
+	}
+
+	/** The Findings part of status: the recent ones, numbered for `dismiss`, with what became of each. */
+	section(): { title: string; lines: string[] } {
+		const list = this.recentFindings();
+		if (!list.length) return { title: "Findings", lines: ["none this session"] };
+		const lines = list.slice(0, 8).map((r) => `${r.n}. ${r.finding.severity} (${r.fate}) [${r.finding.source}] ${firstLine(r.finding.summary, 100)}`);
+		if (list.length > 8) lines.push(`… ${list.length - 8} older`);
+		return { title: "Findings", lines: [...lines, "dismiss one with /subagents-watchdog dismiss N, or all of them"] };
+	}
+
+	/** Recent findings, newest first, numbered from 1 as `dismiss N` takes them. */
+	recentFindings(): Array<{ n: number; finding: Finding; fate: Fate }> {
+		return [...this.recent].reverse().map((r, i) => ({ n: i + 1, ...r }));
+	}
+
+	/**
+	 * Marks findings as seen: number N of recentFindings(), or all of them. They are not raised
+	 * again and no longer count towards the stalemate. Returns what was dismissed.
+	 */
+	dismiss(ctx: SinkCtx, which: number | "all"): Finding[] {
+		const list = this.recentFindings().filter((r) => r.fate !== "dismissed");
+		const chosen = which === "all" ? list : list.filter((r) => r.n === which);
+		const findings = chosen.map((r) => r.finding);
+		if (!findings.length) return [];
+		this.dismissed.push(...findings);
+		for (const r of this.recent) if (findings.includes(r.finding)) r.fate = "dismissed";
+		this.stalemateState = { streaks: this.stalemateState.streaks.filter((s) => !findings.some((f) => sameFinding(f, s.finding))) };
+		this.deps.persist(DISMISS_ENTRY, { findings, at: Date.now() });
+		for (const f of findings) this.deps.record?.(ctx, findingEvent(f, "dismissed"));
+		return findings;
+	}
+
+	private isDismissed(f: Finding): boolean {
+		return this.dismissed.some((d) => sameFinding(d, f));
 	}
 
 	/** Something the watchdog raised is over (a loop resolved by a landing). */
@@ -141,6 +199,7 @@ export class FindingsSink {
 			stalemated,
 			continuationBlocked: spent ? `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times` : undefined,
 			recentlyShown: this.recentlyShown,
+			dismissed: this.dismissed,
 		});
 	}
 
@@ -149,15 +208,21 @@ export class FindingsSink {
 		if (plan.continueRun) this.continuations++;
 		const shown = [...plan.toModel, ...plan.toUser];
 		this.recentlyShown = [...this.recentlyShown, ...shown].slice(-RECENT);
+		for (const d of plan.decisions) if (shown.includes(d.finding)) this.recent.push({ finding: d.finding, fate: d.fate });
+		this.recent = this.recent.slice(-RECENT);
 		// Print mode: stdout is the agent's answer, so every finding shown or sent goes to stderr, saying where it went.
 		if (ctx.mode === "print" || ctx.mode === "json") {
 			for (const { finding, fate } of plan.decisions) if (fate !== "below threshold" && fate !== "duplicate") this.deps.present(ctx, printedFinding(finding, fate), "info");
 		}
 		for (const { finding: f, fate } of plan.decisions) {
-			this.deps.record?.(ctx, { kind: "finding", source: f.source, importance: f.importance, severity: f.severity, ...(f.category ? { category: f.category } : {}), summary: f.summary, evidence: f.evidence, fate });
+			this.deps.record?.(ctx, findingEvent(f, fate));
 		}
 		if (shown.length) this.deps.parent?.deliver(shown, this.deps.role);
 	}
+}
+
+function findingEvent(f: Finding, fate: Fate): SinkEvent {
+	return { kind: "finding", source: f.source, importance: f.importance, severity: f.severity, ...(f.category ? { category: f.category } : {}), summary: f.summary, evidence: f.evidence, fate };
 }
 
 function isFinding(value: unknown): value is Finding {

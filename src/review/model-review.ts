@@ -17,7 +17,7 @@ import { type GuidanceFile, readGuidance } from "./guidance.ts";
 import { type PendingChanges, pendingFromRecord, pendingSection, settlePending, takePending } from "./pending.ts";
 import { loadPrompt } from "./prompts.ts";
 import { buildReviewInput } from "./review-input.ts";
-import { addRecord, EMPTY_HISTORY, findingsSection, historyFromEntries, REVIEW_ENTRY, type ReviewHistory, type ReviewRecord, reviewSection } from "./review-record.ts";
+import { addRecord, EMPTY_HISTORY, historyFromEntries, REVIEW_ENTRY, type ReviewHistory, type ReviewRecord, reviewSection } from "./review-record.ts";
 import { type ReviewOutcome, runReview } from "./reviewer.ts";
 import { addPrompt, EMPTY_SCOPE, type Scope, SCOPE_ENTRY, scopeFromEntries } from "./scope.ts";
 import { createReviewerReadTools } from "./tools/reviewer-tools.ts";
@@ -168,7 +168,7 @@ export class ModelReview {
 	}
 
 	sections(enabled: boolean): StatusSection[] {
-		return [reviewSection(this.history, enabled, this.lastProblem), pendingSection(this.pending), findingsSection(this.history)];
+		return [reviewSection(this.history, enabled, this.lastProblem), pendingSection(this.pending)];
 	}
 
 	/** One call of the reviewer model over the run since `run.since`, with scope, guidance and signals. */

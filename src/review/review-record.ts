@@ -80,12 +80,3 @@ export function reviewSection(history: ReviewHistory, enabled: boolean, lastErro
 	lines.push(`reviews this session: ${history.reviews}, total review cost: $${history.totalCost.toFixed(4)}`);
 	return { title: "Review", lines };
 }
-
-export function findingsSection(history: ReviewHistory): StatusSection {
-	const recent = history.recentFindings.slice(-5).reverse();
-	if (!recent.length) return { title: "Findings", lines: ["none this session"] };
-	return {
-		title: "Findings",
-		lines: [`${history.recentFindings.length} kept (newest first):`, ...recent.map((f) => `${f.importance}/${f.severity}${f.category ? `/${f.category}` : ""} [${f.source}] ${firstLine(f.summary, 110)}`)],
-	};
-}

@@ -45,6 +45,8 @@ export interface WatchdogHost {
 	appendEntry(customType: string, data: unknown): void;
 	/** Steers a message into the running agent (Pi's `sendMessage` with `deliverAs: "steer"`). */
 	steer(message: { customType: string; content: string | unknown[]; display: boolean; details?: unknown }): void;
+	/** Pi's `sendMessage` with `triggerTurn`: when the agent is idle, starts a run that answers it. */
+	wake?(message: { customType: string; content: string | unknown[]; display: boolean; details?: unknown }): void;
 }
 
 /** What a history line needs from Pi's context: the session it belongs to. */
@@ -85,6 +87,7 @@ export class WatchdogSession {
 		this.sink = new FindingsSink({
 			persist: (type, data) => this.host.appendEntry(type, data),
 			steer: (message) => this.host.steer(message),
+			wake: (message) => (this.host.wake ?? this.host.steer)(message),
 			present,
 			record: (ctx, event) => this.recordHistory(ctx, event),
 			parent: options.parent,
@@ -167,6 +170,11 @@ export class WatchdogSession {
 		this.cadence.cancel(); // the boundary review replaces a cadence review still running
 		this.cadence.resetCount();
 		return settleRun(this, this.run, ctx, event);
+	}
+
+	/** The repository-bound monitors (the gate and the language server), for the review command. */
+	monitors(): RunMonitors {
+		return this.run;
 	}
 
 	/** A review in flight belongs to the model and session it started with. */
@@ -268,6 +276,7 @@ export class WatchdogSession {
 			files: { user: this.store.userPath(), project: this.store.projectPath(project.cwd), projectTrusted: project.trusted },
 			sections: withLive(baselineSections(resolved.settings), [
 				...this.review.sections(resolved.enabled),
+				this.sink.section(),
 				lspSection(resolved.settings.lsp.enabled, this.run.lsp?.status()),
 				this.loops.section(resolved.enabled && resolved.settings.loops.enabled),
 			]),

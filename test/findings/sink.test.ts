@@ -86,4 +86,29 @@ describe("the findings sink", () => {
 		t.s.atSettle(t.ctx, [review(), low], SETTINGS, true);
 		expect(t.parent.map((f) => f.summary)).toEqual([review().summary, low.summary]);
 	});
+
+	it("dismisses a finding by its number: it is not raised again, stops counting towards stalemate, and history says so", () => {
+		const t = sink();
+		const low = review({ importance: "low", severity: "concern", summary: "Naming nit in util.ts", evidence: "util.ts `tmp2`", category: "other" });
+		t.s.atSettle(t.ctx, [review()], SETTINGS, true);
+		t.s.atSettle(t.ctx, [low], SETTINGS, true);
+		expect(t.s.recentFindings().map((r) => [r.n, r.finding.summary, r.fate])).toEqual([
+			[1, "Naming nit in util.ts", "shown to you"],
+			[2, "parser.ts drops the last token", "sent to the agent"],
+		]);
+		expect(t.s.dismiss(t.ctx, 2).map((f) => f.summary)).toEqual(["parser.ts drops the last token"]);
+		expect(t.persisted.at(-1)).toMatchObject({ type: "watchdog-dismissed" });
+		expect(t.events.at(-1)).toMatchObject({ kind: "finding", fate: "dismissed" });
+		// Raised again: not sent, and no stalemate however often.
+		for (let i = 0; i < 4; i++) {
+			const again = t.s.atSettle(t.ctx, [review({ id: `again-${i}` })], SETTINGS, true);
+			expect(again).toMatchObject({ continueRun: false, stalemate: false, entries: [] });
+		}
+		expect(t.s.dismiss(t.ctx, "all").map((f) => f.summary)).toEqual(["Naming nit in util.ts"]);
+		expect(t.s.dismiss(t.ctx, 7)).toEqual([]);
+		// Survives a restart of the extension: the dismissal is read back from the session.
+		const fresh = sink();
+		fresh.s.restore(t.persisted.map((p) => ({ type: "custom", customType: p.type, data: p.data })));
+		expect(fresh.s.atSettle(fresh.ctx, [review({ id: "after-restart" })], SETTINGS, true).continueRun).toBe(false);
+	});
 });

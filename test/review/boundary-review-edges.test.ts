@@ -303,7 +303,7 @@ describe("after a restart", () => {
 			const status = (await again.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/last review: .*faux-reviewer\/reviewer-model .*1 finding/);
 			expect(status).toMatch(/changed paths: a\.txt/);
-			expect(status).toMatch(/medium\/concern\/correctness \[main\] a\.txt lost its only line/);
+			expect(status).toMatch(/1\. concern \(shown to you\) \[main\] a\.txt lost its only line/);
 			expect(status).toMatch(/reviews this session: 1/);
 		} finally {
 			await again.dispose();
