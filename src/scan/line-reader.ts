@@ -2,6 +2,7 @@
 // decoded on its own: a newline byte never occurs inside a UTF-8 character, so nothing is
 // split wrongly, and an ASCII line stays a one-byte string (cheaper to decode and to parse)
 // even when other lines are not. A long line is never rescanned.
+import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 
 const CHUNK_BYTES = 1 << 20;
@@ -19,13 +20,23 @@ export class LineReader {
 		this.handle = handle;
 	}
 
-	/** Opens the file; the error names the file and the reason. */
+	/**
+	 * Opens the file; the error names the file and the reason. The open does not block (a FIFO
+	 * would wait for a writer) and only a regular file is kept.
+	 */
 	static async open(path: string): Promise<LineReader> {
+		let handle: FileHandle;
 		try {
-			return new LineReader(await open(path, "r"));
+			handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
 		} catch (err) {
 			throw new Error(`${path}: cannot read the file (${reason(err)})`);
 		}
+		const stats = await handle.stat().catch(() => undefined);
+		if (!stats?.isFile()) {
+			await handle.close().catch(() => {});
+			throw new Error(`${path}: cannot read the file (${stats?.isDirectory() ? "it is a directory" : "not a regular file"})`);
+		}
+		return new LineReader(handle);
 	}
 
 	/** The next lines (without line endings), or undefined at the end of the file. */

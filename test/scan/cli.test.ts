@@ -1,22 +1,10 @@
 // `pi-watchdog scan` end to end: the bin, the report and the JSON lines, the exit codes, on
 // small sessions in each format that the test writes.
-import { spawn } from "node:child_process";
-import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { writeSessionFile, writeText } from "./session-files.ts";
+import { tempDir } from "../support/temp.ts";
+import { runBin, writeSessionFile, writeText } from "./session-files.ts";
 
-const BIN = resolve(import.meta.dirname, "../../bin/pi-watchdog.mjs");
-
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-	return new Promise((done) => {
-		const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d) => (stdout += d));
-		child.stderr.on("data", (d) => (stderr += d));
-		child.on("exit", (code) => done({ code, stdout, stderr }));
-	});
-}
+const run = (args: string[]) => runBin(args, { env: { PI_CODING_AGENT_DIR: tempDir("pi-watchdog-agent-") } });
 
 /** A pi-subagents transcript whose agent polls the same status seven times. */
 function loopingTranscript(): string {
@@ -77,19 +65,34 @@ describe("pi-watchdog scan", () => {
 		expect(stdout).toMatch(/session\.jsonl\n  format: claude-code, 8 tool calls\n  loops: none found/);
 	});
 
-	it("exits 2 with a clear message for an unreadable or unknown file, after scanning the rest", async () => {
+	it("scans the rest and lists an unreadable or unknown file once at the end, exiting 0", async () => {
 		const unknown = writeText("notes.txt", "just some text\n");
 		const { code, stdout, stderr } = await run(["scan", "--json", "/no/such/file.jsonl", unknown, piSession()]);
-		expect(code).toBe(2);
-		expect(stderr).toMatch(/\/no\/such\/file\.jsonl: cannot read the file \(no such file\)/);
-		expect(stderr).toMatch(/notes\.txt: not a recognised session format \(expected a Pi session file, a pi-subagents transcript, Claude Code JSONL or a Claude Code Markdown export\)/);
+		expect(code).toBe(0);
+		expect(stderr).toMatch(/1 file\(s\) not scanned:\n  \/no\/such\/file\.jsonl: cannot read the file \(no such file\)/);
+		expect(stderr).toMatch(/1 file\(s\) not a recognised session format \(expected a Pi session file, a pi-subagents transcript, Claude Code JSONL or a Claude Code Markdown export\):\n  \S*notes\.txt\n/);
 		expect(stdout.trim().split("\n")).toHaveLength(1);
 	});
 
+	it("exits 2 when nothing could be read", async () => {
+		const unknown = writeText("notes.txt", "just some text\n");
+		const { code, stdout, stderr } = await run(["scan", "/no/such/file.jsonl", unknown]);
+		expect(code).toBe(2);
+		expect(stderr).toMatch(/no such file/);
+		expect(stdout).toMatch(/^Summary: 0 session file\(s\) scanned, 2 not scanned/m);
+	});
+
 	it("explains its usage", async () => {
-		expect((await run(["--help"])).stdout).toMatch(/usage: pi-watchdog scan \[--json\] FILE/);
-		const bad = await run(["scan"]);
-		expect(bad.code).toBe(2);
-		expect(bad.stderr).toMatch(/scan needs at least one FILE/);
+		expect((await run(["--help"])).stdout).toMatch(/usage: pi-watchdog scan \[--json\] \[--all\] \[--since AGE\] \[PATH\.\.\.\]/);
+		for (const [args, message] of [
+			[["scan", "--bogus"], /unknown option --bogus/],
+			[["scan", "--since", "soon"], /--since needs an age like 7d/],
+			[["scan", "--all", "x"], /--all scans every Pi session; give it no PATH/],
+			[["frobnicate"], /unknown command "frobnicate"/],
+		] as const) {
+			const bad = await run([...args]);
+			expect(bad.code).toBe(2);
+			expect(bad.stderr).toMatch(message);
+		}
 	});
 });

@@ -1,6 +1,7 @@
 // Helpers for the scan tests: session files written into temp folders, and reading them back.
+import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { SessionEvent, ToolCallRecord } from "../../src/loops/tool-call.ts";
 import { type OpenedSession, openSession } from "../../src/scan/read-session.ts";
 import { tempDir } from "../support/temp.ts";
@@ -32,3 +33,17 @@ export function call(fields: Omit<ToolCallRecord, "isError"> & { isError?: boole
 
 export const prompt = (text: string): SessionEvent => ({ type: "prompt", text });
 export const assistant = (text: string): SessionEvent => ({ type: "assistant", text });
+
+const BIN = resolve(import.meta.dirname, "../../bin/pi-watchdog.mjs");
+
+/** Runs the real bin; `env` is added to this process's environment. */
+export function runBin(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	return new Promise((done) => {
+		const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd, env: { ...process.env, ...options.env } });
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (d) => (stdout += d));
+		child.stderr.on("data", (d) => (stderr += d));
+		child.on("exit", (code) => done({ code, stdout, stderr }));
+	});
+}
