@@ -18,6 +18,7 @@ export const subagentParameters = Type.Object({
 	model: Type.Optional(Type.String({ description: 'watchdog.configure: "provider/id[:thinking]", "recommended", or "inherit" (use the session model).' })),
 	thinking: Type.Optional(enumOf([...THINKING_LEVELS, "inherit"], "watchdog.configure: the reviewer's thinking level.")),
 	enabled: Type.Optional(Type.Boolean({ description: "watchdog.configure: turn the watchdog for the target on or off." })),
+	force: Type.Optional(Type.Boolean({ description: "watchdog.configure: save a model Pi does not know. Without it an unknown model is refused with the closest known ones; prefer one of those." })),
 	scope: Type.Optional(enumOf(["session", "user", "project"] as const, 'watchdog.configure: where the change lives. Default "session".')),
 	target: Type.Optional(Type.String({ description: 'watchdog.configure: "main" (default), "children", or a child role name.' })),
 	session: Type.Optional(Type.String({ description: 'watchdog.history: "current" or a session id. Default: every session in this project.' })),
@@ -72,6 +73,7 @@ async function run(watchdog: Watchdog, ctx: AgentCtx & Partial<Pick<ExtensionCon
 					model: params.model,
 					thinking: params.thinking,
 					enabled: params.enabled,
+					...(params.force ? { force: true } : {}),
 				},
 				signal,
 			);

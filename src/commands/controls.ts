@@ -1,30 +1,41 @@
 // What the command and the `subagent` tool can ask of a session's watchdog besides status:
 // check the reviewer, recommend one, and change settings (the user's way, applied as asked;
 // an agent's way, which needs the user when it lowers oversight).
-import { checkReviewer, type CheckResult, recommendFor } from "../models/index.ts";
+import { checkReviewer, type CheckResult, formatLiveCheck, formatModelRef, liveCheck, recommendFor, UnknownModelError } from "../models/index.ts";
 import { applyConfigure, type ConfigureEnv, type ConfigurePlan, type ConfigureRequest, planConfigure } from "../settings/index.ts";
 import { howToTurnOn } from "../settings/index.ts";
 import { type AgentCtx, type Ctx, SESSION_SETTINGS_ENTRY, type WatchdogSession } from "../session/index.ts";
-import { agentConfigure, CONFIG_CHANGE_ENTRY, type ChangeOutcome } from "./agent-change.ts";
+import { agentConfigure, type AgentChangeDeps, CONFIG_CHANGE_ENTRY, type ChangeOutcome } from "./agent-change.ts";
+import { commandsFor } from "./watchdog-command.ts";
 import { present } from "../host/index.ts";
 
-export async function check(session: WatchdogSession, ctx: Ctx): Promise<CheckResult> {
+/** `check` calls the reviewer model once; `check --offline` only resolves it and its credentials. */
+export async function check(session: WatchdogSession, ctx: Ctx, options: { offline?: boolean } = {}): Promise<CheckResult> {
 	const resolved = session.settings(ctx);
-	const result = await checkReviewer(ctx.modelRegistry, session.reviewer(ctx));
+	const choice = session.reviewer(ctx);
+	const result = options.offline ? await checkReviewer(ctx.modelRegistry, choice) : formatLiveCheck(await liveCheck(ctx.modelRegistry, choice));
 	const lines = [...result.lines];
 	if (resolved.errors.length) lines.push(`The settings have errors, so the watchdog is off until they are fixed (see status).`);
 	else if (!resolved.enabled) lines.push(`The watchdog is off; ${howToTurnOn(resolved)}.`);
 	return { ok: result.ok && resolved.errors.length === 0, lines };
 }
 
+/** The strongest model to pick; once one is configured, that model and its check, then the pick beside it. */
 export async function recommend(session: WatchdogSession, ctx: Ctx): Promise<string> {
 	const choice = session.reviewer(ctx);
-	const rec = recommendFor(ctx.modelRegistry, session.sessionModel(ctx), choice);
-	if (!rec.ok) return `No recommendation: ${rec.reason}.`;
-	if (rec.kept) {
+	const rec = recommendFor(ctx.modelRegistry, session.sessionModel(ctx));
+	if (choice.kind === "configured" && choice.provider && choice.id) {
+		const ref = formatModelRef({ provider: choice.provider, id: choice.id }, choice.thinking);
+		const source = session.settings(ctx).sources["main.model"];
 		const result = await checkReviewer(ctx.modelRegistry, choice);
-		return [`Keeping the configured model ${rec.ref}: ${rec.reason}.`, ...result.lines].join("\n");
+		const lines = [`Configured reviewer model: ${ref}${source && source !== "default" ? ` (${source} ${source === "session" ? "override" : "settings"})` : ""}.`, ...result.lines.map((l) => `  ${l}`)];
+		if (result.ok) lines.push("  (/subagents-watchdog check calls it once to confirm it answers.)");
+		if (!rec.ok) lines.push(`No alternative to suggest: ${rec.reason}.`);
+		else if (rec.provider === choice.provider && rec.id === choice.id) lines.push(`It is also the model the watchdog would pick itself: ${rec.reason}.`);
+		else lines.push(`The watchdog would pick ${rec.ref} instead: ${rec.reason}.`, `To switch to it for this session: /subagents-watchdog session model ${rec.ref}`);
+		return lines.join("\n");
 	}
+	if (!rec.ok) return `No recommendation: ${rec.reason}.`;
 	return [
 		`Recommended: ${rec.ref} (${rec.reason}).`,
 		"Use it for this session: /subagents-watchdog session model recommended",
@@ -35,7 +46,9 @@ export async function recommend(session: WatchdogSession, ctx: Ctx): Promise<str
 /** A change the user asked for with the command: applied as asked. */
 export async function configure(session: WatchdogSession, ctx: Ctx, request: ConfigureRequest): Promise<string> {
 	const env = configureEnv(session, ctx);
-	return applyChange(session, env, request, await planConfigure(env, request));
+	const forced = commandsFor({ ...request, thinking: undefined, enabled: undefined, force: true })[0];
+	const plan = await withForceHint(` To save it anyway: ${forced}`, () => planConfigure(env, request));
+	return applyChange(session, env, request, plan);
 }
 
 /** A change an agent asked for: one that lowers oversight needs the user (see agent-change.ts). */
@@ -43,20 +56,30 @@ export async function configureForAgent(session: WatchdogSession, ctx: AgentCtx,
 	const env = configureEnv(session, ctx);
 	// Only the TUI has a person at hand to answer; an RPC client is a program, print mode has nobody.
 	const canAsk = ctx.mode === "tui" && ctx.hasUI;
-	return agentConfigure(
-		{
-			env,
-			mode: ctx.mode,
-			ask: canAsk ? (title, message) => ctx.ui.confirm(title, message, { signal }) : undefined,
-			apply: (plan) => applyChange(session, env, request, plan),
-			record: (entry) => {
-				session.host.appendEntry(CONFIG_CHANGE_ENTRY, entry);
-				session.recordHistory(ctx as never, { kind: "config-change", by: entry.by, outcome: entry.outcome, change: entry.command });
-			},
-			announce: (text, level) => present(ctx, text, level),
+	const deps: AgentChangeDeps = {
+		env,
+		mode: ctx.mode,
+		ask: canAsk ? (title, message) => ctx.ui.confirm(title, message, { signal }) : undefined,
+		apply: (plan) => applyChange(session, env, request, plan),
+		record: (entry) => {
+			session.host.appendEntry(CONFIG_CHANGE_ENTRY, entry);
+			session.recordHistory(ctx as never, { kind: "config-change", by: entry.by, outcome: entry.outcome, change: entry.command });
 		},
-		request,
-	);
+		announce: (text, level) => present(ctx, text, level),
+	};
+	return withForceHint(AGENT_FORCE_HINT, () => agentConfigure(deps, request));
+}
+
+const AGENT_FORCE_HINT = " If you are sure the model exists (e.g. it is about to be added to models.json), call again with force: true.";
+
+/** An unknown model is refused with the closest known ones; `hint` says how to save it anyway. */
+async function withForceHint<T>(hint: string, fn: () => Promise<T>): Promise<T> {
+	try {
+		return await fn();
+	} catch (error) {
+		if (error instanceof UnknownModelError) throw new UnknownModelError(error.ref, error.suggestions, `${error.message}${hint}`);
+		throw error;
+	}
 }
 
 function configureEnv(session: WatchdogSession, ctx: Ctx): ConfigureEnv {

@@ -29,11 +29,16 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 		case "recommend":
 			return say(await recommend(watchdog, ctx));
 		case "check": {
-			const result = await check(watchdog, ctx);
+			const result = await check(watchdog, ctx, { offline: op.offline });
 			return say(result.lines.join("\n"), result.ok ? "info" : "warning");
 		}
 		case "configure":
-			return say(await configure(watchdog, ctx, op.request), "info", true);
+			try {
+				return say(await configure(watchdog, ctx, op.request), "info", true);
+			} catch (error) {
+				// Bad input (an unknown model, an untrusted project): nothing was saved; say why.
+				return say(`Watchdog: ${error instanceof Error ? error.message : String(error)}`, "error");
+			}
 		case "history": {
 			const result = await runHistory(op.request, historyEnv(ctx));
 			return say(result.text, result.level);

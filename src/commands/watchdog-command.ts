@@ -10,7 +10,7 @@ export type CommandOp =
 	| { kind: "status" }
 	| { kind: "configure"; request: ConfigureRequest }
 	| { kind: "recommend" }
-	| { kind: "check" }
+	| { kind: "check"; offline?: true }
 	| { kind: "history"; request: HistoryRequest }
 	| { kind: "help" }
 	| { kind: "error"; message: string };
@@ -19,13 +19,13 @@ export const USAGE = [
 	`/${COMMAND_NAME} [status]                 show settings, their sources, the model in effect and runtime state`,
 	`/${COMMAND_NAME} on | off                 turn the watchdog on or off in user settings`,
 	`/${COMMAND_NAME} session on | off         only for this session`,
-	`/${COMMAND_NAME} model <provider/id[:thinking]> | recommended | inherit   save the reviewer model in user settings`,
+	`/${COMMAND_NAME} model <provider/id[:thinking]> [--force] | recommended | inherit   save the reviewer model in user settings (--force: even one Pi does not know)`,
 	`/${COMMAND_NAME} session model <…>        only for this session`,
 	`/${COMMAND_NAME} thinking <level>         save the reviewer's thinking level (${THINKING_LEVELS.join(", ")}, inherit)`,
 	`/${COMMAND_NAME} session thinking <level> only for this session`,
 	`/${COMMAND_NAME} [session|project] [children | role <name>] on|off|model …|thinking …   the same for the project's settings, the child watchdogs or one child role`,
-	`/${COMMAND_NAME} recommend-model          suggest a reviewer model`,
-	`/${COMMAND_NAME} check                    check that the reviewer model resolves and has credentials`,
+	`/${COMMAND_NAME} recommend-model          the reviewer model in effect and the strongest one to pick`,
+	`/${COMMAND_NAME} check [--offline]        call the reviewer model once (--offline: only check it resolves and has credentials)`,
 	`/${COMMAND_NAME} ${HISTORY_USAGE}   past reviews, findings and failures (default: this project, newest 20)`,
 ].join("\n");
 
@@ -35,7 +35,11 @@ export function parseCommand(args: string): CommandOp {
 	if (!first || first === "status") return rest.length ? tooMany(first ?? "status") : { kind: "status" };
 	if (first === "help" || first === "--help" || first === "-h") return { kind: "help" };
 	if (first === "recommend-model") return rest.length ? tooMany(first) : { kind: "recommend" };
-	if (first === "check") return rest.length ? tooMany(first) : { kind: "check" };
+	if (first === "check") {
+		if (rest.length === 0) return { kind: "check" };
+		if (rest.length === 1 && rest[0] === "--offline") return { kind: "check", offline: true };
+		return { kind: "error", message: `check takes only --offline, not "${rest.join(" ")}".\n${USAGE}` };
+	}
 	if (first === "history") {
 		const parsed = parseHistoryArgs(rest);
 		return parsed.ok ? { kind: "history", request: parsed.request } : { kind: "error", message: parsed.error };
@@ -44,7 +48,9 @@ export function parseCommand(args: string): CommandOp {
 }
 
 /** `[session|project] [children | role <name>] <verb> [value]`; user scope and the main watchdog when left out. */
-function parseSetting(words: string[]): CommandOp {
+function parseSetting(all: string[]): CommandOp {
+	const force = all.includes("--force");
+	const words = all.filter((w) => w !== "--force");
 	let i = 0;
 	let scope: ConfigureScope = "user";
 	if (words[i] === "session" || words[i] === "project") scope = words[i++] as ConfigureScope;
@@ -59,13 +65,14 @@ function parseSetting(words: string[]): CommandOp {
 	const [verb, value, ...extra] = words.slice(i);
 	if (extra.length) return tooMany(`${shown}${verb}`);
 	const request = (r: Omit<ConfigureRequest, "scope" | "target">): CommandOp => ({ kind: "configure", request: { scope, target, ...r } });
+	if (force && verb !== "model") return { kind: "error", message: `--force goes with model <provider/id>, to save a model Pi does not know` };
 	switch (verb) {
 		case "on":
 		case "off":
 			return value ? tooMany(`${shown}${verb}`) : request({ enabled: verb === "on" });
 		case "model":
 			if (!value) return { kind: "error", message: `${shown}model needs a value: provider/id[:thinking], recommended, or inherit` };
-			return request({ model: value });
+			return request({ model: value, ...(force ? { force: true } : {}) });
 		case "thinking":
 			if (!value || !(isThinking(value) || value === "inherit")) {
 				return { kind: "error", message: `${shown}thinking needs a level: ${THINKING_LEVELS.join(", ")} or inherit` };
@@ -89,11 +96,12 @@ export function commandsFor(request: ConfigureRequest): string[] {
 	if (request.model !== undefined) {
 		const model = request.model.trim();
 		const parsed = parseModelRef(model);
+		const force = request.force && parsed.ok ? " --force" : "";
 		// A level joins the model as its suffix, replacing one the model carried; "inherit" cannot be a suffix.
 		if (parsed.ok && thinking !== undefined && isThinking(thinking)) {
-			commands.push(`${head} model ${parsed.ref.provider}/${parsed.ref.id}:${thinking}`);
+			commands.push(`${head} model ${parsed.ref.provider}/${parsed.ref.id}:${thinking}${force}`);
 			thinking = undefined;
-		} else commands.push(`${head} model ${model}`);
+		} else commands.push(`${head} model ${model}${force}`);
 	}
 	if (thinking !== undefined) commands.push(`${head} thinking ${thinking}`);
 	return commands;
@@ -116,8 +124,8 @@ const TOP: Array<[string, string]> = [
 	["session", "change only this session"],
 	["model", "save the reviewer model"],
 	["thinking", "save the reviewer thinking level"],
-	["recommend-model", "suggest a reviewer model"],
-	["check", "check model and credentials"],
+	["recommend-model", "the model in effect and the strongest pick"],
+	["check", "call the reviewer model once"],
 	["history", "past reviews, findings and failures"],
 ];
 
@@ -132,8 +140,10 @@ export function completeArguments(prefix: string, models: readonly string[]): Co
 	const last = done.at(-1);
 	if (done.length === 0) options = TOP;
 	else if (done[0] === "history") options = completeHistory(done.slice(1));
+	else if (done[0] === "check") options = done.length === 1 ? [["--offline", "only resolve the model and its credentials"]] : [];
 	else if (isSettingHead(done)) options = TOP.filter(([v]) => ["on", "off", "model", "thinking"].includes(v));
 	else if (last === "model") options = [["recommended", "the strongest model of another family"], ["inherit", "use the session's model"], ...models.map((m): [string, string] => [m, ""])];
+	else if (done.at(-2) === "model" && !["recommended", "inherit", "--force"].includes(last ?? "")) options = [["--force", "save it even if Pi does not know the model"]];
 	else if (last === "thinking") options = [...THINKING_LEVELS, "inherit"].map((l): [string, string] => [l, ""]);
 	const items = options
 		.filter(([v]) => v.startsWith(partial))

@@ -83,7 +83,7 @@ export function recommendModel(input: RecommendInput): Recommendation {
 			id: c.id,
 			thinking: c.thinking,
 			kept: true,
-			reason: "a reviewer model is configured; it is kept with its thinking level (use an explicit model to replace it)",
+			reason: "the configured reviewer model stays, with its thinking level (name a model to replace it)",
 		};
 	}
 	if (input.available.length === 0) {

@@ -3,7 +3,7 @@
 // `/subagents-watchdog` command and the `subagent` tool's `watchdog.configure` action: a plan
 // first (what would change), then applying it, so an agent's request can be judged in between.
 import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/index.ts";
-import { chooseReviewer, checkReviewer, recommendFor, type Registry, type SessionModelInfo } from "../models/index.ts";
+import { chooseReviewer, checkReviewer, recommendFor, type Registry, type SessionModelInfo, unknownModel } from "../models/index.ts";
 import { getPath, howToTurnOn, setPath, type ResolvedSettings, type SourceName } from "./resolve.ts";
 import type { ThinkingSetting } from "./schema.ts";
 import type { ProjectContext, SettingsStore } from "./store.ts";
@@ -18,6 +18,8 @@ export interface ConfigureRequest {
 	model?: string;
 	thinking?: string;
 	enabled?: boolean;
+	/** Save a model Pi does not know (yet); without it, an unknown model is refused with the closest known ones. */
+	force?: boolean;
 }
 
 export interface ConfigureEnv {
@@ -46,7 +48,7 @@ export interface ConfigurePlan {
 	label: string;
 }
 
-/** Checks a request and works out its changes without saving anything. Throws on bad input. */
+/** Checks a request and works out its changes without saving anything. Throws on bad input (an unknown model: `UnknownModelError`). */
 export async function planConfigure(env: ConfigureEnv, req: ConfigureRequest): Promise<ConfigurePlan> {
 	const { prefix, enabledKey, label } = targetPrefix(req.target);
 	if (req.model === undefined && req.thinking === undefined && req.enabled === undefined) {
@@ -83,8 +85,12 @@ export async function planConfigure(env: ConfigureEnv, req: ConfigureRequest): P
 			if (!parsed.ok) throw new Error(parsed.error);
 			changes.set(`${prefix}.model`, `${parsed.ref.provider}/${parsed.ref.id}`);
 			changes.set(`${prefix}.thinking`, req.thinking ?? parsed.ref.thinking ?? "off");
+			// "recommended" names an available model, or keeps the configured one as it is.
+			const unknown = model === "recommended" ? undefined : unknownModel(env.registry, parsed.ref.provider, parsed.ref.id, req.thinking ?? parsed.ref.thinking);
+			if (unknown && !req.force) throw unknown;
 			const check = await checkReviewer(env.registry, { kind: "configured", provider: parsed.ref.provider, id: parsed.ref.id, thinking: parsed.ref.thinking ?? "off" });
-			if (!check.ok) notes.push(`Saved anyway, but it will not run yet: ${check.lines.join(" ")}`);
+			if (unknown) notes.push(`Saved as forced, but it will not run until Pi knows the model: ${check.lines.join(" ")}`);
+			else if (!check.ok) notes.push(`Saved anyway, but it will not run yet: ${check.lines.join(" ")}`);
 		}
 	} else if (req.thinking !== undefined) {
 		changes.set(`${prefix}.thinking`, req.thinking);

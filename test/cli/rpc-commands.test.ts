@@ -52,14 +52,18 @@ describe("pi --mode rpc", () => {
 	});
 
 	it("model, session model, thinking, recommend-model and check", async () => {
-		expect(await say("/subagents-watchdog check")).toMatch(/Model local\/main resolves and has credentials/);
+		expect(await say("/subagents-watchdog check --offline")).toMatch(/Model local\/main resolves and has credentials/);
+		expect(await say("/subagents-watchdog check")).toMatch(/Model local\/main answered a test request in \d+ ms, at thinking off/);
 		expect(await say("/subagents-watchdog recommend-model")).toMatch(/No recommendation: every available model is of the session model's family \(local\)/);
 		expect(await say("/subagents-watchdog model local/reviewer:high")).toMatch(/main\.model = "local\/reviewer", main\.thinking = "high" \(main watchdog\) in user settings/);
 		expect(readJson(userSettingsPath(cli.agentDir)).subagents.watchdog.main).toEqual({ model: "local/reviewer", thinking: "high" });
 		expect(await say("/subagents-watchdog thinking medium")).toMatch(/main\.thinking = "medium"/);
-		expect(await say("/subagents-watchdog recommend-model")).toMatch(/Keeping the configured model local\/reviewer:medium/);
-		expect(await say("/subagents-watchdog session model local/missing")).toMatch(/Saved anyway, but it will not run yet: Unknown model local\/missing/);
-		expect(await say("/subagents-watchdog check")).toMatch(/provider "local" has no model "missing"\.\nIts models: main, reviewer/);
+		expect(await say("/subagents-watchdog recommend-model")).toMatch(/^Configured reviewer model: local\/reviewer:medium \(user settings\)\.\n {2}Model local\/reviewer resolves and has credentials[\s\S]*No alternative to suggest: every available model is of the session model's family/);
+		expect(await say("/subagents-watchdog session model local/missing")).toMatch(/not saved: Pi knows no model "missing" from provider "local"[\s\S]*Did you mean local\/main/);
+		expect(await say("/subagents-watchdog session model local/missing --force")).toMatch(/Saved as forced, but it will not run until Pi knows the model: Unknown model local\/missing/);
+		const before = cli.server.requests.length;
+		expect(await say("/subagents-watchdog check")).toMatch(/provider "local" has no model "missing"\.\nIts models: main, reviewer\.\nNo request was made\./);
+		expect(cli.server.requests).toHaveLength(before);
 		expect(await say("/subagents-watchdog session model inherit")).toMatch(/main\.model = "inherit"/);
 		expect(await say("/subagents-watchdog status")).toMatch(/Reviewer model: local\/main, thinking off \(inherited from the session\)/);
 		expect(await say("/subagents-watchdog model recommended")).toMatch(/no recommendation/);

@@ -17,6 +17,7 @@ describe("the command a user runs to make an agent's change", () => {
 		expect(commandsFor(req({ model: "a/b", thinking: "inherit" }))).toEqual(["/subagents-watchdog session model a/b", "/subagents-watchdog session thinking inherit"]);
 		expect(commandsFor(req({ model: "recommended", thinking: "low" }))).toEqual(["/subagents-watchdog session model recommended", "/subagents-watchdog session thinking low"]);
 		expect(commandsFor(req({ enabled: false, model: "inherit" }))).toEqual(["/subagents-watchdog session off", "/subagents-watchdog session model inherit"]);
+		expect(commandsFor(req({ model: "a/b", thinking: "high", force: true }))).toEqual(["/subagents-watchdog session model a/b:high --force"]);
 	});
 
 	it("every command it names parses back to the same scope, target and value", () => {
@@ -25,6 +26,7 @@ describe("the command a user runs to make an agent's change", () => {
 			req({ scope: "project", target: "children", model: "p/m:minimal" }),
 			req({ target: "my-role_2", thinking: "off" }),
 			req({ scope: "project", target: "reviewer", enabled: true }),
+			req({ scope: "user", target: "children", model: "p/typo", force: true }),
 		];
 		for (const r of requests) {
 			const [command] = commandsFor(r);

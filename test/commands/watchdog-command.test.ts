@@ -15,6 +15,9 @@ describe("/subagents-watchdog arguments", () => {
 		expect(parseCommand("thinking high")).toEqual({ kind: "configure", request: { scope: "user", target: "main", thinking: "high" } });
 		expect(parseCommand("recommend-model")).toEqual({ kind: "recommend" });
 		expect(parseCommand("check")).toEqual({ kind: "check" });
+		expect(parseCommand("check --offline")).toEqual({ kind: "check", offline: true });
+		expect(parseCommand("session model openai/gpt-9 --force")).toEqual({ kind: "configure", request: { scope: "session", target: "main", model: "openai/gpt-9", force: true } });
+		expect(parseCommand("model --force a/b:low")).toEqual({ kind: "configure", request: { scope: "user", target: "main", model: "a/b:low", force: true } });
 	});
 
 	it("answers mistakes with what to type instead", () => {
@@ -23,6 +26,9 @@ describe("/subagents-watchdog arguments", () => {
 		expect(parseCommand("enable")).toMatchObject({ kind: "error", message: expect.stringMatching(/unknown subcommand "enable"[\s\S]*recommend-model/) });
 		expect(parseCommand("on now")).toMatchObject({ kind: "error", message: expect.stringMatching(/takes no further arguments/) });
 		expect(parseCommand("session")).toMatchObject({ kind: "error" });
+		expect(parseCommand("check now")).toMatchObject({ kind: "error", message: expect.stringMatching(/^check takes only --offline, not "now"/) });
+		expect(parseCommand("on --force")).toMatchObject({ kind: "error", message: expect.stringMatching(/--force goes with model/) });
+		expect(parseCommand("model --force")).toMatchObject({ kind: "error", message: expect.stringMatching(/needs a value/) });
 	});
 
 	it("completes subcommands and their values as whole argument strings", () => {
@@ -32,6 +38,10 @@ describe("/subagents-watchdog arguments", () => {
 		expect(completeArguments("session model r", [])?.map((c) => c.value)).toEqual(["session model recommended"]);
 		expect(completeArguments("model ", ["faux/a", "faux/b"])?.map((c) => c.value)).toEqual(["model recommended", "model inherit", "model faux/a", "model faux/b"]);
 		expect(completeArguments("thinking h", [])?.map((c) => c.value)).toEqual(["thinking high"]);
+		expect(completeArguments("check ", [])?.map((c) => c.value)).toEqual(["check --offline"]);
+		expect(completeArguments("check --offline ", [])).toBeNull();
+		expect(completeArguments("session model openai/gpt-9 ", [])?.map((c) => c.value)).toEqual(["session model openai/gpt-9 --force"]);
+		expect(completeArguments("model recommended ", [])).toBeNull();
 		expect(completeArguments("zzz", [])).toBeNull();
 	});
 });

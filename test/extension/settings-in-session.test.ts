@@ -109,9 +109,10 @@ describe("settings in a real session", () => {
 			await t.command("/subagents-watchdog session model recommended");
 			const status = text(await t.command("/subagents-watchdog status"));
 			expect(status).toMatch(/Reviewer model: acme-openai\/gpt-5\.5, thinking high/);
-			// A configured model is kept, not re-judged.
+			// A configured model is shown with its check, and beside it what the watchdog would pick.
 			const kept = text(await t.command("/subagents-watchdog recommend-model"));
-			expect(kept).toMatch(/Keeping the configured model acme-openai\/gpt-5\.5:high/);
+			expect(kept).toMatch(/^Configured reviewer model: acme-openai\/gpt-5\.5:high \(session override\)\.\n {2}Model acme-openai\/gpt-5\.5 resolves and has credentials/);
+			expect(kept).toMatch(/It is also the model the watchdog would pick itself/);
 			await t.command("/subagents-watchdog model recommended");
 			expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog.main).toEqual({ model: "acme-openai/gpt-5.5", thinking: "high" });
 		} finally {
@@ -123,14 +124,20 @@ describe("settings in a real session", () => {
 		const t = await startSession({ userSettings: wd({ enabled: true, main: { model: "nosuch/model-x" } }) });
 		try {
 			expect(text(await t.command("/subagents-watchdog check"))).toMatch(/Unknown model nosuch\/model-x: Pi knows no provider "nosuch"\.\nKnown providers: .*faux/);
-			await t.command("/subagents-watchdog session model faux-reviewer/nope");
+			expect(text(await t.command("/subagents-watchdog session model faux-reviewer/nope"))).toMatch(/not saved: .*Did you mean faux-reviewer\/reviewer-model\b/);
+			await t.command("/subagents-watchdog session model faux-reviewer/nope --force");
 			expect(text(await t.command("/subagents-watchdog check"))).toMatch(/provider "faux-reviewer" has no model "nope"\.\nIts models: reviewer-model/);
 			await t.command("/subagents-watchdog session model anthropic/claude-opus-4-5");
 			expect(text(await t.command("/subagents-watchdog check"))).toMatch(/known, but provider "anthropic" has no credentials configured[\s\S]*\/login anthropic/);
 			await t.command("/subagents-watchdog session model faux-reviewer/reviewer-model:xhigh");
+			const offline = await t.command("/subagents-watchdog check --offline");
+			expect(text(offline)).toMatch(/resolves and has credentials/);
+			expect(offline[0].level).toBe("info");
+			t.reviewer.setResponses([fauxAssistantMessage("ok")]);
 			const ok = await t.command("/subagents-watchdog check");
-			expect(text(ok)).toMatch(/resolves and has credentials/);
+			expect(text(ok)).toMatch(/^Model faux-reviewer\/reviewer-model answered a test request in \d+ ms, at thinking /);
 			expect(ok[0].level).toBe("info");
+			expect(t.reviewer.getPendingResponseCount()).toBe(0);
 		} finally {
 			await t.dispose();
 		}
@@ -230,7 +237,7 @@ describe("subagent tool watchdog actions", () => {
 			expect(readJson(projectSettingsPath(t.cwd))).toEqual(wd({ children: { enabled: true } }));
 			expect(results[3]).toMatch(/Reviewer model: faux-reviewer\/reviewer-model, thinking high/);
 			expect(results[3]).toMatch(/children\.enabled\s+true\s+project/);
-			expect(results[4]).toMatch(/Keeping the configured model faux-reviewer\/reviewer-model:high/);
+			expect(results[4]).toMatch(/^Configured reviewer model: faux-reviewer\/reviewer-model:high \(session override\)/);
 			expect(results[5]).toMatch(/"bad role!" is not a target/);
 		} finally {
 			await t.dispose();
