@@ -2,13 +2,9 @@
 // forwards each to the session's watchdog (src/session/watchdog-session.ts). No logic here.
 import { CONFIG_DIR_NAME, type ExtensionAPI, type ExtensionCommandContext, type ExtensionContext, type ExtensionFactory, getAgentDir } from "@earendil-works/pi-coding-agent";
 import { subagentTool } from "./children/index.ts";
-import { present } from "./host/index.ts";
-import { runCommand } from "./commands/index.ts";
-import { COMMAND_NAME, completeArguments } from "./commands/index.ts";
-import { FINDING_MESSAGE, NOTE_ENTRY, type NoteData } from "./findings/index.ts";
-import type { Finding } from "./findings/index.ts";
-import { renderFindings } from "./findings/index.ts";
-import { guarded } from "./host/index.ts";
+import { COMMAND_NAME, completeArguments, runCommand } from "./commands/index.ts";
+import { type Finding, FINDING_MESSAGE, NOTE_ENTRY, type NoteData } from "./findings/index.ts";
+import { guarded, present, renderFindings } from "./host/index.ts";
 import { type WatchdogOptions, WatchdogSession } from "./session/index.ts";
 
 /** Pi's extension factory for one watchdog: the main session's, or a child's (role, parent). */

@@ -1,8 +1,7 @@
 // Findings: what one review (or a deterministic detector) reports, how a model's
 // `watchdog_warn` arguments become one, and when two findings are the same finding even
 // when reworded. Pure.
-import { type Static, Type } from "typebox";
-import { clip, oneLine, quoteLines } from "../util/index.ts";
+import { oneLine, quoteLines } from "../util/index.ts";
 
 export const IMPORTANCES = ["low", "medium", "high"] as const;
 export const SEVERITIES = ["concern", "blocker"] as const;
@@ -25,60 +24,13 @@ export interface Finding {
 	at: number;
 }
 
-const LIMITS = { summary: 300, evidence: 2000, recommendedAction: 1000 };
 
-const enumOf = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: "string", enum: [...values], description });
-
-/** `watchdog_warn`'s one schema: what the reviewer model is shown, and what its arguments are checked against. */
-export const WARN_PARAMS = Type.Object({
-	summary: Type.String({ minLength: 1, description: "One line that stands on its own." }),
-	evidence: Type.String({ minLength: 1, description: "What you saw: paths, line numbers, exact tool output." }),
-	recommendedAction: Type.String({ minLength: 1, description: "The concrete next step that resolves it." }),
-	importance: enumOf(IMPORTANCES, "high: the agent must act before the user relies on the work."),
-	severity: enumOf(SEVERITIES, "blocker: not acceptable as it stands."),
-	category: Type.Optional(enumOf(CATEGORIES, "What kind of problem it is.")),
-});
-
-export type WarnArgs = Static<typeof WARN_PARAMS>;
-
-/**
- * Checks a model's `watchdog_warn` arguments against WARN_PARAMS; over-long texts are cut, not
- * refused, and the summary becomes one line. Unknown keys are dropped, not refused (a sound
- * finding with one extra field is still a finding); `ignoredKeys` names them.
- */
-export function parseWarnArgs(args: unknown): { ok: true; value: WarnArgs; ignoredKeys: string[] } | { ok: false; error: string } {
-	if (typeof args !== "object" || args === null || Array.isArray(args)) return { ok: false, error: "the arguments must be a JSON object" };
-	const record = args as Record<string, unknown>;
-	const required = new Set<string>((WARN_PARAMS.required as string[] | undefined) ?? []);
-	const problems: string[] = [];
-	const value: Record<string, string> = {};
-	for (const [name, raw] of Object.entries(WARN_PARAMS.properties)) {
-		const spec = raw as { enum?: string[] };
-		const given = record[name];
-		if (given === undefined || given === null) {
-			if (required.has(name)) problems.push(`${name} is required`);
-			continue;
-		}
-		if (typeof given !== "string") problems.push(`${name} must be a string`);
-		else if (spec.enum && !spec.enum.includes(given.trim())) problems.push(`${name} must be ${oneOf(spec.enum)}`);
-		else if (!given.trim()) problems.push(`${name} is empty`);
-		else value[name] = given.trim();
-	}
-	if (problems.length) return { ok: false, error: problems.join("; ") };
-	const v = value as WarnArgs;
-	return {
-		ok: true,
-		value: { ...v, summary: clip(oneLine(v.summary), LIMITS.summary), evidence: clip(v.evidence, LIMITS.evidence), recommendedAction: clip(v.recommendedAction, LIMITS.recommendedAction) },
-		ignoredKeys: Object.keys(record).filter((k) => !(k in WARN_PARAMS.properties)),
-	};
-}
-
-function oneOf(values: readonly string[]): string {
-	return values.length <= 3 ? `${values.slice(0, -1).join(", ")} or ${values.at(-1)}` : `one of ${values.join(", ")}`;
-}
 
 let counter = 0;
-export function makeFinding(args: WarnArgs, source: string, at = Date.now()): Finding {
+/** What a finding says, before it is given an id, a source and a time. */
+export type FindingInput = Pick<Finding, "summary" | "evidence" | "recommendedAction" | "importance" | "severity" | "category">;
+
+export function makeFinding(args: FindingInput, source: string, at = Date.now()): Finding {
 	counter = (counter + 1) % 1_000_000;
 	// A title is one line whatever produced it (a model, a compiler message).
 	return { id: `${at.toString(36)}-${counter.toString(36)}`, ...args, summary: oneLine(args.summary), source, at };

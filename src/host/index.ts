@@ -3,4 +3,5 @@
 export { showReviewing } from "./progress.ts";
 export { guarded } from "./guard.ts";
 export { present, type Level } from "./present.ts";
+export { renderFindings } from "./render.ts";
 export { piTrusts, repositoryTrust } from "./trust.ts";

@@ -2,8 +2,9 @@
 // in a bounded tool loop under a deadline and a cancel signal. Never throws; every failure
 // comes back classified so the user can be told what went wrong.
 import { clampThinkingLevel, type AssistantMessage, type Message, type Tool } from "@earendil-works/pi-ai";
-import { checkReviewer, type Registry, type ReviewerChoice } from "../models/index.ts";
-import { dedupe, type Finding, makeFinding, parseWarnArgs, WARN_PARAMS } from "../findings/index.ts";
+import { checkReviewer, type Registry, type ReviewerChoice, classifyFailure, type FailureKind } from "../models/index.ts";
+import { dedupe, type Finding, makeFinding } from "../findings/index.ts";
+import { parseWarnArgs, WARN_PARAMS } from "./warn-args.ts";
 
 /** A read-only tool the reviewer may call (read, grep, find, ls, watchdog_diff). */
 export interface ReviewerToolLike {
@@ -13,7 +14,7 @@ export interface ReviewerToolLike {
 	execute(args: unknown, signal: AbortSignal): Promise<{ text: string; isError: boolean }>;
 }
 
-export type FailureKind = "unknown-model" | "no-auth" | "rate-limit" | "quota" | "timeout" | "provider";
+export type { FailureKind };
 
 export interface ReviewUsage {
 	input: number;
@@ -102,14 +103,14 @@ export async function runReview(req: ReviewRequest): Promise<ReviewOutcome> {
 				.streamSimple(model, { systemPrompt: req.systemPrompt, messages, tools }, { ...(level !== "off" ? { reasoning: level } : {}), signal, maxTokens: req.maxTokens ?? 4096 })
 				.result();
 		} catch (error) {
-			return stopped() ?? outcome({ status: "failed", failure: classify((error as Error).message ?? String(error)) }, step);
+			return stopped() ?? outcome({ status: "failed", failure: classifyFailure((error as Error).message ?? String(error)) }, step);
 		}
 		usage.input += reply.usage?.input ?? 0;
 		usage.output += reply.usage?.output ?? 0;
 		usage.totalTokens += reply.usage?.totalTokens ?? 0;
 		usage.cost += reply.usage?.cost?.total ?? 0;
 		if (reply.stopReason === "aborted" || reply.stopReason === "error") {
-			return stopped() ?? outcome({ status: "failed", failure: classify(reply.errorMessage ?? reply.stopReason) }, step);
+			return stopped() ?? outcome({ status: "failed", failure: classifyFailure(reply.errorMessage ?? reply.stopReason) }, step);
 		}
 		messages.push(reply);
 		const calls = reply.content.filter((c) => c.type === "toolCall");
@@ -144,12 +145,4 @@ function whenAborted(signal: AbortSignal): Promise<undefined> {
 		if (signal.aborted) resolve(undefined);
 		else signal.addEventListener("abort", () => resolve(undefined), { once: true });
 	});
-}
-
-export function classify(message: string): { kind: FailureKind; message: string } {
-	if (/\b429\b|rate.?limit|too many requests/i.test(message)) return { kind: "rate-limit", message };
-	if (/quota|insufficient.?(funds|balance|credit)|billing|usage limit|credit balance/i.test(message)) return { kind: "quota", message };
-	if (/\b40[13]\b|unauthori[sz]ed|invalid.{0,10}api.?key|authentication|forbidden/i.test(message)) return { kind: "no-auth", message };
-	if (/timed? ?out|timeout|deadline/i.test(message)) return { kind: "timeout", message };
-	return { kind: "provider", message };
 }

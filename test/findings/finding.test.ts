@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { planDelivery } from "../../src/findings/delivery.ts";
-import { dedupe, type Finding, makeFinding, parseWarnArgs, sameFinding } from "../../src/findings/finding.ts";
+import { dedupe, type Finding, makeFinding, sameFinding } from "../../src/findings/finding.ts";
+import { parseWarnArgs } from "../../src/review/warn-args.ts";
 import { NO_STALEMATE, recordReview } from "../../src/findings/stalemate.ts";
 
 const f = (over: Partial<Finding> = {}): Finding =>

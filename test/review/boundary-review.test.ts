@@ -46,7 +46,7 @@ describe("boundary review in a real session", () => {
 			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/last review: .*faux-reviewer\/reviewer-model \(thinking high\).*1 finding/);
 			expect(status).toMatch(/changed paths: src\/app\.ts/);
-			expect(status).toMatch(/high\/blocker\/correctness \[main\] The new greet\(\) drops the name argument/);
+			expect(status).toMatch(/1\. blocker \(sent to the agent\) \[main\] The new greet\(\) drops the name argument/);
 		} finally {
 			await t.dispose();
 		}

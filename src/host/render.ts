@@ -2,7 +2,7 @@
 // the evidence, recommended action, importance, category and source.
 import type { Theme } from "@earendil-works/pi-coding-agent";
 import { Text } from "@earendil-works/pi-tui";
-import { type Finding, firstLine, title } from "./finding.ts";
+import { type Finding, firstLine, title } from "../findings/index.ts";
 
 export function renderFindings(findings: Finding[], label: string, expanded: boolean, theme: Theme): Text {
 	const lines: string[] = [];
