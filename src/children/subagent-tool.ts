@@ -7,9 +7,9 @@ import { THINKING_LEVELS } from "../models/index.ts";
 import type { ChangeOutcome } from "../commands/index.ts";
 import { configureForAgent, recommend } from "../commands/index.ts";
 import { historyEnv, runHistory } from "../commands/index.ts";
-import type { AgentCtx, WatchdogSession as Watchdog } from "../session/index.ts";
+import { type AgentCtx, reviewNow, type WatchdogSession as Watchdog } from "../session/index.ts";
 
-export const WATCHDOG_ACTIONS = ["watchdog.status", "watchdog.recommend-model", "watchdog.configure", "watchdog.history"] as const;
+export const WATCHDOG_ACTIONS = ["watchdog.status", "watchdog.recommend-model", "watchdog.configure", "watchdog.history", "watchdog.review"] as const;
 
 const enumOf = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: "string", enum: [...values], description });
 
@@ -36,6 +36,7 @@ const DESCRIPTION = [
 	'- {action: "watchdog.recommend-model"}: the suggested reviewer model.',
 	'- {action: "watchdog.configure", model?, thinking?, enabled?, scope?, target?}: change the reviewer model, thinking level or switch.',
 	'- {action: "watchdog.history", session?, since?, source?, limit?, json?}: past reviews, findings (and what became of each), failures; newest first.',
+	'- {action: "watchdog.review"}: review the pending changes (those an earlier review did not complete) now.',
 	'Use scope "session" (the default) unless the user asked for a lasting default; "user" and "project" write settings files that affect other sessions.',
 	"Every change is shown to the user. A change that lowers oversight (turning a watchdog off, a reviewer of the session model's own family or the session model itself, less thinking) needs the user: they are asked in the TUI, and elsewhere it is refused with the command they can run. Do not retry a refused or declined change.",
 ].join("\n");
@@ -77,6 +78,8 @@ async function run(watchdog: Watchdog, ctx: AgentCtx & Partial<Pick<ExtensionCon
 				},
 				signal,
 			);
+		case "watchdog.review":
+			return { text: (await reviewNow(watchdog, ctx as ExtensionContext)).text };
 		case "watchdog.history": {
 			const request = { session: params.session, since: params.since, sources: params.source?.split(","), limit: params.limit, json: params.json };
 			const result = await runHistory(request, historyEnv(ctx));

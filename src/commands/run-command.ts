@@ -1,6 +1,6 @@
 // Runs one `/subagents-watchdog` invocation against the watchdog and says what to show.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { Ctx, WatchdogSession as Watchdog } from "../session/index.ts";
+import { type Ctx, reviewNow, type WatchdogSession as Watchdog } from "../session/index.ts";
 import { check, configure, recommend } from "./controls.ts";
 import { historyEnv, runHistory } from "./history-command.ts";
 import type { Level } from "../host/index.ts";
@@ -39,6 +39,15 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 				// Bad input (an unknown model, an untrusted project): nothing was saved; say why.
 				return say(`Watchdog: ${error instanceof Error ? error.message : String(error)}`, "error");
 			}
+		case "review": {
+			const result = await reviewNow(watchdog, ctx as ExtensionContext);
+			return say(result.text, result.level);
+		}
+		case "dismiss": {
+			const dismissed = watchdog.sink.dismiss(ctx as ExtensionContext, op.which);
+			if (!dismissed.length) return say(op.which === "all" ? "Nothing to dismiss: no recent finding is open." : `There is no open finding ${op.which}; status lists them with their numbers.`, "warning");
+			return say(`Dismissed ${dismissed.length} finding(s); they will not be raised again:\n${dismissed.map((f) => `- ${f.summary}`).join("\n")}`);
+		}
 		case "history": {
 			const result = await runHistory(op.request, historyEnv(ctx));
 			return say(result.text, result.level);

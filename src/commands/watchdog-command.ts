@@ -12,6 +12,8 @@ export type CommandOp =
 	| { kind: "recommend" }
 	| { kind: "check"; offline?: true }
 	| { kind: "history"; request: HistoryRequest }
+	| { kind: "review" }
+	| { kind: "dismiss"; which: number | "all" }
 	| { kind: "help" }
 	| { kind: "error"; message: string };
 
@@ -27,6 +29,8 @@ export const USAGE = [
 	`/${COMMAND_NAME} recommend-model          the reviewer model in effect and the strongest one to pick`,
 	`/${COMMAND_NAME} check [--offline]        call the reviewer model once (--offline: only check it resolves and has credentials)`,
 	`/${COMMAND_NAME} ${HISTORY_USAGE}   past reviews, findings and failures (default: this project, newest 20)`,
+	`/${COMMAND_NAME} review                   review the pending changes now`,
+	`/${COMMAND_NAME} dismiss [N|all]          mark finding N of status (default: all) as seen: not raised again, not counted for stalemate`,
 ].join("\n");
 
 export function parseCommand(args: string): CommandOp {
@@ -39,6 +43,12 @@ export function parseCommand(args: string): CommandOp {
 		if (rest.length === 0) return { kind: "check" };
 		if (rest.length === 1 && rest[0] === "--offline") return { kind: "check", offline: true };
 		return { kind: "error", message: `check takes only --offline, not "${rest.join(" ")}".\n${USAGE}` };
+	}
+	if (first === "review") return rest.length ? tooMany(first) : { kind: "review" };
+	if (first === "dismiss") {
+		if (rest.length === 0 || (rest.length === 1 && rest[0] === "all")) return { kind: "dismiss", which: "all" };
+		if (rest.length === 1 && /^[1-9]\d{0,3}$/.test(rest[0])) return { kind: "dismiss", which: Number(rest[0]) };
+		return { kind: "error", message: `dismiss takes a finding's number from status, or all; not "${rest.join(" ")}"` };
 	}
 	if (first === "history") {
 		const parsed = parseHistoryArgs(rest);
@@ -127,6 +137,8 @@ const TOP: Array<[string, string]> = [
 	["recommend-model", "the model in effect and the strongest pick"],
 	["check", "call the reviewer model once"],
 	["history", "past reviews, findings and failures"],
+	["review", "review the pending changes now"],
+	["dismiss", "mark findings as seen"],
 ];
 
 /** Completes the whole argument text; `models` are the known model refs for `model …`. */
@@ -140,6 +152,7 @@ export function completeArguments(prefix: string, models: readonly string[]): Co
 	const last = done.at(-1);
 	if (done.length === 0) options = TOP;
 	else if (done[0] === "history") options = completeHistory(done.slice(1));
+	else if (done[0] === "dismiss") options = done.length === 1 ? [["all", "every recent finding"]] : [];
 	else if (done[0] === "check") options = done.length === 1 ? [["--offline", "only resolve the model and its credentials"]] : [];
 	else if (isSettingHead(done)) options = TOP.filter(([v]) => ["on", "off", "model", "thinking"].includes(v));
 	else if (last === "model") options = [["recommended", "the strongest model of another family"], ["inherit", "use the session's model"], ...models.map((m): [string, string] => [m, ""])];

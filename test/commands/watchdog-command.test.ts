@@ -32,8 +32,13 @@ describe("/subagents-watchdog arguments", () => {
 	});
 
 	it("completes subcommands and their values as whole argument strings", () => {
-		expect(completeArguments("", [])?.map((c) => c.value)).toEqual(["status", "on", "off", "session", "model", "thinking", "recommend-model", "check", "history"]);
-		expect(completeArguments("re", [])?.map((c) => c.value)).toEqual(["recommend-model"]);
+		expect(completeArguments("", [])?.map((c) => c.value)).toEqual(["status", "on", "off", "session", "model", "thinking", "recommend-model", "check", "history", "review", "dismiss"]);
+		expect(completeArguments("dismiss ", [])?.map((c) => c.value)).toEqual(["dismiss all"]);
+		expect(parseCommand("dismiss 2")).toEqual({ kind: "dismiss", which: 2 });
+		expect(parseCommand("dismiss")).toEqual({ kind: "dismiss", which: "all" });
+		expect(parseCommand("dismiss two")).toMatchObject({ kind: "error" });
+		expect(parseCommand("review")).toEqual({ kind: "review" });
+		expect(completeArguments("re", [])?.map((c) => c.value)).toEqual(["recommend-model", "review"]);
 		expect(completeArguments("session ", [])?.map((c) => c.value)).toEqual(["session on", "session off", "session model", "session thinking"]);
 		expect(completeArguments("session model r", [])?.map((c) => c.value)).toEqual(["session model recommended"]);
 		expect(completeArguments("model ", ["faux/a", "faux/b"])?.map((c) => c.value)).toEqual(["model recommended", "model inherit", "model faux/a", "model faux/b"]);
