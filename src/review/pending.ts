@@ -35,5 +35,5 @@ export function pendingSection(pending: PendingChanges): StatusSection {
 	const byReason = new Map<string, string[]>();
 	for (const [path, why] of pending) byReason.set(why, [...(byReason.get(why) ?? []), path]);
 	const lines = [...byReason].map(([why, paths]) => `${paths.length} path(s), ${why}: ${paths.slice(0, 8).join(", ")}${paths.length > 8 ? ", …" : ""}`);
-	return { title: "Pending", lines: [...lines, "they are reviewed at the end of the next run, or now with /subagents-watchdog review"] };
+	return { title: "Pending", lines: [...lines, "they are reviewed at the end of the next run"] };
 }
