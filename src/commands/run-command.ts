@@ -21,7 +21,7 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 	const say = (text: string, level: Level = "info", changed = false): CommandOutcome => ({ text, level, changed });
 	switch (op.kind) {
 		case "status":
-			return say(watchdog.statusText(ctx));
+			return say(watchdog.statusText(ctx, op.level));
 		case "help":
 			return say(USAGE);
 		case "error":

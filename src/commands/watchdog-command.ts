@@ -7,7 +7,7 @@ import { completeHistory, HISTORY_USAGE, type HistoryRequest, parseHistoryArgs }
 export const COMMAND_NAME = "subagents-watchdog";
 
 export type CommandOp =
-	| { kind: "status" }
+	| { kind: "status"; level: "brief" | "all" | "settings" }
 	| { kind: "configure"; request: ConfigureRequest }
 	| { kind: "recommend" }
 	| { kind: "check"; offline?: true }
@@ -18,7 +18,7 @@ export type CommandOp =
 	| { kind: "error"; message: string };
 
 export const USAGE = [
-	`/${COMMAND_NAME} [status]                 show settings, their sources, the model in effect and runtime state`,
+	`/${COMMAND_NAME} [status] [--all|--settings]   at a glance; --all: also your settings and details; --settings: every setting`,
 	`/${COMMAND_NAME} on | off                 turn the watchdog on or off in user settings`,
 	`/${COMMAND_NAME} session on | off         only for this session`,
 	`/${COMMAND_NAME} model <provider/id[:thinking]> [--force] | recommended | inherit   save the reviewer model in user settings (--force: even one Pi does not know)`,
@@ -36,7 +36,11 @@ export const USAGE = [
 export function parseCommand(args: string): CommandOp {
 	const words = args.trim().split(/\s+/).filter(Boolean);
 	const [first, ...rest] = words;
-	if (!first || first === "status") return rest.length ? tooMany(first ?? "status") : { kind: "status" };
+	if (!first || first === "status") {
+		if (rest.length === 0) return { kind: "status", level: "brief" };
+		if (rest.length === 1 && (rest[0] === "--all" || rest[0] === "--settings")) return { kind: "status", level: rest[0] === "--all" ? "all" : "settings" };
+		return { kind: "error", message: `status takes --all or --settings, not "${rest.join(" ")}"` };
+	}
 	if (first === "help" || first === "--help" || first === "-h") return { kind: "help" };
 	if (first === "recommend-model") return rest.length ? tooMany(first) : { kind: "recommend" };
 	if (first === "check") {
@@ -152,6 +156,7 @@ export function completeArguments(prefix: string, models: readonly string[]): Co
 	const last = done.at(-1);
 	if (done.length === 0) options = TOP;
 	else if (done[0] === "history") options = completeHistory(done.slice(1));
+	else if (done[0] === "status") options = done.length === 1 ? [["--all", "your settings and each part's details"], ["--settings", "every setting, defaults too"]] : [];
 	else if (done[0] === "dismiss") options = done.length === 1 ? [["all", "every recent finding"]] : [];
 	else if (done[0] === "check") options = done.length === 1 ? [["--offline", "only resolve the model and its credentials"]] : [];
 	else if (isSettingHead(done)) options = TOP.filter(([v]) => ["on", "off", "model", "thinking"].includes(v));

@@ -27,6 +27,12 @@ export interface Finding {
 
 
 let counter = 0;
+/** How a finding's source reads to a user: the review model is "reviewer", a child's role "child:<role>". */
+export function sourceName(source: string): string {
+	if (source === "main") return "reviewer";
+	return ["lsp", "loops", "claims", "cadence"].includes(source) ? source : `child:${source}`;
+}
+
 /** What a finding says, before it is given an id, a source and a time. */
 export type FindingInput = Pick<Finding, "summary" | "evidence" | "recommendedAction" | "importance" | "severity" | "category">;
 
@@ -110,7 +116,7 @@ export function firstLine(text: string, max = 160): string {
  */
 export function printedFinding(f: Finding, fate: string): string {
 	const indent = (label: string, text: string) => `  ${label}: ${text.replace(/\n/g, "\n    ")}`;
-	return [`watchdog: ${f.severity} (${fate}): ${f.summary}`, indent("evidence", f.evidence), indent("action", f.recommendedAction), `  source: ${f.source} · importance: ${f.importance}${f.category ? ` · ${f.category}` : ""}`].join("\n");
+	return [`watchdog: ${f.severity} (${fate}): ${f.summary}`, indent("evidence", f.evidence), indent("action", f.recommendedAction), `  source: ${sourceName(f.source)} · importance: ${f.importance}${f.category ? ` · ${f.category}` : ""}`].join("\n");
 }
 
 /** The plain-text form (for the model, print/RPC mode and history). */
@@ -119,7 +125,7 @@ export function findingText(f: Finding): string {
 		title(f),
 		`Evidence: ${f.evidence}`,
 		`Recommended action: ${f.recommendedAction}`,
-		`Importance: ${f.importance} · Severity: ${f.severity}${f.category ? ` · Category: ${f.category}` : ""} · Source: ${f.source}`,
+		`Importance: ${f.importance} · Severity: ${f.severity}${f.category ? ` · Category: ${f.category}` : ""} · Source: ${sourceName(f.source)}`,
 	].join("\n");
 }
 
@@ -132,7 +138,7 @@ export function agentMessage(lead: string, findings: Finding[]): string {
 	const items = findings.map((f, i) =>
 		[
 			`${findings.length > 1 ? `${i + 1}. ` : ""}${title(f)}`,
-			`Importance: ${f.importance} · Severity: ${f.severity}${f.category ? ` · Category: ${f.category}` : ""} · Source: ${f.source}`,
+			`Importance: ${f.importance} · Severity: ${f.severity}${f.category ? ` · Category: ${f.category}` : ""} · Source: ${sourceName(f.source)}`,
 			"Evidence, as the watchdog reported it:",
 			quoteLines(f.evidence),
 			"Suggested action, as the watchdog reported it:",

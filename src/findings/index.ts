@@ -1,7 +1,7 @@
 // Findings and where they go: the finding itself, the one sink that delivers them, rendering, and the history log.
 // Other folders import from here; files inside the folder import each other directly.
 export { FINDING_MESSAGE, NOTE_ENTRY, type NoteData } from "./delivery.ts";
-export { CATEGORIES, IMPORTANCES, SEVERITIES, dedupe, firstLine, makeFinding, title, type Finding } from "./finding.ts";
+export { CATEGORIES, IMPORTANCES, SEVERITIES, dedupe, firstLine, makeFinding, sourceName, title, type Finding } from "./finding.ts";
 export { HISTORY_KINDS, type HistoryEvent, type HistoryEventInput } from "./history-event.ts";
 export { sourceOf, type HistoryFilter } from "./history-filter.ts";
 export { DEFAULT_MAX_BYTES, HistoryLog, historyDir } from "./history-log.ts";

@@ -7,7 +7,7 @@
 // The decisions themselves are pure (delivery.ts, stalemate.ts); this is the thin shell.
 import type { ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
 import { type DeliveryPlan, type Fate, FINDING_MESSAGE, NOTE_ENTRY, type NoteData, planDelivery } from "./delivery.ts";
-import { type Finding, firstLine, printedFinding, sameFinding, type Severity } from "./finding.ts";
+import { type Finding, firstLine, printedFinding, sameFinding, type Severity, sourceName } from "./finding.ts";
 import { NO_STALEMATE, recordReview, type StalemateState } from "./stalemate.ts";
 
 /** Continuations the watchdog may start per user prompt, over all sources together. */
@@ -63,7 +63,9 @@ export class FindingsSink {
 	private readonly deps: SinkDeps;
 	private recentlyShown: Finding[] = [];
 	/** What was shown or sent lately, newest last, with what became of it (status, dismiss). */
-	private recent: Array<{ finding: Finding; fate: Fate }> = [];
+	private recent: Array<{ finding: Finding; fate: Fate; prompt: number }> = [];
+	/** Counts real user prompts, so status can show this prompt's findings. */
+	private prompt = 0;
 	private dismissed: Finding[] = [];
 	private stalemateState: StalemateState = NO_STALEMATE;
 	private continuations = 0;
@@ -74,15 +76,15 @@ export class FindingsSink {
 
 	/** After /reload, resume or a restart: what was shown before is not shown again. */
 	restore(entries: ReadonlyArray<{ type: string; customType?: string; data?: unknown; details?: unknown }>): void {
-		const recent: Array<{ finding: Finding; fate: Fate }> = [];
+		const recent: Array<{ finding: Finding; fate: Fate; prompt: number }> = [];
 		for (const e of entries) {
 			const note = e.data as NoteData | undefined;
 			if (e.type === "custom" && e.customType === NOTE_ENTRY && isFinding(note?.finding)) {
-				recent.push({ finding: note.finding, fate: note.stalemate ? "stalemate" : note.heldBack ? "held back" : "shown to you" });
+				recent.push({ finding: note.finding, fate: note.stalemate ? "stalemate" : note.heldBack ? "held back" : "shown to you", prompt: -1 });
 			}
 			if (e.type === "custom_message" && e.customType === FINDING_MESSAGE) {
 				const found = (e.details as { findings?: unknown[] } | undefined)?.findings;
-				if (Array.isArray(found)) for (const finding of found.filter(isFinding)) recent.push({ finding, fate: "sent to the agent" });
+				if (Array.isArray(found)) for (const finding of found.filter(isFinding)) recent.push({ finding, fate: "sent to the agent", prompt: -1 });
 			}
 		}
 		this.recentlyShown = recent.map((r) => r.finding).slice(-RECENT);
@@ -99,6 +101,7 @@ export class FindingsSink {
 
 	/** A real user prompt: a fresh continuation budget and stalemate count. */
 	userPrompt(): void {
+		this.prompt++;
 		this.stalemateState = NO_STALEMATE;
 		this.continuations = 0;
 	}
@@ -149,14 +152,30 @@ export class FindingsSink {
 	section(): { title: string; lines: string[] } {
 		const list = this.recentFindings();
 		if (!list.length) return { title: "Findings", lines: ["none this session"] };
-		const lines = list.slice(0, 8).map((r) => `${r.n}. ${r.finding.severity} (${r.fate}) [${r.finding.source}] ${firstLine(r.finding.summary, 100)}`);
+		const lines = list.slice(0, 8).map((r) => `${r.n}. ${r.finding.severity} (${r.fate}) [${sourceName(r.finding.source)}] ${firstLine(r.finding.summary, 100)}`);
 		if (list.length > 8) lines.push(`… ${list.length - 8} older`);
 		return { title: "Findings", lines: [...lines, "dismiss one with /subagents-watchdog dismiss N, or all of them"] };
 	}
 
 	/** Recent findings, newest first, numbered from 1 as `dismiss N` takes them. */
-	recentFindings(): Array<{ n: number; finding: Finding; fate: Fate }> {
+	recentFindings(): Array<{ n: number; finding: Finding; fate: Fate; prompt: number }> {
 		return [...this.recent].reverse().map((r, i) => ({ n: i + 1, ...r }));
+	}
+
+	/**
+	 * This prompt's findings, newest first, the same finding raised again folded into one with a
+	 * count; and how many recent ones came before this prompt.
+	 */
+	promptFindings(): { findings: Array<{ n: number; finding: Finding; fate: Fate; times: number }>; earlier: number } {
+		const all = this.recentFindings();
+		const mine = all.filter((r) => r.prompt === this.prompt);
+		const folded: Array<{ n: number; finding: Finding; fate: Fate; times: number }> = [];
+		for (const r of mine) {
+			const same = folded.find((f) => sameFinding(f.finding, r.finding));
+			if (same) same.times++;
+			else folded.push({ n: r.n, finding: r.finding, fate: r.fate, times: 1 });
+		}
+		return { findings: folded, earlier: all.length - mine.length };
 	}
 
 	/**
@@ -208,7 +227,7 @@ export class FindingsSink {
 		if (plan.continueRun) this.continuations++;
 		const shown = [...plan.toModel, ...plan.toUser];
 		this.recentlyShown = [...this.recentlyShown, ...shown].slice(-RECENT);
-		for (const d of plan.decisions) if (shown.includes(d.finding)) this.recent.push({ finding: d.finding, fate: d.fate });
+		for (const d of plan.decisions) if (shown.includes(d.finding)) this.recent.push({ finding: d.finding, fate: d.fate, prompt: this.prompt });
 		this.recent = this.recent.slice(-RECENT);
 		// Print mode: stdout is the agent's answer, so every finding shown or sent goes to stderr, saying where it went.
 		if (ctx.mode === "print" || ctx.mode === "json") {

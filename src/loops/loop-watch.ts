@@ -124,6 +124,15 @@ export class LoopWatch<C> {
 		return { title: "Loops", lines };
 	}
 
+	/** One line for the short status. */
+	brief(watchdogOn: boolean, loopsOn: boolean): string {
+		if (!loopsOn) return "Loops: off (loops.enabled: false)";
+		if (!watchdogOn) return "Loops: idle (the watchdog is off)";
+		const snap = this.detector?.snapshot();
+		const suspicions = this.active.length ? this.active.map((r) => `${r.level} ${r.signal.kind}`).join(", ") : "no suspicion";
+		return `Loops: ${snap ? `${snap.calls} calls seen` : "no calls yet"}, ${suspicions}`;
+	}
+
 	private detectorFor(loops: LoopSettings["loops"]): LoopDetector {
 		const { enabled: _enabled, stopRun: _stopRun, ...thresholds } = loops;
 		const key = JSON.stringify(thresholds);

@@ -1,4 +1,4 @@
 // The LSP pre-pass: a warm typescript-language-server per repository, and its status.
 // Other folders import from here; files inside the folder import each other directly.
 export { LspManager } from "./lsp-manager.ts";
-export { lspSection } from "./lsp-status.ts";
+export { lspBrief, lspSection } from "./lsp-status.ts";

@@ -12,3 +12,11 @@ export function lspSection(enabled: boolean, status: LspStatus | undefined): Sta
 	lines.push(`files checked: ${status.filesChecked}; information: ${status.infos}, hints: ${status.hints}`);
 	return { title: "LSP", lines };
 }
+
+/** One line for the short status. */
+export function lspBrief(enabled: boolean, status: LspStatus | undefined): string {
+	if (!enabled) return "LSP: off (lsp.enabled: false)";
+	if (!status || status.state === "not started") return "LSP: not started this session";
+	const server = status.server ? `, ${status.server.from} server ${status.server.version}` : "";
+	return `LSP: ${status.state}${server}${status.lastResult ? `; last check: ${status.lastResult}` : ""}`;
+}

@@ -167,6 +167,23 @@ export class ModelReview {
 		this.running = undefined;
 	}
 
+	/** One line for the short status: when, what came of it, how long, what it cost. */
+	lastReviewLine(): string {
+		const last = this.history.last;
+		if (!last) return "none this session";
+		const when = new Date(last.at).toISOString().slice(11, 19);
+		const outcome = last.status === "failed" ? `failed (${last.failure?.kind})` : last.status === "findings" ? `${last.findings.length} finding(s)` : last.status;
+		return `${when}, ${outcome}, ${(last.durationMs / 1000).toFixed(1)} s, $${last.usage.cost.toFixed(4)} (${this.history.reviews} this session, $${this.history.totalCost.toFixed(4)})`;
+	}
+
+	/** One line for the short status. */
+	pendingLine(): string {
+		if (!this.pending.size) return "nothing";
+		const why = [...new Set(this.pending.values())].join("; ");
+		const paths = [...this.pending.keys()];
+		return `${paths.length} path(s) (${why}): ${paths.slice(0, 4).join(", ")}${paths.length > 4 ? ", …" : ""}`;
+	}
+
 	sections(enabled: boolean): StatusSection[] {
 		return [reviewSection(this.history, enabled, this.lastProblem), pendingSection(this.pending)];
 	}

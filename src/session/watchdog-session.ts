@@ -14,7 +14,6 @@ import { FindingsSink, type ParentChannel, type SinkEvent } from "../findings/in
 export type HistoryLine = SinkEvent | Record<string, unknown>;
 import { piTrusts } from "../host/index.ts";
 import { LoopWatch, LOOP_RESOLVED_ENTRY } from "../loops/index.ts";
-import { lspSection } from "../lsp/index.ts";
 import type { Thinking } from "../models/index.ts";
 import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
 import { ModelReview } from "../review/index.ts";
@@ -23,8 +22,8 @@ import type { ResolvedSettings } from "../settings/index.ts";
 import { isPlainObject } from "../util/index.ts";
 import type { SettingsLayer } from "../settings/index.ts";
 import { type ProjectContext, type SettingsLocation, SettingsStore } from "../settings/index.ts";
-import { baselineSections, formatStatus, type StatusSection } from "../status/index.ts";
 import { type RunMonitors, settleRun, startMonitors } from "./settle.ts";
+import { type StatusLevel, statusView } from "./status-view.ts";
 import type { ReviewRecord } from "../review/index.ts";
 
 export const SESSION_SETTINGS_ENTRY = "watchdog-session-settings";
@@ -267,21 +266,11 @@ export class WatchdogSession {
 		return failed ? `watchdog: review failed (${failed})` : "watchdog on";
 	}
 
-	statusText(ctx: Ctx): string {
-		const resolved = this.settings(ctx);
-		const project = this.project(ctx);
-		return formatStatus({
-			resolved,
-			reviewer: this.reviewer(ctx),
-			files: { user: this.store.userPath(), project: this.store.projectPath(project.cwd), projectTrusted: project.trusted },
-			sections: withLive(baselineSections(resolved.settings), [
-				...this.review.sections(resolved.enabled),
-				this.sink.section(),
-				lspSection(resolved.settings.lsp.enabled, this.run.lsp?.status()),
-				this.loops.section(resolved.enabled && resolved.settings.loops.enabled),
-			]),
-		});
+	/** `/subagents-watchdog status` at one of its levels (see status-view.ts). */
+	statusText(ctx: Ctx, level: StatusLevel = "settings"): string {
+		return statusView(this, this.run, ctx, level);
 	}
+
 
 	/** A cadence review: the run so far, in the background; what it finds goes to the sink. */
 	private async cadenceReview(ctx: ExtensionContext, cancel: AbortSignal): Promise<void> {
@@ -322,9 +311,4 @@ export function historyOfReview(record: ReviewRecord): HistoryLine {
 		...(record.carriedOver?.length ? { carriedOver: record.carriedOver.length } : {}),
 		...(record.failure ? { failure: record.failure } : {}),
 	};
-}
-
-/** Live sections replace the baseline section of the same title. */
-function withLive(baseline: StatusSection[], live: StatusSection[]): StatusSection[] {
-	return baseline.map((section) => live.find((l) => l.title === section.title) ?? section);
 }

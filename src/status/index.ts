@@ -1,3 +1,4 @@
 // The text of `/subagents-watchdog status`.
 // Other folders import from here; files inside the folder import each other directly.
-export { baselineSections, formatStatus, type StatusSection } from "./status-text.ts";
+export { baselineSections, formatStatus, onOff, type StatusSection } from "./status-text.ts";
+export { BRIEF_MAX_LINES, type BriefFinding, formatBrief } from "./status-brief.ts";

@@ -12,6 +12,8 @@ export interface StatusInput {
 	reviewer: ReviewerChoice;
 	files: { user: string; project: string; projectTrusted: boolean };
 	sections: StatusSection[];
+	/** Also list every setting left at its default (`status --settings`). */
+	defaults?: boolean;
 }
 
 export function formatStatus(input: StatusInput): string {
@@ -47,7 +49,8 @@ export function formatStatus(input: StatusInput): string {
 	} else {
 		out.push("Set by you: nothing; every value is a default.");
 	}
-	out.push(...wrap(`Defaults: ${defaults.join(", ")}`, 110, "  "));
+	if (input.defaults !== false) out.push(...wrap(`Defaults: ${defaults.join(", ")}`, 110, "  "));
+	else out.push("Every other setting has its default (status --settings lists them).");
 
 	for (const section of input.sections) {
 		const oneLine = `${section.title}: ${section.lines.join("; ")}`;
@@ -70,7 +73,7 @@ function wrap(text: string, width: number, indent: string): string[] {
 	return lines;
 }
 
-function onOff(resolved: ResolvedSettings): string {
+export function onOff(resolved: ResolvedSettings): string {
 	if (resolved.errors.length > 0) return `off for this session: the settings have ${resolved.errors.length} error${resolved.errors.length > 1 ? "s" : ""} (listed below)`;
 	return resolved.settings.enabled ? `on (enabled from ${resolved.sources.enabled})` : `off (enabled = false from ${resolved.sources.enabled}; ${howToTurnOn(resolved)})`;
 }

@@ -27,7 +27,7 @@ it("installs with `pi install <path>` and loads without errors, prompts not expo
 		expect(ours?.sourceInfo?.path).toContain(pkg);
 		expect(commands.some((c) => c.name.includes("zz-probe"))).toBe(false);
 		expect(commands.filter((c) => c.source === "prompt")).toEqual([]);
-		const status = await cli.run("/subagents-watchdog status");
+		const status = await cli.run("/subagents-watchdog status --settings");
 		expect(status[0].message).toMatch(/^Watchdog: off/);
 		expect(cli.client.getStderr()).not.toMatch(/error|failed/i);
 	} finally {

@@ -68,7 +68,7 @@ describe("pi --mode rpc: the agent cannot lower its own oversight", () => {
 		expect(last).toMatchObject({ by: "agent", outcome: "refused", request: { model: "local/main", scope: "user" }, command: "/subagents-watchdog model local/main" });
 		expect(last.lowered).toContain("the main watchdog's reviewer would be the session's own model (local/main): it would review its own work");
 		// Nothing changed for this session either.
-		const status = (await cli.run("/subagents-watchdog status")).map((n) => n.message).join("\n");
+		const status = (await cli.run("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 		expect(status).toMatch(/Reviewer model: local\/gpt-reviewer, thinking high/);
 	});
 

@@ -76,7 +76,7 @@ it("prints findings as plain text in print mode", async () => {
 		const { code, stdout, stderr } = await runPi(["-p", "--no-session", "-e", resolve(REPO_ROOT, "src/extension.ts"), "Rename the heading of notes.md"], { cwd: repo, agentDir, timeoutMs: 60_000 });
 		expect(code).toBe(0);
 		expect(stdout.trim()).toBe("Renamed the heading.");
-		expect(stderr).toMatch(/watchdog: concern \(shown to you\): The new heading is misspelt\n  evidence: notes\.md line 1 reads 'Notse'\n  action: Fix the spelling\n  source: main · importance: low · other/);
+		expect(stderr).toMatch(/watchdog: concern \(shown to you\): The new heading is misspelt\n  evidence: notes\.md line 1 reads 'Notse'\n  action: Fix the spelling\n  source: reviewer · importance: low · other/);
 	} finally {
 		await server.close();
 	}

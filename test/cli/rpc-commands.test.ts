@@ -44,9 +44,9 @@ describe("pi --mode rpc", () => {
 		expect(await say("/subagents-watchdog on")).toMatch(/Set enabled = true \(main watchdog\) in user settings/);
 		expect(readJson(userSettingsPath(cli.agentDir)).subagents.watchdog.enabled).toBe(true);
 		expect(readJson(userSettingsPath(cli.agentDir)).theme).toBe("dark");
-		expect(await say("/subagents-watchdog status")).toMatch(/^Watchdog: on \(enabled from user\)/);
+		expect(await say("/subagents-watchdog status --settings")).toMatch(/^Watchdog: on \(enabled from user\)/);
 		expect(await say("/subagents-watchdog session off")).toMatch(/Set enabled = false \(main watchdog\) for this session/);
-		expect(await say("/subagents-watchdog status")).toMatch(/^Watchdog: off \(enabled = false from session; turn it on with \/subagents-watchdog session on\)/);
+		expect(await say("/subagents-watchdog status --settings")).toMatch(/^Watchdog: off \(enabled = false from session; turn it on with \/subagents-watchdog session on\)/);
 		expect(await say("/subagents-watchdog session on")).toMatch(/for this session/);
 		expect(await say("/subagents-watchdog off")).toMatch(/Set enabled = false \(main watchdog\) in user settings[\s\S]*session overrides set enabled = true, which still takes precedence/);
 	});
@@ -65,7 +65,7 @@ describe("pi --mode rpc", () => {
 		expect(await say("/subagents-watchdog check")).toMatch(/provider "local" has no model "missing"\.\nIts models: main, reviewer\.\nNo request was made\./);
 		expect(cli.server.requests).toHaveLength(before);
 		expect(await say("/subagents-watchdog session model inherit")).toMatch(/main\.model = "inherit"/);
-		expect(await say("/subagents-watchdog status")).toMatch(/Reviewer model: local\/main, thinking off \(inherited from the session\)/);
+		expect(await say("/subagents-watchdog status --settings")).toMatch(/Reviewer model: local\/main, thinking off \(inherited from the session\)/);
 		expect(await say("/subagents-watchdog model recommended")).toMatch(/no recommendation/);
 		expect(await say("/subagents-watchdog model inherit")).toMatch(/main\.model = \(removed\)/);
 		expect(readJson(userSettingsPath(cli.agentDir)).subagents.watchdog.main).toBeUndefined();
@@ -97,7 +97,7 @@ describe("pi -p (print mode)", () => {
 			const agentDir = tempDir();
 			writeModelsJson(agentDir, server.baseUrl, [{ id: "main" }]);
 			writeJson(userSettingsPath(agentDir), { defaultProvider: "local", defaultModel: "main", ...QUIET_PI_SETTINGS, ...wd({ enabled: true, lsp: { maxFiles: 3 } }) });
-			const { stdout, stderr, code } = await runPi(["-p", "--no-session", "-e", resolve(REPO_ROOT, "src/extension.ts"), "/subagents-watchdog status"], { cwd: tempDir(), agentDir });
+			const { stdout, stderr, code } = await runPi(["-p", "--no-session", "-e", resolve(REPO_ROOT, "src/extension.ts"), "/subagents-watchdog status --settings"], { cwd: tempDir(), agentDir });
 			expect(code).toBe(0);
 			const all = `${stdout}\n${stderr}`;
 			expect(all).toMatch(/Watchdog: on \(enabled from user\)/);

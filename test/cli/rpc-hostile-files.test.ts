@@ -145,7 +145,7 @@ describe("hostile .pi/settings.json, planted by the agent mid-session", () => {
 		const expected = [/leads outside/, /a FIFO, not a regular file/, /leads outside/, /over the \d+-byte limit/];
 		for (let i = 0; i < KINDS.length; i++) {
 			expect(await runWatched(cli, `step ${i}`)).toBeLessThan(1000);
-			const status = (await cli.run("/subagents-watchdog status")).map((u) => u.message ?? "").join("\n");
+			const status = (await cli.run("/subagents-watchdog status --settings")).map((u) => u.message ?? "").join("\n");
 			expect(status).toMatch(expected[i]);
 		}
 		expect(leaked(cli)).toBe(false);
@@ -158,7 +158,7 @@ describe("hostile .pi/settings.json, planted by the agent mid-session", () => {
 		const settings = join(repo, ".pi", "settings.json");
 		const cli = await start({ cwd: repo, script: script([{ bash: plant(settings, "fifo"), file: "b.txt" }]), userSettings: ON, args: ["--no-approve"] });
 		expect(await runWatched(cli, "step 0")).toBeLessThan(1000);
-		const status = (await cli.run("/subagents-watchdog status")).map((u) => u.message ?? "").join("\n");
+		const status = (await cli.run("/subagents-watchdog status --settings")).map((u) => u.message ?? "").join("\n");
 		expect(status).toMatch(/Watchdog: on/);
 		expect(status).not.toMatch(/FIFO/);
 		expect(cli.server.requests.some((r) => r.model === "reviewer")).toBe(true);

@@ -20,7 +20,7 @@ async function sessionWithWarmServer(): Promise<{ cli: CliSession; pid: number }
 	const cli = await startCli({ cwd: repo, script, userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }) });
 	try {
 		await cli.run("change a", 60_000);
-		const status = (await cli.run("/subagents-watchdog status")).map((n) => n.message).join("\n");
+		const status = (await cli.run("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 		const pid = Number(/state: warm \(pid (\d+)/.exec(status)?.[1]);
 		expect(pid).toBeGreaterThan(0);
 		expect(groupMembers(pid).length).toBeGreaterThan(0);

@@ -39,7 +39,7 @@ it("never runs an untrusted repository's own server or TypeScript, and the LSP f
 		const continuation = cli.server.requests.filter((r) => r.model === "main").at(-1);
 		expect(textOf(continuation?.messages.at(-1)?.content)).toMatch(/Type error at src\/a\.ts:1:14: Type 'string' is not assignable to type 'number'/);
 		expect(await cli.client.getLastAssistantText()).toBe("I will fix a.ts.");
-		const status = (await cli.run("/subagents-watchdog status")).map((n) => n.message).join("\n");
+		const status = (await cli.run("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 		expect(status).toMatch(/project not trusted/);
 		expect(status).toMatch(/server: .*\(version \d+\.\d+\.\d+, bundled: the project is not trusted, so its own node_modules\/\.bin server is not used\)/);
 		expect(status).toMatch(/TypeScript: \d+\.\d+\.\d+, bundled: the project is not trusted, so its own TypeScript is never loaded/);

@@ -26,7 +26,7 @@ it("reviews the pending changes on demand, and dismisses a finding", async () =>
 	const say = async (cmd: string) => (await cli.run(cmd)).map((u) => u.message ?? "").join("\n");
 	try {
 		await cli.run("empty a.txt", 60_000);
-		expect(await say("/subagents-watchdog status")).toMatch(/Pending: 1 path\(s\), review failed \(provider\): a\.txt/);
+		expect(await say("/subagents-watchdog status --settings")).toMatch(/Pending: 1 path\(s\), review failed \(provider\): a\.txt/);
 
 		const mark = cli.events.length;
 		expect(await say("/subagents-watchdog review")).toBe("Reviewed 1 path(s): 1 finding(s) sent to the agent, 0 shown to you.");
@@ -35,10 +35,10 @@ it("reviews the pending changes on demand, and dismisses a finding", async () =>
 		expect(await cli.client.getLastAssistantText()).toBe("Restoring a.txt.");
 		expect(await say("/subagents-watchdog review")).toBe("Nothing pending: every change so far was reviewed.");
 
-		const status = await say("/subagents-watchdog status");
-		expect(status).toMatch(/1\. blocker \(sent to the agent\) \[main\] a\.txt lost its only line/);
+		const status = await say("/subagents-watchdog status --settings");
+		expect(status).toMatch(/1\. blocker \(sent to the agent\) \[reviewer\] a\.txt lost its only line/);
 		expect(await say("/subagents-watchdog dismiss 1")).toBe("Dismissed 1 finding(s); they will not be raised again:\n- a.txt lost its only line");
-		expect(await say("/subagents-watchdog status")).toMatch(/1\. blocker \(dismissed\) \[main\] a\.txt lost its only line/);
+		expect(await say("/subagents-watchdog status --settings")).toMatch(/1\. blocker \(dismissed\) \[reviewer\] a\.txt lost its only line/);
 		expect(await say("/subagents-watchdog dismiss 1")).toMatch(/There is no open finding 1/);
 		const history = await say("/subagents-watchdog history --json --limit 20");
 		const events = history.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));

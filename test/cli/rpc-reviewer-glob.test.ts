@@ -44,7 +44,7 @@ it("matches a catastrophic glob from the reviewer in linear time, without freezi
 		expect(toolResult).toBe(`No files match ${JSON.stringify(PATTERN)} under the repository root.`);
 		expect(took).toBeLessThan(5000);
 		expect(slowest).toBeLessThan(1000);
-		const status = (await cli.run("/subagents-watchdog status")).map((u) => u.message ?? "").join("\n");
+		const status = (await cli.run("/subagents-watchdog status --settings")).map((u) => u.message ?? "").join("\n");
 		expect(status).not.toMatch(/review failed/);
 	} finally {
 		await cli.stop();

@@ -3,8 +3,11 @@ import { completeArguments, parseCommand } from "../../src/commands/watchdog-com
 
 describe("/subagents-watchdog arguments", () => {
 	it("parses every subcommand", () => {
-		expect(parseCommand("")).toEqual({ kind: "status" });
-		expect(parseCommand(" status ")).toEqual({ kind: "status" });
+		expect(parseCommand("")).toEqual({ kind: "status", level: "brief" });
+		expect(parseCommand(" status ")).toEqual({ kind: "status", level: "brief" });
+		expect(parseCommand("status --all")).toEqual({ kind: "status", level: "all" });
+		expect(parseCommand("status --settings")).toEqual({ kind: "status", level: "settings" });
+		expect(parseCommand("status --verbose")).toMatchObject({ kind: "error" });
 		expect(parseCommand("on")).toEqual({ kind: "configure", request: { scope: "user", target: "main", enabled: true } });
 		expect(parseCommand("off")).toEqual({ kind: "configure", request: { scope: "user", target: "main", enabled: false } });
 		expect(parseCommand("session on")).toEqual({ kind: "configure", request: { scope: "session", target: "main", enabled: true } });

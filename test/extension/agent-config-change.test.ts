@@ -71,7 +71,7 @@ describe("an agent lowering its own oversight in the TUI", () => {
 			]);
 			expect(t.confirms).toHaveLength(2);
 			expect(readJson(userSettingsPath(t.agentDir))).toEqual(fileBefore);
-			const status = await t.command("/subagents-watchdog status");
+			const status = await t.command("/subagents-watchdog status --settings");
 			expect(status.map((n) => n.message).join("\n")).toMatch(/Reviewer model: acme\/gpt-5\.5, thinking high/);
 
 			expect(results[0]).toMatch(/^Not changed: the user declined this change, which lowers the watchdog's oversight \(the main watchdog's reviewer would be the session's own model \(faux\/claude-sonnet-4-6\)/);
@@ -103,7 +103,7 @@ describe("an agent change that does not lower oversight", () => {
 			expect(results[0]).toMatch(/^Set enabled = true \(main watchdog\) in user settings[\s\S]*\nThe user has been told of this change\.$/);
 			expect(results[1]).toMatch(/^Set main\.model = "acme\/gpt-5\.5", main\.thinking = "high" \(main watchdog\) for this session/);
 			expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog).toEqual({ enabled: true, children: { enabled: true } });
-			const status = await t.command("/subagents-watchdog status");
+			const status = await t.command("/subagents-watchdog status --settings");
 			expect(status.map((n) => n.message).join("\n")).toMatch(/Reviewer model: acme\/gpt-5\.5, thinking high/);
 			expect(t.notices.filter((n) => n.message.startsWith("The agent changed the watchdog settings: Set "))).toHaveLength(3);
 			expect(changeEntries(t).map((e) => [e.outcome, e.lowered, e.command])).toEqual([

@@ -15,7 +15,7 @@ describe("settings in a real session", () => {
 			projectSettings: wd({ lsp: { maxFiles: 9 }, stalemateRepeats: 4 }),
 		});
 		try {
-			let status = text(await t.command("/subagents-watchdog status"));
+			let status = text(await t.command("/subagents-watchdog status --settings"));
 			expect(status).toMatch(/Watchdog: off \(enabled = false from user/);
 			expect(status).toMatch(/Reviewer model: faux-reviewer\/reviewer-model, thinking high/);
 			expect(status).toMatch(/lsp\.maxFiles\s+9\s+project/);
@@ -26,7 +26,7 @@ describe("settings in a real session", () => {
 
 			await t.command("/subagents-watchdog session on");
 			await t.command("/subagents-watchdog session model inherit");
-			status = text(await t.command("/subagents-watchdog status"));
+			status = text(await t.command("/subagents-watchdog status --settings"));
 			expect(status).toMatch(/Watchdog: on \(enabled from session\)/);
 			expect(status).toMatch(/Reviewer model: faux\/main-model, thinking off \(inherited from the session\)/);
 			expect(status).toMatch(/main\.model\s+"inherit"\s+session/);
@@ -40,7 +40,7 @@ describe("settings in a real session", () => {
 	it("ignores an untrusted project's settings and says so in status", async () => {
 		const t = await startSession({ trusted: false, userSettings: wd({ enabled: true }), projectSettings: wd({ enabled: false }) });
 		try {
-			const status = text(await t.command("/subagents-watchdog status"));
+			const status = text(await t.command("/subagents-watchdog status --settings"));
 			expect(status).toMatch(/Watchdog: on \(enabled from user\)/);
 			expect(status).toMatch(/project not trusted: not read/);
 			expect(status).toMatch(/Ignored:\n\s+- project \(.*settings\.json\): not read: this project is not trusted/);
@@ -55,7 +55,7 @@ describe("settings in a real session", () => {
 			await t.command("/subagents-watchdog session on");
 			await t.command("/subagents-watchdog session thinking high");
 			await t.session.reload();
-			const status = text(await t.command("/subagents-watchdog status"));
+			const status = text(await t.command("/subagents-watchdog status --settings"));
 			expect(status).toMatch(/Watchdog: on \(enabled from session\)/);
 			expect(status).toMatch(/main\.thinking\s+"high"\s+session/);
 		} finally {
@@ -107,7 +107,7 @@ describe("settings in a real session", () => {
 			const rec = text(await t.command("/subagents-watchdog recommend-model"));
 			expect(rec).toMatch(/Recommended: acme-openai\/gpt-5\.5:high/);
 			await t.command("/subagents-watchdog session model recommended");
-			const status = text(await t.command("/subagents-watchdog status"));
+			const status = text(await t.command("/subagents-watchdog status --settings"));
 			expect(status).toMatch(/Reviewer model: acme-openai\/gpt-5\.5, thinking high/);
 			// A configured model is shown with its check, and beside it what the watchdog would pick.
 			const kept = text(await t.command("/subagents-watchdog recommend-model"));
@@ -160,7 +160,7 @@ describe("bad settings never break the session", () => {
 				expect(warnings).toHaveLength(1);
 				expect(warnings[0].message).toMatch(/Watchdog off for this session: 1 settings error/);
 				expect(warnings[0].message).toMatch(pattern);
-				const status = text(await t.command("/subagents-watchdog status"));
+				const status = text(await t.command("/subagents-watchdog status --settings"));
 				expect(status).toMatch(/Watchdog: off for this session: the settings have 1 error/);
 				expect(status).toMatch(/Config errors:\n\s+- user \(/);
 				expect(status).toMatch(pattern);
@@ -179,7 +179,7 @@ describe("bad settings never break the session", () => {
 		const t = await startSession({ userSettings: wd({ enabled: true, cadense: { everyNTools: 5 } }) });
 		try {
 			expect(t.notices.filter((n) => n.level === "warning")).toHaveLength(0);
-			const status = text(await t.command("/subagents-watchdog status"));
+			const status = text(await t.command("/subagents-watchdog status --settings"));
 			expect(status).toMatch(/Watchdog: on/);
 			expect(status).toMatch(/Warnings:\n\s+- user .*unknown key subagents\.watchdog\.cadense is ignored/);
 		} finally {

@@ -37,7 +37,7 @@ describe("loop lifecycle", () => {
 			const kinds = (t.session.sessionManager.getEntries() as any[]).map((e) => e.customType).filter(Boolean);
 			expect(kinds.filter((k) => k === "watchdog-finding")).toHaveLength(2);
 			expect(kinds).toContain("watchdog-loop-resolved");
-			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/Loops:.*calls seen: 9/s);
 			expect(status).toMatch(/suspicions: none/);
 			expect(status).toMatch(/last finding: Still looping/);

@@ -31,7 +31,7 @@ it("sends a new type error to the agent even when the model review fails, and le
 		await t.session.waitForIdle();
 		expect(continuation).toMatch(/Type error at src\/use\.ts:2:14: Type 'string' is not assignable to type 'number'/);
 		expect(t.notices.some((n) => /review failed \(unknown-model\)/.test(n.message))).toBe(true);
-		const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+		const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 		expect(status).toMatch(/LSP:\n\s+state: warm \(pid \d+/);
 		expect(status).toMatch(/server: .*typescript-language-server\/lib\/cli\.mjs \(version \d+\.\d+\.\d+, bundled: the project is trusted but has no node_modules\/\.bin server of its own\)/);
 		expect(status).toMatch(/TypeScript: \d+\.\d+\.\d+, bundled: the project is trusted but has no TypeScript of its own/);
@@ -78,7 +78,7 @@ it("runs the bundled server, never the repository's, in a session whose project 
 		await t.session.prompt("change a");
 		await t.session.waitForIdle();
 		expect(continuation).toMatch(/Type error at src\/a\.ts:1:14/);
-		const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+		const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 		expect(status).toMatch(/server: .*\(version \d+\.\d+\.\d+, bundled: the project is not trusted, so its own node_modules\/\.bin server is not used\)/);
 		expect(status).toMatch(/TypeScript: \d+\.\d+\.\d+, bundled: the project is not trusted, so its own TypeScript is never loaded/);
 		expect(existsSync(marker)).toBe(false);

@@ -41,7 +41,7 @@ describe("failures are visible and never switch models", () => {
 			// The next run's review covers a.txt too, and says it was carried over.
 			expect(next).toMatch(/## Changed paths \(2\)\n<<<DATA \w+: changed paths>>>\na\.txt\ndocs\.md\n<<<END DATA \w+>>>/);
 			expect(next).toMatch(/1 of them changed in an earlier run whose review was cancelled or failed[^\n]*\n<<<DATA \w+: carried-over paths>>>\na\.txt\n/);
-			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/Pending: nothing: every change so far was reviewed/);
 		} finally {
 			await t.dispose();
@@ -71,7 +71,7 @@ describe("failures are visible and never switch models", () => {
 			await run;
 			expect(t.notices.map((n) => n.message)).toContain("Watchdog: review cancelled by a model change; its 1 changed path(s) stay pending for the next review.");
 			expect(entryKinds(t)).not.toContain("custom_message:watchdog-finding");
-			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/Pending: 1 path\(s\), review cancelled by a model change: a\.txt/);
 		} finally {
 			await t.dispose();
@@ -99,7 +99,7 @@ describe("failures are visible and never switch models", () => {
 			const warning = t.notices.find((n) => n.level === "warning")?.message ?? "";
 			expect(warning).toMatch(/the review failed \(timeout\): the review did not finish within 1000 ms/);
 			expect(warning).toMatch(/does not switch models/);
-			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/last review: .*failed \(timeout/);
 			expect(status).toMatch(/last problem: review failed \(timeout\)/);
 		} finally {
@@ -120,7 +120,7 @@ describe("failures are visible and never switch models", () => {
 			expect(warnings[0].message).toMatch(/the review failed \(unknown-model\): Unknown model nosuch\/model/);
 			expect(t.main.state.callCount).toBe(4);
 			expect(t.reviewer.state.callCount).toBe(0);
-			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/reviews this session: 2/);
 		} finally {
 			await t.dispose();
@@ -142,7 +142,7 @@ describe("failures are visible and never switch models", () => {
 			await t.session.prompt("change a.txt again");
 			await t.session.waitForIdle();
 			expect(t.notices.filter((n) => /the review failed/.test(n.message))).toHaveLength(1);
-			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/last problem: review failed \(rate-limit\): 429 rate limit: retry after 17s/);
 		} finally {
 			await t.dispose();
@@ -158,13 +158,13 @@ describe("failures are visible and never switch models", () => {
 		try {
 			await t.session.prompt("change a.txt");
 			await t.session.waitForIdle();
-			const pending = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			const pending = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(pending).toMatch(/Pending: 1 path\(s\), review failed \(provider\): a\.txt/);
 			await t.session.prompt("now change b.txt");
 			await t.session.waitForIdle();
 			expect(next).toMatch(/<<<DATA \w+: changed paths>>>\na\.txt\nb\.txt\n<<<END DATA \w+>>>/);
 			expect(next).toMatch(/<<<DATA \w+: carried-over paths>>>\na\.txt\n/);
-			const after = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			const after = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(after).toMatch(/Pending: nothing/);
 		} finally {
 			await t.dispose();
@@ -300,10 +300,10 @@ describe("after a restart", () => {
 		}
 		const again = await startSession({ cwd: repo, agentDir: first.agentDir, userSettings: ON, sessionManager: SessionManager.open(file as string, sessionDir) });
 		try {
-			const status = (await again.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			const status = (await again.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/last review: .*faux-reviewer\/reviewer-model .*1 finding/);
 			expect(status).toMatch(/changed paths: a\.txt/);
-			expect(status).toMatch(/1\. concern \(shown to you\) \[main\] a\.txt lost its only line/);
+			expect(status).toMatch(/1\. concern \(shown to you\) \[reviewer\] a\.txt lost its only line/);
 			expect(status).toMatch(/reviews this session: 1/);
 		} finally {
 			await again.dispose();

@@ -43,10 +43,10 @@ describe("boundary review in a real session", () => {
 			expect(t.main.state.callCount).toBe(3);
 			expect(t.reviewer.state.callCount).toBe(3);
 			expect(entryKinds(t)).toEqual(expect.arrayContaining(["custom_message:watchdog-finding", "custom:watchdog-review"]));
-			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/last review: .*faux-reviewer\/reviewer-model \(thinking high\).*1 finding/);
 			expect(status).toMatch(/changed paths: src\/app\.ts/);
-			expect(status).toMatch(/1\. blocker \(sent to the agent\) \[main\] The new greet\(\) drops the name argument/);
+			expect(status).toMatch(/1\. blocker \(sent to the agent\) \[reviewer\] The new greet\(\) drops the name argument/);
 		} finally {
 			await t.dispose();
 		}
@@ -165,7 +165,7 @@ describe("stalemate and bounded continuations", () => {
 			expect(notes[0].data.stalemate).toBe(true);
 			expect(notes[0].data.text).toMatch(/^Watchdog stalemate/);
 			expect(t.notices.map((n) => n.message).join("\n")).toMatch(/Watchdog stalemate: .* raised by 3 reviews in a row/);
-			let status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			let status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/stalemate count: 3 \(stalemate/);
 
 			// A new user prompt resets the count: the same finding continues the run again.
@@ -174,7 +174,7 @@ describe("stalemate and bounded continuations", () => {
 			await t.session.prompt("Try once more");
 			await t.session.waitForIdle();
 			expect(entryKinds(t).filter((k) => k === "custom_message:watchdog-finding")).toHaveLength(3);
-			status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/stalemate count: 1\n/);
 		} finally {
 			await t.dispose();

@@ -1,0 +1,70 @@
+// The three levels of `/subagents-watchdog status`: the short one (at most 20 lines), `--all`
+// (also the settings you changed and each capability's details) and `--settings` (also every
+// default). Gathers what the monitors report; the formatting is pure (src/status/).
+import { clampThinkingLevel } from "@earendil-works/pi-ai";
+import { sourceName } from "../findings/index.ts";
+import { lspBrief, lspSection } from "../lsp/index.ts";
+import { describeChoice } from "../models/index.ts";
+import { baselineSections, formatBrief, formatStatus, onOff, type StatusSection } from "../status/index.ts";
+import type { RunMonitors } from "./settle.ts";
+import type { Ctx, WatchdogSession } from "./watchdog-session.ts";
+
+export type StatusLevel = "brief" | "all" | "settings";
+
+
+export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx, level: StatusLevel): string {
+	const resolved = session.settings(ctx);
+	const s = resolved.settings;
+	if (level !== "brief") {
+		const project = session.project(ctx);
+		return formatStatus({
+			resolved,
+			reviewer: session.reviewer(ctx),
+			files: { user: session.store.userPath(), project: session.store.projectPath(project.cwd), projectTrusted: project.trusted },
+			sections: withLive(baselineSections(s), [
+				...session.review.sections(resolved.enabled),
+				session.sink.section(),
+				lspSection(s.lsp.enabled, run.lsp?.status()),
+				session.loops.section(resolved.enabled && s.loops.enabled),
+			]),
+			defaults: level === "settings",
+		});
+	}
+	const { findings, earlier } = session.sink.promptFindings();
+	const every = (n: number | false) => (n ? `every ${n} tool results` : "off");
+	const roles = Object.keys(s.rules.roleModels).length;
+	return formatBrief({
+		resolved,
+		onOff: onOff(resolved),
+		reviewer: reviewerLine(session, ctx),
+		pending: session.review.pendingLine(),
+		lastReview: session.review.lastReviewLine(),
+		findings: findings.map((f) => ({ at: f.finding.at, severity: f.finding.severity, fate: f.fate, source: sourceName(f.finding.source), summary: f.finding.summary, times: f.times, n: f.n })),
+		earlier,
+		lines: [
+			lspBrief(s.lsp.enabled, run.lsp?.status()),
+			session.loops.brief(resolved.enabled, s.loops.enabled),
+			`Cadence: ${every(s.cadence.everyNTools)} · Children: ${s.children.enabled ? "watchdogs on" : "watchdogs off"} · Launch rules: ${roles ? `${roles} role(s), ${s.rules.action}` : "none"}`,
+		],
+	});
+}
+
+/** The reviewer and the thinking it really runs at (a model without reasoning runs at off). */
+function reviewerLine(session: WatchdogSession, ctx: Ctx): string {
+	const choice = session.reviewer(ctx);
+	const described = describeChoice(choice);
+	if (!choice.provider || !choice.id) return described;
+	try {
+		const model = ctx.modelRegistry.find(choice.provider, choice.id);
+		if (!model) return `${described} (Pi does not know this model: see check)`;
+		const runsAt = clampThinkingLevel(model, choice.thinking as never);
+		return runsAt === choice.thinking ? described : `${described} (runs at ${runsAt}: the most this model supports)`;
+	} catch {
+		return described;
+	}
+}
+
+/** Live sections replace the baseline section of the same title. */
+function withLive(baseline: StatusSection[], live: StatusSection[]): StatusSection[] {
+	return baseline.map((section) => live.find((l) => l.title === section.title) ?? section);
+}
