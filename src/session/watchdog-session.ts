@@ -5,7 +5,7 @@
 import { isAbsolute, join } from "node:path";
 import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Cadence } from "../cadence/index.ts";
-import { present } from "../host/index.ts";
+import { present, restoreWorkingRow } from "../host/index.ts";
 import type { HistoryEventInput } from "../findings/index.ts";
 import { DEFAULT_MAX_BYTES, HistoryLog } from "../findings/index.ts";
 import { FindingsSink, type ParentChannel, type SinkEvent } from "../findings/index.ts";
@@ -133,6 +133,7 @@ export class WatchdogSession {
 	}
 
 	agentStart(ctx: ExtensionContext): void {
+		if (ctx.mode === "tui") restoreWorkingRow(ctx);
 		this.run.startLeaf ??= { leaf: ctx.sessionManager.getLeafId() };
 	}
 
