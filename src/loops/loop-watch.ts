@@ -115,8 +115,9 @@ export class LoopWatch<C> {
 		return this.active.map((r) => `Loop detector (${r.signal.kind}, ${r.level}, calls ${r.signal.from}–${r.signal.to}): ${r.signal.evidence}`);
 	}
 
-	section(enabled: boolean): StatusSection {
-		if (!enabled) return { title: "Loops", lines: ["off"] };
+	section(watchdogOn: boolean, loopsOn: boolean): StatusSection {
+		if (!loopsOn) return { title: "Loops", lines: ["off (loops.enabled: false)"] };
+		if (!watchdogOn) return { title: "Loops", lines: ["idle (the watchdog is off)"] };
 		const snap = this.detector?.snapshot();
 		const lines = [snap ? `calls seen: ${snap.calls} (window ${snap.windowFill}/${this.detector?.thresholds.window}), since anything landed: ${snap.callsSinceLanding}` : "no tool calls seen yet"];
 		lines.push(this.active.length ? `suspicions: ${this.active.map((r) => `${r.level} ${r.signal.kind} (calls ${r.signal.from}–${r.signal.to})`).join("; ")}` : "suspicions: none");

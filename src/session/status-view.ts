@@ -1,6 +1,7 @@
 // The three levels of `/subagents-watchdog status`: the short one (at most 20 lines), `--all`
 // (also the settings you changed and each capability's details) and `--settings` (also every
 // default). Gathers what the monitors report; the formatting is pure (src/status/).
+import { existsSync } from "node:fs";
 import { clampThinkingLevel } from "@earendil-works/pi-ai";
 import { sourceName } from "../findings/index.ts";
 import { lspBrief, lspSection } from "../lsp/index.ts";
@@ -20,12 +21,18 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 		return formatStatus({
 			resolved,
 			reviewer: session.reviewer(ctx),
-			files: { user: session.store.userPath(), project: session.store.projectPath(project.cwd), projectTrusted: project.trusted },
+			files: {
+				user: session.store.userPath(),
+				project: session.store.projectPath(project.cwd),
+				projectTrusted: project.trusted,
+				userExists: existsSync(session.store.userPath()),
+				...(project.trusted ? { projectExists: existsSync(session.store.projectPath(project.cwd)) } : {}),
+			},
 			sections: withLive(baselineSections(s), [
 				...session.review.sections(resolved.enabled),
 				session.sink.section(),
 				lspSection(s.lsp.enabled, run.lsp?.status()),
-				session.loops.section(resolved.enabled && s.loops.enabled),
+				session.loops.section(resolved.enabled, s.loops.enabled),
 			]),
 			defaults: level === "settings",
 		});

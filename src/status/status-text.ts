@@ -10,7 +10,8 @@ export type { StatusSection };
 export interface StatusInput {
 	resolved: ResolvedSettings;
 	reviewer: ReviewerChoice;
-	files: { user: string; project: string; projectTrusted: boolean };
+	/** The settings files; `…Exists` false says the file is not there (never looked at when untrusted). */
+	files: { user: string; project: string; projectTrusted: boolean; userExists?: boolean; projectExists?: boolean };
 	sections: StatusSection[];
 	/** Also list every setting left at its default (`status --settings`). */
 	defaults?: boolean;
@@ -22,7 +23,9 @@ export function formatStatus(input: StatusInput): string {
 	const out: string[] = [];
 	out.push(`Watchdog: ${onOff(resolved)}`);
 	out.push(`Reviewer model: ${describeChoice(input.reviewer)}  [main.model from ${resolved.sources["main.model"]}, main.thinking from ${resolved.sources["main.thinking"]}]`);
-	out.push(`Settings: user ${input.files.user}; project ${input.files.project}${input.files.projectTrusted ? "" : " (project not trusted: not read)"}`);
+	const exists = (present: boolean | undefined) => (present === false ? " (no such file)" : "");
+	// An untrusted project's file is never looked at, not even to say whether it exists.
+	out.push(`Settings: user ${input.files.user}${exists(input.files.userExists)}; project ${input.files.project}${input.files.projectTrusted ? exists(input.files.projectExists) : " (project not trusted: not read)"}`);
 	pushProblems(out, "Config errors", resolved.errors);
 	if (resolved.errors.length) out.push("  (a source with errors contributes no values until it is fixed)");
 	pushProblems(out, "Warnings", resolved.warnings);
