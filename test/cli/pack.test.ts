@@ -3,7 +3,6 @@
 // and loads the extension from there and runs a boundary review with it, and the installed
 // `pi-watchdog` command scans a session. Whatever the extension or the command needs that
 // package.json `files` leaves out of the tarball fails here.
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -13,13 +12,9 @@ import { makeGitRepo } from "../support/git.ts";
 import { type ChatRequest, textOf } from "../support/openai-server.ts";
 import { REPO_ROOT, runPi, startCli } from "../support/pi-cli.ts";
 import { readJson, userSettingsPath, wd } from "../support/settings-files.ts";
+import { type Ran, runProcess } from "../support/run-process.ts";
 import { tempDir } from "../support/temp.ts";
 
-interface Ran {
-	code: number | null;
-	stdout: string;
-	stderr: string;
-}
 
 /** Node 22 (the one running the tests) first on PATH, for npm and for the bin's `env node`. */
 const PATH = [dirname(process.execPath), process.env.PATH ?? ""].join(delimiter);
@@ -29,25 +24,7 @@ function run(command: string, args: string[], cwd: string, timeoutMs = 90_000): 
 	// install elsewhere.
 	const env: NodeJS.ProcessEnv = { ...process.env, PATH };
 	for (const key of Object.keys(env)) if (/^npm_config_(global|prefix|location|dry_run|offline|prefer_online)$/i.test(key)) delete env[key];
-	return new Promise((resolvePromise, reject) => {
-		const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d) => (stdout += d));
-		child.stderr.on("data", (d) => (stderr += d));
-		const timer = setTimeout(() => {
-			child.kill("SIGKILL");
-			reject(new Error(`${command} ${args.join(" ")} timed out.\nstdout: ${stdout}\nstderr: ${stderr}`));
-		}, timeoutMs);
-		child.on("error", (error) => {
-			clearTimeout(timer);
-			reject(error);
-		});
-		child.on("exit", (code) => {
-			clearTimeout(timer);
-			resolvePromise({ code, stdout, stderr });
-		});
-	});
+	return runProcess(command, args, { cwd, env, timeoutMs });
 }
 
 // As Pi's own `pi install npm:…` installs a package: without its peers, which Pi provides to

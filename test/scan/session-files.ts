@@ -1,9 +1,9 @@
 // Helpers for the scan tests: session files written into temp folders, and reading them back.
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { SessionEvent, ToolCallRecord } from "../../src/loops/tool-call.ts";
 import { type OpenedSession, openSession } from "../../src/scan/read-session.ts";
+import { type Ran, runProcess } from "../support/run-process.ts";
 import { tempDir } from "../support/temp.ts";
 
 /** Writes a file of lines: objects as JSON, strings as they are. */
@@ -37,13 +37,6 @@ export const assistant = (text: string): SessionEvent => ({ type: "assistant", t
 const BIN = resolve(import.meta.dirname, "../../bin/pi-watchdog.mjs");
 
 /** Runs the real bin; `env` is added to this process's environment. */
-export function runBin(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-	return new Promise((done) => {
-		const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd, env: { ...process.env, ...options.env } });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d) => (stdout += d));
-		child.stderr.on("data", (d) => (stderr += d));
-		child.on("exit", (code) => done({ code, stdout, stderr }));
-	});
+export function runBin(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Ran> {
+	return runProcess(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, timeoutMs: 60_000 });
 }

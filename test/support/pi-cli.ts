@@ -1,11 +1,11 @@
 // The real `pi` CLI in RPC mode, with its agent folder in a temp dir and a models.json that
 // points at a scripted server on 127.0.0.1 (started and stopped here). Uses Pi's own RpcClient.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, dirname, resolve } from "node:path";
 import { RpcClient } from "@earendil-works/pi-coding-agent";
 import { startScriptedServer, type Script, type ScriptedServer } from "./openai-server.ts";
 import { QUIET_PI_SETTINGS } from "./pi-session.ts";
+import { type Ran, runProcess } from "./run-process.ts";
 import { readJson, userSettingsPath, writeJson } from "./settings-files.ts";
 import { tempDir } from "./temp.ts";
 
@@ -107,29 +107,8 @@ export async function waitForEvent(events: any[], start: number, pred: (e: any) 
 }
 
 /** Runs the `pi` CLI once (print mode, `install`, …) with stdin closed, bounded by a timeout. */
-export function runPi(
-	args: string[],
-	options: { cwd: string; agentDir: string; timeoutMs?: number },
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-	return new Promise((resolvePromise, reject) => {
-		const child = spawn(process.execPath, [PI_CLI, ...args], {
-			cwd: options.cwd,
-			env: { ...process.env, PI_CODING_AGENT_DIR: options.agentDir, PI_OFFLINE: "1" },
-			stdio: ["ignore", "pipe", "pipe"],
-		});
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d) => (stdout += d));
-		child.stderr.on("data", (d) => (stderr += d));
-		const timer = setTimeout(() => {
-			child.kill("SIGKILL");
-			reject(new Error(`pi ${args.join(" ")} timed out.\nstdout: ${stdout}\nstderr: ${stderr}`));
-		}, options.timeoutMs ?? 30_000);
-		child.on("exit", (code) => {
-			clearTimeout(timer);
-			resolvePromise({ code, stdout, stderr });
-		});
-	});
+export function runPi(args: string[], options: { cwd: string; agentDir: string; timeoutMs?: number }): Promise<Ran> {
+	return runProcess(process.execPath, [PI_CLI, ...args], { cwd: options.cwd, env: { ...process.env, PI_CODING_AGENT_DIR: options.agentDir, PI_OFFLINE: "1" }, timeoutMs: options.timeoutMs });
 }
 
 /** RpcClient spawns `node` from PATH: make it the Node running the tests (22), not the shell's. */
