@@ -1,5 +1,5 @@
 // The model review: the change gate, the reviewer call with its read-only tools, and its records.
 // Other folders import from here; files inside the folder import each other directly.
 export { ChangeGate } from "./change-gate.ts";
-export { ModelReview } from "./model-review.ts";
+export { ModelReview, type ReviewResult } from "./model-review.ts";
 export { REVIEW_ENTRY, type ReviewRecord } from "./review-record.ts";

@@ -3,12 +3,12 @@
 // deterministic signals as input; every finding goes to the sink, which decides what Pi's
 // boundary result carries. Also the repository-bound monitors a session starts with.
 import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { repositoryTrust, showReviewing } from "../host/index.ts";
+import { showReviewing } from "../host/index.ts";
 import { LspManager } from "../lsp/index.ts";
 import { ChangeGate, REVIEW_ENTRY } from "../review/index.ts";
 import type { WatchdogSettings } from "../settings/index.ts";
-import { outcomeLabel } from "./outcome-label.ts";
-import { historyOfReview, type WatchdogSession } from "./watchdog-session.ts";
+import { closeReview, lspAndReview } from "./review-steps.ts";
+import type { WatchdogSession } from "./watchdog-session.ts";
 
 const GIT_STATUS_TIMEOUT_MS = 15_000;
 
@@ -76,26 +76,17 @@ async function reviewAndDeliver(
 	event: { entries: BoundaryResult["entries"]; continue: boolean },
 	verdict: { paths: string[]; via: string; since: string | null; settings: WatchdogSettings },
 ): Promise<BoundaryResult> {
-	const { settings } = verdict;
-	// The LSP pre-pass needs no model: its findings stand even if the review below fails.
-	const all = session.review.pathsFor(verdict.paths).paths;
-	const lsp = settings.lsp.enabled && run.lsp ? await run.lsp.check(all, settings.lsp, repositoryTrust(ctx, session.store.agentDir()).trusted) : undefined;
-	const result = await session.review.review(ctx, {
+	const reviewed = await lspAndReview(session, run, ctx, verdict.settings, {
 		trigger: "boundary",
 		paths: verdict.paths,
 		since: verdict.since,
-		signals: [...(lsp?.signal ? [lsp.signal] : []), ...session.loops.signals()],
 		note: verdict.via === "tools" ? "(Not a git repository: these are the paths of successful edit and write calls; bash changes are not seen.)" : undefined,
-		gate: run.gate,
 	});
-	const cancelled = result.outcome.status === "cancelled";
+	const { cancelled, findings } = reviewed;
 	// A cancelled review's LSP findings still stand; they are delivered, but nothing continues:
 	// new input is already waiting.
-	const findings = [...(lsp?.findings ?? []), ...(cancelled ? [] : result.outcome.findings)];
-	const delivery = session.sink.atSettle(ctx, findings, settings, !cancelled && (result.outcome.status !== "failed" || findings.length > 0));
-	const record = session.review.record(ctx, result, "boundary", findings, { count: delivery.stalemateCount, stalemate: delivery.stalemate });
-	session.recordHistory(ctx, historyOfReview(record));
-	session.lastOutcome = outcomeLabel({ status: record.status, failureKind: record.failure?.kind, sent: delivery.sent, shown: delivery.shown });
+	const delivery = session.sink.atSettle(ctx, findings, verdict.settings, !cancelled && (reviewed.result.outcome.status !== "failed" || findings.length > 0));
+	const record = closeReview(session, ctx, reviewed, "boundary", delivery);
 	return {
 		entries: [...(event.entries ?? []), ...delivery.entries, { type: "custom", customType: REVIEW_ENTRY, data: record }],
 		continue: event.continue || (!cancelled && delivery.continueRun),
