@@ -4,8 +4,6 @@
 // so a run is never reviewed twice at once.
 
 export interface CadenceHost<C> {
-	/** Tool results between reviews; 0 or false means off. */
-	everyN(ctx: C): number | false;
 	/** Reviews the run so far; resolves when done (cancelled reviews resolve too). */
 	review(ctx: C, cancel: AbortSignal): Promise<void>;
 }
@@ -22,8 +20,9 @@ export class Cadence<C> {
 		this.host = host;
 	}
 
-	onToolResult(ctx: C): void {
-		const n = this.host.everyN(ctx);
+	/** `everyN`: tool results between reviews from the settings in effect; 0 or false means off. */
+	onToolResult(ctx: C, everyN: number | false): void {
+		const n = everyN;
 		if (!n || n < 5) return;
 		this.count++;
 		if (this.count < n || this.running) return;

@@ -37,17 +37,13 @@ export interface LoopOutcome {
 
 const NOTHING: LoopOutcome = { findings: [] };
 
-export class LoopWatch<C> {
-	private readonly settings: (ctx: C) => LoopSettings;
+export class LoopWatch {
 	private detector?: LoopDetector;
 	private thresholdsKey = "";
 	private index = 0;
 	private active: Reported[] = [];
 	private lastFinding?: Finding;
 
-	constructor(settings: (ctx: C) => LoopSettings) {
-		this.settings = settings;
-	}
 
 	/** A new, resumed or reloaded session: nothing carries over from another one. */
 	sessionStart(): void {
@@ -62,8 +58,8 @@ export class LoopWatch<C> {
 		this.active = [];
 	}
 
-	toolResult(ctx: C, event: { toolName: string; input: unknown; content: unknown; isError: boolean; details?: unknown }): LoopOutcome {
-		const resolved = this.settings(ctx);
+	/** `resolved`: the settings in effect for this event (looked up once by the caller). */
+	toolResult(resolved: LoopSettings, event: { toolName: string; input: unknown; content: unknown; isError: boolean; details?: unknown }): LoopOutcome {
 		const loops = resolved.loops;
 		if (!resolved.enabled || !loops.enabled) return NOTHING;
 		const detector = this.detectorFor(loops);

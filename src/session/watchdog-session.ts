@@ -64,7 +64,7 @@ export class WatchdogSession {
 	readonly options: WatchdogOptions;
 	readonly sink: FindingsSink;
 	readonly review: ModelReview;
-	readonly loops: LoopWatch<ExtensionContext>;
+	readonly loops: LoopWatch;
 	readonly cadence: Cadence<ExtensionContext>;
 	readonly host: WatchdogHost;
 	readonly historyLog: HistoryLog;
@@ -101,12 +101,8 @@ export class WatchdogSession {
 			persist: (type, data) => this.host.appendEntry(type, data),
 			role: options.role,
 		});
-		this.loops = new LoopWatch<ExtensionContext>((ctx) => {
-			const resolved = this.settings(ctx);
-			return { enabled: resolved.enabled, loops: resolved.settings.loops };
-		});
+		this.loops = new LoopWatch();
 		this.cadence = new Cadence<ExtensionContext>({
-			everyN: (ctx) => this.settings(ctx).settings.cadence.everyNTools,
 			review: (ctx, cancel) => this.cadenceReview(ctx, cancel).catch(() => {}),
 		});
 	}
@@ -151,12 +147,12 @@ export class WatchdogSession {
 		const resolved = this.settings(ctx);
 		if (!resolved.enabled) return;
 		this.run.gate?.afterTool(event.toolName, event.input, event.isError);
-		this.cadence.onToolResult(ctx); // counts towards the next cadence review
+		this.cadence.onToolResult(ctx, resolved.settings.cadence.everyNTools); // counts towards the next cadence review
 		const path = (event.input as { path?: unknown } | undefined)?.path;
 		if (!event.isError && resolved.settings.lsp.enabled && (event.toolName === "edit" || event.toolName === "write") && typeof path === "string") {
 			this.run.lsp?.prefetch([isAbsolute(path) ? path : join(ctx.cwd, path)], resolved.settings.lsp.timeoutMs);
 		}
-		const loop = this.loops.toolResult(ctx, event);
+		const loop = this.loops.toolResult({ enabled: resolved.enabled, loops: resolved.settings.loops }, event);
 		if (loop.resolved) this.sink.resolved(ctx, LOOP_RESOLVED_ENTRY, loop.resolved.text, { at: Date.now(), call: loop.resolved.call });
 		this.sink.duringRun(ctx, loop.findings, resolved.settings, loop.signal ? { signal: loop.signal } : undefined);
 		if (loop.stop) {
