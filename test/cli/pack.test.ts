@@ -54,11 +54,13 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("the package as `npm pack` makes it", () => {
-	it("holds the entry Pi loads, the sources, the reviewer's prompt and the bin, and no tests", () => {
+	it("holds the entry Pi loads, the sources, the reviewer's prompt, the shipped agents and the bin, and no tests", () => {
 		const manifest = readJson(join(installed, "package.json"));
 		expect(manifest.pi.extensions).toEqual(["./index.ts"]);
-		expect(packedFiles).toEqual(expect.arrayContaining(["index.ts", "src/extension.ts", "prompts/reviewer.md", "bin/pi-watchdog.mjs", "package.json", "README.md"]));
+		expect(packedFiles).toEqual(expect.arrayContaining(["index.ts", "src/extension.ts", "prompts/reviewer.md", "agents/scout.md", "agents/worker.md", "agents/reviewer.md", "bin/pi-watchdog.mjs", "package.json", "README.md"]));
 		expect(packedFiles.filter((f) => /^(test|bench|node_modules)\//.test(f))).toEqual([]);
+		// The agent-file parser's YAML library comes with the package, not from Pi.
+		expect(existsSync(join(project, "node_modules", "yaml", "package.json"))).toBe(true);
 		// The entry is src/extension.ts under a name Pi lists as the package's.
 		expect(entry).toBe(extension);
 		expect(fromEntry).toBe(createWatchdogExtension);
