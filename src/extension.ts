@@ -1,7 +1,7 @@
 // Entry point Pi loads: registers Pi's events, the renderers, the command and the tool, and
 // forwards each to the session's watchdog (src/session/watchdog-session.ts). No logic here.
 import { CONFIG_DIR_NAME, type ExtensionAPI, type ExtensionCommandContext, type ExtensionContext, type ExtensionFactory, getAgentDir } from "@earendil-works/pi-coding-agent";
-import { subagentTool } from "./children/index.ts";
+import { cleanStaleRuns, launcherDeps, subagentTool } from "./children/index.ts";
 import { COMMAND_NAME, completeArguments, runCommand } from "./commands/index.ts";
 import { type Finding, FINDING_MESSAGE, NOTE_ENTRY, type NoteData } from "./findings/index.ts";
 import { guarded, present, renderFindings } from "./host/index.ts";
@@ -31,6 +31,7 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 			guarded("session start", (_event, ctx) => {
 				watchdog.sessionStart(ctx);
 				refreshUi(ctx);
+				if (options.role === "main") void cleanStaleRuns(getAgentDir(), ctx.cwd).catch(() => {});
 			}),
 		);
 		pi.on(
@@ -85,7 +86,18 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 			}),
 		});
 
-		pi.registerTool(subagentTool(watchdog, refreshUi));
+		pi.registerTool(
+			subagentTool(
+				watchdog,
+				refreshUi,
+				launcherDeps({
+					agentDir: getAgentDir(),
+					configDirName: CONFIG_DIR_NAME,
+					childWatchdog: (child) => createWatchdogExtension(child),
+					post: (message, how) => pi.sendMessage(message, how === "wake" ? { triggerTurn: true } : how === "steer" ? { deliverAs: "steer" } : {}),
+				}),
+			),
+		);
 	};
 }
 

@@ -1,37 +1,20 @@
-// The `subagent` tool. For now it carries the watchdog actions; launching child agents joins
-// it later under the same tool, so `action` is optional and the launch fields can be added
-// beside the ones here.
+// The `subagent` tool: launches child agents (without `action`), acts on runs, and carries the
+// watchdog actions. Dispatch only; launching is in launcher.ts, runs in run-actions.ts.
 import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
-import { type Static, Type } from "typebox";
-import { THINKING_LEVELS } from "../models/index.ts";
 import type { ChangeOutcome } from "../commands/index.ts";
 import { configureForAgent, recommend } from "../commands/index.ts";
 import { historyEnv, runHistory } from "../commands/index.ts";
 import { type AgentCtx, reviewNow, type WatchdogSession as Watchdog } from "../session/index.ts";
-
-export const WATCHDOG_ACTIONS = ["watchdog.status", "watchdog.recommend-model", "watchdog.configure", "watchdog.history", "watchdog.review"] as const;
-
-const enumOf = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: "string", enum: [...values], description });
-
-export const subagentParameters = Type.Object({
-	action: Type.Optional(enumOf(WATCHDOG_ACTIONS, "What to do.")),
-	model: Type.Optional(Type.String({ description: 'watchdog.configure: "provider/id[:thinking]", "recommended", or "inherit" (use the session model).' })),
-	thinking: Type.Optional(enumOf([...THINKING_LEVELS, "inherit"], "watchdog.configure: the reviewer's thinking level.")),
-	enabled: Type.Optional(Type.Boolean({ description: "watchdog.configure: turn the watchdog for the target on or off." })),
-	force: Type.Optional(Type.Boolean({ description: "watchdog.configure: save a model Pi does not know. Without it an unknown model is refused with the closest known ones; prefer one of those." })),
-	scope: Type.Optional(enumOf(["session", "user", "project"] as const, 'watchdog.configure: where the change lives. Default "session".')),
-	target: Type.Optional(Type.String({ description: 'watchdog.configure: "main" (default), "children", or a child role name.' })),
-	session: Type.Optional(Type.String({ description: 'watchdog.history: "current" or a session id. Default: every session in this project.' })),
-	since: Type.Optional(Type.String({ description: 'watchdog.history: "90m", "24h", "7d", or an ISO date/time.' })),
-	source: Type.Optional(Type.String({ description: "watchdog.history: review, main, lsp, loops, claims, a child role; several comma-separated." })),
-	limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: "watchdog.history: how many events, newest first. Default 20." })),
-	json: Type.Optional(Type.Boolean({ description: "watchdog.history: one JSON object per line instead of text." })),
-});
-
-type Params = Static<typeof subagentParameters>;
+import { launchBackground, runAction } from "./background.ts";
+import { planLaunch } from "./launch-plan.ts";
+import { launchForeground, type LauncherDeps } from "./launcher.ts";
+import { RUN_ACTIONS, type SubagentParams, subagentParameters, WATCHDOG_ACTIONS } from "./tool-params.ts";
 
 const DESCRIPTION = [
-	"Inspect and configure the watchdog that reviews this session's work with a second model.",
+	"Launch child agents, and inspect and configure the watchdog that reviews this session's work with a second model.",
+	'- {agent, task}: one child; {tasks: [{agent, task}, ...]}: side by side; {chain: [{agent, task}, ...]}: one after another, {previous} in a task is the previous answer. Optional: model, thinking, cwd, timeoutMs, async (background: returns a run id; a message arrives when it ends).',
+	"  Agents: scout (read-only reconnaissance), worker (edits and verifies), reviewer (read-only review), plus the user's own. Each child has its own session and watchdog; the result gives each child's answer, status, counts and its watchdog's high-importance findings; accepted: false means a check failed.",
+	'- {action: "status", id?}, {action: "wait", id, timeoutMs?}, {action: "steer", id, message}, {action: "interrupt", id}, {action: "stop", id}: background runs.',
 	'- {action: "watchdog.status"}: settings and their sources, the reviewer model in effect, errors.',
 	'- {action: "watchdog.recommend-model"}: the suggested reviewer model.',
 	'- {action: "watchdog.configure", model?, thinking?, enabled?, scope?, target?}: change the reviewer model, thinking level or switch.',
@@ -41,16 +24,28 @@ const DESCRIPTION = [
 	"Every change is shown to the user. A change that lowers oversight (turning a watchdog off, a reviewer of the session model's own family or the session model itself, less thinking) needs the user: they are asked in the TUI, and elsewhere it is refused with the command they can run. Do not retry a refused or declined change.",
 ].join("\n");
 
-/** `onConfigured` lets the host refresh what it shows after a configure action. */
-export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionContext) => void): ToolDefinition<typeof subagentParameters> {
+/** `onConfigured` lets the host refresh what it shows after a configure action; `launcher` runs children. */
+export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionContext) => void, launcher: Omit<LauncherDeps, "watchdog">): ToolDefinition<typeof subagentParameters> {
+	const deps: LauncherDeps = { ...launcher, watchdog };
 	return {
 		name: "subagent",
 		label: "Subagent",
 		description: DESCRIPTION,
-		promptSnippet: "subagent: watchdog.status, watchdog.recommend-model, watchdog.configure (scope session unless asked otherwise), watchdog.history",
+		promptSnippet: "subagent: launch child agents ({agent, task}, {tasks}, {chain}; async for background); watchdog.status, watchdog.configure (scope session unless asked otherwise), watchdog.history",
 		parameters: subagentParameters,
-		async execute(_id, raw, signal, _onUpdate, ctx) {
-			const params = raw as Params;
+		async execute(_id, raw, signal, onUpdate, ctx) {
+			const params = raw as SubagentParams;
+			if (params.action === undefined) {
+				if (watchdog.options.role !== "main") throw new Error("a child agent cannot launch children of its own; report back to the parent instead");
+				const plan = planLaunch(params);
+				if ("error" in plan) throw new Error(plan.error);
+				const out = plan.async ? await launchBackground(deps, ctx, plan) : await launchForeground(deps, ctx, plan, signal, onUpdate as never);
+				return { content: [{ type: "text", text: out.text }], details: out.details };
+			}
+			if ((RUN_ACTIONS as readonly string[]).includes(params.action)) {
+				const out = await runAction(deps, ctx, params, signal);
+				return { content: [{ type: "text", text: out.text }], details: { action: params.action, ...out.details } };
+			}
 			const { text, outcome } = await run(watchdog, ctx, params, signal);
 			if (outcome === "applied") onConfigured(ctx);
 			return { content: [{ type: "text", text }], details: { action: params.action, ...(outcome ? { outcome } : {}) } };
@@ -58,7 +53,7 @@ export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionCo
 	};
 }
 
-async function run(watchdog: Watchdog, ctx: AgentCtx & Partial<Pick<ExtensionContext, "sessionManager">>, params: Params, signal: AbortSignal | undefined): Promise<{ text: string; outcome?: ChangeOutcome }> {
+async function run(watchdog: Watchdog, ctx: AgentCtx & Partial<Pick<ExtensionContext, "sessionManager">>, params: SubagentParams, signal: AbortSignal | undefined): Promise<{ text: string; outcome?: ChangeOutcome }> {
 	switch (params.action) {
 		case "watchdog.status":
 			return { text: watchdog.statusText(ctx) };
@@ -88,6 +83,6 @@ async function run(watchdog: Watchdog, ctx: AgentCtx & Partial<Pick<ExtensionCon
 			return { text: result.text };
 		}
 		default:
-			throw new Error(`subagent needs an action: ${WATCHDOG_ACTIONS.join(", ")}. Launching child agents is not available in this version.`);
+			throw new Error(`unknown action; use one of ${[...RUN_ACTIONS, ...WATCHDOG_ACTIONS].join(", ")}, or leave it out to launch`);
 	}
 }

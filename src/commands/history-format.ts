@@ -26,7 +26,7 @@ export function formatHistory(listing: HistoryListing): string {
 	const header = `Watchdog history ${listing.described}: ${n} event${n === 1 ? "" : "s"}, newest first${more}`;
 	const kindWidth = Math.max(...listing.events.map((e) => e.kind.length));
 	const sourceWidth = Math.max(...listing.events.map((e) => sourceOf(e).length));
-	const rows = listing.events.map((e) => `${localTime(e.at)}  ${e.kind.padEnd(kindWidth)}  ${sourceOf(e).padEnd(sourceWidth)}  ${describeEvent(e)}`);
+	const rows = listing.events.map((e) => `${localTime(e.at)}  ${e.kind.padEnd(kindWidth)}  ${sourceOf(e).padEnd(sourceWidth)}  ${describeEvent(e)}${e.role ? ` (child ${e.role}, run ${e.run ?? "?"})` : ""}`);
 	return [header, ...rows, ...notes].join("\n");
 }
 

@@ -17,6 +17,9 @@ export interface HistoryBase {
 	/** Pi's session id (`sessionManager.getSessionId()`). */
 	session: string;
 	cwd: string;
+	/** A child's events: its role and the launch it ran in. */
+	role?: string;
+	run?: string;
 }
 
 export interface ReviewEvent extends HistoryBase {

@@ -1,5 +1,6 @@
 // Findings and where they go: the finding itself, the one sink that delivers them, rendering, and the history log.
 // Other folders import from here; files inside the folder import each other directly.
+export { ChildFindings, KEPT_CHILD_FINDINGS, type ChildBlockers, type ChildFindingRecord } from "./child-findings.ts";
 export { FINDING_MESSAGE, NOTE_ENTRY, type NoteData } from "./delivery.ts";
 export { CATEGORIES, IMPORTANCES, SEVERITIES, dedupe, firstLine, makeFinding, sourceName, title, type Finding } from "./finding.ts";
 export { HISTORY_KINDS, type HistoryEvent, type HistoryEventInput } from "./history-event.ts";

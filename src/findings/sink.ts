@@ -27,6 +27,8 @@ export type SinkEvent =
 /** Where a child's findings go besides its own session. */
 export interface ParentChannel {
 	deliver(findings: Finding[], from: string): void;
+	/** After each boundary review of the child: the blockers it left open, and whether it stalemated. */
+	settled?(state: { blockers: Finding[]; stalemate: boolean }): void;
 }
 
 export interface SinkDeps {
@@ -122,6 +124,11 @@ export class FindingsSink {
 		if (countsForStalemate) this.stalemateState = stale.state;
 		const plan = this.plan(findings, settings, stale.stalemated);
 		this.carryOut(ctx, plan);
+		try {
+			this.deps.parent?.settled?.({ blockers: findings.filter((f) => f.severity === "blocker" && !this.isDismissed(f)), stalemate: stale.stalemated.length > 0 });
+		} catch {
+			// the parent's own trouble never stops the child's settle
+		}
 		if (stale.stalemated.length) {
 			this.deps.present(ctx, `Watchdog stalemate: "${firstLine(stale.stalemated[0].summary, 120)}" was raised by ${stale.longest} reviews in a row. It is no longer sent to the agent; your next prompt resets this.`, "warning");
 		}
@@ -236,7 +243,11 @@ export class FindingsSink {
 		for (const { finding: f, fate } of plan.decisions) {
 			this.deps.record?.(ctx, findingEvent(f, fate));
 		}
-		if (shown.length) this.deps.parent?.deliver(shown, this.deps.role);
+		try {
+			if (shown.length) this.deps.parent?.deliver(shown, this.deps.role);
+		} catch {
+			// the parent's own trouble never stops the child's delivery
+		}
 	}
 }
 

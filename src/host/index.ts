@@ -5,3 +5,4 @@ export { guarded } from "./guard.ts";
 export { present, type Level } from "./present.ts";
 export { renderFindings } from "./render.ts";
 export { piTrusts, repositoryTrust } from "./trust.ts";
+export { appName, envName } from "./app-name.ts";

@@ -3,3 +3,4 @@
 export { ChangeGate } from "./change-gate.ts";
 export { ModelReview, type ReviewResult } from "./model-review.ts";
 export { REVIEW_ENTRY, type ReviewRecord } from "./review-record.ts";
+export { enumOf } from "./warn-args.ts";

@@ -7,7 +7,8 @@ import { clip, oneLine } from "../util/index.ts";
 
 const LIMITS = { summary: 300, evidence: 2000, recommendedAction: 1000 };
 
-const enumOf = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: "string", enum: [...values], description });
+/** A string enum as a plain JSON-schema enum (what every provider accepts), typed as its union. */
+export const enumOf = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: "string", enum: [...values], description });
 
 /** `watchdog_warn`'s one schema: what the reviewer model is shown, and what its arguments are checked against. */
 export const WARN_PARAMS = Type.Object({

@@ -31,6 +31,7 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 			sections: withLive(baselineSections(s), [
 				...session.review.sections(resolved.enabled),
 				session.sink.section(),
+				childrenSection(baselineSections(s), session),
 				lspSection(s.lsp.enabled, run.lsp?.status()),
 				session.loops.section(resolved.enabled, s.loops.enabled),
 			]),
@@ -72,6 +73,12 @@ function reviewerLine(session: WatchdogSession, ctx: Ctx): string {
 }
 
 /** Live sections replace the baseline section of the same title. */
+/** The Children section: the configuration, then what the children found. */
+function childrenSection(baseline: StatusSection[], session: WatchdogSession): StatusSection {
+	const config = baseline.find((b) => b.title === "Children")?.lines ?? [];
+	return { title: "Children", lines: [...config.filter((l) => l !== "no child findings this session"), ...session.children.lines()] };
+}
+
 function withLive(baseline: StatusSection[], live: StatusSection[]): StatusSection[] {
 	return baseline.map((section) => live.find((l) => l.title === section.title) ?? section);
 }

@@ -8,7 +8,7 @@ import { Cadence } from "../cadence/index.ts";
 import { present, restoreWorkingRow } from "../host/index.ts";
 import type { HistoryEventInput } from "../findings/index.ts";
 import { DEFAULT_MAX_BYTES, HistoryLog } from "../findings/index.ts";
-import { FindingsSink, type ParentChannel, type SinkEvent } from "../findings/index.ts";
+import { ChildFindings, FindingsSink, type ParentChannel, type SinkEvent } from "../findings/index.ts";
 
 /** A history event as a monitor or the sink makes it; the session adds session id and cwd. */
 export type HistoryLine = SinkEvent | Record<string, unknown>;
@@ -18,7 +18,7 @@ import type { Thinking } from "../models/index.ts";
 import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
 import { ModelReview } from "../review/index.ts";
 import { REVIEW_ENTRY } from "../review/index.ts";
-import type { ResolvedSettings } from "../settings/index.ts";
+import { childView, type ResolvedSettings } from "../settings/index.ts";
 import { isPlainObject } from "../util/index.ts";
 import type { SettingsLayer } from "../settings/index.ts";
 import { type ProjectContext, type SettingsLocation, SettingsStore } from "../settings/index.ts";
@@ -34,6 +34,10 @@ export interface WatchdogOptions {
 	parent?: ParentChannel;
 	/** Checks that may refuse a tool call (the permission gate): asked first, before anything slow. */
 	toolCallChecks?: ToolCallCheck[];
+	/** A child's settings: the parent's effective ones (seen through `children.*` here). */
+	parentSettings?: () => ResolvedSettings;
+	/** A child's launch id, for its history lines. */
+	runId?: string;
 }
 
 export type ToolCallVerdict = { block: true; reason: string } | undefined;
@@ -68,6 +72,8 @@ export class WatchdogSession {
 	readonly cadence: Cadence<ExtensionContext>;
 	readonly host: WatchdogHost;
 	readonly historyLog: HistoryLog;
+	/** What this session's children found (a parent's view of them). */
+	readonly children = new ChildFindings();
 	private historyMaxBytes = DEFAULT_MAX_BYTES;
 	private readonly location: SettingsLocation;
 	/** Monitors bound to the session's repository (made at session start). */
@@ -76,6 +82,7 @@ export class WatchdogSession {
 	/** The footer's word on the last boundary review (see outcome-label.ts). */
 	lastOutcome?: string;
 	private modelRefs: string[] = [];
+	private shutdownHooks = new Set<() => void>();
 
 	constructor(location: SettingsLocation, host: WatchdogHost, options: WatchdogOptions = { role: "main" }) {
 		this.location = location;
@@ -173,6 +180,12 @@ export class WatchdogSession {
 		return this.run;
 	}
 
+	/** Runs `hook` at session end (foreground children are stopped then); returns its removal. */
+	onShutdown(hook: () => void): () => void {
+		this.shutdownHooks.add(hook);
+		return () => this.shutdownHooks.delete(hook);
+	}
+
 	/** A review in flight belongs to the model and session it started with. */
 	modelChange(): void {
 		this.review.cancel("a model change");
@@ -181,6 +194,13 @@ export class WatchdogSession {
 
 	/** Session end: stop the reviews and the language server. */
 	async shutdown(): Promise<void> {
+		for (const hook of [...this.shutdownHooks]) {
+			try {
+				hook();
+			} catch {
+				// one hook's trouble does not keep the others from running
+			}
+		}
 		this.review.cancel();
 		this.cadence.cancel();
 		await this.run.lsp?.shutdown();
@@ -191,8 +211,10 @@ export class WatchdogSession {
 		try {
 			const session = ctx.sessionManager?.getSessionId() ?? "unknown";
 			const trusted = ctx.isProjectTrusted ? piTrusts({ isProjectTrusted: ctx.isProjectTrusted }) : false;
-			this.historyMaxBytes = this.store.resolve({ cwd: ctx.cwd, trusted }).settings.history.maxBytes;
-			this.historyLog.append({ ...event, session, cwd: ctx.cwd } as HistoryEventInput);
+			const parent = this.options.parentSettings;
+			this.historyMaxBytes = (parent ? parent() : this.store.resolve({ cwd: ctx.cwd, trusted })).settings.history.maxBytes;
+			const child = this.options.role !== "main" ? { role: this.options.role, ...(this.options.runId ? { run: this.options.runId } : {}) } : {};
+			this.historyLog.append({ ...event, ...child, session, cwd: ctx.cwd } as HistoryEventInput);
 		} catch {
 			// a stale context or an unwritable agent folder: the event is in the session all the same
 		}
@@ -205,6 +227,8 @@ export class WatchdogSession {
 	}
 
 	settings(ctx: Ctx): ResolvedSettings {
+		const parent = this.options.parentSettings;
+		if (parent) return childView(parent(), this.options.role);
 		return this.store.resolve(this.project(ctx));
 	}
 

@@ -1,6 +1,7 @@
 // Settings under subagents.watchdog: schema, resolution by source, the store, writes, and oversight judgement.
 // Other folders import from here; files inside the folder import each other directly.
 export { applyConfigure, planConfigure, settingsAtScope, type ConfigureEnv, type ConfigurePlan, type ConfigureRequest, type ConfigureScope } from "./configure.ts";
+export { childOffReason, childView } from "./child-view.ts";
 export { loweredOversight } from "./oversight.ts";
 export { forEachLeaf, howToTurnOn, type ResolvedSettings, type SettingsProblem } from "./resolve.ts";
 export { type SettingsLayer, type WatchdogSettings } from "./schema.ts";

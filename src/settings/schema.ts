@@ -74,6 +74,8 @@ function layerSchema(obj: ObjectMaker) {
 			thinking: thinkingField.optional(),
 			cadence: cadence.optional(),
 			overrides: z.record(z.string(), childRole).optional(),
+			concurrency: z.int().min(1).max(32).optional(),
+			timeoutMs: positiveMs(1000).optional(),
 		}).optional(),
 		rules: obj({
 			action: z.enum(["warn", "block"], { error: "must be warn or block" }).optional(),
@@ -127,6 +129,8 @@ export interface WatchdogSettings {
 		thinking: ThinkingSetting;
 		cadence: { everyNTools: CadenceSetting };
 		overrides: Record<string, ChildRoleSettings>;
+		concurrency: number;
+		timeoutMs: number;
 	};
 	rules: { action: "warn" | "block"; roleModels: Record<string, { allow?: string[]; deny?: string[]; note?: string }> };
 	history: { maxBytes: number };
@@ -146,7 +150,7 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 	clarification: false,
 	idle: { main: false, children: true, policy: "keep", cooldownMs: 120_000, maxNudges: 3 },
 	rotate: { enabled: false, models: [], cooldownMs: 600_000 },
-	children: { enabled: false, model: "inherit", thinking: "inherit", cadence: { everyNTools: 0 }, overrides: {} },
+	children: { enabled: false, model: "inherit", thinking: "inherit", cadence: { everyNTools: 0 }, overrides: {}, concurrency: 4, timeoutMs: 1_800_000 },
 	rules: { action: "warn", roleModels: {} },
 	history: { maxBytes: 10_485_760 },
 };

@@ -111,7 +111,7 @@ export function baselineSections(s: WatchdogSettings): StatusSection[] {
 			lines: [
 				s.children.enabled ? `child watchdogs on (model ${s.children.model}, thinking ${s.children.thinking}, cadence ${every(s.children.cadence.everyNTools)})` : "child watchdogs off",
 				...overrides.map(([role, o]) => `${role}: ${JSON.stringify(o)}`),
-				"no children this session",
+				"no child findings this session",
 			],
 		},
 		{ title: "Launch rules", lines: [`${roles.length} role${roles.length === 1 ? "" : "s"} with rules (action ${s.rules.action})${roles.length ? `: ${roles.join(", ")}` : ""}`] },

@@ -1,0 +1,221 @@
+// Background launches and the actions on runs, from the parent's side: write the run's spec,
+// start the runner (the parent's own Node, detached), watch its folder, and when it ends tell
+// the parent session (a continuation only when a high finding needs the model). A runner
+// that died without a result is `lost`, and its worktrees are cleaned.
+import { spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { Finding } from "../findings/index.ts";
+import { envName } from "../host/index.ts";
+import { resolveChildModel } from "./child-model.ts";
+import type { LaunchPlan } from "./launch-plan.ts";
+import { type ChildResult, forModel, launchText } from "./launch-result.ts";
+import { findAgents, labelsFor, type LauncherDeps, type LaunchOutput } from "./launcher.ts";
+import type { RunnerSpec } from "./runner.ts";
+import { isRunId, listRuns, makeRunDir, newRunId, processAlive, readRunJson, readStatus, runDir, runsDir, type RunStatus, writeJsonAtomic } from "./runs.ts";
+import type { SubagentParams } from "./tool-params.ts";
+
+export const RUNNER_SCRIPT = fileURLToPath(new URL("../../bin/subagent-runner.mjs", import.meta.url));
+const POLL_MS = 500;
+const MAX_WAIT_MS = 10 * 60_000;
+const DEFAULT_WAIT_MS = 60_000;
+export const SUBAGENT_MESSAGE = "watchdog-subagent";
+
+export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext, plan: LaunchPlan): Promise<LaunchOutput> {
+	const agents = findAgents(deps.agents(ctx), plan.steps.map((s) => s.agent));
+	const labels = labelsFor(agents.map((a) => a.name));
+	const children: RunnerSpec["children"] = [];
+	const problems: string[] = [];
+	for (const [i, step] of plan.steps.entries()) {
+		const agent = agents[i];
+		const choice = resolveChildModel(ctx.modelRegistry, { launchModel: step.model, launchThinking: step.thinking, agentModel: agent.model, agentThinking: agent.thinking }, { model: ctx.model, thinking: ctx.thinkingLevel });
+		if ("error" in choice) problems.push(`${labels[i]}: ${choice.error}`);
+		else children.push({ label: labels[i], step, agent, model: `${choice.model.provider}/${choice.model.id}`, thinking: choice.thinking });
+	}
+	// Nothing starts in the background on a plan that is already known to be broken.
+	if (problems.length) throw new Error(`not launched: ${problems.join("; ")}`);
+	const runId = newRunId();
+	const dir = makeRunDir(deps.agentDir, runId);
+	const session = sessionInfo(ctx);
+	const spec: RunnerSpec = {
+		runId,
+		plan,
+		children,
+		cwd: ctx.cwd,
+		projectTrusted: deps.watchdog.project(ctx).trusted,
+		agentDir: deps.agentDir,
+		settings: deps.watchdog.settings(ctx),
+		parentPid: process.pid,
+		...(session.dir ? { sessionDir: session.dir } : {}),
+		...(session.file ? { parentSessionFile: session.file } : {}),
+	};
+	writeJsonAtomic(join(dir, "spec.json"), spec);
+	const pid = startRunner(dir, deps.agentDir, session.id);
+	writeJsonAtomic(join(dir, "status.json"), {
+		id: runId,
+		state: "running",
+		mode: plan.mode,
+		pid,
+		startedAt: new Date().toISOString(),
+		updatedAt: new Date().toISOString(),
+		children: children.map((c) => ({ label: c.label, agent: c.agent.name, status: "queued", toolCount: 0, tokens: 0, cost: 0 })),
+	} satisfies RunStatus);
+	watch(deps, ctx, runId);
+	return {
+		text: `Run ${runId} started in the background: ${children.map((c) => c.label).join(", ")}. A message arrives here when it ends; meanwhile use subagent {action: "status", id: "${runId}"}, "wait", "steer", "interrupt" or "stop".`,
+		details: { runId, mode: plan.mode, async: true, pid },
+	};
+}
+
+function startRunner(dir: string, agentDir: string, parentSession: string | undefined): number | undefined {
+	const log = openSync(join(dir, "runner.log"), "a", 0o600);
+	try {
+		const child = spawn(process.execPath, [RUNNER_SCRIPT, dir], {
+			cwd: dir,
+			detached: true,
+			stdio: ["ignore", log, log],
+			env: { ...process.env, [envName("CODING_AGENT_DIR")]: agentDir, [envName("SUBAGENT_PARENT_SESSION")]: parentSession ?? "" },
+		});
+		child.unref();
+		return child.pid;
+	} finally {
+		closeSync(log);
+	}
+}
+
+/** Watches one run until it ends, then delivers its completion to this session. */
+function watch(deps: LauncherDeps, ctx: ExtensionContext, runId: string): void {
+	const timer = setInterval(() => {
+		const end = settle(deps, runId);
+		if (!end) return;
+		clearInterval(timer);
+		unregister();
+		deliverCompletion(deps, ctx, runId, end.status, end.results);
+	}, POLL_MS);
+	timer.unref?.();
+	// The session ends: its background runs stop with it (the runner also notices the process is gone).
+	const unregister = deps.watchdog.onShutdown(() => {
+		clearInterval(timer);
+		requestControl(deps.agentDir, runId, { action: "stop" });
+	});
+}
+
+/** The run's end, if it has one: its results, or `lost` when the runner died without them. */
+function settle(deps: LauncherDeps, runId: string): { status: RunStatus; results: ChildResult[] } | undefined {
+	const dir = runDir(deps.agentDir, runId);
+	const status = readStatus(deps.agentDir, runId);
+	if (!status) return undefined;
+	const result = readRunJson(dir, "result.json");
+	if (result && status.state !== "running") return { status, results: (result.results as ChildResult[]) ?? [] };
+	if (status.state === "running" && !processAlive(status.pid)) {
+		const lost: RunStatus = { ...status, state: "lost", updatedAt: new Date().toISOString(), error: "the runner process ended without a result" };
+		writeJsonAtomic(join(dir, "status.json"), lost);
+		void deps.worktrees.cleanStale?.(lost ? readSpecCwd(dir) : "", runsDir(deps.agentDir), () => false).catch(() => {});
+		return { status: lost, results: [] };
+	}
+	return undefined;
+}
+
+function readSpecCwd(dir: string): string {
+	const spec = readRunJson(dir, "spec.json");
+	return typeof spec?.cwd === "string" ? spec.cwd : dir;
+}
+
+function deliverCompletion(deps: LauncherDeps, ctx: ExtensionContext, runId: string, status: RunStatus, results: ChildResult[]): void {
+	const { watchdog } = deps;
+	for (const r of results) {
+		watchdog.children.add(r.findings.map((finding: Finding) => ({ finding, role: r.agent, runId, child: r.label })));
+		watchdog.children.settled(`${runId}/${r.label}`, r.blockers);
+	}
+	const high = results.some((r) => forModel(r).length > 0);
+	const text = status.state === "lost" ? `Background run ${runId} was lost: ${status.error ?? "its runner ended without a result"}. Its worktrees were removed.` : `Background run ${runId} ended (${status.state}).\n${launchText(results)}`;
+	let idle = true;
+	try {
+		idle = ctx.isIdle();
+	} catch {
+		// a stale context: the session moved on, post as if idle
+	}
+	deps.post({ customType: SUBAGENT_MESSAGE, content: text, display: true, details: { runId, state: status.state } }, idle ? (high ? "wake" : "quiet") : "steer");
+	watchdog.recordHistory(ctx, { kind: "launch", summary: `background run ${runId} ${status.state}: ${results.map((r) => `${r.label} ${r.status}`).join(", ") || "no results"}`, outcome: status.state, details: { run: runId } });
+}
+
+/** status, steer, interrupt, stop, wait. */
+export async function runAction(deps: LauncherDeps, _ctx: ExtensionContext, params: SubagentParams, signal: AbortSignal | undefined): Promise<{ text: string; details: Record<string, unknown> }> {
+	const id = params.id?.trim();
+	if (params.action === "status" && !id) return { text: listText(deps.agentDir), details: {} };
+	if (!id) throw new Error(`${params.action} needs the run id ("id")`);
+	if (!isRunId(id)) throw new Error(`"${id}" is not a run id (they look like 20261201-101502-a3f9c1)`);
+	const status = readStatus(deps.agentDir, id);
+	if (!status) throw new Error(`no run ${id}; subagent {action: "status"} lists the recent ones`);
+	switch (params.action) {
+		case "status":
+			return { text: statusText(deps.agentDir, id, settle(deps, id)?.status ?? status), details: { runId: id, state: status.state } };
+		case "wait": {
+			const limit = Math.min(params.timeoutMs ?? DEFAULT_WAIT_MS, MAX_WAIT_MS);
+			const end = await waitFor(deps, id, limit, signal);
+			const now = end?.status ?? readStatus(deps.agentDir, id) ?? status;
+			if (!end) return { text: `Run ${id} is still running after ${Math.round(limit / 1000)} s.\n${statusText(deps.agentDir, id, now)}`, details: { runId: id, state: now.state } };
+			return { text: end.status.state === "lost" ? statusText(deps.agentDir, id, end.status) : `Run ${id} ${end.status.state}.\n${launchText(end.results)}`, details: { runId: id, state: end.status.state } };
+		}
+		case "steer":
+		case "interrupt":
+		case "stop": {
+			if (status.state !== "running") throw new Error(`run ${id} is not running (${status.state})`);
+			if (status.pid === process.pid) throw new Error(`run ${id} runs in the foreground of this session; it ends when its tool call does`);
+			if (params.action === "steer" && !params.message?.trim()) throw new Error("steer needs a message");
+			requestControl(deps.agentDir, id, { action: params.action, ...(params.action === "steer" ? { message: params.message } : {}) });
+			return { text: `${params.action} sent to run ${id}.`, details: { runId: id } };
+		}
+		default:
+			throw new Error(`unknown run action ${params.action}`);
+	}
+}
+
+async function waitFor(deps: LauncherDeps, id: string, limitMs: number, signal: AbortSignal | undefined): Promise<{ status: RunStatus; results: ChildResult[] } | undefined> {
+	const until = Date.now() + limitMs;
+	for (;;) {
+		const end = settle(deps, id);
+		if (end) return end;
+		if (signal?.aborted || Date.now() >= until) return undefined;
+		await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(1, until - Date.now()))));
+	}
+}
+
+let controlCounter = 0;
+function requestControl(agentDir: string, id: string, command: Record<string, unknown>): void {
+	try {
+		const dir = join(runDir(agentDir, id), "control");
+		mkdirSync(dir, { recursive: true, mode: 0o700 });
+		writeJsonAtomic(join(dir, `${Date.now()}-${String(controlCounter++).padStart(6, "0")}.json`), command);
+	} catch {
+		// the run's folder is gone: it has ended
+	}
+}
+
+function statusText(agentDir: string, id: string, status: RunStatus): string {
+	const lines = [`Run ${id}: ${status.state} (${status.mode}), started ${status.startedAt}${status.error ? ` · ${status.error}` : ""}`];
+	for (const c of status.children) lines.push(`- ${c.label}: ${c.status}${c.tool ? ` · ${c.tool}` : ""} · ${c.toolCount} tools · ${c.tokens.toLocaleString("en-US")} tokens · $${c.cost.toFixed(4)}`);
+	lines.push(`Folder: ${runDir(agentDir, id)}`);
+	return lines.join("\n");
+}
+
+function listText(agentDir: string): string {
+	const ids = listRuns(agentDir).slice(0, 10);
+	if (!ids.length) return "No runs yet.";
+	return ids
+		.map((id) => {
+			const s = readStatus(agentDir, id);
+			return s ? `${id}: ${s.state} · ${s.mode} · ${s.children.map((c) => `${c.label} ${c.status}`).join(", ")}` : `${id}: (no status)`;
+		})
+		.join("\n");
+}
+
+function sessionInfo(ctx: ExtensionContext): { id?: string; file?: string; dir?: string } {
+	try {
+		return { id: ctx.sessionManager.getSessionId(), file: ctx.sessionManager.getSessionFile(), dir: ctx.sessionManager.getSessionDir() };
+	} catch {
+		return {};
+	}
+}

@@ -1,0 +1,103 @@
+// What a launch returns to the parent: each child's final answer, status, counts, session
+// file, where its changes went, and its watchdog's verdict. The parent's model sees only the
+// high-importance findings; acceptance fails (`watchdog-blocker`) while a blocker the child's
+// watchdog raised is still open or stalemated. Pure.
+import type { ChildBlockers, Finding } from "../findings/index.ts";
+import { clip, oneLine } from "../util/index.ts";
+import type { ChildOutcome } from "./child-session.ts";
+
+export interface Landing {
+	status: "applied" | "conflict" | "unchanged";
+	paths: string[];
+	conflicts?: string[];
+	patchPath?: string;
+}
+
+export interface ChildResult extends ChildOutcome {
+	/** "worker" for one child, "worker#2" for the second of several. */
+	label: string;
+	agent: string;
+	task: string;
+	model: string;
+	/** Where it worked: the parent's folder, or a worktree (then `landed` says what came back). */
+	cwd: string;
+	worktree?: boolean;
+	landed?: Landing;
+	/** Every finding the child's watchdog showed or sent. */
+	findings: Finding[];
+	blockers: ChildBlockers;
+	note?: string;
+}
+
+export interface Acceptance {
+	accepted: boolean;
+	failedChecks: string[];
+}
+
+const ANSWER_CHARS = 4_000;
+
+export function acceptance(r: ChildResult): Acceptance {
+	const failed: string[] = [];
+	const open = r.blockers.blockers;
+	if (open.length) failed.push(`watchdog-blocker: ${open.map((f) => oneLine(clip(f.summary, 160))).join("; ")}${r.blockers.stalemate ? " (stalemate)" : ""}`);
+	if (r.status !== "done") failed.push(`status: ${r.status}`);
+	if (r.landed?.status === "conflict") failed.push(`merge conflict: ${(r.landed.conflicts ?? []).join(", ")}`);
+	return { accepted: failed.length === 0, failedChecks: failed };
+}
+
+/** The findings the parent's model may see: high importance only. */
+export function forModel(r: ChildResult): Finding[] {
+	return r.findings.filter((f) => f.importance === "high");
+}
+
+/** One child's part of the tool result, as the parent's model reads it. */
+export function childText(r: ChildResult): string {
+	const a = acceptance(r);
+	const head = `## ${r.label} (${r.agent}, ${r.model}): ${r.status}${a.accepted ? "" : ", not accepted"}`;
+	const lines = [head, `${r.toolCalls} tool calls · ${r.tokens.toLocaleString("en-US")} tokens · $${r.cost.toFixed(4)}${r.sessionFile ? ` · session ${r.sessionFile}` : ""}`];
+	if (r.error) lines.push(`Error: ${oneLine(clip(r.error, 500))}`);
+	if (r.note) lines.push(r.note);
+	if (r.landed) lines.push(landingLine(r.landed));
+	if (!a.accepted) lines.push(`Failed checks: ${a.failedChecks.join(" | ")}`);
+	const high = forModel(r);
+	if (high.length) {
+		lines.push("Watchdog findings (high importance):");
+		for (const f of high) lines.push(`- [${f.severity}] ${oneLine(clip(f.summary, 300))}: ${oneLine(clip(f.evidence, 400))}${f.recommendedAction ? ` → ${oneLine(clip(f.recommendedAction, 200))}` : ""}`);
+	}
+	lines.push("Final answer:", r.answer.trim() ? clip(r.answer.trim(), ANSWER_CHARS) : "(empty)");
+	return lines.join("\n");
+}
+
+export function landingLine(l: Landing): string {
+	if (l.status === "unchanged") return "Changes: none.";
+	if (l.status === "applied") return `Changes landed in your tree: ${l.paths.join(", ")}.`;
+	return `Merge conflict in ${(l.conflicts ?? []).join(", ")}: your files were left as they were; the child's patch is at ${l.patchPath}.`;
+}
+
+export function launchText(results: ChildResult[], notes: string[] = []): string {
+	const done = results.filter((r) => r.status === "done").length;
+	const accepted = results.filter((r) => acceptance(r).accepted).length;
+	const head = results.length === 1 ? "" : `${results.length} children: ${done} done, ${accepted} accepted.\n\n`;
+	return `${head}${[...notes, ...results.map(childText)].join("\n\n")}`;
+}
+
+/** The structured result (the tool's `details`), without the answers' full text. */
+export function launchDetails(results: ChildResult[]) {
+	return results.map((r) => {
+		const a = acceptance(r);
+		return {
+			label: r.label,
+			agent: r.agent,
+			model: r.model,
+			status: r.status,
+			accepted: a.accepted,
+			failedChecks: a.failedChecks,
+			toolCalls: r.toolCalls,
+			tokens: r.tokens,
+			cost: r.cost,
+			sessionFile: r.sessionFile,
+			...(r.landed ? { landed: r.landed } : {}),
+			findings: forModel(r).map((f) => ({ summary: f.summary, severity: f.severity, importance: f.importance })),
+		};
+	});
+}

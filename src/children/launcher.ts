@@ -1,0 +1,236 @@
+// The parent's side of a foreground launch: find the agents, resolve each child's model, open
+// the run folder, give every child our watchdog with a channel back to this session, run them
+// (launch.ts), show progress, keep the result on disk, and say what happened. Thin glue over Pi.
+import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
+import type { ExtensionContext, ExtensionFactory, ModelRuntime } from "@earendil-works/pi-coding-agent";
+import type { ChildBlockers, Finding, ParentChannel } from "../findings/index.ts";
+import type { ResolvedSettings } from "../settings/index.ts";
+import type { WatchdogSession } from "../session/index.ts";
+import { resolveChildModel } from "./child-model.ts";
+import { type ChildAgent, type ChildProgress, runChildSession } from "./child-session.ts";
+import { type LaunchEnv, type PreparedChild, runLaunch, type WorktreeOps } from "./launch.ts";
+import type { LaunchPlan } from "./launch-plan.ts";
+import { type ChildResult, launchDetails, launchText } from "./launch-result.ts";
+import { makeRunDir, newRunId, type RunStatus, writeJsonAtomic } from "./runs.ts";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import type { LoadedAgents } from "./agents.ts";
+
+/** An agent as the launcher needs it (the agent file's fields). */
+export interface LaunchAgent extends ChildAgent {
+	description?: string;
+	model?: string;
+	thinking?: string;
+}
+
+
+export interface ChildWatchdogOptions {
+	role: string;
+	parent: ParentChannel;
+	parentSettings: () => ResolvedSettings;
+	runId: string;
+}
+
+export interface LauncherDeps {
+	watchdog: WatchdogSession;
+	agentDir: string;
+	agents(ctx: ExtensionContext): LoadedAgents;
+	childWatchdog(options: ChildWatchdogOptions): ExtensionFactory;
+	worktrees: WorktreeOps;
+	/** A message in the parent session: "wake" starts a run, "quiet" only adds it, "steer" reaches a running agent. */
+	post(message: { customType: string; content: string; display: boolean; details?: unknown }, how: "wake" | "quiet" | "steer"): void;
+}
+
+export interface LaunchOutput {
+	text: string;
+	details: Record<string, unknown>;
+}
+
+/** Unknown agents are the caller's mistake: the error lists the agents there are (and files that did not load). */
+export function findAgents(loaded: LoadedAgents, names: string[]): LaunchAgent[] {
+	return findDefinitions(loaded, names).map((a) => ({
+		...a,
+		// An agent's extension paths are relative to its file.
+		extensions: a.extensions?.map((p) => (isAbsolute(p) ? p : resolve(dirname(a.path), p))),
+		subagentOnlyExtensions: a.subagentOnlyExtensions?.map((p) => (isAbsolute(p) ? p : resolve(dirname(a.path), p))),
+	}));
+}
+
+function findDefinitions(loaded: LoadedAgents, names: string[]) {
+	const missing = [...new Set(names.filter((n) => !loaded.agents.has(n)))];
+	if (missing.length) {
+		const known = [...loaded.agents.keys()].sort();
+		const broken = loaded.errors.length ? ` Agent files that did not load: ${loaded.errors.map((e) => `${e.path}${e.line ? `:${e.line}` : ""}: ${e.message}`).join("; ")}.` : "";
+		throw new Error(`unknown agent${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")}. Available: ${known.join(", ") || "none"}.${broken}`);
+	}
+	return names.map((n) => loaded.agents.get(n) as NonNullable<ReturnType<LoadedAgents["agents"]["get"]>>);
+}
+
+export async function launchForeground(
+	deps: LauncherDeps,
+	ctx: ExtensionContext,
+	plan: LaunchPlan,
+	signal: AbortSignal | undefined,
+	onUpdate: ((partial: { content: Array<{ type: "text"; text: string }>; details: Record<string, unknown> }) => void) | undefined,
+): Promise<LaunchOutput> {
+	const { watchdog } = deps;
+	const agents = findAgents(deps.agents(ctx), plan.steps.map((s) => s.agent));
+	const settings = watchdog.settings(ctx).settings;
+	const runId = newRunId();
+	const dir = makeRunDir(deps.agentDir, runId);
+	const labels = labelsFor(agents.map((a) => a.name));
+	const channels = new Map<string, { findings: Finding[]; blockers: ChildBlockers }>();
+	const prepared: PreparedChild[] = [];
+	const failedEarly: ChildResult[] = [];
+	const models = new Map<string, { model: NonNullable<ExtensionContext["model"]>; thinking: ThinkingLevel }>();
+	for (const [i, step] of plan.steps.entries()) {
+		const agent = agents[i];
+		const choice = resolveChildModel(ctx.modelRegistry, { launchModel: step.model, launchThinking: step.thinking, agentModel: agent.model, agentThinking: agent.thinking }, { model: ctx.model, thinking: ctx.thinkingLevel });
+		const child: PreparedChild = { label: labels[i], step, agent, model: "error" in choice ? "(unresolved)" : choice.ref };
+		if ("error" in choice) failedEarly.push(unstarted(child, `${agent.name}: ${choice.error}`));
+		else {
+			models.set(child.label, { model: choice.model, thinking: choice.thinking as ThinkingLevel });
+			prepared.push(child);
+		}
+		channels.set(child.label, { findings: [], blockers: { blockers: [], stalemate: false } });
+	}
+	const channelFor = (label: string, role: string): ParentChannel => ({
+		deliver(findings) {
+			const kept = channels.get(label);
+			kept?.findings.push(...findings);
+			watchdog.children.add(findings.map((finding) => ({ finding, role, runId, child: label })));
+		},
+		settled(state) {
+			const kept = channels.get(label);
+			if (kept) kept.blockers = state;
+			watchdog.children.settled(`${runId}/${label}`, state);
+		},
+	});
+	const progress = new Map<string, ChildProgress & { step: string; status: string; agent: string }>();
+	for (const c of prepared) progress.set(c.label, { step: "", status: "queued", agent: c.agent.name, toolCount: 0, tokens: 0, cost: 0 });
+	const status = (state: RunStatus["state"]): RunStatus => ({
+		id: runId,
+		state,
+		mode: plan.mode,
+		pid: process.pid,
+		startedAt,
+		updatedAt: new Date().toISOString(),
+		children: [...progress.entries()].map(([label, p]) => ({ label, agent: p.agent, status: p.status, tool: p.tool, toolCount: p.toolCount, tokens: p.tokens, cost: p.cost })),
+		...(sessionFile(ctx) ? { parentSession: sessionFile(ctx) } : {}),
+	});
+	const startedAt = new Date().toISOString();
+	const show = () => {
+		const text = progressText(runId, progress);
+		try {
+			onUpdate?.({ content: [{ type: "text", text }], details: { runId, progress: Object.fromEntries(progress) } });
+			if (ctx.hasUI) ctx.ui.setStatus("watchdog-children", footer(progress));
+		} catch {
+			// the session moved on; progress is only a courtesy
+		}
+		try {
+			writeJsonAtomic(join(dir, "status.json"), status("running"));
+		} catch {
+			// an unwritable agent folder costs the on-disk copy, not the launch
+		}
+	};
+	show();
+	const runtime = (ctx.modelRegistry as unknown as { runtime: ModelRuntime }).runtime;
+	const trusted = watchdog.project(ctx).trusted;
+	const env: LaunchEnv = {
+		cwd: ctx.cwd,
+		concurrency: settings.children.concurrency,
+		runDir: dir,
+		worktrees: deps.worktrees,
+		findingsOf: (label) => channels.get(label) ?? { findings: [], blockers: { blockers: [], stalemate: false } },
+		run: (child, task, cwd, hooks) => {
+			const m = models.get(child.label);
+			if (!m) throw new Error("no model");
+			return runChildSession(
+				{
+					agent: child.agent,
+					task,
+					cwd,
+					projectCwd: ctx.cwd,
+					projectTrusted: trusted,
+					agentDir: deps.agentDir,
+					model: m.model,
+					thinking: m.thinking,
+					timeoutMs: child.step.timeoutMs ?? settings.children.timeoutMs,
+					modelRuntime: runtime,
+					watchdog: deps.childWatchdog({ role: child.agent.name, parent: channelFor(child.label, child.agent.name), parentSettings: () => watchdog.settings(ctx), runId }),
+					...sessionPlace(ctx),
+				},
+				hooks,
+			);
+		},
+	};
+	const live = new AbortController();
+	const forward = () => live.abort();
+	signal?.addEventListener("abort", forward, { once: true });
+	const unregister = watchdog.onShutdown(() => live.abort());
+	try {
+		const { results, notes } = await runLaunch(plan, prepared, env, {
+			signal: live.signal,
+			onProgress: (label, p) => {
+				const before = progress.get(label);
+				if (before) progress.set(label, { ...before, ...p, status: "running" });
+				show();
+			},
+			onChildDone: (r) => {
+				const before = progress.get(r.label);
+				if (before) progress.set(r.label, { ...before, status: r.status, toolCount: r.toolCalls, tokens: r.tokens, cost: r.cost });
+				show();
+			},
+		});
+		const all = [...failedEarly, ...results].sort((a, b) => labels.indexOf(a.label) - labels.indexOf(b.label));
+		writeJsonAtomic(join(dir, "result.json"), { id: runId, mode: plan.mode, results: all, notes });
+		writeJsonAtomic(join(dir, "status.json"), status(live.signal.aborted ? "stopped" : "done"));
+		return { text: `Run ${runId}\n${launchText(all, notes)}`, details: { runId, mode: plan.mode, children: launchDetails(all) } };
+	} finally {
+		signal?.removeEventListener("abort", forward);
+		unregister();
+		try {
+			if (ctx.hasUI) ctx.ui.setStatus("watchdog-children", undefined);
+		} catch {
+			// stale context
+		}
+	}
+}
+
+/** "worker" for a lone child; "worker#1", "worker#2" … when there are several. */
+export function labelsFor(names: string[]): string[] {
+	return names.length === 1 ? names : names.map((n, i) => `${n}#${i + 1}`);
+}
+
+function unstarted(child: PreparedChild, error: string): ChildResult {
+	return { status: "failed", answer: "", error, toolCalls: 0, tokens: 0, cost: 0, notices: [], label: child.label, agent: child.agent.name, task: child.step.task, model: child.model, cwd: "", findings: [], blockers: { blockers: [], stalemate: false } };
+}
+
+function sessionFile(ctx: ExtensionContext): string | undefined {
+	try {
+		return ctx.sessionManager.getSessionFile();
+	} catch {
+		return undefined;
+	}
+}
+
+/** Children's session files go beside the parent's, so `pi --resume` in the project lists them. */
+function sessionPlace(ctx: ExtensionContext): { sessionDir?: string; parentSessionFile?: string } {
+	try {
+		const file = ctx.sessionManager.getSessionFile();
+		const dir = ctx.sessionManager.getSessionDir();
+		return { ...(dir ? { sessionDir: dir } : {}), ...(file ? { parentSessionFile: file } : {}) };
+	} catch {
+		return {};
+	}
+}
+
+function progressText(runId: string, progress: Map<string, ChildProgress & { step: string; status: string; agent: string }>): string {
+	const lines = [...progress.entries()].map(([label, p]) => `${label} ${p.step ? `[${p.step}] ` : ""}${p.status}${p.tool ? ` · ${p.tool}` : ""} · ${p.toolCount} tools · ${p.tokens.toLocaleString("en-US")} tokens · $${p.cost.toFixed(4)}`);
+	return [`Run ${runId}`, ...lines].join("\n");
+}
+
+function footer(progress: Map<string, { status: string }>): string {
+	const all = [...progress.values()];
+	const running = all.filter((p) => p.status === "running" || p.status === "queued").length;
+	return `children: ${running} running, ${all.length - running} finished`;
+}

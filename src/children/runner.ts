@@ -1,0 +1,190 @@
+// The background runner: a detached Node process (the parent's own Node) that runs one launch
+// from its run folder and writes what happens there. It builds its own model runtime from the
+// agent folder (providers an extension registers in the parent are not here), gives each
+// child our watchdog with the parent's settings, takes steer/interrupt/stop from control
+// files, and stops when the parent process is gone, so nothing is left running.
+import { readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
+import { type ExtensionFactory, ModelRuntime } from "@earendil-works/pi-coding-agent";
+import type { ChildBlockers, Finding, ParentChannel } from "../findings/index.ts";
+import { parseModelRef } from "../models/index.ts";
+import type { ResolvedSettings } from "../settings/index.ts";
+import { type ChildControls, runChildSession } from "./child-session.ts";
+import { type LaunchEnv, type PreparedChild, runLaunch, type WorktreeOps } from "./launch.ts";
+import type { LaunchPlan } from "./launch-plan.ts";
+import type { ChildResult } from "./launch-result.ts";
+import type { LaunchAgent } from "./launcher.ts";
+import { processAlive, readRunJson, type RunStatus, writeJsonAtomic } from "./runs.ts";
+
+/** `spec.json`: everything the runner needs, written by the parent before it starts the runner. */
+export interface RunnerSpec {
+	runId: string;
+	plan: LaunchPlan;
+	children: Array<{ label: string; step: PreparedChild["step"]; agent: LaunchAgent; model: string; thinking: string }>;
+	cwd: string;
+	projectTrusted: boolean;
+	agentDir: string;
+	settings: ResolvedSettings;
+	parentPid: number;
+	sessionDir?: string;
+	parentSessionFile?: string;
+}
+
+export interface RunnerDeps {
+	childWatchdog(options: { role: string; parent: ParentChannel; parentSettings: () => ResolvedSettings; runId: string }): ExtensionFactory;
+	worktrees: WorktreeOps;
+}
+
+const CONTROL_POLL_MS = 250;
+
+/** Runs the launch in `runDir` to its end; returns the process exit code. */
+export async function runBackground(runDir: string, deps: RunnerDeps): Promise<number> {
+	const spec = readRunJson(runDir, "spec.json") as RunnerSpec | undefined;
+	if (!spec) return 2;
+	const startedAt = new Date().toISOString();
+	const progress = new Map(spec.children.map((c) => [c.label, { agent: c.agent.name, status: "queued", tool: undefined as string | undefined, toolCount: 0, tokens: 0, cost: 0 }]));
+	const writeStatus = (state: RunStatus["state"], error?: string) => {
+		const status: RunStatus = {
+			id: spec.runId,
+			state,
+			mode: spec.plan.mode,
+			pid: process.pid,
+			startedAt,
+			updatedAt: new Date().toISOString(),
+			children: [...progress.entries()].map(([label, p]) => ({ label, ...p })),
+			...(spec.parentSessionFile ? { parentSession: spec.parentSessionFile } : {}),
+			...(error ? { error } : {}),
+		};
+		try {
+			writeJsonAtomic(join(runDir, "status.json"), status);
+		} catch {
+			// the folder went away: nobody is left to read it
+		}
+	};
+	writeStatus("running");
+	const stop = new AbortController();
+	const controls = new Map<string, ChildControls>();
+	const timer = setInterval(() => {
+		// The parent is gone (quit or killed): stop, so no runner outlives the session that owns it.
+		if (!processAlive(spec.parentPid)) stop.abort();
+		for (const command of takeControls(runDir)) {
+			if (command.action === "stop") stop.abort();
+			for (const c of controls.values()) {
+				if (command.action === "steer" && typeof command.message === "string") void c.steer(command.message).catch(() => {});
+				if (command.action === "interrupt") void c.interrupt().catch(() => {});
+			}
+		}
+	}, CONTROL_POLL_MS);
+	const onSignal = () => stop.abort();
+	process.once("SIGTERM", onSignal);
+	process.once("SIGINT", onSignal);
+	try {
+		const runtime = await ModelRuntime.create({ authPath: join(spec.agentDir, "auth.json"), modelsPath: join(spec.agentDir, "models.json"), refreshOnCreate: false });
+		await runtime.refresh({ allowNetwork: false });
+		const channels = new Map<string, { findings: Finding[]; blockers: ChildBlockers }>();
+		const prepared: PreparedChild[] = [];
+		const early: ChildResult[] = [];
+		const models = new Map<string, ReturnType<ModelRuntime["getModel"]>>();
+		for (const c of spec.children) {
+			channels.set(c.label, { findings: [], blockers: { blockers: [], stalemate: false } });
+			const parsed = parseModelRef(c.model);
+			const model = parsed.ok ? runtime.getModel(parsed.ref.provider, parsed.ref.id) : undefined;
+			const child = { label: c.label, step: c.step, agent: c.agent, model: c.model };
+			if (!model) {
+				early.push({ status: "failed", answer: "", error: `model ${c.model} is not available to a background run (only providers from models.json and built-in ones are; one an extension registers is not)`, toolCalls: 0, tokens: 0, cost: 0, notices: [], label: c.label, agent: c.agent.name, task: c.step.task, model: c.model, cwd: "", findings: [], blockers: { blockers: [], stalemate: false } });
+				continue;
+			}
+			models.set(c.label, model);
+			prepared.push(child);
+		}
+		const channel = (label: string): ParentChannel => ({
+			deliver: (findings) => channels.get(label)?.findings.push(...findings),
+			settled: (state) => {
+				const kept = channels.get(label);
+				if (kept) kept.blockers = state;
+			},
+		});
+		const env: LaunchEnv = {
+			cwd: spec.cwd,
+			concurrency: spec.settings.settings.children.concurrency,
+			runDir,
+			// The parent goes on working in its tree: every writing child gets a worktree.
+			isolate: true,
+			worktrees: deps.worktrees,
+			findingsOf: (label) => channels.get(label) ?? { findings: [], blockers: { blockers: [], stalemate: false } },
+			run: (child, task, cwd, hooks) => {
+				const c = spec.children.find((x) => x.label === child.label);
+				const model = models.get(child.label);
+				if (!c || !model) throw new Error("no model");
+				return runChildSession(
+					{
+						agent: child.agent,
+						task,
+						cwd,
+						projectCwd: spec.cwd,
+						projectTrusted: spec.projectTrusted,
+						agentDir: spec.agentDir,
+						model,
+						thinking: c.thinking as ThinkingLevel,
+						timeoutMs: child.step.timeoutMs ?? spec.settings.settings.children.timeoutMs,
+						modelRuntime: runtime,
+						watchdog: deps.childWatchdog({ role: child.agent.name, parent: channel(child.label), parentSettings: () => spec.settings, runId: spec.runId }),
+						...(spec.sessionDir ? { sessionDir: spec.sessionDir } : {}),
+						...(spec.parentSessionFile ? { parentSessionFile: spec.parentSessionFile } : {}),
+					},
+					hooks,
+				);
+			},
+		};
+		const { results, notes } = await runLaunch(spec.plan, prepared, env, {
+			signal: stop.signal,
+			onControls: (label, c) => controls.set(label, c),
+			onProgress: (label, p) => {
+				const before = progress.get(label);
+				if (before) progress.set(label, { ...before, status: "running", tool: p.tool, toolCount: p.toolCount, tokens: p.tokens, cost: p.cost });
+				writeStatus("running");
+			},
+			onChildDone: (r) => {
+				controls.delete(r.label);
+				const before = progress.get(r.label);
+				if (before) progress.set(r.label, { ...before, status: r.status, toolCount: r.toolCalls, tokens: r.tokens, cost: r.cost });
+				writeStatus("running");
+			},
+		});
+		const labels = spec.children.map((c) => c.label);
+		const all = [...early, ...results].sort((a, b) => labels.indexOf(a.label) - labels.indexOf(b.label));
+		for (const r of early) {
+			const before = progress.get(r.label);
+			if (before) progress.set(r.label, { ...before, status: "failed" });
+		}
+		writeJsonAtomic(join(runDir, "result.json"), { id: spec.runId, mode: spec.plan.mode, results: all, notes });
+		writeStatus(stop.signal.aborted ? "stopped" : all.every((r) => r.status === "done") ? "done" : "failed");
+		return 0;
+	} catch (error) {
+		writeStatus("failed", error instanceof Error ? error.message : String(error));
+		return 1;
+	} finally {
+		clearInterval(timer);
+		process.off("SIGTERM", onSignal);
+		process.off("SIGINT", onSignal);
+	}
+}
+
+/** Control files (`control/<time>-<n>.json`), oldest first; each is taken (removed) once read. */
+function takeControls(runDir: string): Array<{ action?: string; message?: unknown }> {
+	const dir = join(runDir, "control");
+	let names: string[];
+	try {
+		names = readdirSync(dir).filter((n) => n.endsWith(".json")).sort();
+	} catch {
+		return [];
+	}
+	const out: Array<{ action?: string; message?: unknown }> = [];
+	for (const name of names) {
+		const value = readRunJson(dir, name);
+		rmSync(join(dir, name), { force: true });
+		if (value) out.push(value as { action?: string; message?: unknown });
+	}
+	return out;
+}

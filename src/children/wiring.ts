@@ -1,0 +1,46 @@
+// What the `subagent` tool needs from the host, put together once per session: the agent
+// files (a project's only with a trust decision, since they carry prompts and extensions),
+// git worktrees, and the run folders left by a session that crashed.
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { repositoryTrust } from "../host/index.ts";
+import { loadAgents } from "./agents.ts";
+import type { WorktreeOps } from "./launch.ts";
+import type { ChildWatchdogOptions, LauncherDeps } from "./launcher.ts";
+import { gitWorktrees } from "./worktree-ops.ts";
+import { listRuns, processAlive, readStatus, runDir, runsDir, type RunStatus, writeJsonAtomic } from "./runs.ts";
+import { join, relative, sep } from "node:path";
+import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
+
+export interface LauncherHost {
+	agentDir: string;
+	configDirName: string;
+	childWatchdog(options: ChildWatchdogOptions): ExtensionFactory;
+	post: LauncherDeps["post"];
+}
+
+export function launcherDeps(host: LauncherHost): Omit<LauncherDeps, "watchdog"> {
+	return {
+		agentDir: host.agentDir,
+		agents: (ctx: ExtensionContext) =>
+			loadAgents({ agentDir: host.agentDir, cwd: ctx.cwd, configDirName: host.configDirName, projectTrusted: repositoryTrust(ctx, host.agentDir).trusted }),
+		childWatchdog: host.childWatchdog,
+		worktrees: gitWorktrees,
+		post: host.post,
+	};
+}
+
+/**
+ * At session start: runs whose process is gone without a result are `lost`, and worktrees of
+ * runs that are no longer alive (a crash of the parent or the runner) are removed.
+ */
+export async function cleanStaleRuns(agentDir: string, cwd: string, worktrees: WorktreeOps = gitWorktrees): Promise<void> {
+	const alive = new Set<string>();
+	for (const id of listRuns(agentDir)) {
+		const status = readStatus(agentDir, id);
+		if (status?.state !== "running") continue;
+		if (processAlive(status.pid)) alive.add(id);
+		else writeJsonAtomic(join(runDir(agentDir, id), "status.json"), { ...status, state: "lost", updatedAt: new Date().toISOString(), error: "its process ended without a result" } satisfies RunStatus);
+	}
+	const root = runsDir(agentDir);
+	await worktrees.cleanStale?.(cwd, root, (dir) => alive.has(relative(root, dir).split(sep)[0] ?? ""));
+}

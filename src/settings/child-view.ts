@@ -1,0 +1,37 @@
+// What a child's watchdog runs with: the parent's effective settings seen through the child
+// configuration. A child never reads settings files of its own (a worktree child's folder is a
+// copy of the project that nobody decided to trust); it takes the parent's and applies
+// `children.*` and `children.overrides.<role>.*` on top.
+import type { ResolvedSettings } from "./resolve.ts";
+import type { WatchdogSettings } from "./schema.ts";
+
+/** The settings a child watchdog of `role` runs with. */
+export function childView(parent: ResolvedSettings, role: string): ResolvedSettings {
+	const s = parent.settings;
+	const override = Object.hasOwn(s.children.overrides, role) ? s.children.overrides[role] : undefined;
+	const isSet = (key: string) => (parent.sources[key] ?? "default") !== "default";
+	// Model: the role's override, then `children.model`, then the main reviewer choice.
+	const model = override?.model ?? (s.children.model !== "inherit" ? s.children.model : s.main.model);
+	const thinking = override?.thinking ?? (s.children.thinking !== "inherit" ? s.children.thinking : s.main.thinking);
+	// Cadence: the role's override, then `children.cadence`, then `cadence`.
+	const every = override?.cadence?.everyNTools ?? (isSet("children.cadence.everyNTools") ? s.children.cadence.everyNTools : s.cadence.everyNTools);
+	const settings: WatchdogSettings = {
+		...s,
+		main: { model, thinking },
+		cadence: { everyNTools: every },
+		// Clarification and rotation are the main session's alone.
+		clarification: false,
+		rotate: { ...s.rotate, enabled: false },
+	};
+	const enabled = parent.enabled && s.children.enabled && override?.enabled !== false;
+	return { ...parent, settings: { ...settings, enabled }, enabled };
+}
+
+/** Why a child's watchdog is off, or undefined when it is on. */
+export function childOffReason(parent: ResolvedSettings, role: string): string | undefined {
+	if (!parent.enabled) return parent.errors.length ? "settings errors" : "the watchdog is off";
+	if (!parent.settings.children.enabled) return "children.enabled is false";
+	const override = Object.hasOwn(parent.settings.children.overrides, role) ? parent.settings.children.overrides[role] : undefined;
+	if (override?.enabled === false) return `children.overrides.${role}.enabled is false`;
+	return undefined;
+}
