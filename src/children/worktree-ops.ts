@@ -1,10 +1,10 @@
-// Worktrees as the launch uses them (placeholder until the git worktree module lands).
+// Git worktrees as a launch uses them (launch.ts knows only the WorktreeOps shape).
 import type { WorktreeOps } from "./launch.ts";
+import { type ChildWorktree, cleanStaleWorktrees, createWorktree, landWorktree, removeWorktree } from "./worktree.ts";
 
 export const gitWorktrees: WorktreeOps = {
-	create: async () => {
-		throw new Error("worktrees are not available");
-	},
-	land: async () => ({ status: "unchanged", paths: [] }),
-	remove: async () => {},
+	create: (cwd, dir, signal) => createWorktree(cwd, dir, signal),
+	land: (wt, patchDir, name, signal) => landWorktree(wt as ChildWorktree, patchDir, name, signal),
+	remove: (wt) => removeWorktree(wt as ChildWorktree),
+	cleanStale: cleanStaleWorktrees,
 };
