@@ -13,7 +13,9 @@ export interface ChatRequest {
 export type Reply =
 	| { text: string }
 	| { toolCalls: Array<{ name: string; args: Record<string, unknown> }> }
-	| { status: number; error: string };
+	| { status: number; error: string }
+	/** Never answers (a model that hangs); the connection is cut when the server closes. */
+	| { hang: true };
 
 export type Script = (request: ChatRequest, index: number) => Reply;
 
@@ -64,6 +66,7 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
 			} catch (error) {
 				reply = { status: 500, error: `script failed: ${(error as Error).message}` };
 			}
+			if ("hang" in reply) return;
 			if ("status" in reply) {
 				res.writeHead(reply.status, { "content-type": "application/json" });
 				res.end(JSON.stringify({ error: { message: reply.error, type: "test_error" } }));
@@ -93,6 +96,10 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
 	return {
 		baseUrl: `http://127.0.0.1:${port}/v1`,
 		requests,
-		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
 	};
 }

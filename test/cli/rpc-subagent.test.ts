@@ -1,0 +1,112 @@
+// Child agents through the real `pi` CLI in RPC mode against the scripted server: a foreground
+// launch, a background run (its detached runner, the completion message, status and wait),
+// and the faults: a runner killed with SIGKILL is `lost`, and no runner outlives its parent.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { git, makeGitRepo } from "../support/git.ts";
+import { type ChatRequest, type Reply, subagentCallScript, textOf } from "../support/openai-server.ts";
+import { type CliSession, startCli } from "../support/pi-cli.ts";
+
+const firstUser = (r: ChatRequest) => textOf(r.messages.find((m) => m.role === "user")?.content);
+
+/** The parent follows "call {json}"; a child's task carries a marker saying what it does. */
+function script(request: ChatRequest): Reply {
+	const first = firstUser(request);
+	if (first.startsWith("call ")) return subagentCallScript(request);
+	if (first.includes("HANG-TASK")) return { hang: true };
+	const last = request.messages.at(-1);
+	for (const [marker, file] of [
+		["FG-TASK", "fg.txt"],
+		["BG-TASK", "bg.txt"],
+	]) {
+		if (first.includes(marker)) return last?.role === "tool" ? { text: `${marker} finished` } : { toolCalls: [{ name: "write", args: { path: file, content: `${marker}\n` } }] };
+	}
+	return { text: "plain answer" };
+}
+
+const alive = (pid: number) => {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+};
+const until = async (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) => {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (await check()) return;
+		await new Promise((r) => setTimeout(r, 100));
+	}
+	throw new Error(`timed out waiting for ${what}`);
+};
+const runIdOf = (text: string) => /Run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(text)?.[1] as string;
+const statusFile = (cli: CliSession, id: string) => JSON.parse(readFileSync(join(cli.agentDir, "watchdog", "runs", id, "status.json"), "utf8"));
+
+describe("subagent through pi --mode rpc", () => {
+	let cli: CliSession | undefined;
+	afterEach(async () => {
+		await cli?.stop().catch(() => {});
+		cli = undefined;
+	});
+	const start = async () => {
+		cli = await startCli({ script, cwd: makeGitRepo({ "README.md": "hi\n" }), args: ["--tools", "read,bash,edit,write,subagent"] });
+		return cli;
+	};
+	const call = async (c: CliSession, args: Record<string, unknown>) => {
+		await c.run(`call ${JSON.stringify(args)}`, 60_000);
+		return (await c.client.getLastAssistantText()) ?? "";
+	};
+
+	it("launches a foreground child that writes in the parent's tree", async () => {
+		const c = await start();
+		const text = await call(c, { agent: "worker", task: "FG-TASK make fg.txt" });
+		expect(text).toMatch(/## worker \(worker, local\/main\): done/);
+		expect(text).toContain("FG-TASK finished");
+		expect(readFileSync(join(c.cwd, "fg.txt"), "utf8")).toBe("FG-TASK\n");
+	});
+
+	it("runs a background child in a detached runner, lands its change and posts its completion", async () => {
+		const c = await start();
+		const started = await call(c, { agent: "worker", task: "BG-TASK make bg.txt", async: true });
+		const id = runIdOf(started);
+		expect(started).toMatch(/started in the background: worker/);
+		// the parent's turn is over; the run goes on and its completion arrives as a message
+		await until("the completion message", async () => (await c.client.getEntries()).entries.some((e: any) => e.type === "custom_message" && e.customType === "watchdog-subagent"));
+		const message = (await c.client.getEntries()).entries.find((e: any) => e.customType === "watchdog-subagent") as any;
+		expect(textOf(message.content)).toMatch(new RegExp(`Background run ${id} ended \\(done\\)`));
+		expect(textOf(message.content)).toContain("Changes landed in your tree: bg.txt");
+		expect(readFileSync(join(c.cwd, "bg.txt"), "utf8")).toBe("BG-TASK\n");
+		expect(await call(c, { action: "status", id })).toMatch(new RegExp(`Run ${id}: done`));
+		expect(await call(c, { action: "wait", id, timeoutMs: 2000 })).toMatch(/BG-TASK finished/);
+		// the runner carried the parent's session in its environment, and is gone now
+		const runner = statusFile(c, id).pid as number;
+		await until("the runner to exit", () => !alive(runner), 10_000);
+		expect(git(c.cwd, "worktree", "list").trim().split("\n")).toHaveLength(1);
+	});
+
+	it("calls a runner killed with SIGKILL lost and cleans its worktree", async () => {
+		const c = await start();
+		const id = runIdOf(await call(c, { agent: "worker", task: "HANG-TASK wait forever", async: true }));
+		await until("the child's request", () => c.server.requests.some((r) => firstUser(r).startsWith("HANG-TASK")));
+		const runner = statusFile(c, id).pid as number;
+		expect(existsSync(join(c.agentDir, "watchdog", "runs", id, "worktrees"))).toBe(true);
+		process.kill(runner, "SIGKILL");
+		const waited = await call(c, { action: "wait", id, timeoutMs: 10_000 });
+		expect(waited).toMatch(new RegExp(`Run ${id}: lost`));
+		await until("the worktree to be removed", () => git(c.cwd, "worktree", "list").trim().split("\n").length === 1, 10_000);
+	});
+
+	it("leaves no runner behind when the parent is killed", async () => {
+		const c = await start();
+		const id = runIdOf(await call(c, { agent: "worker", task: "HANG-TASK wait forever", async: true }));
+		await until("the child's request", () => c.server.requests.some((r) => firstUser(r).startsWith("HANG-TASK")));
+		const runner = statusFile(c, id).pid as number;
+		expect(alive(runner)).toBe(true);
+		const parent = (c.client as unknown as { process: { pid: number } }).process.pid;
+		process.kill(parent, "SIGKILL");
+		await until("the runner to stop", () => !alive(runner), 15_000);
+		expect(statusFile(c, id).state).toBe("stopped");
+	});
+});
