@@ -1,7 +1,7 @@
 // Child agents through the real `pi` CLI in RPC mode against the scripted server: a foreground
 // launch, a background run (its detached runner, the completion message, status and wait),
 // and the faults: a runner killed with SIGKILL is `lost`, and no runner outlives its parent.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeGitRepo } from "../support/git.ts";
@@ -56,7 +56,10 @@ describe("subagent through pi --mode rpc", () => {
 	};
 	const call = async (c: CliSession, args: Record<string, unknown>) => {
 		await c.run(`call ${JSON.stringify(args)}`, 60_000);
-		return (await c.client.getLastAssistantText()) ?? "";
+		// the tool's own result (a completion message may arrive during the call and get its own answer)
+		const entries = (await c.client.getEntries()).entries as any[];
+		const result = entries.filter((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "subagent").at(-1);
+		return textOf(result?.message.content);
 	};
 
 	it("launches a foreground child that writes in the parent's tree", async () => {
@@ -64,6 +67,7 @@ describe("subagent through pi --mode rpc", () => {
 		const text = await call(c, { agent: "worker", task: "FG-TASK make fg.txt" });
 		expect(text).toMatch(/## worker \(worker, local\/main\): done/);
 		expect(text).toContain("FG-TASK finished");
+		expect(await c.client.getLastAssistantText()).toMatch(/^RESULT /);
 		expect(readFileSync(join(c.cwd, "fg.txt"), "utf8")).toBe("FG-TASK\n");
 	});
 
@@ -108,5 +112,30 @@ describe("subagent through pi --mode rpc", () => {
 		process.kill(parent, "SIGKILL");
 		await until("the runner to stop", () => !alive(runner), 15_000);
 		expect(statusFile(c, id).state).toBe("stopped");
+	});
+
+	it("stops a child that hangs at its timeoutMs, and a background run on the stop action", async () => {
+		const c = await start();
+		const timed = await call(c, { agent: "worker", task: "HANG-TASK forever", timeoutMs: 2000 });
+		expect(timed).toMatch(/## worker \(worker, local\/main\): timed out, not accepted/);
+		const id = runIdOf(await call(c, { agent: "worker", task: "HANG-TASK again", async: true }));
+		await until("the child's request", () => c.server.requests.filter((r) => firstUser(r).startsWith("HANG-TASK")).length >= 2);
+		expect(await call(c, { action: "stop", id })).toMatch(new RegExp(`stop sent to run ${id}`));
+		const waited = await call(c, { action: "wait", id, timeoutMs: 15_000 });
+		expect(waited).toMatch(new RegExp(`Run ${id} stopped`));
+		expect(waited).toMatch(/worker .*: stopped/);
+	});
+
+	it("stops foreground children when the parent session ends, keeping what they did in the run folder", async () => {
+		const c = await start();
+		await c.client.prompt(`call ${JSON.stringify({ agent: "worker", task: "HANG-TASK until the parent quits" })}`);
+		await until("the child's request", () => c.server.requests.some((r) => firstUser(r).startsWith("HANG-TASK")));
+		const runs = join(c.agentDir, "watchdog", "runs");
+		const id = readdirSync(runs)[0] as string;
+		await c.stop();
+		cli = undefined;
+		await until("the run to be recorded as stopped", () => existsSync(join(runs, id, "result.json")) && statusFile(c, id).state === "stopped", 15_000);
+		const result = JSON.parse(readFileSync(join(runs, id, "result.json"), "utf8"));
+		expect(result.results[0]).toMatchObject({ label: "worker", status: "stopped" });
 	});
 });
