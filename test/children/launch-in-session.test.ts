@@ -1,7 +1,7 @@
 // Foreground launches through the `subagent` tool in a real Pi session: the children are real
 // in-process Pi sessions on the parent's runtime (faux models), each with its own session file
 // and our watchdog; real git repositories.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
@@ -78,6 +78,25 @@ describe("a single foreground child", () => {
 	});
 });
 
+describe("faults", () => {
+	it("fails a child whose agent cannot start (an extension that does not load) and carries on", async () => {
+		const t = await startSession();
+		mkdirSync(join(t.agentDir, "agents"), { recursive: true });
+		writeFileSync(join(t.agentDir, "agents", "broken.md"), "---\nname: broken\ndescription: loads a missing extension\nextensions: [./missing-extension.ts]\n---\nYou are broken.\n");
+		t.main.setResponses([toolUse("subagent", { agent: "broken", task: "anything" }), fauxAssistantMessage("I will tell the user.")]);
+		try {
+			await t.session.prompt("go");
+			await t.session.waitForIdle();
+			const result = toolResultText(t);
+			expect(result).toMatch(/## broken \(broken, faux\/main-model\): failed, not accepted/);
+			expect(result).toMatch(/Error: the agent's extensions failed to load: .*missing-extension\.ts/);
+			expect(t.session.getLastAssistantText()).toBe("I will tell the user.");
+		} finally {
+			await t.dispose();
+		}
+	});
+});
+
 describe("child watchdogs", () => {
 	it("reviews inside the child, continues the child on its high finding, and only high findings reach the parent's model", async () => {
 		const repo = makeGitRepo({ "src/app.ts": "export const greet = (name: string) => `hi ${name}`;\n" });
@@ -124,6 +143,9 @@ describe("child watchdogs", () => {
 			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/child findings \(last 2, newest first\)/);
 			expect(status).toMatch(/A low-importance nit about naming/);
+			// the child's history lines carry its role and run id, and filter by role
+			const history = (await t.command("/subagents-watchdog history --source worker")).map((n) => n.message).join("\n");
+			expect(history).toMatch(/finding .*The new greet\(\) drops the name argument.*\(child worker, run \d{8}-\d{6}-[0-9a-f]{6}\)/);
 		} finally {
 			await t.dispose();
 		}
