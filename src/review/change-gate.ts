@@ -272,12 +272,19 @@ export class ChangeGate {
 
 	private async status(signal?: AbortSignal): Promise<RepoState | { error: string }> {
 		const git = this.git as GitRunner;
-		const result = await git.run(["--no-optional-locks", "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--no-renames"], {
-			signal,
-			timeoutMs: this.options.timeoutMs,
-		});
+		// HEAD comes from git's files when they can be read (`--branch` would also count commits
+		// ahead of and behind the upstream, which costs on a big history); read after the status,
+		// so a commit landing in between shows up as a moved HEAD (over-reported, never missed).
+		const known = readHead(this.repo as RepoLocation);
+		const args = ["--no-optional-locks", "status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames"];
+		const result = await git.run(known === undefined ? [...args, "--branch"] : args, { signal, timeoutMs: this.options.timeoutMs });
 		if (!result.ok) return { error: `git status failed: ${result.error}` };
 		const parsed = parsePorcelainV2(result.stdout);
+		if (known !== undefined) {
+			const head = readHead(this.repo as RepoLocation);
+			if (head === undefined) return { error: "HEAD could not be read after git status" };
+			parsed.head = head;
+		}
 		const dirty: DirtyMarks = new Map();
 		for (const path of parsed.paths) {
 			if (this.options.ignore(path)) continue;
