@@ -1,31 +1,37 @@
-// The change gate: did this run change the repository? A run that only reads costs nothing;
-// a run that may have written costs one `git status` at its end, plus a stat of each path
-// that was dirty before and hashing of only the dirty files whose stat changed. The start
-// state is the previous run's end state, checked by stat, so steady state needs no git
-// process at the start.
-import { createHash } from "node:crypto";
-import { constants, lstatSync, readlinkSync } from "node:fs";
-import { open } from "node:fs/promises";
+// The change gate: did this run change the repository? A run that only reads costs nothing.
+// A run whose every mutating call was a built-in `edit` or `write` costs no git process either:
+// the files those calls touched are hashed before their first touch and at the end, and only
+// a changed one whose ignored-ness the in-process rules cannot settle is put to git. Any other
+// mutating call costs one `git status` at the run's end, plus a stat of each path that was
+// dirty before and hashing of only the dirty files whose stat changed. The start state is the
+// previous run's end state, checked by stat, so steady state needs no git process at the start.
+import { lstatSync, type Stats } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
-import { changedPaths, type DirtyMarks, type FileMark, sameStat } from "./change-set.ts";
+import { changedPaths, type DirtyMarks, type FileMark, sameContent, sameStat } from "./change-set.ts";
+import { hashOf, hashPath } from "./file-hash.ts";
 import { createGitRunner, type GitRunner } from "./git.ts";
+import { IgnoreRules } from "./ignore-rules.ts";
 import { findRepo, readHead, type RepoLocation } from "./repo.ts";
 import { parsePorcelainV2 } from "./status-parse.ts";
+import { placeTouched, realRootOf } from "./touched-path.ts";
 
 /** Tools known not to change files; anything else might. */
 export const READ_ONLY_TOOLS = new Set(["read", "grep", "find", "ls"]);
+/** Built-in tools that write exactly the file named by their `path`. */
+const FILE_TOOLS = new Set(["edit", "write"]);
 
-const FULL_HASH_LIMIT = 8 * 1024 * 1024;
-const EDGE_BYTES = 1024 * 1024;
 /** Slack for coarse file-system clocks when deciding a file changed before the run. */
 const MTIME_MARGIN_MS = 1500;
 
 export interface GateVerdict {
 	changed: boolean;
 	paths: string[];
-	/** "git": compared repository states; "tools": outside git, from successful edits/writes; "none": no mutating call. */
-	via: "git" | "tools" | "none";
-	/** HEAD at the end of the run (git only). */
+	/**
+	 * "git": compared repository states; "files": only edits and writes, their files compared
+	 * before and after; "tools": outside git, from successful edits/writes; "none": no mutating call.
+	 */
+	via: "git" | "files" | "tools" | "none";
+	/** HEAD at the end of the run (git and files only). */
 	head?: string | null;
 	error?: string;
 }
@@ -33,12 +39,23 @@ export interface GateVerdict {
 interface RepoState {
 	head: string | null;
 	dirty: DirtyMarks;
+	/**
+	 * Paths known not to be ignored whose mark is their real content but which may be clean:
+	 * a run of edits alone learns content, not whether it matches the index.
+	 */
+	uncertain?: Set<string>;
 }
 
 interface RunState {
 	startedAt: number;
 	/** Whether a tool that might write has been called. */
 	mutated: boolean;
+	/** Every mutating call so far was an edit or write the gate could place: decided by hashing. */
+	filesOnly: boolean;
+	/** Each touched path's content before the run first touched it (work-tree relative, real). */
+	before: Map<string, FileMark | null>;
+	/** Hashing in flight for `before`, awaited before a start snapshot is taken. */
+	pending: Set<Promise<unknown>>;
 	start?: Promise<RepoState | { error: string }>;
 	evidence: Set<string>;
 }
@@ -56,6 +73,9 @@ export class ChangeGate {
 	/** HEAD when the session started: the base of `watchdog_diff`. */
 	readonly baseline: string | null | undefined;
 	private readonly options: GateOptions;
+	private readonly realRoot: string | undefined;
+	private readonly gitDirs: string[] = [];
+	private readonly rules: IgnoreRules | undefined;
 	private cache = new Map<string, FileMark>();
 	private last?: RepoState;
 	private run?: RunState;
@@ -65,14 +85,32 @@ export class ChangeGate {
 		this.repo = findRepo(options.cwd);
 		this.git = this.repo ? createGitRunner(this.repo.root) : undefined;
 		this.baseline = this.repo ? readHead(this.repo) : undefined;
+		if (this.repo) {
+			this.realRoot = realRootOf(this.repo.root);
+			this.gitDirs = [realRootOf(this.repo.gitDir), realRootOf(this.repo.commonDir)];
+			this.rules = new IgnoreRules(this.repo);
+		}
 	}
 
-	/** Called before each tool runs; the first mutating call of a run records the start state. */
-	async beforeTool(toolName: string): Promise<void> {
+	/**
+	 * Called before each tool runs. An edit or write records its file's content before the run
+	 * first touches it; the first other mutating call records the start state.
+	 */
+	async beforeTool(toolName: string, input?: unknown): Promise<void> {
 		if (READ_ONLY_TOOLS.has(toolName)) return;
 		const run = this.currentRun();
 		run.mutated = true;
-		if (!run.start && this.repo) run.start = this.captureStart();
+		if (!this.repo) return;
+		if (run.filesOnly && FILE_TOOLS.has(toolName)) {
+			const placed = placeTouched(input, this.options.cwd, this.realRoot as string, this.gitDirs);
+			if (placed.kind === "outside") return; // git never sees it: no change, as with `git status`
+			if (placed.kind === "inside") {
+				if (!run.before.has(placed.path)) await this.recordBefore(run, placed.path);
+				return;
+			}
+		}
+		run.filesOnly = false;
+		run.start ??= this.captureStart(run);
 		await run.start;
 	}
 
@@ -81,7 +119,7 @@ export class ChangeGate {
 		if (READ_ONLY_TOOLS.has(toolName)) return;
 		const run = this.currentRun();
 		const path = (input as { path?: unknown } | undefined)?.path;
-		if (isError || (toolName !== "edit" && toolName !== "write") || typeof path !== "string") return;
+		if (isError || !FILE_TOOLS.has(toolName) || typeof path !== "string") return;
 		const rel = (isAbsolute(path) ? relative(this.options.cwd, path) : path).split(sep).join("/");
 		if (!rel.startsWith("../")) run.evidence.add(rel.replace(/^\.\//, ""));
 	}
@@ -91,15 +129,22 @@ export class ChangeGate {
 		const run = this.run;
 		this.run = undefined;
 		if (!run?.mutated) return { changed: false, paths: [], via: "none" };
-		if (!this.repo || !this.git || !run.start) {
+		if (!this.repo || !this.git) {
 			const paths = [...run.evidence].filter((p) => !this.options.ignore(p)).sort();
 			return { changed: paths.length > 0, paths, via: "tools" };
 		}
-		const start = await run.start;
+		if (run.filesOnly) return this.finishFilesOnly(run, signal);
+		const start = await (run.start as Promise<RepoState | { error: string }>);
 		if ("error" in start) return { changed: false, paths: [], via: "git", error: start.error };
 		const end = await this.status(signal);
 		if ("error" in end) return { changed: false, paths: [], via: "git", error: end.error };
-		const paths = new Set(changedPaths(start.dirty, end.dirty, run.startedAt - MTIME_MARGIN_MS));
+		// A path whose start content is known but not whether it was dirty: clean now and the same
+		// content means it was clean then too.
+		const startDirty = new Map(start.dirty);
+		for (const path of start.uncertain ?? []) {
+			if (!end.dirty.has(path) && sameContent(startDirty.get(path) ?? null, await this.mark(path, true))) startDirty.delete(path);
+		}
+		const paths = new Set(changedPaths(startDirty, end.dirty, run.startedAt - MTIME_MARGIN_MS));
 		if (start.head !== end.head && end.head) {
 			const range = start.head ? ["diff", "--name-only", "-z", start.head, end.head] : ["ls-tree", "-r", "-z", "--name-only", end.head];
 			const committed = await this.git.run(range, { signal, timeoutMs: this.options.timeoutMs });
@@ -120,31 +165,126 @@ export class ChangeGate {
 	}
 
 	private currentRun(): RunState {
-		this.run ??= { startedAt: Date.now(), mutated: false, evidence: new Set() };
+		this.run ??= { startedAt: Date.now(), mutated: false, filesOnly: true, before: new Map(), pending: new Set(), evidence: new Set() };
 		return this.run;
 	}
 
-	private async captureStart(): Promise<RepoState | { error: string }> {
+	private async recordBefore(run: RunState, path: string): Promise<void> {
+		const hashing = this.mark(path, true).then((mark) => {
+			if (!run.before.has(path)) run.before.set(path, mark);
+		});
+		run.pending.add(hashing);
+		try {
+			await hashing;
+		} finally {
+			run.pending.delete(hashing);
+		}
+	}
+
+	/** A run of edits and writes only: the touched files' content now against before their first touch. */
+	private async finishFilesOnly(run: RunState, signal?: AbortSignal): Promise<GateVerdict> {
+		await Promise.all(run.pending);
+		const now = new Map<string, FileMark | null>();
+		const changed: string[] = [];
+		for (const [path, before] of run.before) {
+			if (this.options.ignore(path)) continue;
+			const mark = await this.mark(path, true);
+			now.set(path, mark);
+			if (!sameContent(before, mark)) changed.push(path);
+		}
+		const head = readHead(this.repo as RepoLocation);
+		const kept = await this.notIgnored(changed, signal);
+		if ("error" in kept) return { changed: false, paths: [], via: "files", error: kept.error };
+		// Keep the previous end state true for the next run's start, without asking git.
+		const last = this.last;
+		if (last && head !== undefined && head === last.head) {
+			last.uncertain ??= new Set();
+			for (const [path, mark] of now) {
+				if (kept.has(path)) {
+					last.dirty.set(path, mark);
+					last.uncertain.add(path);
+				} else if (last.dirty.has(path)) last.dirty.set(path, mark);
+			}
+		} else this.last = undefined;
+		const paths = changed.filter((p) => kept.has(p)).sort();
+		return { changed: paths.length > 0, paths, via: "files", head: head ?? undefined };
+	}
+
+	/**
+	 * The paths (among `paths`) git does not ignore: a path git listed at the last look is not
+	 * ignored; the rest go to the in-process rules, and only what those cannot settle to git.
+	 */
+	private async notIgnored(paths: string[], signal?: AbortSignal): Promise<Set<string> | { error: string }> {
+		const kept = new Set<string>();
+		const open: string[] = [];
+		for (const path of paths) {
+			if (this.last?.dirty.has(path)) kept.add(path);
+			else open.push(path);
+		}
+		const decided = (this.rules as IgnoreRules).decide(open);
+		const unknown: string[] = [];
+		for (const path of open) {
+			const ignored = decided.get(path);
+			if (ignored === false) kept.add(path);
+			else if (ignored === undefined) unknown.push(path);
+		}
+		if (unknown.length === 0) return kept;
+		// Tracked, or untracked and not excluded: exactly the paths `git status` could list.
+		const listed = await (this.git as GitRunner).run(["--literal-pathspecs", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...unknown], {
+			signal,
+			timeoutMs: this.options.timeoutMs,
+		});
+		if (!listed.ok) return { error: `git ls-files failed: ${listed.error}` };
+		for (const path of listed.stdout.split("\0")) if (path) kept.add(path);
+		return kept;
+	}
+
+	private async captureStart(run: RunState): Promise<RepoState | { error: string }> {
+		await Promise.all(run.pending);
 		const repo = this.repo as RepoLocation;
 		const last = this.last;
 		const head = readHead(repo);
-		// Steady state: the previous end state still holds if HEAD did not move; re-stat its dirty paths.
+		// Steady state: the previous end state still holds if HEAD did not move; re-stat its dirty
+		// paths, taking the content from before the run's own edits where it made any.
 		if (last && head !== undefined && head === last.head) {
 			const dirty: DirtyMarks = new Map();
-			for (const path of last.dirty.keys()) dirty.set(path, await this.mark(path));
-			return { head, dirty };
+			for (const path of last.dirty.keys()) dirty.set(path, run.before.has(path) ? (run.before.get(path) ?? null) : await this.mark(path));
+			return { head, dirty, uncertain: new Set(last.uncertain) };
 		}
-		return this.status();
+		const now = await this.status();
+		if ("error" in now || run.before.size === 0) return now;
+		// The snapshot came after the run's first edits: put back what those files held before.
+		const dirty = new Map(now.dirty);
+		const uncertain = new Set<string>();
+		const restored: string[] = [];
+		for (const [path, before] of run.before) {
+			if (this.options.ignore(path) || sameContent(before, await this.mark(path, true))) continue;
+			if (now.dirty.has(path)) {
+				dirty.set(path, before);
+				uncertain.add(path);
+			} else restored.push(path); // clean now but edited: dirty at the start, unless git ignores it
+		}
+		const kept = await this.notIgnored(restored);
+		if ("error" in kept) return kept;
+		for (const path of restored) if (kept.has(path)) dirty.set(path, run.before.get(path) ?? null);
+		return { head: now.head, dirty, uncertain };
 	}
 
 	private async status(signal?: AbortSignal): Promise<RepoState | { error: string }> {
 		const git = this.git as GitRunner;
-		const result = await git.run(["--no-optional-locks", "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--no-renames"], {
-			signal,
-			timeoutMs: this.options.timeoutMs,
-		});
+		// HEAD comes from git's files when they can be read (`--branch` would also count commits
+		// ahead of and behind the upstream, which costs on a big history); read after the status,
+		// so a commit landing in between shows up as a moved HEAD (over-reported, never missed).
+		const known = readHead(this.repo as RepoLocation);
+		const args = ["--no-optional-locks", "status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames"];
+		const result = await git.run(known === undefined ? [...args, "--branch"] : args, { signal, timeoutMs: this.options.timeoutMs });
 		if (!result.ok) return { error: `git status failed: ${result.error}` };
 		const parsed = parsePorcelainV2(result.stdout);
+		if (known !== undefined) {
+			const head = readHead(this.repo as RepoLocation);
+			if (head === undefined) return { error: "HEAD could not be read after git status" };
+			parsed.head = head;
+		}
 		const dirty: DirtyMarks = new Map();
 		for (const path of parsed.paths) {
 			if (this.options.ignore(path)) continue;
@@ -157,10 +297,19 @@ export class ChangeGate {
 		return state;
 	}
 
-	/** Stat (and, when the stat changed since the last look, hash) one path. */
-	private async mark(path: string): Promise<FileMark | null> {
+	/**
+	 * Stat (and, when the stat changed since the last look, hash) one path. `fresh` always
+	 * hashes: an edit can keep a file's size and land within the same clock tick.
+	 */
+	private async mark(path: string, fresh = false): Promise<FileMark | null> {
 		const abs = join((this.repo as RepoLocation).root, path);
-		let st: ReturnType<typeof lstatSync>;
+		if (fresh) {
+			const mark = await hashPath(abs);
+			if (mark) this.cache.set(path, mark);
+			else this.cache.delete(path);
+			return mark;
+		}
+		let st: Stats;
 		try {
 			st = lstatSync(abs);
 		} catch {
@@ -170,48 +319,8 @@ export class ChangeGate {
 		const probe = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, hash: "" };
 		const cached = this.cache.get(path);
 		if (cached && sameStat(cached, probe)) return cached;
-		let hash: string;
-		if (st.isSymbolicLink()) hash = `link:${safeReadlink(abs)}`;
-		else if (st.isDirectory()) hash = `dir:${st.mtimeMs}`;
-		// A FIFO or device is never opened: a blocking open would hold a thread (and the settle) forever.
-		else if (!st.isFile()) hash = `special:${st.mode}:${st.rdev}`;
-		else hash = await hashFile(abs, st.size);
-		const mark = { ...probe, hash };
+		const mark = { ...probe, hash: await hashOf(abs, st) };
 		this.cache.set(path, mark);
 		return mark;
-	}
-}
-
-/** Content hash; files over 8 MiB are hashed by size, first and last MiB (bounded cost). */
-async function hashFile(path: string, size: number): Promise<string> {
-	const hash = createHash("sha1");
-	let handle: Awaited<ReturnType<typeof open>> | undefined;
-	try {
-		// Non-blocking and without following a link: a path swapped since the lstat must not hang or lead elsewhere.
-		handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
-		if (!(await handle.stat()).isFile()) return `special:${size}`;
-		if (size <= FULL_HASH_LIMIT) {
-			hash.update(await handle.readFile());
-		} else {
-			const buf = Buffer.alloc(EDGE_BYTES);
-			hash.update(`size:${size}`);
-			const head = await handle.read(buf, 0, EDGE_BYTES, 0);
-			hash.update(buf.subarray(0, head.bytesRead));
-			const tail = await handle.read(buf, 0, EDGE_BYTES, size - EDGE_BYTES);
-			hash.update(buf.subarray(0, tail.bytesRead));
-		}
-		return hash.digest("hex");
-	} catch (error) {
-		return `unreadable:${(error as NodeJS.ErrnoException).code ?? "error"}:${size}`;
-	} finally {
-		await handle?.close();
-	}
-}
-
-function safeReadlink(path: string): string {
-	try {
-		return readlinkSync(path);
-	} catch {
-		return "?";
 	}
 }

@@ -40,3 +40,9 @@ export function changedPaths(start: DirtyMarks, end: DirtyMarks, modifiedBefore:
 	}
 	return out.sort();
 }
+
+/** Whether two marks hold the same content (both missing counts as the same). */
+export function sameContent(a: FileMark | null, b: FileMark | null): boolean {
+	if (a === null || b === null) return a === b;
+	return a.hash === b.hash;
+}

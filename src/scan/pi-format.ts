@@ -3,7 +3,7 @@
 import type { SessionEvent } from "../loops/index.ts";
 import { piEditEvidence, resultText } from "../loops/index.ts";
 import { CallPairer, type ScanStats } from "./pairing.ts";
-import { asObject, assistantContent, PI_TOOL_BLOCK, parseJsonLine, peekField, type SessionParser, visibleText } from "./session-parser.ts";
+import { asObject, assistantContent, PI_TOOL_BLOCK, parseJsonLine, parseJsonLineSkipping, peekField, type SessionParser, visibleText } from "./session-parser.ts";
 
 /** The assistant and tool-result parts of one Pi message. */
 function piMessage(message: Record<string, unknown>, pairer: CallPairer, out: SessionEvent[]): void {
@@ -56,7 +56,8 @@ export function piSubagentsParser(stats: ScanStats): SessionParser {
 				stats.lines++;
 				return;
 			}
-			const record = parseJsonLine(text, stats);
+			// A tool result's top-level `text` repeats its message's content: left unparsed.
+			const record = peekField(text, '"role":"') === "toolResult" ? parseJsonLineSkipping(text, stats, '"text":"') : parseJsonLine(text, stats);
 			if (!record || record.recordType !== "message") return;
 			const message = asObject(record.message);
 			if (record.sourceEventType === "initial_prompt") {

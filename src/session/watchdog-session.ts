@@ -146,7 +146,7 @@ export class WatchdogSession {
 			const verdict = await check(ctx, call);
 			if (verdict?.block) return verdict;
 		}
-		if (this.settings(ctx).enabled) await this.run.gate?.beforeTool(call.toolName);
+		if (this.settings(ctx).enabled) await this.run.gate?.beforeTool(call.toolName, call.input);
 		return undefined;
 	}
 

@@ -1,6 +1,6 @@
 // Real git repositories in temp folders.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tempDir } from "./temp.ts";
 
@@ -28,4 +28,24 @@ export function makeGitRepo(files: Record<string, string> = { "README.md": "# te
 	git(dir, "add", "-A");
 	git(dir, "commit", "-q", "-m", "initial");
 	return dir;
+}
+
+/**
+ * Counts every git process this test process starts from now on: a `git` first on PATH that
+ * logs one line and runs the real git. `count()` reads the log; `restore()` puts PATH back.
+ */
+export function countGitProcesses(): { count: () => number; restore: () => void } {
+	const real = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+	const bin = tempDir("pi-watchdog-gitshim-");
+	const log = join(bin, "spawns.log");
+	writeFileSync(log, "");
+	writeFileSync(join(bin, "git"), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+	const saved = process.env.PATH;
+	process.env.PATH = `${bin}:${saved ?? ""}`;
+	return {
+		count: () => readFileSync(log, "utf8").split("\n").filter(Boolean).length,
+		restore: () => {
+			process.env.PATH = saved;
+		},
+	};
 }

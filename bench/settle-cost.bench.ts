@@ -1,0 +1,211 @@
+// The settle step's own cost, end to end: the time from the end of an agent run (Pi's
+// `agent_end`) to the start of the reviewer model's request, which holds the change gate, the
+// LSP pre-pass, the deterministic monitors and building the reviewer's input. Measured in a real
+// in-process Pi session (pi-ai's faux provider for both models, Pi's own loader loading
+// src/extension.ts by path, temp agentDir) on the generated 300-file TypeScript project of the
+// lsp-warm benchmark, in its git repository. Each round is one user prompt: the main model
+// writes the same 3 files as lsp-warm changes (new marker values, no type error) in one turn and
+// ends; the reviewer answers at once with no finding. The first rounds start the language
+// server and are not counted; the figure is the median over the rounds after, with the server
+// warm (target ≤ 100 ms). Beside it, the LSP's own figures on the same project: a cold check and
+// a warm re-check of the same files by a manager of its own.
+// Checked every round: the reviewer was called once, its input names the 3 changed files, the
+// review's history line says clean over 3 paths, and the run started no git process (a `git` first on PATH logs
+// every call: a run of writes alone is decided without git).
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { fauxAssistantMessage, fauxProvider, fauxToolCall } from "@earendil-works/pi-ai";
+import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
+import { LspManager } from "../src/lsp/lsp-manager.ts";
+import { median, min, ms, reportFailure, round } from "./stats.ts";
+import { generate, rel, source } from "./ts-project.ts";
+
+const EXTENSION_PATH = resolve(import.meta.dirname, "../src/extension.ts");
+const CHANGED = [100, 200, 299];
+const WARMUP_ROUNDS = 2;
+const ROUNDS = 15;
+const LSP_ROUNDS = 5;
+const TARGET = 100;
+const REVIEWER = "faux-reviewer/reviewer-model";
+const LSP_SETTINGS = { timeoutMs: 60_000, maxFiles: 20, idleMs: 600_000 };
+
+const ownBin = join(dirname(dirname(fileURLToPath(import.meta.url))), "node_modules", ".bin");
+if (!(process.env.PATH ?? "").split(delimiter).includes(ownBin)) process.env.PATH = `${ownBin}${delimiter}${process.env.PATH ?? ""}`;
+
+const root = mkdtempSync(join(tmpdir(), "pi-watchdog-bench-settle-"));
+const agentDir = join(root, "agent");
+process.env.PI_CODING_AGENT_DIR = agentDir;
+process.env.PI_OFFLINE = "1";
+const { createAgentSession, DefaultResourceLoader, ModelRuntime, SessionManager, SettingsManager } = await import("@earendil-works/pi-coding-agent");
+
+/** A `git` first on PATH that logs each call, then runs the real one. */
+function gitShim(): () => number {
+	const bin = join(root, "shim");
+	mkdirSync(bin);
+	const log = join(bin, "calls.log");
+	writeFileSync(log, "");
+	const real = (process.env.PATH ?? "")
+		.split(delimiter)
+		.map((d) => join(d, "git"))
+		.find((p) => {
+			try {
+				return readFileSync(p).length > 0;
+			} catch {
+				return false;
+			}
+		});
+	if (!real) throw new Error("git is not on PATH");
+	writeFileSync(join(bin, "git"), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`);
+	chmodSync(join(bin, "git"), 0o755);
+	process.env.PATH = `${bin}${delimiter}${process.env.PATH ?? ""}`;
+	return () => readFileSync(log, "utf8").split("\n").filter(Boolean).length;
+}
+
+const notices: string[] = [];
+function quietUi(): ExtensionUIContext {
+	return new Proxy({} as ExtensionUIContext, { get: (_t, prop) => (prop === "notify" ? (m: string) => void notices.push(m) : () => undefined) });
+}
+
+try {
+	const repo = join(root, "repo");
+	mkdirSync(repo);
+	let t = process.hrtime.bigint();
+	generate(repo, "imports");
+	console.log(`generated the 300-file TypeScript project in ${ms(t).toFixed(0)} ms`);
+	mkdirSync(agentDir, { recursive: true });
+	writeFileSync(
+		join(agentDir, "settings.json"),
+		JSON.stringify({ retry: { enabled: false }, compaction: { enabled: false }, subagents: { watchdog: { enabled: true, main: { model: REVIEWER }, lsp: { enabled: true }, loops: { enabled: true } } } }),
+	);
+	const gitCalls = gitShim();
+
+	const main = fauxProvider({ provider: "faux", models: [{ id: "main-model" }] });
+	const reviewer = fauxProvider({ provider: "faux-reviewer", models: [{ id: "reviewer-model", reasoning: true }] });
+	const modelRuntime = await ModelRuntime.create({ authPath: join(agentDir, "auth.json"), modelsPath: null, allowModelNetwork: false, refreshOnCreate: false });
+	modelRuntime.registerNativeProvider(main.provider);
+	modelRuntime.registerNativeProvider(reviewer.provider);
+	await modelRuntime.refresh({ allowNetwork: false });
+	const settingsManager = SettingsManager.create(repo, agentDir, { projectTrusted: false });
+	const resourceLoader = new DefaultResourceLoader({
+		cwd: repo,
+		agentDir,
+		settingsManager,
+		noExtensions: true,
+		additionalExtensionPaths: [EXTENSION_PATH],
+		noSkills: true,
+		noPromptTemplates: true,
+		noThemes: true,
+		noContextFiles: true,
+	});
+	await resourceLoader.reload();
+	const loadErrors = resourceLoader.getExtensions().errors;
+	if (loadErrors.length) throw new Error(`extension failed to load: ${JSON.stringify(loadErrors)}`);
+	const { session } = await createAgentSession({
+		cwd: repo,
+		agentDir,
+		modelRuntime,
+		model: main.getModel(),
+		thinkingLevel: "off",
+		tools: ["read", "write", "edit", "bash"],
+		resourceLoader,
+		settingsManager,
+		sessionManager: SessionManager.inMemory(repo),
+	});
+	const errors: unknown[] = [];
+	await session.bindExtensions({ mode: "rpc", uiContext: quietUi(), onError: (e) => errors.push(e) });
+
+	let runEnded: bigint | undefined;
+	session.subscribe((event: { type: string }) => {
+		if (event.type === "agent_end") runEnded = process.hrtime.bigint();
+	});
+
+	let marker = 0;
+	async function oneRound(r: number): Promise<{ settleMs: number; gitCalls: number }> {
+		marker++;
+		const calls = CHANGED.map((n, k) => fauxToolCall("write", { path: rel(n), content: source("imports", n, marker) }, { id: `w-${r}-${k}` }));
+		main.setResponses([fauxAssistantMessage(calls, { stopReason: "toolUse" }), fauxAssistantMessage(`Updated the markers (${marker}).`)]);
+		let settleMs: number | undefined;
+		let input = "";
+		reviewer.setResponses([
+			(ctx: unknown) => {
+				if (runEnded !== undefined) settleMs = ms(runEnded);
+				const messages = (ctx as { messages: Array<{ role: string; content: unknown }> }).messages;
+				input = JSON.stringify(messages.find((m) => m.role === "user")?.content ?? "");
+				return fauxAssistantMessage("No findings: the markers changed and nothing else.");
+			},
+		]);
+		const reviewerBefore = reviewer.state.callCount;
+		const gitBefore = gitCalls();
+		runEnded = undefined;
+		await session.prompt(`Bump the markers (round ${r}).`);
+		await session.waitForIdle();
+		if (errors.length) throw new Error(`extension errors: ${JSON.stringify(errors).slice(0, 500)}`);
+		if (reviewer.state.callCount !== reviewerBefore + 1 || settleMs === undefined) throw new Error(`round ${r}: the reviewer was called ${reviewer.state.callCount - reviewerBefore} times`);
+		const missing = CHANGED.map(rel).filter((p) => !input.includes(p));
+		if (missing.length) throw new Error(`round ${r}: the reviewer's input does not name ${missing.join(", ")}`);
+		// The review's line in the history log: clean, over the 3 changed paths.
+		const last = readFileSync(join(agentDir, "watchdog", "history.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.kind === "review").at(-1);
+		if (!last || last.outcome !== "clean" || last.paths !== CHANGED.length) throw new Error(`round ${r}: expected a clean review of ${CHANGED.length} paths, got ${JSON.stringify(last)}`);
+		return { settleMs, gitCalls: gitCalls() - gitBefore };
+	}
+
+	const warmups: number[] = [];
+	for (let r = 0; r < WARMUP_ROUNDS; r++) warmups.push((await oneRound(-1 - r)).settleMs);
+	console.log(`first rounds (server start, not counted): ${warmups.map((x) => `${x.toFixed(0)} ms`).join(", ")}`);
+	const rounds: Array<{ settleMs: number; gitCalls: number }> = [];
+	for (let r = 0; r < ROUNDS; r++) rounds.push(await oneRound(r + 1));
+	await session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" });
+	session.dispose();
+
+	// The LSP's own figures on the same project and files, for comparison.
+	const lsp = new LspManager(repo);
+	const files = CHANGED.map(rel);
+	const edit = () => {
+		marker++;
+		for (const n of CHANGED) writeFileSync(join(repo, rel(n)), source("imports", n, marker));
+	};
+	edit();
+	t = process.hrtime.bigint();
+	await lsp.check(files, LSP_SETTINGS);
+	const lspColdMs = ms(t);
+	const lspWarm: number[] = [];
+	for (let r = 0; r < LSP_ROUNDS; r++) {
+		edit();
+		t = process.hrtime.bigint();
+		await lsp.check(files, LSP_SETTINGS);
+		lspWarm.push(ms(t));
+	}
+	await lsp.shutdown();
+
+	const settle = rounds.map((x) => x.settleMs);
+	const gitPerRun = Math.max(...rounds.map((x) => x.gitCalls));
+	const med = median(settle);
+	const pass = med <= TARGET && gitPerRun === 0;
+	console.log(`settle step, end of run → reviewer request, warm server: median ${med.toFixed(1)} ms, min ${min(settle).toFixed(1)} ms, max ${Math.max(...settle).toFixed(1)} ms (${ROUNDS} rounds); git processes per run: ${gitPerRun}`);
+	console.log(`  beside the LSP's own figures on the same files: cold check ${lspColdMs.toFixed(0)} ms, warm re-check median ${median(lspWarm).toFixed(1)} ms (a re-check without the edits handed over as made)`);
+	console.log(`settle median: ${med.toFixed(1)} ms (target ≤ ${TARGET} ms)`);
+	console.log(
+		JSON.stringify({
+			bench: "settle-cost",
+			ratio: round(med / TARGET, 3),
+			target: 1,
+			pass,
+			settleMedianMs: round(med, 1),
+			settleMinMs: round(min(settle), 1),
+			settleTargetMs: TARGET,
+			firstRoundsMs: warmups.map((x) => round(x, 0)),
+			lspColdMs: round(lspColdMs, 0),
+			lspWarmMedianMs: round(median(lspWarm), 1),
+			gitProcessesPerRun: gitPerRun,
+			rounds: ROUNDS,
+		}),
+	);
+	if (!pass) process.exitCode = 1;
+} catch (error) {
+	reportFailure("settle-cost", 1, error);
+} finally {
+	rmSync(root, { recursive: true, force: true });
+}
+process.exit();
