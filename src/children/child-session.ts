@@ -154,7 +154,9 @@ async function openSession(spec: ChildSpec, notices: string[]): Promise<AgentSes
 	await resourceLoader.reload();
 	const loadErrors = resourceLoader.getExtensions().errors;
 	if (loadErrors.length) throw new Error(`the agent's extensions failed to load: ${loadErrors.map((e) => `${e.path}: ${e.error}`).join("; ")}`);
-	const sessionManager = SessionManager.create(spec.cwd, spec.sessionDir, spec.parentSessionFile ? { parentSession: spec.parentSessionFile } : undefined);
+	// Beside the parent's session, or in the project's session folder (never one keyed by a worktree's path).
+	const sessionDir = spec.sessionDir || SessionManager.create(spec.projectCwd).getSessionDir();
+	const sessionManager = SessionManager.create(spec.cwd, sessionDir, spec.parentSessionFile ? { parentSession: spec.parentSessionFile } : undefined);
 	const { session } = await createAgentSession({
 		cwd: spec.cwd,
 		agentDir: spec.agentDir,

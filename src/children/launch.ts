@@ -17,6 +17,8 @@ export function mayWrite(agent: ChildAgent): boolean {
 
 export interface Worktree {
 	dir: string;
+	/** Where the child works inside it (the parent's subfolder, when the parent is in one). */
+	workDir?: string;
 }
 
 export interface WorktreeOps {
@@ -111,7 +113,7 @@ async function runParallel(children: PreparedChild[], env: LaunchEnv, hooks: Lau
 			const step = `${i + 1}/${children.length}`;
 			let result: ChildResult;
 			if (wt || !mayWrite(child.agent) || child.step.cwd) {
-				result = await runOne(child, child.step.task, wt?.dir ?? cwd, wt, env, hooks, signal, step);
+				result = await runOne(child, child.step.task, wt ? (wt.workDir ?? wt.dir) : cwd, wt, env, hooks, signal, step);
 			} else {
 				// Writers in the parent's own tree take turns.
 				const turn = treeTurn.then(() => runOne(child, child.step.task, cwd, undefined, env, hooks, signal, step));
@@ -145,7 +147,7 @@ async function runIsolated(child: PreparedChild, task: string, env: LaunchEnv, h
 		notes.push(`No worktree (${error instanceof Error ? error.message : String(error)}): ${child.label} worked in your tree directly.`);
 		return runOne(child, task, cwd, undefined, env, hooks, signal, step);
 	}
-	const result = await runOne(child, task, wt.dir, wt, env, hooks, signal, step);
+	const result = await runOne(child, task, wt.workDir ?? wt.dir, wt, env, hooks, signal, step);
 	result.landed = await landBack(wt, child, env, signal);
 	return result;
 }

@@ -1,9 +1,21 @@
 // Git worktrees as a launch uses them (launch.ts knows only the WorktreeOps shape).
+import { realpathSync } from "node:fs";
+import { join, relative } from "node:path";
 import type { WorktreeOps } from "./launch.ts";
 import { type ChildWorktree, cleanStaleWorktrees, createWorktree, landWorktree, removeWorktree } from "./worktree.ts";
 
 export const gitWorktrees: WorktreeOps = {
-	create: (cwd, dir, signal) => createWorktree(cwd, dir, signal),
+	create: async (cwd, dir, signal) => {
+		const wt = await createWorktree(cwd, dir, signal);
+		// A parent in a subfolder of its repository: the child starts in the same subfolder.
+		let inside = "";
+		try {
+			inside = relative(realpathSync(wt.root), realpathSync(cwd));
+		} catch {
+			// keep the worktree's top
+		}
+		return { ...wt, workDir: inside && !inside.startsWith("..") ? join(wt.dir, inside) : wt.dir };
+	},
 	land: (wt, patchDir, name, signal) => landWorktree(wt as ChildWorktree, patchDir, name, signal),
 	remove: (wt) => removeWorktree(wt as ChildWorktree),
 	cleanStale: cleanStaleWorktrees,
