@@ -32,7 +32,7 @@ const TARGET = 0.2;
 const TIMEOUT_MS = 60_000;
 const MiB = 1024 * 1024;
 // A full collection before each memory reading, so that the heap figures are what is live (the
-// runner starts benches without --expose-gc; this is the documented way to get it afterwards).
+// runner starts benches without --expose-gc, so the flag is set from here).
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
 const REPO_ROOT = resolve(import.meta.dirname, "..");
