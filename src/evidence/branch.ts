@@ -8,12 +8,29 @@ import { contentText } from "../util/index.ts";
 type Entry = { type: string; message?: unknown };
 type Block = { type?: unknown; text?: unknown; id?: unknown; name?: unknown; arguments?: unknown };
 
-export function eventsFromBranch(entries: ReadonlyArray<Entry>): SessionEvent[] {
-	const out: SessionEvent[] = [];
-	const pending = new Map<string, { name: string; args: unknown }>();
-	let index = 0;
-	for (const entry of entries) {
-		if (entry.type !== "message" || !entry.message || typeof entry.message !== "object") continue;
+/**
+ * Reads a branch as it grows: each `read` converts only the entries after those it has seen,
+ * as long as the branch still starts with them (otherwise, after a switch to another branch or
+ * session, it says so and the caller starts afresh).
+ */
+export class BranchReader {
+	private pending = new Map<string, { name: string; args: unknown }>();
+	private index = 0;
+	private consumed = 0;
+	private last?: object;
+
+	/** The events of the entries not read yet, or undefined when the branch is not the one read so far. */
+	read(entries: ReadonlyArray<Entry>): SessionEvent[] | undefined {
+		if (this.consumed > entries.length || (this.consumed > 0 && entries[this.consumed - 1] !== this.last)) return undefined;
+		const out: SessionEvent[] = [];
+		for (let k = this.consumed; k < entries.length; k++) this.entry(entries[k] as Entry, out);
+		this.consumed = entries.length;
+		this.last = entries[entries.length - 1];
+		return out;
+	}
+
+	private entry(entry: Entry, out: SessionEvent[]): void {
+		if (entry.type !== "message" || !entry.message || typeof entry.message !== "object") return;
 		const m = entry.message as { role?: unknown; content?: unknown; stopReason?: unknown; toolCallId?: unknown; toolName?: unknown; isError?: unknown; details?: unknown };
 		if (m.role === "user") {
 			const text = contentText(m.content);
@@ -27,17 +44,21 @@ export function eventsFromBranch(entries: ReadonlyArray<Entry>): SessionEvent[] 
 				if (b.type === "text" && typeof b.text === "string" && b.text.trim()) text += text ? `\n${b.text}` : b.text;
 				else if (b.type === "toolCall") {
 					calls++;
-					pending.set(String(b.id ?? ""), { name: typeof b.name === "string" ? b.name : "", args: b.arguments });
+					this.pending.set(String(b.id ?? ""), { name: typeof b.name === "string" ? b.name : "", args: b.arguments });
 				} else if (b.type === "thinking" || b.type === "redacted_thinking") thinking = true;
 			}
 			const error = m.stopReason === "error" || m.stopReason === "aborted";
 			if (text || calls === 0) out.push({ type: "assistant", text, ...(thinking && calls === 0 ? { thinking } : {}), ...(error ? { error } : {}) });
 		} else if (m.role === "toolResult") {
 			const id = String(m.toolCallId ?? "");
-			const call = pending.get(id);
-			pending.delete(id);
-			out.push({ type: "call", call: fromPiToolCall(index++, call?.name ?? (typeof m.toolName === "string" ? m.toolName : ""), call?.args, m.content, m.isError === true, m.details) });
+			const call = this.pending.get(id);
+			this.pending.delete(id);
+			out.push({ type: "call", call: fromPiToolCall(this.index++, call?.name ?? (typeof m.toolName === "string" ? m.toolName : ""), call?.args, m.content, m.isError === true, m.details) });
 		}
 	}
-	return out;
+}
+
+/** The whole branch as events. */
+export function eventsFromBranch(entries: ReadonlyArray<Entry>): SessionEvent[] {
+	return new BranchReader().read(entries) ?? [];
 }

@@ -147,7 +147,9 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 				break;
 		}
 	}
-	return out;
+	// A failing run already answered as a contradicted "passed" need not be told again as "done".
+	const answered = new Set(out.filter((s) => s.kind === "check-passed" && s.verdict === "contradicted").map((s) => s.to));
+	return out.filter((s) => !((s.kind === "done" || s.kind === "implemented") && s.evidence.startsWith("the work is reported finished") && answered.has(s.to)));
 }
 
 function checkPassed(ctx: Context, claim: Claim): ClaimSignal | undefined {

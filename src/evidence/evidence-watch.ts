@@ -8,7 +8,7 @@ import type { Finding } from "../findings/index.ts";
 import { firstLine } from "../findings/index.ts";
 import type { SessionEvent } from "../loops/index.ts";
 import type { StatusSection } from "../util/index.ts";
-import { eventsFromBranch } from "./branch.ts";
+import { BranchReader } from "./branch.ts";
 import { checkClaims, type ClaimSignal } from "./claims.ts";
 import { claimFinding, idleFinding } from "./evidence-findings.ts";
 import { EvidenceLog } from "./log.ts";
@@ -52,6 +52,9 @@ export class EvidenceWatch {
 	private stallTimer?: ReturnType<typeof setTimeout>;
 	private last?: { claims: number; contradicted: number; stop?: string; at: number };
 	private nudges = 0;
+	/** The branch read so far and its log, kept between settles: a settle works out only what is new. */
+	private reader = new BranchReader();
+	private log = new EvidenceLog();
 
 	/** A real user prompt: nudging starts afresh, and a waiting stall nudge is cancelled. */
 	userPrompt(): void {
@@ -71,8 +74,8 @@ export class EvidenceWatch {
 	atSettle(entries: ReadonlyArray<{ type: string; message?: unknown }>, settings: IdleSettings, options: { role: string; mode: string; outcome: string; now: number; events?: SessionEvent[] }): SettleEvidence {
 		this.cancelStall();
 		if (settings.policy === "off") return NONE;
-		const log = new EvidenceLog();
-		for (const event of options.events ?? eventsFromBranch(entries)) log.add(event);
+		const log = options.events ? new EvidenceLog() : this.logOf(entries);
+		for (const event of options.events ?? []) log.add(event);
 		const segment = log.current();
 		const claims = checkClaims(log.facts, segment);
 		const stop = options.outcome === "completed" ? unfinishedStop(log.facts, segment) : undefined;
@@ -116,6 +119,18 @@ export class EvidenceWatch {
 	}
 
 	private pendingCalls = 0;
+
+	/** The log of the branch: grown by the new entries, or read afresh when the branch is another one. */
+	private logOf(entries: ReadonlyArray<{ type: string; message?: unknown }>): EvidenceLog {
+		let events = this.reader.read(entries);
+		if (!events) {
+			this.reader = new BranchReader();
+			this.log = new EvidenceLog();
+			events = this.reader.read(entries) ?? [];
+		}
+		for (const event of events) this.log.add(event);
+		return this.log;
+	}
 
 	/** The sink sent the nudge to the agent: it counts towards the cooldown and the cap. */
 	nudged(now: number): void {

@@ -68,7 +68,7 @@ const FAILURE_MARKERS: RegExp[] = [
 	/\berror TS\d{3,5}\b/,
 	/\bFound [1-9]\d* errors?\b/,
 	/\b[1-9]\d* errors? (?:found|generated)\b/i,
-	/npm ERR!|ERR_PNPM_\w+|error Command failed/,
+	/npm ERR!|^npm error\b|ERR_PNPM_\w+|error Command failed|^error: (?:script|command) .* (?:failed|not found)/m,
 	/\bbuild failed\b|\bcompilation failed\b|\bfailed to compile\b/i,
 	/^FAILED\b|^E\s+\w*Error\b|\bAssertionError\b/m,
 	/\btest result: FAILED\b|\berror\[E\d{4}\]/,
@@ -129,7 +129,8 @@ export function factOf(call: ToolCallRecord): CallFact {
 		outcome: `${call.name}|${call.isError ? "E" : ""}|${result.length}|${result.slice(-120)}`,
 	};
 	if (call.path !== undefined) fact.path = call.path;
-	const exit = EXIT_CODE.exec(result);
+	// Recorders put the exit code at the start ("Exit code 1") or the end ("Command exited with code 1").
+	const exit = EXIT_CODE.exec(result.length > 400 ? `${result.slice(0, 120)}\n${result.slice(-280)}` : result);
 	if (exit) fact.exitCode = Number(exit[1]);
 	else if (call.kind === "bash" && !call.isError && result) fact.exitCode = 0;
 	if (call.isError && REFUSAL.test(result)) fact.refused = clipWhy(REFUSAL.exec(result)?.[0] ?? result);

@@ -120,12 +120,12 @@ export function unfinishedStop(facts: CallFact[], segment: Segment): IdleSignal 
 				nextStep: "Go ahead without asking: the request already covers this step. Ask only what needs the user (credentials, publishing, destructive steps, product decisions).",
 			};
 	}
+	const waiting = last.find((s) => WAITING.test(s));
+	if (waiting && !somethingRunning(facts, Math.min(segment.endCall, facts.length)))
+		return { kind: "waiting", unfinished: true, at, words: clipWords(waiting), evidence: `says it is waiting, but nothing it started is still running: "${clipWords(waiting)}"`, nextStep: "Nothing is running in the background: look at the result you already have and take the next step." };
 	for (const s of last) {
 		if (ANNOUNCE.test(s) && !NOT_ANNOUNCE.test(s) && (s === final || final.endsWith(":") || final.length < 40))
 			return { kind: "announced", unfinished: true, at, words: clipWords(s), evidence: `announced a next step and stopped without a tool call after it: "${clipWords(s)}"`, nextStep: `Take the step you announced ("${clipWords(s, 100)}"): make that tool call now.` };
 	}
-	const waiting = last.find((s) => WAITING.test(s));
-	if (waiting && !somethingRunning(facts, Math.min(segment.endCall, facts.length)))
-		return { kind: "waiting", unfinished: true, at, words: clipWords(waiting), evidence: `says it is waiting, but nothing it started is still running: "${clipWords(waiting)}"`, nextStep: "Nothing is running in the background: look at the result you already have and take the next step." };
 	return undefined;
 }
