@@ -37,6 +37,7 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 		pi.on(
 			"input",
 			guarded("input", (event, _ctx) => {
+				watchdog.anyInput();
 				// Only what a person typed or sent over RPC is a user prompt; other extensions' messages are not.
 				if (event.source !== "extension") watchdog.userInput(event.text);
 				return undefined;

@@ -4,6 +4,7 @@ import { type Ctx, reviewNow, type WatchdogSession as Watchdog } from "../sessio
 import { check, configure, recommend } from "./controls.ts";
 import { historyEnv, runHistory } from "./history-command.ts";
 import type { Level } from "../host/index.ts";
+import { setPolicy } from "./policy.ts";
 import { parseCommand, USAGE } from "./watchdog-command.ts";
 
 export interface CommandOutcome {
@@ -48,6 +49,8 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 			if (!dismissed.length) return say(op.which === "all" ? "Nothing to dismiss: no recent finding is open." : `There is no open finding ${op.which}; status lists them with their numbers.`, "warning");
 			return say(`Dismissed ${dismissed.length} finding(s); they will not be raised again:\n${dismissed.map((f) => `- ${f.summary}`).join("\n")}`);
 		}
+		case "policy":
+			return say(setPolicy(watchdog, ctx, op.policy), "info", true);
 		case "history": {
 			const result = await runHistory(op.request, historyEnv(ctx));
 			return say(result.text, result.level);

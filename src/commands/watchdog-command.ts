@@ -14,6 +14,7 @@ export type CommandOp =
 	| { kind: "history"; request: HistoryRequest }
 	| { kind: "review" }
 	| { kind: "dismiss"; which: number | "all" }
+	| { kind: "policy"; policy: "off" | "keep" | "handsoff" }
 	| { kind: "help" }
 	| { kind: "error"; message: string };
 
@@ -30,6 +31,7 @@ export const USAGE = [
 	`/${COMMAND_NAME} check [--offline]        call the reviewer model once (--offline: only check it resolves and has credentials)`,
 	`/${COMMAND_NAME} ${HISTORY_USAGE}   past reviews, findings and failures (default: this project, newest 20)`,
 	`/${COMMAND_NAME} review                   review the pending changes now`,
+	`/${COMMAND_NAME} policy off|keep|handsoff   this session: no claim/idle checks, as usual, or detect and show without delivering to the agent`,
 	`/${COMMAND_NAME} dismiss [N|all]          mark finding N of status (default: all) as seen: not raised again, not counted for stalemate`,
 ].join("\n");
 
@@ -53,6 +55,10 @@ export function parseCommand(args: string): CommandOp {
 		if (rest.length === 0 || (rest.length === 1 && rest[0] === "all")) return { kind: "dismiss", which: "all" };
 		if (rest.length === 1 && /^[1-9]\d{0,3}$/.test(rest[0])) return { kind: "dismiss", which: Number(rest[0]) };
 		return { kind: "error", message: `dismiss takes a finding's number from status, or all; not "${rest.join(" ")}"` };
+	}
+	if (first === "policy") {
+		if (rest.length === 1 && (rest[0] === "off" || rest[0] === "keep" || rest[0] === "handsoff")) return { kind: "policy", policy: rest[0] };
+		return { kind: "error", message: `policy takes off, keep or handsoff${rest.length ? `, not "${rest.join(" ")}"` : ""}` };
 	}
 	if (first === "history") {
 		const parsed = parseHistoryArgs(rest);
@@ -143,6 +149,7 @@ const TOP: Array<[string, string]> = [
 	["history", "past reviews, findings and failures"],
 	["review", "review the pending changes now"],
 	["dismiss", "mark findings as seen"],
+	["policy", "this session: off, keep or handsoff"],
 ];
 
 /** Completes the whole argument text; `models` are the known model refs for `model …`. */
@@ -158,6 +165,7 @@ export function completeArguments(prefix: string, models: readonly string[]): Co
 	else if (done[0] === "history") options = completeHistory(done.slice(1));
 	else if (done[0] === "status") options = done.length === 1 ? [["--all", "your settings and each part's details"], ["--settings", "every setting, defaults too"]] : [];
 	else if (done[0] === "dismiss") options = done.length === 1 ? [["all", "every recent finding"]] : [];
+	else if (done[0] === "policy") options = done.length === 1 ? [["off", "no claim or idle checks"], ["keep", "as usual (default)"], ["handsoff", "detect and show, never deliver"]] : [];
 	else if (done[0] === "check") options = done.length === 1 ? [["--offline", "only resolve the model and its credentials"]] : [];
 	else if (isSettingHead(done)) options = TOP.filter(([v]) => ["on", "off", "model", "thinking"].includes(v));
 	else if (last === "model") options = [["recommended", "the strongest model of another family"], ["inherit", "use the session's model"], ...models.map((m): [string, string] => [m, ""])];

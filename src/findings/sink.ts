@@ -48,6 +48,8 @@ export interface SinkDeps {
 export interface SinkSettings {
 	severityThreshold: Severity;
 	stalemateRepeats: number;
+	/** The session's policy: `handsoff` detects and shows, and never delivers to the model. */
+	idle?: { policy: string };
 }
 
 export interface SettleDelivery {
@@ -219,11 +221,12 @@ export class FindingsSink {
 
 	private plan(findings: Finding[], settings: SinkSettings, stalemated: Finding[]): DeliveryPlan {
 		const spent = this.continuations >= MAX_CONTINUATIONS;
+		const handsOff = settings.idle?.policy === "handsoff";
 		return planDelivery({
 			findings,
 			threshold: settings.severityThreshold,
 			stalemated,
-			continuationBlocked: spent ? `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times` : undefined,
+			continuationBlocked: handsOff ? "policy handsoff: the watchdog detects and shows, and never delivers to the agent" : spent ? `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times` : undefined,
 			recentlyShown: this.recentlyShown,
 			dismissed: this.dismissed,
 		});

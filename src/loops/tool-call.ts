@@ -31,4 +31,9 @@ export interface ToolCallRecord {
 export type SessionEvent =
 	| { type: "prompt"; text: string }
 	| { type: "call"; call: ToolCallRecord }
-	| { type: "assistant"; text: string };
+	/**
+	 * An assistant message's visible text. A message without tool calls (a stop) comes out even
+	 * when its text is empty; `thinking` says it carried hidden reasoning, `error` that it ended
+	 * on a provider or harness error rather than by the agent's choice.
+	 */
+	| { type: "assistant"; text: string; thinking?: boolean; error?: boolean };

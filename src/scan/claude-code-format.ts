@@ -55,7 +55,7 @@ export function claudeCodeParser(stats: ScanStats): SessionParser {
 			if (type === "assistant") {
 				if (message.id === undefined || message.id !== lastMessageId) pairer.newTurn();
 				lastMessageId = message.id;
-				assistantContent(message.content, CLAUDE_TOOL_BLOCK, pairer, out);
+				assistantContent(message.content, CLAUDE_TOOL_BLOCK, pairer, out, entry.isApiErrorMessage === true);
 				return;
 			}
 			const content = message.content;

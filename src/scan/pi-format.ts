@@ -9,7 +9,7 @@ import { asObject, assistantContent, PI_TOOL_BLOCK, parseJsonLine, parseJsonLine
 function piMessage(message: Record<string, unknown>, pairer: CallPairer, out: SessionEvent[]): void {
 	if (message.role === "assistant") {
 		pairer.newTurn();
-		assistantContent(message.content, PI_TOOL_BLOCK, pairer, out);
+		assistantContent(message.content, PI_TOOL_BLOCK, pairer, out, message.stopReason === "error" || message.stopReason === "aborted");
 	} else if (message.role === "toolResult") {
 		pairer.result(message.toolCallId, resultText(message.content), message.isError === true, piEditEvidence(message.details), out);
 	}

@@ -1,5 +1,6 @@
 // Running the deterministic detectors over one recorded session. Pure apart from reading the
 // file: the same detector the live watchdog uses, fed the recorded calls in order.
+import { type ClaimsReport, EvidenceScan, type IdleReport } from "../evidence/index.ts";
 import { LoopDetector, type LoopSignal, type LoopThresholds, type SignalKind, WEAK_SIGNALS } from "../loops/index.ts";
 import { openSession, type SessionFormat } from "./read-session.ts";
 
@@ -22,10 +23,10 @@ export interface ScanReport {
 	 * count only when the stretch they describe never ended in anything landing.
 	 */
 	loop: { flagged: boolean; signals: ScanSignal[] };
-	/** Filled by the claims checker (a later version); kept so the output shape stays stable. */
-	claims: { checked: boolean };
-	/** Filled by the idle-stop detector (a later version). */
-	idle: { checked: boolean };
+	/** The claims checker: flagged when the log contradicts a claim of a closing message. */
+	claims: ClaimsReport;
+	/** The unfinished-stop detector: flagged when a segment ended in an unfinished stop (sign-offs are listed, not flagged). */
+	idle: IdleReport;
 	/** Lines of the file that could not be read as JSON and were skipped. */
 	skippedLines: number;
 }
@@ -33,6 +34,7 @@ export interface ScanReport {
 export async function scanSession(file: string, thresholds: Partial<LoopThresholds> = {}): Promise<ScanReport> {
 	const session = await openSession(file);
 	const detector = new LoopDetector(thresholds);
+	const evidence = new EvidenceScan();
 	const done: ScanSignal[] = [];
 	// One entry per loop since the last landing or prompt: its first sighting, stretched to the
 	// last call it was still seen at.
@@ -43,6 +45,7 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 	};
 	let calls = 0;
 	for await (const event of session.events) {
+		evidence.add(event);
 		if (event.type === "prompt") {
 			close();
 			detector.reset();
@@ -62,7 +65,8 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 	close();
 	const signals = done.sort((a, b) => a.from - b.from || a.to - b.to);
 	const flagged = signals.some(countsAsLoop);
-	return { file, format: session.format, calls, loop: { flagged, signals }, claims: { checked: false }, idle: { checked: false }, skippedLines: session.stats.malformed };
+	const { claims, idle } = evidence.finish();
+	return { file, format: session.format, calls, loop: { flagged, signals }, claims, idle, skippedLines: session.stats.malformed };
 }
 
 /** Whether a signal makes the session a loop: exact repetition always, a weak signal only when nothing landed after it. */
@@ -72,8 +76,29 @@ export function countsAsLoop(signal: ScanSignal): boolean {
 
 export function reportText(report: ScanReport): string {
 	const head = `${report.file}\n  format: ${report.format}, ${report.calls} tool calls${report.skippedLines ? `, ${report.skippedLines} unreadable line(s) skipped` : ""}`;
-	if (!report.loop.signals.length) return `${head}\n  loops: none found`;
+	return [head, ...loopLines(report), ...claimLines(report), ...idleLines(report)].join("\n");
+}
+
+function loopLines(report: ScanReport): string[] {
+	if (!report.loop.signals.length) return ["  loops: none found"];
 	const lines = report.loop.signals.map((s) => `    ${s.kind.padEnd(8)} calls ${s.from}–${s.to}: ${s.evidence}${s.resolvedAt !== undefined ? ` (then call ${s.resolvedAt} landed something)` : ""}`);
 	const verdict = report.loop.flagged ? `loops: ${report.loop.signals.length} signal(s)` : `loops: none that lasted (${report.loop.signals.length} suspicion(s), each ended by something landing)`;
-	return `${head}\n  ${verdict}\n${lines.join("\n")}`;
+	return [`  ${verdict}`, ...lines];
+}
+
+function claimLines(report: ScanReport): string[] {
+	const signals = report.claims.signals;
+	if (!signals.length) return ["  claims: nothing the log contradicts"];
+	const contradicted = signals.filter((s) => s.verdict === "contradicted").length;
+	const verdict = contradicted ? `claims: ${contradicted} contradicted by the log` : "claims: none contradicted";
+	const lines = signals.map((s) => `    ${s.verdict === "contradicted" ? "FALSE   " : "unbacked"} calls ${s.from}–${s.to}: "${s.claim}": ${s.evidence}`);
+	return [`  ${verdict}${signals.length > contradicted ? `, ${signals.length - contradicted} not backed` : ""}`, ...lines];
+}
+
+function idleLines(report: ScanReport): string[] {
+	const idle = report.idle;
+	if (!idle.kind) return ["  idle: finished properly"];
+	const stops = idle.stops ?? [{ kind: idle.kind, at: idle.at ?? -1, evidence: idle.evidence ?? "" }];
+	const lines = stops.map((s) => `    ${s.kind.padEnd(13)} after call ${s.at}: ${s.evidence}`);
+	return [`  idle: ${idle.flagged ? `unfinished stop (${idle.kind})` : "stopped for the user (sign-off), not unfinished"}`, ...lines];
 }

@@ -19,12 +19,14 @@ function loopWeight(report: ScanReport): [number, number] {
 
 export function summaryText(reports: ScanReport[], skipped: Skipped[], older: number): string {
 	const flagged = reports.filter((r) => r.loop.flagged);
+	const claims = reports.filter((r) => r.claims.flagged);
+	const idle = reports.filter((r) => r.idle.flagged);
 	const notes = [skipped.length ? `${skipped.length} not scanned (listed on stderr)` : "", older ? `${older} older than --since left out` : ""].filter(Boolean);
 	const lines = [
 		`Summary: ${reports.length} session file(s) scanned${notes.length ? `, ${notes.join(", ")}` : ""}`,
 		`  loops:  ${flagged.length} flagged`,
-		"  claims: not checked (a later version)",
-		"  idle:   not checked (a later version)",
+		`  claims: ${claims.length} flagged (a claim the session's own tool log contradicts)`,
+		`  idle:   ${idle.length} flagged (an unfinished stop)`,
 	];
 	if (flagged.length) {
 		const worst = flagged
@@ -34,6 +36,8 @@ export function summaryText(reports: ScanReport[], skipped: Skipped[], older: nu
 		for (const { report, weight } of worst.slice(0, WORST_SHOWN)) lines.push(`  ${weight[0]} loop signal(s) covering ${weight[1]} of ${report.calls} calls: ${report.file}`);
 		if (worst.length > WORST_SHOWN) lines.push(`  … and ${worst.length - WORST_SHOWN} more flagged`);
 	}
+	if (claims.length) lines.push("False claims:", ...claims.slice(0, WORST_SHOWN).map((r) => `  ${r.claims.signals.filter((s) => s.verdict === "contradicted").length} contradicted claim(s): ${r.file}`));
+	if (idle.length) lines.push("Unfinished stops:", ...idle.slice(0, WORST_SHOWN).map((r) => `  ${r.idle.kind}: ${r.file}`));
 	return lines.join("\n");
 }
 

@@ -23,12 +23,12 @@ export async function lspAndReview(
 	run: RunMonitors,
 	ctx: ExtensionContext,
 	settings: WatchdogSettings,
-	request: { trigger: ReviewRecord["trigger"]; paths: string[]; since: string | null; note?: string },
+	request: { trigger: ReviewRecord["trigger"]; paths: string[]; since: string | null; note?: string; signals?: string[] },
 ): Promise<LspAndReview> {
 	// The LSP pre-pass needs no model: its findings stand even if the review fails or is cancelled.
 	const all = session.review.pathsFor(request.paths).paths;
 	const lsp = settings.lsp.enabled && run.lsp ? await run.lsp.check(all, settings.lsp, repositoryTrust(ctx, session.store.agentDir()).trusted) : undefined;
-	const result = await session.review.review(ctx, { ...request, signals: [...(lsp?.signal ? [lsp.signal] : []), ...session.loops.signals()], gate: run.gate });
+	const result = await session.review.review(ctx, { ...request, signals: [...(lsp?.signal ? [lsp.signal] : []), ...session.loops.signals(), ...(request.signals ?? [])], gate: run.gate });
 	const cancelled = result.outcome.status === "cancelled";
 	return { result, findings: [...(lsp?.findings ?? []), ...(cancelled ? [] : result.outcome.findings)], cancelled };
 }

@@ -7,6 +7,8 @@ import { showReviewing } from "../host/index.ts";
 import { LspManager } from "../lsp/index.ts";
 import { ChangeGate, REVIEW_ENTRY } from "../review/index.ts";
 import type { WatchdogSettings } from "../settings/index.ts";
+import type { SettleEvidence } from "../evidence/index.ts";
+import { afterEvidence, evidenceAtSettle, evidenceOnly } from "./evidence-step.ts";
 import { closeReview, lspAndReview } from "./review-steps.ts";
 import type { WatchdogSession } from "./watchdog-session.ts";
 
@@ -51,19 +53,21 @@ export async function settleRun(
 		gate?.abandonRun();
 		return undefined;
 	}
+	const settings = resolved.settings;
+	// The deterministic evidence monitors first: their findings stand whatever the review does.
+	const evidence = evidenceAtSettle(session, ctx, settings, event.outcome);
 	const verdict = await gate.finish();
 	if (verdict.error) {
 		session.review.problem(ctx, `could not tell whether the run changed the repository: ${verdict.error}`);
 		session.recordHistory(ctx, { kind: "failure", what: "change gate", message: verdict.error });
-		return undefined;
+		return evidenceOnly(session, ctx, event, evidence, settings);
 	}
 	// Nothing changed, and nothing is left over from a review that did not complete.
-	if (!verdict.changed && !session.review.hasPending()) return undefined;
+	if (!verdict.changed && !session.review.hasPending()) return evidenceOnly(session, ctx, event, evidence, settings);
 
-	const settings = resolved.settings;
 	const progress = showReviewing(ctx);
 	try {
-		return await reviewAndDeliver(session, run, ctx, event, { paths: verdict.paths, via: verdict.via, since: runStart?.leaf ?? null, settings });
+		return await reviewAndDeliver(session, run, ctx, event, { paths: verdict.paths, via: verdict.via, since: runStart?.leaf ?? null, settings }, evidence);
 	} finally {
 		progress.stop();
 	}
@@ -75,17 +79,21 @@ async function reviewAndDeliver(
 	ctx: ExtensionContext,
 	event: { entries: BoundaryResult["entries"]; continue: boolean },
 	verdict: { paths: string[]; via: string; since: string | null; settings: WatchdogSettings },
+	evidence: SettleEvidence,
 ): Promise<BoundaryResult> {
 	const reviewed = await lspAndReview(session, run, ctx, verdict.settings, {
 		trigger: "boundary",
 		paths: verdict.paths,
 		since: verdict.since,
 		note: verdict.via === "tools" ? "(Not a git repository: these are the paths of successful edit and write calls; bash changes are not seen.)" : undefined,
+		signals: evidence.signals,
 	});
-	const { cancelled, findings } = reviewed;
+	const { cancelled } = reviewed;
+	const findings = [...evidence.findings, ...reviewed.findings];
 	// A cancelled review's LSP findings still stand; they are delivered, but nothing continues:
 	// new input is already waiting.
 	const delivery = session.sink.atSettle(ctx, findings, verdict.settings, !cancelled && (reviewed.result.outcome.status !== "failed" || findings.length > 0));
+	afterEvidence(session, ctx, evidence, delivery.sent);
 	const record = closeReview(session, ctx, reviewed, "boundary", delivery);
 	return {
 		entries: [...(event.entries ?? []), ...delivery.entries, { type: "custom", customType: REVIEW_ENTRY, data: record }],

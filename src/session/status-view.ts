@@ -34,6 +34,7 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 				childrenSection(baselineSections(s), session),
 				lspSection(s.lsp.enabled, run.lsp?.status()),
 				session.loops.section(resolved.enabled, s.loops.enabled),
+				session.evidence.section(s.idle.policy, s.idle, session.options.role),
 			]),
 			defaults: level === "settings",
 		});
@@ -52,6 +53,7 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 		lines: [
 			lspBrief(s.lsp.enabled, run.lsp?.status()),
 			session.loops.brief(resolved.enabled, s.loops.enabled),
+			session.evidence.brief(s.idle.policy),
 			`Cadence: ${every(s.cadence.everyNTools)} · Children: ${s.children.enabled ? "watchdogs on" : "watchdogs off"} · Launch rules: ${roles ? `${roles} role(s), ${s.rules.action}` : "none"}`,
 		],
 	});

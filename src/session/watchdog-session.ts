@@ -13,6 +13,7 @@ import { ChildFindings, FindingsSink, type ParentChannel, type SinkEvent } from 
 /** A history event as a monitor or the sink makes it; the session adds session id and cwd. */
 export type HistoryLine = SinkEvent | Record<string, unknown>;
 import { piTrusts } from "../host/index.ts";
+import { EvidenceWatch } from "../evidence/index.ts";
 import { LoopWatch, LOOP_RESOLVED_ENTRY } from "../loops/index.ts";
 import type { Thinking } from "../models/index.ts";
 import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
@@ -69,6 +70,8 @@ export class WatchdogSession {
 	readonly sink: FindingsSink;
 	readonly review: ModelReview;
 	readonly loops: LoopWatch;
+	/** The claims checker and the unfinished-stop detector (nudges); see evidence-step.ts. */
+	readonly evidence = new EvidenceWatch();
 	readonly cadence: Cadence<ExtensionContext>;
 	readonly host: WatchdogHost;
 	readonly historyLog: HistoryLog;
@@ -133,6 +136,12 @@ export class WatchdogSession {
 		this.cadence.cancel();
 		this.sink.userPrompt();
 		this.loops.userPrompt();
+		this.evidence.userPrompt();
+	}
+
+	/** Any input at all, the user's or another extension's: a nudge waiting for the stall time is off. */
+	anyInput(): void {
+		this.evidence.input();
 	}
 
 	agentStart(ctx: ExtensionContext): void {
@@ -201,6 +210,7 @@ export class WatchdogSession {
 				// one hook's trouble does not keep the others from running
 			}
 		}
+		this.evidence.cancelStall();
 		this.review.cancel();
 		this.cadence.cancel();
 		await this.run.lsp?.shutdown();

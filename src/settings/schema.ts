@@ -62,6 +62,8 @@ function layerSchema(obj: ObjectMaker) {
 			policy: z.enum(["off", "keep", "handsoff"], { error: "must be off, keep or handsoff" }).optional(),
 			cooldownMs: positiveMs(0).optional(),
 			maxNudges: z.int().min(0).optional(),
+			stallMs: positiveMs(0).optional(),
+			model: modelRefField.optional(),
 		}).optional(),
 		rotate: obj({
 			enabled: z.boolean().optional(),
@@ -121,7 +123,7 @@ export interface WatchdogSettings {
 	lsp: { enabled: boolean; timeoutMs: number; maxFiles: number; idleMs: number };
 	loops: { enabled: boolean; stopRun: boolean } & LoopThresholds;
 	clarification: boolean;
-	idle: { main: boolean; children: boolean; policy: "off" | "keep" | "handsoff"; cooldownMs: number; maxNudges: number };
+	idle: { main: boolean; children: boolean; policy: "off" | "keep" | "handsoff"; cooldownMs: number; maxNudges: number; stallMs: number; model: ModelSetting };
 	rotate: { enabled: boolean; models: string[]; cooldownMs: number };
 	children: {
 		enabled: boolean;
@@ -148,7 +150,7 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 	lsp: { enabled: true, timeoutMs: 10_000, maxFiles: 20, idleMs: 300_000 },
 	loops: { enabled: true, stopRun: false, ...DEFAULT_THRESHOLDS },
 	clarification: false,
-	idle: { main: false, children: true, policy: "keep", cooldownMs: 120_000, maxNudges: 3 },
+	idle: { main: false, children: true, policy: "keep", cooldownMs: 120_000, maxNudges: 3, stallMs: 60_000, model: "inherit" },
 	rotate: { enabled: false, models: [], cooldownMs: 600_000 },
 	children: { enabled: false, model: "inherit", thinking: "inherit", cadence: { everyNTools: 0 }, overrides: {}, concurrency: 4, timeoutMs: 1_800_000 },
 	rules: { action: "warn", roleModels: {} },

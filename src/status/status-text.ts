@@ -105,6 +105,7 @@ export function baselineSections(s: WatchdogSettings): StatusSection[] {
 		{ title: "Findings", lines: ["none this session"] },
 		{ title: "LSP", lines: [s.lsp.enabled ? `enabled (timeout ${s.lsp.timeoutMs} ms, at most ${s.lsp.maxFiles} files), not started this session` : "disabled"] },
 		{ title: "Loops", lines: [s.loops.enabled ? "no tool calls seen yet" : "off"] },
+		{ title: "Evidence", lines: [`policy: ${s.idle.policy}; nudges: main ${s.idle.main ? "on" : "off"}, children ${s.idle.children ? "on" : "off"}; no settle checked yet`] },
 		{ title: "Cadence", lines: [`main: ${every(s.cadence.everyNTools)}`] },
 		{
 			title: "Children",

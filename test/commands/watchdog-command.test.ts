@@ -35,8 +35,11 @@ describe("/subagents-watchdog arguments", () => {
 	});
 
 	it("completes subcommands and their values as whole argument strings", () => {
-		expect(completeArguments("", [])?.map((c) => c.value)).toEqual(["status", "on", "off", "session", "model", "thinking", "recommend-model", "check", "history", "review", "dismiss"]);
+		expect(completeArguments("", [])?.map((c) => c.value)).toEqual(["status", "on", "off", "session", "model", "thinking", "recommend-model", "check", "history", "review", "dismiss", "policy"]);
 		expect(completeArguments("dismiss ", [])?.map((c) => c.value)).toEqual(["dismiss all"]);
+		expect(completeArguments("policy h", [])?.map((c) => c.value)).toEqual(["policy handsoff"]);
+		expect(parseCommand("policy handsoff")).toEqual({ kind: "policy", policy: "handsoff" });
+		expect(parseCommand("policy maybe")).toMatchObject({ kind: "error", message: expect.stringContaining("off, keep or handsoff") });
 		expect(parseCommand("dismiss 2")).toEqual({ kind: "dismiss", which: 2 });
 		expect(parseCommand("dismiss")).toEqual({ kind: "dismiss", which: "all" });
 		expect(parseCommand("dismiss two")).toMatchObject({ kind: "error" });

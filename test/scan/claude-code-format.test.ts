@@ -1,7 +1,7 @@
 // Claude Code project logs: one block per line, results paired by tool_use_id, harness
 // messages that are not prompts.
 import { describe, expect, it } from "vitest";
-import { assistant, call, prompt, readAll, writeSessionFile } from "./session-files.ts";
+import { assistant, reasoningOnly, call, prompt, readAll, writeSessionFile } from "./session-files.ts";
 
 let n = 0;
 const common = () => ({ parentUuid: null, isSidechain: false, userType: "external", cwd: "/repo", sessionId: "5e55-1011", version: "2.1.39", gitBranch: "main", uuid: `u-${n++}`, timestamp: "2026-02-11T20:00:00.000Z" });
@@ -55,6 +55,7 @@ describe("Claude Code logs", () => {
 		expect(session.format).toBe("claude-code");
 		expect(events).toStrictEqual([
 			prompt("Fix the failing parser test"),
+			reasoningOnly,
 			assistant("Let me look at the parser."),
 			call({
 				index: 0,

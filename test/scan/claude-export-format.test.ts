@@ -1,6 +1,6 @@
 // Claude Code sessions exported as Markdown: sections of JSON blocks or plain typed text.
 import { describe, expect, it } from "vitest";
-import { assistant, call, prompt, readAll, writeText } from "./session-files.ts";
+import { assistant, reasoningOnly, call, prompt, readAll, writeText } from "./session-files.ts";
 
 const HEADER = [
 	"# Claude Session Export",
@@ -56,6 +56,7 @@ describe("Claude Code Markdown exports", () => {
 		expect(session.format).toBe("claude-export");
 		expect(events).toStrictEqual([
 			prompt("Index the books folder\n\n### User\nis only a heading I typed"),
+			reasoningOnly,
 			assistant("Reading the list in two chunks."),
 			call({
 				index: 0,

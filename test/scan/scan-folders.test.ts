@@ -68,7 +68,7 @@ describe("pi-watchdog scan DIR", () => {
 		expect(stderr).toMatch(/2 file\(s\) not a recognised session format \(.*\):\n {2}\S*junk\.jsonl\n {2}\S*notes\.md\n/);
 		expect(stderr.match(/junk\.jsonl/g)).toHaveLength(1);
 		expect(`${stdout}${stderr}`).not.toMatch(/notes\.txt|elsewhere\.jsonl\n|again\.jsonl/);
-		expect(stdout).toMatch(/Summary: 3 session file\(s\) scanned, 5 not scanned \(listed on stderr\)\n  loops:  1 flagged\n  claims: not checked/);
+		expect(stdout).toMatch(/Summary: 3 session file\(s\) scanned, 5 not scanned \(listed on stderr\)\n  loops:  1 flagged\n  claims: 0 flagged/);
 		expect(stdout).toMatch(new RegExp(`Worst sessions first:\\n  \\d+ loop signal\\(s\\) covering 8 of 8 calls: ${looping}\\n$`));
 	});
 

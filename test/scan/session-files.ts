@@ -33,6 +33,8 @@ export function call(fields: Omit<ToolCallRecord, "isError"> & { isError?: boole
 
 export const prompt = (text: string): SessionEvent => ({ type: "prompt", text });
 export const assistant = (text: string): SessionEvent => ({ type: "assistant", text });
+/** A message line holding only hidden reasoning (Claude logs write each block as its own line). */
+export const reasoningOnly: SessionEvent = { type: "assistant", text: "", thinking: true };
 
 const BIN = resolve(import.meta.dirname, "../../bin/pi-watchdog.mjs");
 

@@ -1,0 +1,203 @@
+// Reading the claims out of a closing message: a structured report when there is one (a fenced
+// JSON block with `commandsRun`, `changedFiles`, `testsAddedOrUpdated`, as pi-subagents'
+// acceptance-report), and the prose: checks that pass, commands that ran, files created,
+// changed or deleted, commits and pushes, work implemented or done, ticked checklist items.
+// Sentences that negate, hedge or plan ("not run", "next I'll", "if …") claim nothing. Pure.
+import { type CheckKind, checkKind } from "./facts.ts";
+
+export type ClaimKind = "check-passed" | "command-ran" | "files-changed" | "committed" | "pushed" | "implemented" | "done" | "checklist" | "pre-existing";
+
+export interface Claim {
+	kind: ClaimKind;
+	/** The words that make the claim, short. */
+	quote: string;
+	check?: CheckKind;
+	command?: string;
+	files?: string[];
+	source: "report" | "text";
+}
+
+const MAX_QUOTE = 120;
+const MAX_FILES = 40;
+
+/** Fenced blocks whose JSON carries a report's fields. */
+const FENCE = /```([\w-]*)[^\n]*\n([\s\S]*?)```/g;
+
+interface Report {
+	commandsRun?: Array<{ command?: unknown; result?: unknown; summary?: unknown }>;
+	changedFiles?: unknown[];
+	criteriaSatisfied?: Array<{ evidence?: unknown }>;
+}
+
+export interface Claims {
+	claims: Claim[];
+	/** The message reviews, plans or reports on work (its own words say so), rather than claiming to have done it. */
+	review: boolean;
+}
+
+export function splitReport(text: string): { prose: string; report?: Report } {
+	let report: Report | undefined;
+	const prose = text.replace(FENCE, (whole, _tag: string, body: string) => {
+		if (report || !/"(commandsRun|changedFiles)"/.test(body) || body.length > 200_000) return whole;
+		try {
+			const value = JSON.parse(body) as unknown;
+			if (value && typeof value === "object" && !Array.isArray(value)) {
+				report = value as Report;
+				return "\n";
+			}
+		} catch {
+			// not JSON after all: it stays prose
+		}
+		return whole;
+	});
+	return { prose, report };
+}
+
+/** A sentence that negates, hedges, plans or describes the future claims nothing. */
+const NOT_A_CLAIM =
+	/\b(not|n't|never|no longer|unable|without|skip(?:ped|ping)?|pending|todo|remaining|next|will|would|should|could|may|might|if|once|until|unless|plan(?:ned)?|need(?:s|ed)? to|to be|yet|whether|already (?:existed|present|implemented|there|in place|done)|pre-?existed|were already|was already|no (?:edits?|changes?|files?|code|modifications?))\b|\?$/i;
+const PASS_WORDS = /\b(pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|ok|clean|works?|completed?)\b|✅|✓|->\s*PASS/i;
+const CHECK_WORDS: Array<[CheckKind, RegExp]> = [
+	["test", /\b(tests?|specs?|test suite|vitest|jest|pytest|mocha|doctests?)\b/i],
+	["typecheck", /\b(tsc|type ?-?check(?:s|ing|er)?|typescript|types?|mypy|pyright)\b/i],
+	["lint", /\b(lint(?:er|ing)?|eslint|ruff|clippy|biome)\b/i],
+	["build", /\b(build|compil(?:e|es|ed|ation))\b/i],
+];
+const FILE_TOKEN = /`([^`\s]{2,200})`|(?<![\w/.-])((?:[\w.-]+\/)*[\w-]+\.[A-Za-z][\w]{0,6})(?![\w/])/g;
+const FILE_VERB = /^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(?:\w+\s+)?(created|wrote|written|added|updated|modified|changed|edited|deleted|removed|renamed)\b/i;
+const FIRST_PERSON_DONE = /^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(implemented|fixed|added|created|refactored|wrote|built|completed|finished)\s+\w/i;
+const COMMITTED =
+	/\b(?:committed (?:(?:the|all|my|these|both|your|this)\s+)?(?:changes?|work|fix(?:es)?|files?|it|them|as|in|to|on)\b|commits? (?:landed|created|made)\b|commit(?:ted)? (?:as )?`?[0-9a-f]{7,40}\b|(?:changes|work|everything|it|fix) (?:is|are|was|were|has been|have been) committed\b)/i;
+/** A message that reviews, plans or reports on work rather than claiming to have done it. */
+const REVIEW_FRAMING = /^\s*(?:#+\s*)?(?:code\s+)?(?:re-?)?review(?:ed)?\b|^\s*review (?:complete|done|finished)\b/im;
+const DONE = /\b(all done|(?:is|are|now) (?:complete|done|finished)|task (?:is )?complete|work (?:is )?(?:complete|done)|complete[d!]?\s*$|—\s*done\b|\bdone!|\bDONE\b|^(?:\W*\s*)?(?:\w+\s+){0,4}complete!)/im;
+
+function sentences(prose: string): string[] {
+	const out: string[] = [];
+	for (const line of prose.replace(/[’‘]/g, "'").split("\n")) {
+		const trimmed = line.trim();
+		if (!trimmed || trimmed.startsWith("```")) continue;
+		for (const s of trimmed.split(/(?<=[.!;])\s+(?=[A-Z`*])/)) if (s.trim()) out.push(s.trim());
+	}
+	return out;
+}
+
+function quote(text: string): string {
+	const t = text.replace(/\s+/g, " ").trim();
+	return t.length <= MAX_QUOTE ? t : `${t.slice(0, MAX_QUOTE - 1)}…`;
+}
+
+/** Extensions a bare name (no folder) must have to count as a file: `event.args` is code, `index.ts` a file. */
+const FILE_EXTENSIONS = new Set(
+	"ts tsx js jsx mjs cjs mts cts json jsonc json5 md mdx txt rst yml yaml toml ini cfg conf env lock py pyi ipynb rb go rs java kt kts scala swift c h cc cpp hpp cs fs ex exs erl hs ml php pl lua r sql sh bash zsh fish ps1 bat html htm css scss sass less vue svelte astro xml svg png jpg gif csv tsv proto graphql gql tf dockerfile gradle properties".split(" "),
+);
+
+function looksLikeFile(token: string): boolean {
+	if (/^https?:|^\d|[*?{}<>|$()]|^\.\.?$/.test(token)) return false;
+	const base = token.replace(/^.*\//, "");
+	const ext = /\.([A-Za-z][\w]{0,4})$/.exec(base)?.[1]?.toLowerCase();
+	if (!ext || /^\d+\.\d+/.test(base)) return false;
+	return token.includes("/") ? !/^(?:com|org|io|net|dev)$/.test(ext) : FILE_EXTENSIONS.has(ext) || /^\.[\w-]+$/.test(base);
+}
+
+export function filesIn(text: string): string[] {
+	const out = new Set<string>();
+	for (const m of text.matchAll(FILE_TOKEN)) {
+		const token = (m[1] ?? m[2] ?? "").replace(/^\.\//, "").replace(/[),.:;]+$/, "");
+		if (looksLikeFile(token)) out.add(token);
+		if (out.size >= MAX_FILES) break;
+	}
+	return [...out];
+}
+
+/** Every claim a closing message makes. */
+export function extractClaims(text: string): Claims {
+	const { prose, report } = splitReport(text);
+	const claims: Claim[] = [];
+	let review = REVIEW_FRAMING.test(prose);
+	if (report) {
+		fromReport(report, claims);
+		// The report's own account of what satisfied the task: "Implemented …" or "Reviewed …".
+		for (const c of Array.isArray(report.criteriaSatisfied) ? report.criteriaSatisfied.slice(0, 20) : []) {
+			const evidence = c && typeof c === "object" && typeof c.evidence === "string" ? c.evidence.trim() : "";
+			if (REVIEW_FRAMING.test(evidence)) review = true;
+			else if (FIRST_PERSON_DONE.test(evidence)) claims.push({ kind: "implemented", quote: quote(evidence), source: "report" });
+		}
+	}
+	// "Changed files:" and the like introduce a list of files, one per line: one claim for the list.
+	let list: { quote: string; files: string[] } | undefined;
+	const endList = () => {
+		if (list?.files.length) claims.push({ kind: "files-changed", quote: quote(list.quote), files: list.files.slice(0, MAX_FILES), source: "text" });
+		list = undefined;
+	};
+	for (const s of sentences(prose)) {
+		if (/^\W*(changed|modified|created|new|updated|edited|touched)\s+files?\b.*:\s*$/i.test(s)) {
+			endList();
+			list = { quote: s, files: [] };
+			continue;
+		}
+		if (list) {
+			const item = /^\s*(?:[-*+]|\d+\.)\s+/.test(s) ? filesIn(s.split(/\s[—–-]\s|:\s/)[0] ?? s) : [];
+			if (item.length) {
+				list.files.push(item[0] as string);
+				continue;
+			}
+			endList();
+		}
+		const negated = NOT_A_CLAIM.test(s);
+		if (/\bpre-?existing\b|\bunrelated (?:test )?(?:failures?|errors?)\b|\balready (?:failing|broken)\b/i.test(s)) claims.push({ kind: "pre-existing", quote: quote(s), source: "text" });
+		if (negated) continue;
+		const ticked = /^\s*[-*]\s*\[[xX✓]\]\s*(.+)$/.exec(s);
+		if (ticked) {
+			claims.push({ kind: "checklist", quote: quote(ticked[1]), files: filesIn(ticked[1]), source: "text" });
+			continue;
+		}
+		checkClaims(s, claims);
+		if (COMMITTED.test(s)) claims.push({ kind: "committed", quote: quote(s), source: "text" });
+		if (/\b(pushed)\b/i.test(s)) claims.push({ kind: "pushed", quote: quote(s), source: "text" });
+		if (FILE_VERB.test(s)) {
+			const files = filesIn(s);
+			if (files.length) claims.push({ kind: "files-changed", quote: quote(s), files, source: "text" });
+		}
+		if (FIRST_PERSON_DONE.test(s) && !s.startsWith("#")) claims.push({ kind: "implemented", quote: quote(s), source: "text" });
+		else if (DONE.test(s)) claims.push({ kind: "done", quote: quote(s), source: "text" });
+	}
+	endList();
+	return { claims, review };
+}
+
+/** "tests pass", "build succeeded", "`npm test` -> PASS": one claim per check named. */
+function checkClaims(s: string, claims: Claim[]): void {
+	if (/[{}]|=>|\);/.test(s.replace(/`[^`]*`/g, ""))) return; // a line of code, not a sentence
+	if (!PASS_WORDS.test(s) || /\bfail|\berror(?!s? *(?:found|: *0)\b)|\bbroken\b/i.test(s.replace(/\b(?:0|no|zero) (?:\w+ )?(?:failures?|failed|errors?)\b|FAIL \(0\)/gi, ""))) return;
+	const command = /`([^`]{3,300})`/.exec(s)?.[1];
+	const kind = command ? checkKind(command) : undefined;
+	if (command && kind) {
+		claims.push({ kind: "check-passed", quote: quote(s), check: kind, command, source: "text" });
+		return;
+	}
+	const plain = s.replace(/`[^`]*`/g, "");
+	for (const [check, words] of CHECK_WORDS) {
+		if (words.test(plain)) {
+			claims.push({ kind: "check-passed", quote: quote(s), check, source: "text" });
+			return;
+		}
+	}
+}
+
+function fromReport(report: Report, claims: Claim[]): void {
+	if (Array.isArray(report.commandsRun)) {
+		for (const run of report.commandsRun.slice(0, 50)) {
+			if (!run || typeof run !== "object" || typeof run.command !== "string") continue;
+			const command = run.command.trim();
+			const kind = checkKind(command);
+			const passed = typeof run.result === "string" && /^(pass(?:ed)?|success(?:ful)?|succeeded|ok|clean|green)\b/i.test(run.result.trim());
+			if (kind && passed) claims.push({ kind: "check-passed", quote: quote(`${command}: ${run.result}`), check: kind, command, source: "report" });
+			else if (passed && /\bgit\s+(commit|push)\b/.test(command)) claims.push({ kind: /\bpush\b/.test(command) ? "pushed" : "committed", quote: quote(`${command}: ${run.result}`), command, source: "report" });
+		}
+	}
+	if (Array.isArray(report.changedFiles)) {
+		const files = report.changedFiles.filter((f): f is string => typeof f === "string" && looksLikeFile(f.trim())).map((f) => f.trim().replace(/^\.\//, ""));
+		if (files.length) claims.push({ kind: "files-changed", quote: quote(`changedFiles: ${files.join(", ")}`), files: files.slice(0, MAX_FILES), source: "report" });
+	}
+}

@@ -1,0 +1,165 @@
+// What one tool call proves, as the claims checker and the unfinished-stop detector need it:
+// did it change files, was it a check (tests, build, type check, lint) and did that check fail,
+// its exit code and whether a pipe hid it, whether it was refused or blocked, whether it
+// committed or pushed. Pure, and cheap: the result text is already cut to RESULT_CHARS.
+import { isCheckCommand, mayChangeFiles, normalizeCommand, type ToolCallRecord } from "../loops/index.ts";
+
+export type CheckKind = "test" | "build" | "typecheck" | "lint";
+
+export interface CallFact {
+	index: number;
+	name: string;
+	kind: ToolCallRecord["kind"];
+	/** bash: the command without cd/env prefixes, cut to 400 characters. */
+	command?: string;
+	path?: string;
+	isError: boolean;
+	/** An edit or write that changed a file. */
+	wrote: boolean;
+	/** A shell command that may have written files (a redirect, sed -i, git checkout, …). */
+	shellWrite: boolean;
+	/** Which kind of check the command runs, if it runs one. */
+	check?: CheckKind;
+	/** The exit code the result reports, if it reports one. */
+	exitCode?: number;
+	/** The command's status is its last pipe stage's (`| tail`, `| head`, `| grep` without pipefail). */
+	piped: boolean;
+	/** What in the output says the check failed ("3 failed", "error TS2304"), if anything. */
+	failure?: string;
+	/** Refused or blocked before it could act (permission, hook, budget guard), with the words that say so. */
+	refused?: string;
+	/** git commit / git push and how they went. */
+	git?: { op: "commit" | "push"; ok: boolean; why?: string };
+	/** Work started in the background (a shell job, a run_in_background call). */
+	background: boolean;
+	/** A poll that says its job is over. */
+	finished: boolean;
+	/** A tool the detectors do not know (an MCP writer, apply_patch): its arguments, cut, since it may have written the files they name. */
+	mentions?: string;
+	/** A checklist tool (TodoWrite and the like): the items it marked done. */
+	ticked?: string[];
+	/** What the call answered, short: a call whose answer is new is progress. */
+	outcome: string;
+}
+
+const TEST_PROGRAM = /\b(vitest|jest|mocha|ava|pytest|tox|phpunit|rspec|unittest|nextest)\b|\b(npm|pnpm|yarn|bun|deno|cargo|go|dotnet|mix|make|gradle|gradlew|mvn)\s+(run\s+)?(t|test)(:\S*)?\b|node\s+--test\b/;
+const TYPECHECK = /\b(tsc|tsgo|mypy|pyright)\b|\b(npm|pnpm|yarn|bun)\s+(run\s+)?(typecheck|type-check|tsc)\b|\bcargo\s+check\b|\bgo\s+vet\b/;
+const LINT = /\b(eslint|ruff|biome|clippy|flake8|pylint)\b|\b(npm|pnpm|yarn|bun)\s+(run\s+)?lint\b/;
+const BUILD = /\b(npm|pnpm|yarn|bun|cargo|go|dotnet|gradle|gradlew|mvn|mix)\s+(run\s+)?(build|compile|package)\b|\bmake\b/;
+
+/** Which check a (normalised) command runs. */
+export function checkKind(raw: string): CheckKind | undefined {
+	// `npm --prefix pkg test`, `make -C dir test`: the folder option does not change what runs.
+	const command = raw.replace(/\s(?:--prefix|--dir|--cwd|-C|--filter|-w|--workspace)[= ]\S+/g, "");
+	if (!isCheckCommand(command) && !/\bmix\s+(test|compile)\b|\bpython3?\s+-m\s+pytest\b/.test(command)) return undefined;
+	if (TEST_PROGRAM.test(command)) return "test";
+	if (TYPECHECK.test(command)) return "typecheck";
+	if (LINT.test(command)) return "lint";
+	if (BUILD.test(command)) return "build";
+	return "test";
+}
+
+// Words in a check's output that mean it failed; counts of zero ("0 failed", "FAIL (0)") do not.
+const FAILURE_MARKERS: RegExp[] = [
+	/\b[1-9]\d* (?:tests? )?(?:failed|failing|failures?)\b/i,
+	/\bFAIL \([1-9]\d*\)/,
+	/ℹ fail [1-9]\d*/,
+	/\bTests?:?\s+[1-9]\d* failed/i,
+	/\berror TS\d{3,5}\b/,
+	/\bFound [1-9]\d* errors?\b/,
+	/\b[1-9]\d* errors? (?:found|generated)\b/i,
+	/npm ERR!|^npm error\b|ERR_PNPM_\w+|error Command failed|^error: (?:script|command) .* (?:failed|not found)/m,
+	/\bbuild failed\b|\bcompilation failed\b|\bfailed to compile\b/i,
+	/^FAILED\b|^E\s+\w*Error\b|\bAssertionError\b/m,
+	/\btest result: FAILED\b|\berror\[E\d{4}\]/,
+];
+
+/** The words in an output that say a check failed, or undefined. */
+export function failureIn(output: string): string | undefined {
+	for (const marker of FAILURE_MARKERS) {
+		const m = marker.exec(output);
+		if (m) return m[0].trim().slice(0, 60);
+	}
+	return undefined;
+}
+
+const EXIT_CODE = /(?:Command exited with code|^Exit code|exited with (?:exit )?code|exit status)\s*:?\s*(\d+)/im;
+/** A refusal, a hook's rejection or a harness guard, in the result of a call that failed. */
+const REFUSAL =
+	/(permission (?:was )?denied|requested permissions? to|haven't granted|has not been granted|not (?:been )?(?:allowed|permitted)|user (?:rejected|denied|declined)|(?:blocked|rejected) by (?:a |the )?(?:\w+ )?(?:hook|policy|guard|user)|hook (?:rejected|blocked|failed)|pre-commit (?:hook )?(?:failed|rejected)|validation failed|budget (?:hard )?limit|tool budget|is blocked|operation not permitted|read-only file ?system|tool .{0,40} not found)/i;
+
+/** Tools the detectors do not know whose names say they may write files, or hand work to another agent that may. */
+const MAY_WRITE = /write|edit|patch|create|replace|insert|save|apply|move|rename|delete|remove|task|agent|delegate/i;
+
+const PIPED_INTO = /\|\s*(?:tail|head|grep|less|more|cat|sed|awk|cut|sort|uniq|wc|tee|rtk)\b/;
+
+function gitOp(command: string, result: string, isError: boolean): CallFact["git"] {
+	const commit = /\bgit\s+(?:-C\s+\S+\s+)?commit\b/.test(command);
+	const push = /\bgit\s+(?:-C\s+\S+\s+)?push\b/.test(command);
+	if (!commit && !push) return undefined;
+	if (push && !commit) {
+		const bad = isError || /\[rejected\]|failed to push|error: failed|rejected|denied|could not read from remote|fatal:/i.test(result);
+		return { op: "push", ok: !bad, ...(bad ? { why: clipWhy(result) } : {}) };
+	}
+	const nothing = /nothing to commit|no changes added to commit/i.test(result);
+	const hook = /hook|pre-commit|commit-msg/i.test(result) && (isError || /fail|reject|abort/i.test(result));
+	const bad = isError || nothing || hook || /^fatal:|^error:/im.test(result);
+	return { op: "commit", ok: !bad, ...(bad ? { why: nothing ? "nothing to commit" : hook ? `a hook rejected it: ${clipWhy(result)}` : clipWhy(result) } : {}) };
+}
+
+function clipWhy(text: string): string {
+	const line = text.split("\n").find((l) => /\S/.test(l)) ?? "";
+	return line.trim().slice(0, 100);
+}
+
+/** The facts of one call. */
+export function factOf(call: ToolCallRecord): CallFact {
+	const command = call.kind === "bash" && call.command !== undefined ? normalizeCommand(call.command).slice(0, 400) : undefined;
+	const result = call.result;
+	const fact: CallFact = {
+		index: call.index,
+		name: call.name,
+		kind: call.kind,
+		isError: call.isError,
+		wrote: (call.kind === "edit" || call.kind === "write") && call.changed === true,
+		shellWrite: false,
+		piped: false,
+		background: call.args.run_in_background === true,
+		finished: false,
+		outcome: `${call.name}|${call.isError ? "E" : ""}|${result.length}|${result.slice(-120)}`,
+	};
+	if (call.path !== undefined) fact.path = call.path;
+	// Recorders put the exit code at the start ("Exit code 1") or the end ("Command exited with code 1").
+	const exit = EXIT_CODE.exec(result.length > 400 ? `${result.slice(0, 120)}\n${result.slice(-280)}` : result);
+	if (exit) fact.exitCode = Number(exit[1]);
+	else if (call.kind === "bash" && !call.isError && result) fact.exitCode = 0;
+	if (call.isError && REFUSAL.test(result)) fact.refused = clipWhy(REFUSAL.exec(result)?.[0] ?? result);
+	if (command !== undefined) {
+		fact.command = command;
+		fact.shellWrite = mayChangeFiles(command);
+		fact.check = checkKind(command);
+		fact.piped = PIPED_INTO.test(command) && !/\bpipefail\b/.test(command);
+		if (fact.check) {
+			const failure = failureIn(result) ?? (call.isError && fact.exitCode !== undefined && fact.exitCode !== 0 ? `exit code ${fact.exitCode}` : undefined);
+			if (failure) fact.failure = failure;
+		}
+		const git = gitOp(command, result, call.isError);
+		if (git) fact.git = git;
+		if (/(^|[^&])&\s*$|\bnohup\b|\bsetsid\b/.test(command)) fact.background = true;
+	}
+	if (call.kind === "other") {
+		const todos = call.args.todos;
+		if (Array.isArray(todos)) fact.ticked = todos.flatMap((t) => (t && typeof t === "object" && /^(completed|done)$/i.test(String((t as { status?: unknown }).status)) ? [String((t as { content?: unknown }).content ?? "").slice(0, 200)] : []));
+		else if (!call.isError && MAY_WRITE.test(call.name)) fact.mentions = argsText(call.args);
+	}
+	if (call.kind === "poll") fact.finished = /<status>(?:completed|failed|killed)<\/status>|\b(?:exit(?:ed)?(?: with)? code|completed|finished|exited)\b/i.test(result);
+	return fact;
+}
+
+function argsText(args: Record<string, unknown>): string {
+	try {
+		return JSON.stringify(args).slice(0, 600);
+	} catch {
+		return "";
+	}
+}

@@ -1,0 +1,103 @@
+// The session as the evidence checks read it: the facts of every tool call so far, and the
+// current stretch since the last real user prompt (a segment) with how it stopped: the visible
+// text after its last tool call, whether that text was empty, whether there was hidden
+// reasoning, whether it ended on an error. Fed SessionEvents in order, whatever recorded them
+// (a live Pi session's branch, a session file); memory grows with the calls only (one small
+// fact each) and the stop's text is bounded.
+import type { SessionEvent } from "../loops/index.ts";
+import { type CallFact, factOf } from "./facts.ts";
+
+/** The text kept of a stop: its head and its tail (a closing report is at the end). */
+const STOP_HEAD = 12_000;
+const STOP_TAIL = 12_000;
+/** The prompt kept per segment (the goal a nudge restates). */
+const PROMPT_CHARS = 4_000;
+
+export interface Stop {
+	/** Visible text after the segment's last tool call (empty when there was none). */
+	text: string;
+	/** Whether any assistant message came after the last tool call. */
+	spoke: boolean;
+	/** Hidden reasoning in those messages. */
+	thinking: boolean;
+	/** The last of them ended on a provider or harness error. */
+	error: boolean;
+}
+
+export interface Segment {
+	/** 0-based number of the segment (segment 0 runs up to the first prompt's successor). */
+	n: number;
+	/** The real user prompt that opened it (empty when the session starts without one). */
+	prompt: string;
+	/** Index of its first tool call, and one past its last (no calls: first === end). */
+	firstCall: number;
+	endCall: number;
+	stop: Stop;
+}
+
+export class EvidenceLog {
+	readonly facts: CallFact[] = [];
+	private n = 0;
+	private prompt = "";
+	private firstCall = 0;
+	private head = "";
+	private tail = "";
+	private spoke = false;
+	private thinking = false;
+	private error = false;
+	/** Whether anything happened since the segment opened (a prompt alone is not a segment yet). */
+	private active = false;
+
+	/** Feeds one event; returns the segment a new prompt closed, if it closed one. */
+	add(event: SessionEvent): Segment | undefined {
+		if (event.type === "call") {
+			this.facts.push(factOf(event.call));
+			this.head = "";
+			this.tail = "";
+			this.spoke = false;
+			this.thinking = false;
+			this.error = false;
+			this.active = true;
+			return undefined;
+		}
+		if (event.type === "assistant") {
+			this.active = true;
+			this.spoke = true;
+			if (event.thinking) this.thinking = true;
+			this.error = event.error === true;
+			if (event.text) this.append(event.text);
+			return undefined;
+		}
+		const closed = this.active ? this.current() : undefined;
+		if (closed) this.n++;
+		this.prompt = event.text.slice(0, PROMPT_CHARS);
+		this.firstCall = this.facts.length;
+		this.head = "";
+		this.tail = "";
+		this.spoke = false;
+		this.thinking = false;
+		this.error = false;
+		this.active = false;
+		return closed;
+	}
+
+	/** The segment in progress (at the end of a session, or at a live settle). */
+	current(): Segment {
+		const text = this.tail ? `${this.head}\n[…]\n${this.tail}` : this.head;
+		return { n: this.n, prompt: this.prompt, firstCall: this.firstCall, endCall: this.facts.length, stop: { text, spoke: this.spoke, thinking: this.thinking, error: this.error } };
+	}
+
+	/** Whether anything happened since the last prompt. */
+	hasActivity(): boolean {
+		return this.active;
+	}
+
+	private append(text: string): void {
+		if (!this.tail && this.head.length + text.length + 1 <= STOP_HEAD) {
+			this.head = this.head ? `${this.head}\n${text}` : text;
+			return;
+		}
+		const joined = this.tail ? `${this.tail}\n${text}` : text;
+		this.tail = joined.length > STOP_TAIL ? joined.slice(joined.length - STOP_TAIL) : joined;
+	}
+}

@@ -1,0 +1,154 @@
+// Unfinished stops and claims in a real in-process Pi session: an announced step is nudged and
+// the agent carries on; the cooldown and the cap bound the nudges; a sign-off is shown and not
+// nudged; policy handsoff shows and never delivers; a false claim goes back to the agent.
+import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { textOf as text } from "../support/openai-server.ts";
+import { makeGitRepo } from "../support/git.ts";
+import { startSession } from "../support/pi-session.ts";
+import { wd } from "../support/settings-files.ts";
+
+type Ctx = { messages: Array<{ role: string; content: unknown }> };
+const lastUser = (ctx: unknown) => {
+	const messages = (ctx as Ctx).messages;
+	return text(messages[messages.length - 1]?.content);
+};
+const call = (name: string, args: Record<string, unknown>) => fauxAssistantMessage([fauxToolCall(name, args as never)], { stopReason: "toolUse" });
+const customTypes = (t: { session: { sessionManager: { getEntries(): unknown[] } } }) => (t.session.sessionManager.getEntries() as Array<{ customType?: string }>).map((e) => e.customType).filter(Boolean);
+const notes = (t: { session: { sessionManager: { getEntries(): unknown[] } } }) =>
+	(t.session.sessionManager.getEntries() as Array<{ customType?: string; data?: { text?: string } }>).filter((e) => e.customType === "watchdog-note").map((e) => e.data?.text ?? "");
+
+/** The idle findings the history log recorded, with what became of each. */
+const idleHistory = (agentDir: string) =>
+	readFileSync(join(agentDir, "watchdog", "history.jsonl"), "utf8")
+		.trim()
+		.split("\n")
+		.map((l) => JSON.parse(l) as { kind: string; source?: string; importance?: string; fate?: string; evidence?: string })
+		.filter((e) => e.kind === "finding" && e.source === "idle");
+
+const settings = (idle: Record<string, unknown>) => wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false }, idle: { main: true, ...idle } });
+
+describe("unfinished stops and nudges", () => {
+	it("nudges a stop on an announced step, and the agent carries on", async () => {
+		const repo = makeGitRepo({ "notes.txt": "the answer is 42\n" });
+		const t = await startSession({ cwd: repo, userSettings: settings({}) });
+		const seen: string[] = [];
+		t.main.setResponses([
+			call("read", { path: "notes.txt" }),
+			fauxAssistantMessage("I have read the notes. Next I'll check what the answer is."),
+			(ctx: unknown) => (seen.push(lastUser(ctx)), fauxAssistantMessage("The answer in notes.txt is 42.")),
+		]);
+		try {
+			await t.session.prompt("find the answer in notes.txt and tell me what it is");
+			await t.session.waitForIdle();
+			expect(t.main.state.callCount).toBe(3);
+			expect(seen[0]).toMatch(/stopped before the work was finished/);
+			expect(seen[0]).toMatch(/Stopped right after announcing a next step/);
+			// The nudge restates the goal, cites where the agent stopped, and names the step.
+			expect(seen[0]).toMatch(/The task: find the answer in notes\.txt/);
+			expect(seen[0]).toMatch(/Where you stopped: "I have read the notes\. Next I'll check what the answer is\."/);
+			expect(seen[0]).toMatch(/Next step: Take the step you announced/);
+			expect(customTypes(t)).toContain("watchdog-finding");
+			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			expect(status).toMatch(/Evidence: policy keep, 1 nudge\(s\)/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("waits out the cooldown: a second unfinished stop soon after is shown, not nudged", async () => {
+		const t = await startSession({ cwd: makeGitRepo({ "a.txt": "a\n" }), userSettings: settings({}) });
+		t.main.setResponses([fauxAssistantMessage("Let me check the file."), fauxAssistantMessage("Let me check the file."), fauxAssistantMessage("unused")]);
+		try {
+			await t.session.prompt("look at a.txt");
+			await t.session.waitForIdle();
+			expect(t.main.state.callCount).toBe(2);
+			// The first went to the agent; the second, within the cooldown, only to the user (once: it repeats what was shown).
+			const history = idleHistory(t.agentDir);
+			expect(history.map((e) => `${e.importance} ${e.fate}`)).toEqual(["high sent to the agent", "medium duplicate"]);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("stops nudging after idle.maxNudges without progress, and tells the user", async () => {
+		const t = await startSession({ cwd: makeGitRepo({ "a.txt": "a\n" }), userSettings: settings({ cooldownMs: 0, maxNudges: 2 }) });
+		t.main.setResponses(Array.from({ length: 6 }, () => fauxAssistantMessage("Let me run the tests.")));
+		try {
+			await t.session.prompt("run the tests");
+			await t.session.waitForIdle();
+			expect(t.main.state.callCount).toBe(3);
+			expect(t.notices.map((n) => n.message)).toContainEqual(expect.stringMatching(/^Watchdog: stopped nudging this agent: 2 nudge\(s\) in a row brought no progress/));
+			expect(idleHistory(t.agentDir).filter((e) => e.fate === "sent to the agent")).toHaveLength(2);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("shows a sign-off to the user and never nudges it", async () => {
+		const t = await startSession({ cwd: makeGitRepo({ "a.txt": "a\n" }), userSettings: settings({}) });
+		t.main.setResponses([fauxAssistantMessage("The release build is ready. Should I publish version 2.0 to npm now?"), fauxAssistantMessage("unused")]);
+		try {
+			await t.session.prompt("prepare the release");
+			await t.session.waitForIdle();
+			expect(t.main.state.callCount).toBe(1);
+			expect(notes(t).join("\n")).toMatch(/Stopped for your decision/);
+			expect(customTypes(t)).not.toContain("watchdog-finding");
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("policy handsoff detects and shows, never delivers; the policy is kept in the session", async () => {
+		const t = await startSession({ cwd: makeGitRepo({ "a.txt": "a\n" }), userSettings: settings({}) });
+		t.main.setResponses([fauxAssistantMessage("Now I'll read a.txt."), fauxAssistantMessage("unused")]);
+		try {
+			const said = (await t.command("/subagents-watchdog policy handsoff")).map((n) => n.message).join("\n");
+			expect(said).toMatch(/policy for this session: handsoff \(was keep\)/);
+			await t.session.prompt("read a.txt");
+			await t.session.waitForIdle();
+			expect(t.main.state.callCount).toBe(1);
+			expect(notes(t).join("\n")).toMatch(/not sent to the agent: policy handsoff/);
+			const entries = t.session.sessionManager.getEntries() as Array<{ customType?: string; data?: { overrides?: { idle?: { policy?: string } } } }>;
+			expect(entries.filter((e) => e.customType === "watchdog-session-settings").at(-1)?.data?.overrides?.idle?.policy).toBe("handsoff");
+			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			expect(status).toMatch(/Evidence: policy handsoff/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("does not nudge the main session by default (idle.main off), only shows the stop", async () => {
+		const t = await startSession({ cwd: makeGitRepo({ "a.txt": "a\n" }), userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false } }) });
+		t.main.setResponses([fauxAssistantMessage("Let me open a.txt."), fauxAssistantMessage("unused")]);
+		try {
+			await t.session.prompt("open a.txt");
+			await t.session.waitForIdle();
+			expect(t.main.state.callCount).toBe(1);
+			expect(notes(t).join("\n")).toMatch(/not nudged: idle\.main is off/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("sends a claim the log contradicts back to the agent", async () => {
+		const t = await startSession({ cwd: makeGitRepo({ "a.txt": "a\n" }), userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false } }) });
+		const seen: string[] = [];
+		t.main.setResponses([
+			call("bash", { command: "npm test 2>&1 | tail -3" }),
+			fauxAssistantMessage("Done. All tests pass."),
+			(ctx: unknown) => (seen.push(lastUser(ctx)), fauxAssistantMessage("You are right: npm test failed (no package.json); nothing was verified.")),
+		]);
+		try {
+			await t.session.prompt("run the tests");
+			await t.session.waitForIdle();
+			expect(seen[0]).toMatch(/Claim contradicted by the log: "All tests pass\."/);
+			expect(seen[0]).toMatch(/the pipe hid its exit code/);
+			expect(t.main.state.callCount).toBe(3);
+		} finally {
+			await t.dispose();
+		}
+	});
+});
