@@ -15,6 +15,11 @@ function script(request: ChatRequest): Reply {
 	const first = firstUser(request);
 	if (first.startsWith("call ")) return subagentCallScript(request);
 	if (first.includes("HANG-TASK")) return { hang: true };
+	if (first.startsWith("STEER-TASK")) {
+		if (last0(request)?.role !== "tool" && !request.messages.some((m) => m.role === "tool")) return { toolCalls: [{ name: "bash", args: { command: 'echo "$PI_SUBAGENT_PARENT_SESSION" > env.txt; sleep 3' } }] };
+		return { text: request.messages.some((m) => m.role === "user" && textOf(m.content).includes("STEERED-NOTE")) ? "got the steer" : "no steer seen" };
+	}
+	if (first.startsWith("INTERRUPT-TASK")) return { toolCalls: [{ name: "bash", args: { command: "sleep 60" } }] };
 	const last = request.messages.at(-1);
 	for (const [marker, file] of [
 		["FG-TASK", "fg.txt"],
@@ -25,6 +30,7 @@ function script(request: ChatRequest): Reply {
 	return { text: "plain answer" };
 }
 
+const last0 = (r: ChatRequest) => r.messages.at(-1);
 const alive = (pid: number) => {
 	try {
 		process.kill(pid, 0);
@@ -137,5 +143,22 @@ describe("subagent through pi --mode rpc", () => {
 		await until("the run to be recorded as stopped", () => existsSync(join(runs, id, "result.json")) && statusFile(c, id).state === "stopped", 15_000);
 		const result = JSON.parse(readFileSync(join(runs, id, "result.json"), "utf8"));
 		expect(result.results[0]).toMatchObject({ label: "worker", status: "stopped" });
+	});
+
+	it("steers a background child, whose runner carries the parent's session id, and interrupts one", async () => {
+		const c = await start();
+		const id = runIdOf(await call(c, { agent: "worker", task: "STEER-TASK", async: true }));
+		await until("the child's first request", () => c.server.requests.some((r) => firstUser(r).startsWith("STEER-TASK")));
+		expect(await call(c, { action: "steer", id, message: "STEERED-NOTE: also mention the steer" })).toMatch(/steer sent/);
+		const waited = await call(c, { action: "wait", id, timeoutMs: 30_000 });
+		expect(waited).toMatch(/got the steer/);
+		expect(readFileSync(join(c.cwd, "env.txt"), "utf8").trim()).toMatch(/^[0-9a-f-]{8,}$/);
+		const other = runIdOf(await call(c, { agent: "worker", task: "INTERRUPT-TASK", async: true }));
+		await until("the second child's request", () => c.server.requests.some((r) => firstUser(r).startsWith("INTERRUPT-TASK")));
+		await new Promise((r) => setTimeout(r, 500)); // its bash is running
+		const started = Date.now();
+		expect(await call(c, { action: "interrupt", id: other })).toMatch(/interrupt sent/);
+		expect(await call(c, { action: "wait", id: other, timeoutMs: 20_000 })).toMatch(/worker .*: stopped/);
+		expect(Date.now() - started).toBeLessThan(20_000);
 	});
 });
