@@ -104,6 +104,11 @@ describe("child watchdogs", () => {
 		const t = await startSession({ cwd: repo, userSettings: settings });
 		let childContinuation = "";
 		let parentAfter = "";
+		let parentReviewInput = "";
+		const progress: string[] = [];
+		t.session.subscribe((e) => {
+			if (e.type === "tool_execution_update" && e.toolName === "subagent") progress.push(text((e.partialResult as { content?: unknown })?.content));
+		});
 		t.main.setResponses([
 			toolUse("subagent", { agent: "worker", task: "Shorten greet" }),
 			toolUse("write", { path: "src/app.ts", content: "export const greet = (name: string) => 'hi';\n" }),
@@ -127,12 +132,19 @@ describe("child watchdogs", () => {
 			// the child's second review, after its fix: clean
 			fauxAssistantMessage("Looks right now."),
 			// the parent's own review of the aggregate change: clean
-			fauxAssistantMessage("Fine."),
+			(ctx) => {
+				parentReviewInput = allText(ctx as Ctx);
+				return fauxAssistantMessage("Fine.");
+			},
 		]);
 		try {
 			await t.session.prompt("Have a worker shorten greet");
 			await t.session.waitForIdle();
 			expect(childContinuation).toContain("The new greet() drops the name argument");
+			// live progress while it ran: the child, its current tool, counts
+			expect(progress.some((p) => /worker \[1\/1\] running · write · 1 tools/.test(p))).toBe(true);
+			// the parent's own boundary review covers what the child changed
+			expect(parentReviewInput).toContain("src/app.ts");
 			const result = toolResultText(t);
 			expect(result).toMatch(/worker .*: done/);
 			// the high finding is in the result; the low one stays out of the parent's model context
