@@ -88,11 +88,18 @@ function startRunner(dir: string, agentDir: string, parentSession: string | unde
 /** Watches one run until it ends, then delivers its completion to this session. */
 function watch(deps: LauncherDeps, ctx: ExtensionContext, runId: string): void {
 	const timer = setInterval(() => {
-		const end = settle(deps, runId);
-		if (!end) return;
-		clearInterval(timer);
-		unregister();
-		deliverCompletion(deps, ctx, runId, end.status, end.results);
+		// A timer's exception would reach Pi's process: everything here is guarded.
+		try {
+			const end = settle(deps, runId);
+			if (!end) return;
+			clearInterval(timer);
+			unregister();
+			deliverCompletion(deps, ctx, runId, end.status, end.results);
+		} catch {
+			// a stale session (reload, new session) or an unreadable run folder: status still shows the run
+			clearInterval(timer);
+			unregister();
+		}
 	}, POLL_MS);
 	timer.unref?.();
 	// The session ends: its background runs stop with it (the runner also notices the process is gone).

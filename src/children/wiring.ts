@@ -8,8 +8,12 @@ import type { WorktreeOps } from "./launch.ts";
 import type { ChildWatchdogOptions, LauncherDeps } from "./launcher.ts";
 import { gitWorktrees } from "./worktree-ops.ts";
 import { listRuns, processAlive, readStatus, runDir, runsDir, type RunStatus, writeJsonAtomic } from "./runs.ts";
+import { rmSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
+
+/** Run folders kept (newest first); older ones are removed at session start. */
+export const KEPT_RUNS = 100;
 
 export interface LauncherHost {
 	agentDir: string;
@@ -35,8 +39,13 @@ export function launcherDeps(host: LauncherHost): Omit<LauncherDeps, "watchdog">
  */
 export async function cleanStaleRuns(agentDir: string, cwd: string, worktrees: WorktreeOps = gitWorktrees): Promise<void> {
 	const alive = new Set<string>();
-	for (const id of listRuns(agentDir)) {
+	for (const [n, id] of listRuns(agentDir).entries()) {
 		const status = readStatus(agentDir, id);
+		// Old runs go, so the folder (and this walk) stays bounded; a live one is never removed.
+		if (n >= KEPT_RUNS && !(status?.state === "running" && processAlive(status.pid))) {
+			rmSync(runDir(agentDir, id), { recursive: true, force: true });
+			continue;
+		}
 		if (status?.state !== "running") continue;
 		if (processAlive(status.pid)) alive.add(id);
 		else writeJsonAtomic(join(runDir(agentDir, id), "status.json"), { ...status, state: "lost", updatedAt: new Date().toISOString(), error: "its process ended without a result" } satisfies RunStatus);
