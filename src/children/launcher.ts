@@ -184,6 +184,7 @@ export async function launchForeground(
 		const all = [...failedEarly, ...results].sort((a, b) => labels.indexOf(a.label) - labels.indexOf(b.label));
 		writeJsonAtomic(join(dir, "result.json"), { id: runId, mode: plan.mode, results: all, notes });
 		writeJsonAtomic(join(dir, "status.json"), status(live.signal.aborted ? "stopped" : "done"));
+		watchdog.recordHistory(ctx, { kind: "launch", summary: `run ${runId} (${plan.mode}): ${all.map((r) => `${r.label} ${r.status}`).join(", ")}`, outcome: live.signal.aborted ? "stopped" : "done", details: { run: runId } });
 		return { text: `Run ${runId}\n${launchText(all, notes)}`, details: { runId, mode: plan.mode, children: launchDetails(all) } };
 	} finally {
 		signal?.removeEventListener("abort", forward);

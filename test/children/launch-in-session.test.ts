@@ -157,6 +157,8 @@ describe("child watchdogs", () => {
 			expect(status).toMatch(/A low-importance nit about naming/);
 			// the child's history lines carry its role and run id, and filter by role
 			const history = (await t.command("/subagents-watchdog history --source worker")).map((n) => n.message).join("\n");
+			const all = (await t.command("/subagents-watchdog history")).map((n) => n.message).join("\n");
+			expect(all).toMatch(/launch .*run \d{8}-\d{6}-[0-9a-f]{6} \(single\): worker done/);
 			expect(history).toMatch(/finding .*The new greet\(\) drops the name argument.*\(child worker, run \d{8}-\d{6}-[0-9a-f]{6}\)/);
 		} finally {
 			await t.dispose();
