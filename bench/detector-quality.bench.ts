@@ -18,7 +18,7 @@ const DIR = resolve(import.meta.dirname, "../../shared/sessions/dev");
 const TARGET = 1; // recall on each class's primary-labelled sessions; CLEAN flagged must be 0 as well
 
 const CLASSES = [
-	{ name: "LOOP", flagged: (r: ScanReport) => r.loop.flagged, why: (r: ScanReport) => { const s = r.loop.signals.find(countsAsLoop) ?? r.loop.signals[0]; return s ? `${s.kind} ${s.from}–${s.to}: ${s.evidence}` : ""; } },
+	{ name: "LOOP", flagged: (r: ScanReport) => r.loop.flagged, why: (r: ScanReport) => { const s = r.loop.signals.find(countsAsLoop) ?? r.loop.signals[0]; return s ? `${s.kind} ${s.from}–${s.to}: ${s.summary}. ${s.evidence}` : ""; } },
 	{ name: "FALSE-CLAIM", flagged: (r: ScanReport) => r.claims.flagged, why: (r: ScanReport) => { const s = r.claims.signals.find((x) => x.verdict === "contradicted") ?? r.claims.signals[0]; return s ? `${s.kind} ${s.from}–${s.to} "${s.claim}": ${s.evidence}` : ""; } },
 	{ name: "IDLE-UNFINISHED", flagged: (r: ScanReport) => r.idle.flagged, why: (r: ScanReport) => (r.idle.kind ? `${r.idle.kind} after call ${r.idle.at}: ${r.idle.evidence}` : "") },
 ] as const;

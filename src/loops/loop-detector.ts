@@ -5,6 +5,7 @@
 // at different offsets, polling whose output changes, steady work across many files.
 import { isCheckCommand, mayChangeFiles } from "./checks.ts";
 import { callSignature, describeCall, landed, outcomeText, shortHash, subjectsOf, targetOf } from "./normalize.ts";
+import { cycleText, dominantText, repeatText, rereadText, rerunText, staleText, targetText } from "./loop-text.ts";
 import { MIN_REREAD_LINES, ReadCoverage } from "./read-coverage.ts";
 import type { ToolCallRecord } from "./tool-call.ts";
 
@@ -28,6 +29,8 @@ export interface LoopSignal {
 	to: number;
 	/** How many calls make it up (grows while the loop goes on). */
 	count: number;
+	/** What happened, in a short line (a finding's summary); the detail is in the evidence. */
+	headline: string;
 	evidence: string;
 	/** A concrete way out, for the agent. */
 	wayOut: string;
@@ -155,10 +158,7 @@ export class LoopDetector {
 				from: c.first,
 				to: call.index,
 				count: c.count,
-				evidence:
-					call.kind === "poll"
-						? `${label} returned the same result ${c.count} times in a row (calls ${c.first}–${call.index}).`
-						: `${label} returned the same result ${c.count} times within the last ${Math.min(this.ring.length, t.window)} calls (calls ${c.first}–${call.index}).`,
+				...repeatText({ tool: call.name, label, poll: call.kind === "poll", count: c.count, first: c.first, to: call.index, window: Math.min(this.ring.length, t.window), threshold: t.repeats }),
 				wayOut: call.kind === "poll" ? "Stop polling the same status: wait longer between checks, or read the process's log once and decide whether it is stuck." : "Stop repeating this call: its result will not change. Use the result you already have and take the next step.",
 			});
 		}
@@ -179,7 +179,7 @@ export class LoopDetector {
 					from: runs.first,
 					to: call.index,
 					count: runs.count,
-					evidence: `${label} ran ${runs.count} times with the same result while nothing changed in between (calls ${runs.first}–${call.index}${this.lastLanded === undefined ? "" : `; last landing: call ${this.lastLanded}`}).`,
+					...rerunText({ label, count: runs.count, first: runs.first, to: call.index, lastLanded: this.lastLanded, threshold: t.checkRepeats }),
 					wayOut: "Do not run this check again until you have changed something: it will say the same. Act on its result (fix what it reports), or report it as it stands.",
 				});
 			}
@@ -189,28 +189,30 @@ export class LoopDetector {
 		const hits = this.noNewsByTarget.get(target) ?? 0;
 		const limit = this.readOnly ? t.readOnlyTargetHits : t.targetHits;
 		if (hits >= limit) {
+			const from = this.firstIndexOfTarget(target);
 			signals.push({
 				kind: "target",
 				key: `target:${target}`,
 				subject: call.kind === "read" && call.path ? `file:${call.path}` : call.kind === "bash" || call.kind === "search" ? `target:${target}` : `call:${callHash}`,
-				from: this.firstIndexOfTarget(target),
+				from,
 				to: call.index,
 				count: hits,
-				evidence: `${target} was called ${hits} times within the last ${Math.min(this.ring.length, t.window)} calls without producing anything new.`,
+				...targetText({ target, hits, first: from, to: call.index, window: Math.min(this.ring.length, t.window), threshold: limit }),
 				wayOut: "You already have what this gives you. Write down what you learned, decide, and act on it (an edit, a test run, or a question to the user).",
 			});
 		}
 
 		// 2b. Many calls in the window that told the agent nothing new, whatever they were.
 		if (this.staleInWindow >= t.staleCalls) {
+			const from = this.firstStaleIndex();
 			signals.push({
 				kind: "stale",
 				key: "stale",
 				subject: "stale",
-				from: this.firstStaleIndex(),
+				from,
 				to: call.index,
 				count: this.staleInWindow,
-				evidence: `${this.staleInWindow} of the last ${this.ring.length} calls returned nothing new: the same answers for the same files or commands as before (latest: ${label}).`,
+				...staleText({ count: this.staleInWindow, window: this.ring.length, first: from, to: call.index, latest: label, threshold: t.staleCalls }),
 				wayOut: "The investigation has stopped producing information. Act on what you know (make the change, run the one check that decides it), or ask the user.",
 			});
 		}
@@ -225,7 +227,7 @@ export class LoopDetector {
 				from: tally.first,
 				to: call.index,
 				count: tally.count,
-				evidence: `${label} is ${tally.count} of the ${this.callsSinceLanding} calls since anything landed (${this.lastLanded === undefined ? "nothing has landed yet" : `last landing: call ${this.lastLanded}`}), most of them with nothing new.`,
+				...dominantText({ tool: call.name, label, count: tally.count, since: this.callsSinceLanding, stale: tally.stale, first: tally.first, to: call.index, lastLanded: this.lastLanded, share: t.dominantShare }),
 				wayOut: "This call is not moving the work forward. Change approach: make the smallest edit that tests your current idea, or ask the user.",
 			});
 		}
@@ -242,7 +244,7 @@ export class LoopDetector {
 					from: reads.first,
 					to: call.index,
 					count: Math.floor(reads.total / unique),
-					evidence: `${call.path} was read ${reads.total} lines in all for ${unique} distinct lines (${(reads.total / unique).toFixed(1)}× its read length) since anything landed (calls ${reads.first}–${call.index}).`,
+					...rereadText({ path: call.path, total: reads.total, unique, first: reads.first, to: call.index, factor: t.rereadFactor }),
 					wayOut: "Stop re-reading this file: note the parts you need once, then make the change.",
 				});
 			}
@@ -381,10 +383,7 @@ export class LoopDetector {
 					from: tail[0].index,
 					to: index,
 					count: need,
-					evidence: `The agent goes round the same ${period} calls with the same results: ${tail
-						.slice(0, period)
-						.map((r) => r.label)
-						.join(" → ")}, ${need} times in a row (calls ${tail[0].index}–${index}).`,
+					...cycleText({ labels: tail.slice(0, period).map((r) => r.label), rounds: need, first: tail[0].index, to: index }),
 					wayOut: "Break the cycle: none of these calls will answer differently. Decide from what they already showed, or try something different.",
 				};
 			}

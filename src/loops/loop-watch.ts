@@ -3,10 +3,11 @@
 // loop that goes on escalates to a blocker (and, with loops.stopRun, asks for the run to stop);
 // landing something resolves it. The same loop is never reported again without new evidence.
 // A real user prompt starts afresh. It returns findings; the sink delivers them.
-import type { StatusSection } from "../util/index.ts";
+import { clip, type StatusSection } from "../util/index.ts";
 import { type Finding, firstLine, makeFinding } from "../findings/index.ts";
 import { fromPiToolCall } from "./call-record.ts";
 import { LoopDetector, type LoopSignal, type LoopThresholds } from "./loop-detector.ts";
+import { HEADLINE_MAX } from "./loop-text.ts";
 import { describeCall, landed } from "./normalize.ts";
 
 export const LOOP_RESOLVED_ENTRY = "watchdog-loop-resolved";
@@ -36,6 +37,16 @@ export interface LoopOutcome {
 }
 
 const NOTHING: LoopOutcome = { findings: [] };
+
+/**
+ * A signal as a loop-risk finding. The summary is the headline; what backs it (and, once
+ * escalated, the earlier warning) is the evidence, so the two never say the same thing.
+ */
+export function loopFinding(signal: LoopSignal, severity: "concern" | "blocker", earlier?: LoopSignal): Finding {
+	const summary = clip(severity === "blocker" ? `Still looping: ${signal.headline}` : signal.headline, HEADLINE_MAX);
+	const evidence = severity === "blocker" && earlier ? `Warned at call ${earlier.to}; the loop went on. ${signal.evidence}` : signal.evidence;
+	return makeFinding({ summary, evidence, recommendedAction: signal.wayOut, importance: "high", severity, category: "loop-risk" }, "loops");
+}
 
 export class LoopWatch {
 	private detector?: LoopDetector;
@@ -80,14 +91,14 @@ export class LoopWatch {
 		// The same loop seen through another signal, or again: escalate once it has grown.
 		const known = this.active.find((r) => r.signal.key === signal.key || r.signal.subject === signal.subject || r.signal.to >= signal.from);
 		if (!known) {
-			const finding = this.finding(signal, "concern");
+			const finding = loopFinding(signal, "concern");
 			this.active.push({ signal, level: "warned", finding, lastSeen: signal.to });
 			this.report(finding, signal, outcome);
 			return;
 		}
 		known.lastSeen = signal.to;
 		if (known.level === "escalated" || signal.to <= known.signal.to + Math.max(3, Math.ceil(known.signal.count / 2)) - 1) return;
-		const finding = this.finding(signal, "blocker", known.signal);
+		const finding = loopFinding(signal, "blocker", known.signal);
 		known.level = "escalated";
 		known.signal = signal;
 		known.finding = finding;
@@ -95,10 +106,6 @@ export class LoopWatch {
 		if (stopRun) outcome.stop = `Watchdog stopped the run: ${finding.summary}`;
 	}
 
-	private finding(signal: LoopSignal, severity: "concern" | "blocker", earlier?: LoopSignal): Finding {
-		const summary = severity === "blocker" ? `Still looping after the warning at call ${earlier?.to}: ${firstLine(signal.evidence, 140)}` : `Possible loop: ${firstLine(signal.evidence, 160)}`;
-		return makeFinding({ summary, evidence: signal.evidence, recommendedAction: signal.wayOut, importance: "high", severity, category: "loop-risk" }, "loops");
-	}
 
 	private report(finding: Finding, signal: LoopSignal, outcome: LoopOutcome): void {
 		this.lastFinding = finding;
@@ -108,7 +115,7 @@ export class LoopWatch {
 
 	/** Current suspicions, for the reviewer model. */
 	signals(): string[] {
-		return this.active.map((r) => `Loop detector (${r.signal.kind}, ${r.level}, calls ${r.signal.from}–${r.signal.to}): ${r.signal.evidence}`);
+		return this.active.map((r) => `Loop detector (${r.signal.kind}, ${r.level}, calls ${r.signal.from}–${r.signal.to}): ${r.signal.headline}. ${r.signal.evidence}`);
 	}
 
 	section(watchdogOn: boolean, loopsOn: boolean): StatusSection {

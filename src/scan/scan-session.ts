@@ -8,6 +8,8 @@ export interface ScanSignal {
 	kind: SignalKind;
 	from: number;
 	to: number;
+	/** What happened, in a short line; the detail is in the evidence. */
+	summary: string;
 	evidence: string;
 	/** The call that landed something after it (an edit, a write, a commit), when one did. */
 	resolvedAt?: number;
@@ -40,7 +42,7 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 	// last call it was still seen at.
 	let found = new Map<string, LoopSignal>();
 	const close = (resolvedAt?: number) => {
-		for (const s of found.values()) done.push({ kind: s.kind, from: s.from, to: s.to, evidence: s.evidence, ...(resolvedAt !== undefined ? { resolvedAt } : {}) });
+		for (const s of found.values()) done.push({ kind: s.kind, from: s.from, to: s.to, summary: s.headline, evidence: s.evidence, ...(resolvedAt !== undefined ? { resolvedAt } : {}) });
 		found = new Map();
 	};
 	let calls = 0;
@@ -57,7 +59,7 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 			for (const signal of signals) {
 				const earlier = found.get(signal.key);
 				if (!earlier) found.set(signal.key, signal);
-				else if (signal.to - earlier.to <= detector.thresholds.window) found.set(signal.key, { ...earlier, to: signal.to, count: signal.count, evidence: signal.evidence });
+				else if (signal.to - earlier.to <= detector.thresholds.window) found.set(signal.key, { ...earlier, to: signal.to, count: signal.count, headline: signal.headline, evidence: signal.evidence });
 				else found.set(`${signal.key}@${signal.from}`, signal);
 			}
 		}
@@ -81,7 +83,7 @@ export function reportText(report: ScanReport): string {
 
 function loopLines(report: ScanReport): string[] {
 	if (!report.loop.signals.length) return ["  loops: none found"];
-	const lines = report.loop.signals.map((s) => `    ${s.kind.padEnd(8)} calls ${s.from}–${s.to}: ${s.evidence}${s.resolvedAt !== undefined ? ` (then call ${s.resolvedAt} landed something)` : ""}`);
+	const lines = report.loop.signals.map((s) => `    ${s.kind.padEnd(8)} calls ${s.from}–${s.to}: ${s.summary}${s.resolvedAt !== undefined ? ` (then call ${s.resolvedAt} landed something)` : ""}\n${" ".repeat(13)}${s.evidence}`);
 	const verdict = report.loop.flagged ? `loops: ${report.loop.signals.length} signal(s)` : `loops: none that lasted (${report.loop.signals.length} suspicion(s), each ended by something landing)`;
 	return [`  ${verdict}`, ...lines];
 }

@@ -22,7 +22,7 @@ it("prints a loop finding sent to the agent on stderr, and only the answer on st
 		const { code, stdout, stderr } = await runPi(["-p", "--no-session", "-e", resolve(REPO_ROOT, "src/extension.ts"), "wait for status.txt to say done"], { cwd: repo, agentDir, timeoutMs: 60_000 });
 		expect(code).toBe(0);
 		expect(stdout.trim()).toBe("Still waiting; giving up.");
-		expect(stderr).toMatch(/watchdog: concern \(sent to the agent\): Possible loop: bash `cat status\.txt` returned the same result 5 times[^\n]*\n  evidence: /);
+		expect(stderr).toMatch(/watchdog: concern \(sent to the agent\): Same bash call repeated 5 times\n  evidence: Call: bash `cat status\.txt`\. /);
 	} finally {
 		await server.close();
 	}

@@ -4,7 +4,7 @@ import { type Finding, makeFinding } from "../../src/findings/finding.ts";
 import { FindingsSink, MAX_CONTINUATIONS, type SinkEvent } from "../../src/findings/sink.ts";
 
 const loop = (severity: "concern" | "blocker", n = 1): Finding =>
-	makeFinding({ summary: `Possible loop: bash \`cat status.txt\` returned the same result ${n} times`, evidence: `calls ${n}-${n + 4}`, recommendedAction: "Stop polling", importance: "high", severity, category: "loop-risk" }, "loops");
+	makeFinding({ summary: `Same bash call repeated ${n} times`, evidence: `Call: bash \`cat status.txt\`. Identical result each time, calls ${n}–${n + 4}`, recommendedAction: "Stop polling", importance: "high", severity, category: "loop-risk" }, "loops");
 const review = (over: Partial<Finding> = {}): Finding =>
 	makeFinding({ summary: "parser.ts drops the last token", evidence: "src/parser.ts:40 slices to length - 1", recommendedAction: "Keep the last token", importance: "high", severity: "blocker", category: "correctness", ...over } as never, "main");
 

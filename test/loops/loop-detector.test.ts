@@ -52,7 +52,7 @@ describe("signals", () => {
 	it("rerun: a check run a third time with the same result while nothing landed; not after an edit, nor when its result changes", () => {
 		const check = (result = "Tests 12 passed (12)\nDuration 3.2s") => bash("npx vitest run src/a.test.ts 2>&1 | tail -20", result);
 		const idle = feed([check(), bash("git status --short", " M src/a.ts"), check("Tests 12 passed (12)\nDuration 2.9s"), read("src/a.ts"), check()]);
-		expect(idle.find((s) => s.kind === "rerun")).toMatchObject({ from: 0, to: 4, count: 3, evidence: expect.stringMatching(/ran 3 times with the same result while nothing changed/) });
+		expect(idle.find((s) => s.kind === "rerun")).toMatchObject({ from: 0, to: 4, count: 3, headline: "Check re-run 3 times with nothing changed in between", evidence: expect.stringMatching(/^Check: bash `npx vitest run src\/a\.test\.ts 2>&1 \| tail -20`\. Same result at each run, calls 0–4/) });
 		const edited = feed([check(), check(), rec("edit", { path: "src/a.ts" }, "Edited"), check(), check()]);
 		expect(kinds(edited)).toEqual([]);
 		// A file written from the shell is a change the checks may see, although nothing landed.

@@ -24,12 +24,14 @@ describe("loop lifecycle", () => {
 			await t.session.prompt("wait until status.txt says done, then write done");
 			await t.session.waitForIdle();
 			// After the fifth identical call: a warning (concern) with evidence and a way out.
-			expect(seen[0]).toMatch(/Possible loop: bash `cat status\.txt` returned the same result 5 times/);
+			expect(seen[0]).toMatch(/Concern: Same bash call repeated 5 times\n/);
+			expect(seen[0]).toMatch(/> Call: bash `cat status\.txt`\. Identical result each time, calls 0–4/);
 			expect(seen[0]).toMatch(/Importance: high · Severity: concern · Category: loop-risk · Source: loops/);
 			expect(seen[0]).toMatch(/Suggested action, as the watchdog reported it:\n> Stop repeating this call/);
 			expect(seen[0]).toMatch(/a second model, with deterministic checks, reviewing this session; it can be wrong/);
 			// Three more: escalated to a blocker, once.
-			expect(seen[1]).toMatch(/Still looping after the warning at call 4/);
+			expect(seen[1]).toMatch(/Blocker: Still looping: Same bash call repeated 8 times\n/);
+			expect(seen[1]).toMatch(/> Warned at call 4; the loop went on\. Call: bash `cat status\.txt`/);
 			expect(seen[1]).toMatch(/Severity: blocker/);
 			expect(seen[1].match(/Still looping/g)).toHaveLength(1);
 			// The write landed: resolved, and said so.

@@ -54,14 +54,14 @@ describe("pi-watchdog scan", () => {
 			["pi", 1, false],
 		]);
 		expect(reports[0].file).toBe(files[0]);
-		expect(reports[0].loop.signals[0]).toMatchObject({ kind: "repeat", from: 0, to: 6, evidence: expect.stringMatching(/intercom .* returned the same result 7 times in a row/) });
+		expect(reports[0].loop.signals[0]).toMatchObject({ kind: "repeat", from: 0, to: 6, summary: "Same answer from intercom 7 times in a row", evidence: expect.stringMatching(/^Call: intercom .*\. Identical answers at calls 0–6/) });
 		expect(Object.keys(reports[0])).toEqual(["file", "format", "calls", "loop", "claims", "idle", "skippedLines"]);
 	});
 
 	it("prints a readable report without --json", async () => {
 		const { code, stdout } = await run(["scan", loopingTranscript(), steadyClaudeLog()]);
 		expect(code).toBe(0);
-		expect(stdout).toMatch(/looping_transcript\.jsonl\n  format: pi-subagents, 7 tool calls\n  loops: \d signal\(s\)\n    repeat   calls 0–6: /);
+		expect(stdout).toMatch(/looping_transcript\.jsonl\n  format: pi-subagents, 7 tool calls\n  loops: \d signal\(s\)\n    repeat   calls 0–6: Same answer from intercom 7 times in a row\n {13}Call: intercom /);
 		expect(stdout).toMatch(/session\.jsonl\n  format: claude-code, 8 tool calls\n  loops: none found/);
 	});
 
