@@ -38,6 +38,8 @@ export interface SettleEvidence {
 	notice?: string;
 	claims: ClaimSignal[];
 	stop?: IdleSignal;
+	/** What a model needs to write the nudge instead of the template (idle.model). */
+	context?: { goal: string; concluded: string };
 }
 
 const NONE: SettleEvidence = { findings: [], signals: [], claims: [] };
@@ -108,6 +110,7 @@ export class EvidenceWatch {
 			out.notice = `Watchdog: stopped nudging this agent: ${this.nudgesWithoutProgress} nudge(s) in a row brought no progress. It needs you: ${firstLine(stop.evidence, 160)}`;
 		}
 		const finding = idleFinding(stop, segment.prompt, concluded, !why, why);
+		out.context = { goal: segment.prompt, concluded };
 		if (why) findings.push(finding);
 		else if (main && options.mode === "tui") out.stall = { finding, ms: settings.stallMs };
 		else {

@@ -1,6 +1,8 @@
-// The model review: the change gate, the reviewer call with its read-only tools, and its records.
+// The model review: the change gate, the reviewer call with its read-only tools, and its records;
+// also the nudge the watchdog model writes when idle.model is set.
 // Other folders import from here; files inside the folder import each other directly.
 export { ChangeGate } from "./change-gate.ts";
 export { ModelReview, type ReviewResult } from "./model-review.ts";
 export { REVIEW_ENTRY, type ReviewRecord } from "./review-record.ts";
 export { enumOf } from "./warn-args.ts";
+export { writeNudge, type NudgeOutcome, type NudgeRequest } from "./nudge-writer.ts";

@@ -2,10 +2,13 @@
 // detector, deterministic, before the model review), and what follows the sink's delivery: a
 // nudge that went out counts towards the cooldown and the cap and gets a history line; a main
 // session's nudge in the TUI waits for idle.stallMs without input; the cap's notice is shown.
+// With idle.model set to a model, that model writes the nudge's text (see writtenNudge).
 import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { SettleEvidence } from "../evidence/index.ts";
 import type { Finding } from "../findings/index.ts";
 import { present } from "../host/index.ts";
+import { chooseReviewer } from "../models/index.ts";
+import { writeNudge } from "../review/index.ts";
 import type { WatchdogSettings } from "../settings/index.ts";
 import type { WatchdogSession } from "./watchdog-session.ts";
 
@@ -18,6 +21,40 @@ export function evidenceAtSettle(session: WatchdogSession, ctx: ExtensionContext
 	} catch (error) {
 		session.recordHistory(ctx, { kind: "failure", what: "evidence", message: error instanceof Error ? error.message : String(error) });
 		return NOTHING;
+	}
+}
+
+/**
+ * The nudge due at this settle, its text written by the idle.model model (one call under the
+ * review deadline). Any failure keeps the template's text and is recorded; never throws.
+ */
+export async function writtenNudge(session: WatchdogSession, ctx: ExtensionContext, settings: WatchdogSettings, evidence: SettleEvidence): Promise<SettleEvidence> {
+	const due = evidence.nudge ?? evidence.stall?.finding;
+	const model = settings.idle.model;
+	if (!due || !evidence.stop || !evidence.context || model === "inherit") return evidence;
+	try {
+		const written = await writeNudge({
+			registry: ctx.modelRegistry,
+			choice: chooseReviewer({ model, thinking: "off" }, session.sessionModel(ctx)),
+			goal: evidence.context.goal,
+			concluded: evidence.context.concluded,
+			stop: evidence.stop,
+			timeoutMs: settings.agentEndTimeoutMs,
+		});
+		if (!written.ok) {
+			session.recordHistory(ctx, { kind: "failure", what: "nudge model", message: `${model}: ${written.message}; the nudge uses the template` });
+			return evidence;
+		}
+		const finding: Finding = { ...due, recommendedAction: written.text };
+		return {
+			...evidence,
+			findings: evidence.findings.map((f) => (f === due ? finding : f)),
+			...(evidence.nudge ? { nudge: finding } : {}),
+			...(evidence.stall ? { stall: { ...evidence.stall, finding } } : {}),
+		};
+	} catch (error) {
+		session.recordHistory(ctx, { kind: "failure", what: "nudge model", message: error instanceof Error ? error.message : String(error) });
+		return evidence;
 	}
 }
 

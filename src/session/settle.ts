@@ -8,7 +8,7 @@ import { LspManager } from "../lsp/index.ts";
 import { ChangeGate, REVIEW_ENTRY } from "../review/index.ts";
 import type { WatchdogSettings } from "../settings/index.ts";
 import type { SettleEvidence } from "../evidence/index.ts";
-import { afterEvidence, evidenceAtSettle, evidenceOnly } from "./evidence-step.ts";
+import { afterEvidence, evidenceAtSettle, evidenceOnly, writtenNudge } from "./evidence-step.ts";
 import { closeReview, lspAndReview } from "./review-steps.ts";
 import type { WatchdogSession } from "./watchdog-session.ts";
 
@@ -55,19 +55,21 @@ export async function settleRun(
 	}
 	const settings = resolved.settings;
 	// The deterministic evidence monitors first: their findings stand whatever the review does.
-	const evidence = evidenceAtSettle(session, ctx, settings, event.outcome);
+	// A model-written nudge (idle.model) is written while the gate and the review run.
+	const found = evidenceAtSettle(session, ctx, settings, event.outcome);
+	const evidence = writtenNudge(session, ctx, settings, found);
 	const verdict = await gate.finish();
 	if (verdict.error) {
 		session.review.problem(ctx, `could not tell whether the run changed the repository: ${verdict.error}`);
 		session.recordHistory(ctx, { kind: "failure", what: "change gate", message: verdict.error });
-		return evidenceOnly(session, ctx, event, evidence, settings);
+		return evidenceOnly(session, ctx, event, await evidence, settings);
 	}
 	// Nothing changed, and nothing is left over from a review that did not complete.
-	if (!verdict.changed && !session.review.hasPending()) return evidenceOnly(session, ctx, event, evidence, settings);
+	if (!verdict.changed && !session.review.hasPending()) return evidenceOnly(session, ctx, event, await evidence, settings);
 
 	const progress = showReviewing(ctx);
 	try {
-		return await reviewAndDeliver(session, run, ctx, event, { paths: verdict.paths, via: verdict.via, since: runStart?.leaf ?? null, settings }, evidence);
+		return await reviewAndDeliver(session, run, ctx, event, { paths: verdict.paths, via: verdict.via, since: runStart?.leaf ?? null, settings }, found, evidence);
 	} finally {
 		progress.stop();
 	}
@@ -79,16 +81,18 @@ async function reviewAndDeliver(
 	ctx: ExtensionContext,
 	event: { entries: BoundaryResult["entries"]; continue: boolean },
 	verdict: { paths: string[]; via: string; since: string | null; settings: WatchdogSettings },
-	evidence: SettleEvidence,
+	found: SettleEvidence,
+	pending: Promise<SettleEvidence>,
 ): Promise<BoundaryResult> {
 	const reviewed = await lspAndReview(session, run, ctx, verdict.settings, {
 		trigger: "boundary",
 		paths: verdict.paths,
 		since: verdict.since,
 		note: verdict.via === "tools" ? "(Not a git repository: these are the paths of successful edit and write calls; bash changes are not seen.)" : undefined,
-		signals: evidence.signals,
+		signals: found.signals,
 	});
 	const { cancelled } = reviewed;
+	const evidence = await pending;
 	const findings = [...evidence.findings, ...reviewed.findings];
 	// A cancelled review's LSP findings still stand; they are delivered, but nothing continues:
 	// new input is already waiting.

@@ -1,6 +1,7 @@
 // Unfinished stops and claims in a real in-process Pi session: an announced step is nudged and
 // the agent carries on; the cooldown and the cap bound the nudges; a sign-off is shown and not
-// nudged; policy handsoff shows and never delivers; a false claim goes back to the agent.
+// nudged; policy handsoff shows and never delivers; a false claim goes back to the agent; with
+// idle.model the nudge is the one that model wrote, and any failure falls back to the template.
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -147,6 +148,89 @@ describe("unfinished stops and nudges", () => {
 			expect(seen[0]).toMatch(/Claim contradicted by the log: "All tests pass\."/);
 			expect(seen[0]).toMatch(/the pipe hid its exit code/);
 			expect(t.main.state.callCount).toBe(3);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("with idle.model set, the nudge the agent receives is the one that model wrote", async () => {
+		const t = await startSession({ cwd: makeGitRepo({ "notes.txt": "the answer is 42\n" }), userSettings: settings({ model: "faux-reviewer/reviewer-model" }) });
+		const seen: string[] = [];
+		const asked: string[] = [];
+		t.reviewer.setResponses([
+			(ctx: unknown) => (asked.push(lastUser(ctx)), fauxAssistantMessage("You set out to find the answer in notes.txt and have read it. Say the answer now.")),
+		]);
+		t.main.setResponses([
+			call("read", { path: "notes.txt" }),
+			fauxAssistantMessage("I have read the notes. Next I'll check what the answer is."),
+			(ctx: unknown) => (seen.push(lastUser(ctx)), fauxAssistantMessage("The answer in notes.txt is 42.")),
+		]);
+		try {
+			await t.session.prompt("find the answer in notes.txt and tell me what it is");
+			await t.session.waitForIdle();
+			expect(t.main.state.callCount).toBe(3);
+			expect(t.reviewer.state.callCount).toBe(1);
+			// The model saw the goal, the stop kind, and the agent's words fenced as data.
+			expect(asked[0]).toMatch(/find the answer in notes\.txt/);
+			expect(asked[0]).toMatch(/Kind: announced/);
+			expect(asked[0]).toMatch(/<<<DATA ([0-9a-f]+): agent message>>>\nI have read the notes\. Next I'll check what the answer is\.\n<<<END DATA \1>>>/);
+			expect(seen[0]).toMatch(/Stopped right after announcing a next step/);
+			expect(seen[0]).toMatch(/You set out to find the answer in notes\.txt and have read it\. Say the answer now\./);
+			expect(seen[0]).not.toMatch(/Where you stopped:/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	const failures = (agentDir: string) =>
+		readFileSync(join(agentDir, "watchdog", "history.jsonl"), "utf8")
+			.trim()
+			.split("\n")
+			.map((l) => JSON.parse(l) as { kind: string; what?: string; message?: string })
+			.filter((e) => e.kind === "failure" && e.what === "nudge model");
+
+	it.each([
+		["an unknown idle.model", "faux-reviewer/no-such-model", [] as string[], /no model "no-such-model"/],
+		["an empty answer", "faux-reviewer/reviewer-model", [""], /no text/],
+	])("falls back to the template on %s, and records the failure", async (_name, model, replies, why) => {
+		const t = await startSession({ cwd: makeGitRepo({ "a.txt": "a\n" }), userSettings: settings({ model }) });
+		t.reviewer.setResponses(replies.map((r) => fauxAssistantMessage(r)));
+		const seen: string[] = [];
+		t.main.setResponses([fauxAssistantMessage("Let me open a.txt."), (ctx: unknown) => (seen.push(lastUser(ctx)), fauxAssistantMessage("a.txt holds one line: a."))]);
+		try {
+			await t.session.prompt("open a.txt and tell me what it says");
+			await t.session.waitForIdle();
+			expect(t.main.state.callCount).toBe(2);
+			expect(seen[0]).toMatch(/The task: open a\.txt and tell me what it says/);
+			expect(seen[0]).toMatch(/Where you stopped: "Let me open a\.txt\."/);
+			const recorded = failures(t.agentDir);
+			expect(recorded).toHaveLength(1);
+			expect(recorded[0]?.message).toMatch(why);
+			expect(recorded[0]?.message).toMatch(/the nudge uses the template/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("falls back to the template when the model does not answer within agentEndTimeoutMs", async () => {
+		const t = await startSession({ cwd: makeGitRepo({ "a.txt": "a\n" }), userSettings: wd({ enabled: true, agentEndTimeoutMs: 1000, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false }, idle: { main: true, model: "faux-reviewer/reviewer-model" } }) });
+		// The model answers only once the watchdog has given up on it.
+		const late = (_ctx: unknown, options: { signal?: AbortSignal } | undefined) =>
+			new Promise<ReturnType<typeof fauxAssistantMessage>>((resolve) => {
+				const answer = () => resolve(fauxAssistantMessage("too late"));
+				if (!options?.signal) setTimeout(answer, 5000);
+				else options.signal.addEventListener("abort", answer, { once: true });
+			});
+		t.reviewer.setResponses([late as never]);
+		const seen: string[] = [];
+		t.main.setResponses([fauxAssistantMessage("Let me open a.txt."), (ctx: unknown) => (seen.push(lastUser(ctx)), fauxAssistantMessage("It says a."))]);
+		try {
+			const started = Date.now();
+			await t.session.prompt("open a.txt");
+			await t.session.waitForIdle();
+			expect(Date.now() - started).toBeLessThan(10_000);
+			expect(seen[0]).toMatch(/Where you stopped: "Let me open a\.txt\."/);
+			expect(failures(t.agentDir)[0]?.message).toMatch(/no nudge within 1000 ms/);
 		} finally {
 			await t.dispose();
 		}
