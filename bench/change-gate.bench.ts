@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ChangeGate, type GateVerdict } from "../src/review/change-gate.ts";
 import { median, min, ms, reportFailure, round } from "./stats.ts";
+import { commitAll, git } from "./git-repo.ts";
 
 const FOLDERS = 500;
 const FILES_PER_FOLDER = 100;
@@ -33,9 +34,6 @@ const STATUS_ARGS = ["status", "--porcelain=v1", "-z", "--untracked-files=all"];
 const ignore = (p: string) => /^(tmp|\.pi-subagents)\//.test(p) || /(^|\/)node_modules\//.test(p);
 
 
-function git(cwd: string, ...args: string[]): string {
-	return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * MiB });
-}
 
 const folder = (i: number) => `pkg${String(i % 20).padStart(2, "0")}/mod${String(i).padStart(3, "0")}`;
 const small = (f: number, i: number) => `${folder(f)}/file${String(i).padStart(3, "0")}.ts`;
@@ -49,12 +47,7 @@ function generate(repo: string): string[] {
 		mkdirSync(join(repo, folder(f)), { recursive: true });
 		for (let i = 0; i < FILES_PER_FOLDER; i++) writeFileSync(join(repo, small(f, i)), body(`${f}/${i}`));
 	}
-	git(repo, "init", "-q", "-b", "main");
-	git(repo, "config", "user.email", "bench@example.com");
-	git(repo, "config", "user.name", "Bench");
-	git(repo, "config", "commit.gpgsign", "false");
-	git(repo, "add", "-A");
-	git(repo, "commit", "-q", "--no-verify", "-m", "generated");
+	commitAll(repo, "generated");
 	// Dirty: 230 small tracked files modified, 10 tracked files grown to 1 MiB, 10 new untracked 1 MiB files.
 	const smallDirty: string[] = [];
 	for (let k = 0; k < SMALL_DIRTY; k++) {

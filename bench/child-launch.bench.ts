@@ -16,7 +16,7 @@
 // child's first request until all 8 have arrived, then answers them).
 // Every launch is checked: the child's request carries the scout's prompt and its four tools,
 // each child ends `done`, each `pi -p` prints the answer and exits 0.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -24,6 +24,7 @@ import { join, resolve } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { median, min, ms, reportFailure, round, scratchDir } from "./stats.ts";
+import { commitAll } from "./git-repo.ts";
 
 const ROUNDS = 9;
 const WARMUP_ROUNDS = 1;
@@ -147,9 +148,6 @@ function bounded<T>(promise: Promise<T>, what: string, timeoutMs = TIMEOUT_MS): 
 	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function git(cwd: string, ...args: string[]): void {
-	execFileSync("git", args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
-}
 
 /** The agent file's body: what both the child and `pi -p` get as the appended system prompt. */
 function agentBody(name: string): string {
@@ -177,12 +175,7 @@ try {
 	writeFileSync(join(repo, "README.md"), "# greeter\n\nSays hello.\n");
 	writeFileSync(join(repo, "src/greet.ts"), "export const greet = (name: string) => `hello ${name}`;\n");
 	writeFileSync(join(repo, "package.json"), `${JSON.stringify({ name: "greeter", version: "1.0.0", type: "module" }, null, 2)}\n`);
-	git(repo, "init", "-q", "-b", "main");
-	git(repo, "config", "user.email", "bench@example.com");
-	git(repo, "config", "user.name", "Bench");
-	git(repo, "config", "commit.gpgsign", "false");
-	git(repo, "add", "-A");
-	git(repo, "commit", "-q", "--no-verify", "-m", "greeter");
+	commitAll(repo, "greeter");
 
 	// The server: the parent launches what `launch` says, then closes its turn; a child answers
 	// at once, or (memory phase) once `hold` lets it.

@@ -19,7 +19,7 @@
 // `/subagents-watchdog status`, that ON was on and saw every call, and OFF was off.
 // Pi's grep and find run ripgrep and fd: they must be on PATH (`rg`, and `fd` or `fdfind`); the
 // bench links them into the bin folder where Pi looks first, as after Pi's own download.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
@@ -27,6 +27,7 @@ import { fauxAssistantMessage, fauxProvider, fauxToolCall } from "@earendil-work
 import type { AgentSession, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { cap, int, pick, rng, SUFFIX, VERBS, WORDS } from "./synthetic-vocab.ts";
 import { median, min, ms, reportFailure, round } from "./stats.ts";
+import { commitAll } from "./git-repo.ts";
 
 const EXTENSION_PATH = resolve(import.meta.dirname, "../src/extension.ts");
 const CALLS = 2000;
@@ -267,9 +268,6 @@ function inspect(session: AgentSession, elapsed: number, cpuMs: number): RunResu
 
 // ---- the run ----
 
-function git(cwd: string, ...args: string[]): string {
-	return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-}
 
 /** The first of these commands on PATH, as an absolute path. */
 function which(...commands: string[]): string | undefined {
@@ -303,12 +301,7 @@ try {
 		writeFileSync(join(cwd, f.path), `${f.lines.join("\n")}\n`);
 	}
 	writeFileSync(join(cwd, "package.json"), `${JSON.stringify({ name: "shop-api", version: "1.0.0", type: "module" }, null, 2)}\n`);
-	git(cwd, "init", "-q", "-b", "main");
-	git(cwd, "config", "user.email", "bench@example.com");
-	git(cwd, "config", "user.name", "Bench");
-	git(cwd, "config", "commit.gpgsign", "false");
-	git(cwd, "add", "-A");
-	git(cwd, "commit", "-q", "--no-verify", "-m", "generated");
+	commitAll(cwd, "generated");
 
 	// From here on every git process anyone starts is logged.
 	const realGit = which("git") ?? "/usr/bin/git";

@@ -1,9 +1,9 @@
 // The generated TypeScript project the LSP benchmarks check: FILES files, each importing the
 // previous one and using its types (or, the stress shape, extending its interfaces), in a git
 // repository with one commit. Shared by lsp-warm and settle-cost.
-import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { commitAll } from "./git-repo.ts";
 
 export const FILES = 300;
 export const INTERFACES = 30;
@@ -12,9 +12,6 @@ export const LINKED = 10; // interfaces 0..9 refer to the previous file's interf
 const pad = (n: number) => String(n).padStart(3, "0");
 export const rel = (n: number) => `src/f${pad(n)}.ts`;
 
-function git(cwd: string, ...args: string[]): string {
-	return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-}
 
 /**
  * How file n uses file n-1: `imports` gives its interfaces a field of the previous file's type
@@ -67,11 +64,6 @@ export function generate(repo: string, shape: Shape): void {
 		JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler", skipLibCheck: true }, include: ["src"] }, null, 2),
 	);
 	for (let n = 0; n < FILES; n++) writeFileSync(join(repo, rel(n)), source(shape, n));
-	git(repo, "init", "-q", "-b", "main");
-	git(repo, "config", "user.email", "bench@example.com");
-	git(repo, "config", "user.name", "Bench");
-	git(repo, "config", "commit.gpgsign", "false");
-	git(repo, "add", "-A");
-	git(repo, "commit", "-q", "--no-verify", "-m", "generated");
+	commitAll(repo, "generated");
 }
 
