@@ -10,6 +10,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Finding } from "../findings/index.ts";
 import { envName } from "../host/index.ts";
 import { resolveChildModel } from "./child-model.ts";
+import { type CheckedChild, enforceLaunchRules } from "./launch-check.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import { type ChildResult, forModel, launchText } from "./launch-result.ts";
 import { findAgents, labelsFor, type LauncherDeps, type LaunchOutput } from "./launcher.ts";
@@ -28,15 +29,21 @@ export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext
 	const labels = labelsFor(agents.map((a) => a.name));
 	const children: RunnerSpec["children"] = [];
 	const problems: string[] = [];
+	const checked: CheckedChild[] = [];
 	for (const [i, step] of plan.steps.entries()) {
 		const agent = agents[i];
 		const choice = resolveChildModel(ctx.modelRegistry, { launchModel: step.model, launchThinking: step.thinking, agentModel: agent.model, agentThinking: agent.thinking }, { model: ctx.model, thinking: ctx.thinkingLevel });
 		if ("error" in choice) problems.push(`${labels[i]}: ${choice.error}`);
-		else children.push({ label: labels[i], step, agent, model: `${choice.model.provider}/${choice.model.id}`, thinking: choice.thinking });
+		else {
+			children.push({ label: labels[i], step, agent, model: `${choice.model.provider}/${choice.model.id}`, thinking: choice.thinking });
+			checked.push({ label: labels[i], role: agent.name, model: choice.model, thinking: choice.thinking });
+		}
 	}
 	// Nothing starts in the background on a plan that is already known to be broken.
 	if (problems.length) throw new Error(`not launched: ${problems.join("; ")}`);
 	const runId = newRunId();
+	// Judged here, in the parent: a blocked launch never gets a runner.
+	enforceLaunchRules(deps.watchdog, ctx, runId, checked);
 	const dir = makeRunDir(deps.agentDir, runId);
 	const session = sessionInfo(ctx);
 	const spec: RunnerSpec = {

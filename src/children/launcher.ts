@@ -8,6 +8,7 @@ import type { ResolvedSettings } from "../settings/index.ts";
 import type { WatchdogSession } from "../session/index.ts";
 import { resolveChildModel } from "./child-model.ts";
 import { type ChildAgent, type ChildProgress, runChildSession } from "./child-session.ts";
+import { enforceLaunchRules } from "./launch-check.ts";
 import { type LaunchEnv, type PreparedChild, runLaunch, type WorktreeOps } from "./launch.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import { type ChildResult, launchDetails, launchText } from "./launch-result.ts";
@@ -76,7 +77,6 @@ export async function launchForeground(
 	const agents = findAgents(deps.agents(ctx), plan.steps.map((s) => s.agent));
 	const settings = watchdog.settings(ctx).settings;
 	const runId = newRunId();
-	const dir = makeRunDir(deps.agentDir, runId);
 	const labels = labelsFor(agents.map((a) => a.name));
 	const channels = new Map<string, { findings: Finding[]; blockers: ChildBlockers }>();
 	const prepared: PreparedChild[] = [];
@@ -93,6 +93,12 @@ export async function launchForeground(
 		}
 		channels.set(child.label, { findings: [], blockers: { blockers: [], stalemate: false } });
 	}
+	// Every child is judged before any starts: a blocked launch leaves no run folder, no session.
+	enforceLaunchRules(watchdog, ctx, runId, prepared.flatMap((c) => {
+		const m = models.get(c.label);
+		return m ? [{ label: c.label, role: c.agent.name, model: m.model, thinking: m.thinking }] : [];
+	}));
+	const dir = makeRunDir(deps.agentDir, runId);
 	const channelFor = (label: string, role: string): ParentChannel => ({
 		deliver(findings) {
 			const kept = channels.get(label);

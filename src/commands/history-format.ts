@@ -52,6 +52,10 @@ export function describeEvent(event: HistoryEvent): string {
 			return `${event.what}: ${short(event.message, 240)}`;
 		case "config-change":
 			return `by ${event.by}, ${event.outcome}: ${short(event.change, 200)}`;
+		case "launch-rule": {
+			const started = event.decision === "blocked" || event.started ? "" : " (not started: another child was blocked)";
+			return `${event.decision}${started} · ${event.label} on ${event.model} · ${short(event.rule, 200)} · action ${event.action}${event.note ? ` · note: ${short(event.note, 160)}` : ""}`;
+		}
 		default: {
 			// Later kinds, and kinds a newer version wrote.
 			const e = event as { summary?: unknown; outcome?: unknown };

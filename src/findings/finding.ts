@@ -19,7 +19,7 @@ export interface Finding {
 	importance: Importance;
 	severity: Severity;
 	category?: Category;
-	/** "main", a child role, "lsp", "loops", "claims" or "idle". */
+	/** "main", a child role, "lsp", "loops", "claims", "idle" or "rules" (launch rules). */
 	source: string;
 	at: number;
 }
@@ -30,7 +30,7 @@ let counter = 0;
 /** How a finding's source reads to a user: the review model is "reviewer", a child's role "child:<role>". */
 export function sourceName(source: string): string {
 	if (source === "main") return "reviewer";
-	return ["lsp", "loops", "claims", "idle", "cadence"].includes(source) ? source : `child:${source}`;
+	return ["lsp", "loops", "claims", "idle", "cadence", "rules"].includes(source) ? source : `child:${source}`;
 }
 
 /** What a finding says, before it is given an id, a source and a time. */

@@ -72,6 +72,28 @@ export interface ConfigChangeEvent extends HistoryBase {
 	change: string;
 }
 
+/**
+ * A launch rule's decision on one child, made in the parent before anything starts. `role` and
+ * `run` are the child's (its agent and the launch it belongs to, started or not).
+ */
+export interface LaunchRuleEvent extends HistoryBase {
+	kind: "launch-rule";
+	source: "rules";
+	role: string;
+	run: string;
+	/** The child's label in its launch ("worker", "worker#2"). */
+	label: string;
+	/** `provider/id:thinking`, as matched. */
+	model: string;
+	/** What decided it, e.g. `rules.roleModels.worker.deny "openai/*"`. */
+	rule: string;
+	action: "warn" | "block";
+	decision: "allowed" | "warned" | "blocked";
+	/** Whether the launch went on (a passing child of a blocked launch did not start either). */
+	started: boolean;
+	note?: string;
+}
+
 /** Kinds the later capabilities write; their own fields go in `details` until they get a shape. */
 export interface LaterEvent extends HistoryBase {
 	kind: "nudge" | "rotate" | "launch" | "permission";
@@ -81,9 +103,9 @@ export interface LaterEvent extends HistoryBase {
 	details?: Record<string, string | number | boolean>;
 }
 
-export type HistoryEvent = ReviewEvent | FindingEvent | LoopResolvedEvent | FailureEvent | ConfigChangeEvent | LaterEvent;
+export type HistoryEvent = ReviewEvent | FindingEvent | LoopResolvedEvent | FailureEvent | ConfigChangeEvent | LaunchRuleEvent | LaterEvent;
 export type HistoryKind = HistoryEvent["kind"];
-export const HISTORY_KINDS: readonly HistoryKind[] = ["review", "finding", "loop-resolved", "failure", "config-change", "nudge", "rotate", "launch", "permission"];
+export const HISTORY_KINDS: readonly HistoryKind[] = ["review", "finding", "loop-resolved", "failure", "config-change", "launch-rule", "nudge", "rotate", "launch", "permission"];
 
 type WithoutAt<E> = E extends HistoryEvent ? Omit<E, "at"> & { at?: string } : never;
 /** What a writer hands to `append`: `at` is filled in with the time of writing when left out (leave it out). */
@@ -93,7 +115,7 @@ export type HistoryEventInput = WithoutAt<HistoryEvent>;
 export const MAX_LINE_BYTES = 4000;
 
 /** Character caps per text field; anything not named gets `DEFAULT_CAP`. */
-const CAPS: Record<string, number> = { summary: 300, evidence: 300, message: 500, change: 300, cwd: 1024, session: 200 };
+const CAPS: Record<string, number> = { summary: 300, evidence: 300, message: 500, change: 300, cwd: 1024, session: 200, rule: 400, note: 400 };
 const DEFAULT_CAP = 200;
 /** Fields that stay whole while the rest shrink to fit a line (they are what filters compare). */
 const KEPT: ReadonlySet<string> = new Set(["at", "session", "cwd", "kind"]);

@@ -35,13 +35,13 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 				lspSection(s.lsp.enabled, run.lsp?.status()),
 				session.loops.section(resolved.enabled, s.loops.enabled),
 				session.evidence.section(s.idle.policy, s.idle, session.options.role),
+				session.launchRules.section(s.rules),
 			]),
 			defaults: level === "settings",
 		});
 	}
 	const { findings, earlier } = session.sink.promptFindings();
 	const every = (n: number | false) => (n ? `every ${n} tool results` : "off");
-	const roles = Object.keys(s.rules.roleModels).length;
 	return formatBrief({
 		resolved,
 		onOff: onOff(resolved),
@@ -54,7 +54,8 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 			lspBrief(s.lsp.enabled, run.lsp?.status()),
 			session.loops.brief(resolved.enabled, s.loops.enabled),
 			session.evidence.brief(s.idle.policy),
-			`Cadence: ${every(s.cadence.everyNTools)} · Children: ${s.children.enabled ? "watchdogs on" : "watchdogs off"} · Launch rules: ${roles ? `${roles} role(s), ${s.rules.action}` : "none"}`,
+			`Cadence: ${every(s.cadence.everyNTools)} · Children: ${s.children.enabled ? "watchdogs on" : "watchdogs off"}`,
+			session.launchRules.brief(s.rules),
 		],
 	});
 }

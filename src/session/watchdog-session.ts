@@ -18,6 +18,7 @@ import { LoopWatch, LOOP_RESOLVED_ENTRY } from "../loops/index.ts";
 import type { Thinking } from "../models/index.ts";
 import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
 import { ModelReview } from "../review/index.ts";
+import { LaunchRuleWatch } from "../rules/index.ts";
 import { REVIEW_ENTRY } from "../review/index.ts";
 import { childView, type ResolvedSettings } from "../settings/index.ts";
 import { isPlainObject } from "../util/index.ts";
@@ -77,6 +78,8 @@ export class WatchdogSession {
 	readonly historyLog: HistoryLog;
 	/** What this session's children found (a parent's view of them). */
 	readonly children = new ChildFindings();
+	/** The launch rules' last decision (the rules themselves are settings). */
+	readonly launchRules = new LaunchRuleWatch();
 	private historyMaxBytes = DEFAULT_MAX_BYTES;
 	private readonly location: SettingsLocation;
 	/** Monitors bound to the session's repository (made at session start). */

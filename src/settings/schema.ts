@@ -4,6 +4,10 @@
 import { z } from "zod";
 import { DEFAULT_THRESHOLDS, type LoopThresholds } from "../loops/index.ts";
 import { parseModelRef, THINKING_LEVELS, type ThinkingSetting } from "../models/index.ts";
+import { MAX_STAR_GLOB_CHARS } from "../util/index.ts";
+
+/** Patterns one allow or deny list may hold. */
+export const MAX_RULE_PATTERNS = 64;
 
 type ObjectMaker = typeof z.strictObject;
 
@@ -16,7 +20,16 @@ const thinkingField = z.enum([...THINKING_LEVELS, "inherit"], {
 const positiveMs = (min: number) => z.int({ error: "must be a whole number of milliseconds" }).min(min, { error: `must be at least ${min} ms` });
 const CADENCE_RULE = "must be 0 or false (off), or a whole number of tool results of at least 5";
 const cadenceEvery = z.union([z.literal(0), z.literal(false), z.int({ error: CADENCE_RULE }).min(5, { error: CADENCE_RULE })], { error: CADENCE_RULE });
-const globList = z.array(z.string().min(1, { error: "a pattern may not be empty" }), { error: "must be a list of glob patterns" });
+// Launch-rule patterns: bounded in length and number, so judging a launch stays cheap.
+const globList = z
+	.array(
+		z
+			.string({ error: "must be a glob pattern (text), e.g. \"openai/*\"" })
+			.min(1, { error: "a pattern may not be empty" })
+			.max(MAX_STAR_GLOB_CHARS, { error: `a pattern may be at most ${MAX_STAR_GLOB_CHARS} characters long` }),
+		{ error: 'must be a list of glob patterns, e.g. ["openai/*", "anthropic/claude-*:high"]' },
+	)
+	.max(MAX_RULE_PATTERNS, { error: `at most ${MAX_RULE_PATTERNS} patterns per list` });
 
 /** Builds the layer schema; `strict` reports unknown keys, `strip` drops them. */
 function layerSchema(obj: ObjectMaker) {
@@ -81,7 +94,20 @@ function layerSchema(obj: ObjectMaker) {
 		}).optional(),
 		rules: obj({
 			action: z.enum(["warn", "block"], { error: "must be warn or block" }).optional(),
-			roleModels: z.record(z.string(), obj({ allow: globList.optional(), deny: globList.optional(), note: z.string().optional() })).optional(),
+			roleModels: z
+				.record(
+					z.string(),
+					obj(
+						{
+							allow: globList.optional(),
+							deny: globList.optional(),
+							note: z.string({ error: "must be text" }).max(1000, { error: "must be at most 1000 characters" }).optional(),
+						},
+						{ error: "must be an object with allow, deny and note, e.g. { \"deny\": [\"openai/*\"], \"note\": \"why\" }" },
+					),
+					{ error: "must be an object keyed by agent role, e.g. { \"worker\": { \"deny\": [\"openai/*\"] } }" },
+				)
+				.optional(),
 		}).optional(),
 		history: obj({
 			// Below 64 KiB the log would rotate every few reviews and keep next to nothing.

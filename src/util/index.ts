@@ -1,6 +1,8 @@
-// Small helpers shared everywhere: guarded file reads, text, JSON objects, status sections.
+// Small helpers shared everywhere: guarded file reads, text, JSON objects, status sections,
+// `*`/`?` globs over names (model references, tool names).
 // Other folders import from here; files inside the folder import each other directly.
 export { isPlainObject } from "./json.ts";
 export { fileToken, readFileInRoot, stripBom, userRoot } from "./safe-file.ts";
 export { type StatusSection } from "./status-section.ts";
 export { capText, clip, clipCounting, contentText, oneLine, quoteLines } from "./text.ts";
+export { compileStarGlob, MAX_STAR_GLOB_CHARS, MAX_STAR_GLOB_SUBJECT, type StarGlob } from "./star-glob.ts";
