@@ -123,11 +123,15 @@ export function warnFindings(broken: readonly RuleDecision[]): Array<{ summary: 
 		const who = group.map((g) => g.label).join(", ");
 		return {
 			summary: `Launch rule broken: ${d.role} on ${d.model} (${d.rule})`,
-			evidence: `${who} started on ${d.model}; ${d.rule}.${d.note ? ` Note: ${d.note}` : ""} rules.action is warn, so the launch went on.`,
+			evidence: `${who} started on ${d.model}; ${d.rule}.${d.note ? ` Note: ${sentence(d.note)}` : ""} rules.action is warn, so the launch went on.`,
 			recommendedAction: `Weigh ${group.length === 1 ? "this child's" : "these children's"} results with that in mind; launch ${d.role} on a model the rule allows next time, or ask the user.`,
 			importance: "high" as const,
 			severity: "concern" as const,
 			category: "missed-constraint" as const,
 		};
 	});
+}
+
+function sentence(text: string): string {
+	return /[.!?]$/.test(text) ? text : `${text}.`;
 }
