@@ -4,7 +4,7 @@
 // pattern that matches either wins; a role with an allow list runs only on what it matches;
 // a role with only deny runs on everything else. Pure: settings and launch targets in,
 // decisions and their texts out.
-import { compileStarGlob } from "../util/index.ts";
+import { compileStarGlob, type StarGlob } from "../util/index.ts";
 
 export interface RoleModelRule {
 	allow?: string[];
@@ -56,30 +56,33 @@ export function targetRefs(t: Pick<LaunchTarget, "provider" | "id" | "thinking">
 	return { full: `${bare}:${t.thinking || "off"}`, bare };
 }
 
+type Globs = Map<string, StarGlob>;
+
 /** The first pattern of `patterns` matching either name, or the first that cannot be compiled. */
-function firstMatch(patterns: readonly string[], names: string[]): { pattern: string; invalid?: string } | undefined {
+function firstMatch(patterns: readonly string[], names: string[], globs: Globs): { pattern: string; invalid?: string } | undefined {
 	for (const pattern of patterns) {
-		const glob = compileStarGlob(pattern);
+		let glob = globs.get(pattern);
+		if (!glob) globs.set(pattern, (glob = compileStarGlob(pattern)));
 		if (!glob.ok) return { pattern, invalid: glob.error };
 		if (names.some((n) => glob.matches(n))) return { pattern };
 	}
 	return undefined;
 }
 
-/** Judges one target against its role's rule; undefined when the role has none. */
-export function judgeTarget(rules: LaunchRules, target: LaunchTarget): RuleDecision | undefined {
+/** Judges one target against its role's rule; undefined when the role has none. `globs`: compiled patterns, shared by a launch's targets. */
+export function judgeTarget(rules: LaunchRules, target: LaunchTarget, globs: Globs = new Map()): RuleDecision | undefined {
 	const rule = Object.hasOwn(rules.roleModels, target.role) ? rules.roleModels[target.role] : undefined;
 	if (!rule || (rule.allow === undefined && rule.deny === undefined)) return undefined;
 	const { full, bare } = targetRefs(target);
 	const at = `rules.roleModels.${target.role}`;
 	const base = { label: target.label, role: target.role, model: full, action: rules.action, ...(rule.note?.trim() ? { note: rule.note.trim() } : {}) };
 	const broken = (why: string): RuleDecision => ({ ...base, decision: rules.action === "block" ? "blocked" : "warned", rule: why });
-	const denied = firstMatch(rule.deny ?? [], [full, bare]);
+	const denied = firstMatch(rule.deny ?? [], [full, bare], globs);
 	// A pattern that cannot be read is no permission: the launch is judged as breaking the rule.
 	if (denied?.invalid) return broken(`${at}.deny ${JSON.stringify(denied.pattern)} (unusable: ${denied.invalid})`);
 	if (denied) return broken(`${at}.deny ${JSON.stringify(denied.pattern)}`);
 	if (rule.allow !== undefined) {
-		const allowed = firstMatch(rule.allow, [full, bare]);
+		const allowed = firstMatch(rule.allow, [full, bare], globs);
 		if (allowed?.invalid) return broken(`${at}.allow ${JSON.stringify(allowed.pattern)} (unusable: ${allowed.invalid})`);
 		if (!allowed) return broken(`${at}.allow (${rule.allow.length ? `none of ${rule.allow.map((p) => JSON.stringify(p)).join(", ")} matches` : "empty: nothing is allowed"})`);
 		return { ...base, decision: "allowed", rule: `${at}.allow ${JSON.stringify(allowed.pattern)}` };
@@ -89,7 +92,8 @@ export function judgeTarget(rules: LaunchRules, target: LaunchTarget): RuleDecis
 
 /** Judges every target of one launch; with `block`, one broken rule stops the whole launch. */
 export function checkLaunch(rules: LaunchRules, targets: readonly LaunchTarget[]): LaunchVerdict {
-	const decisions = targets.map((t) => judgeTarget(rules, t)).filter((d): d is RuleDecision => d !== undefined);
+	const globs: Globs = new Map();
+	const decisions = targets.map((t) => judgeTarget(rules, t, globs)).filter((d): d is RuleDecision => d !== undefined);
 	const broken = decisions.filter((d) => d.decision !== "allowed");
 	return { decisions, blocked: broken.some((d) => d.decision === "blocked"), broken };
 }

@@ -5,7 +5,7 @@
 // everything minimatch would otherwise read as syntax (classes, braces, extglobs, `!`, `#`,
 // `\`) is escaped to stand for itself, and `/` is swapped for a character minimatch does
 // not treat as a separator, so `*` crosses it.
-import { escape, minimatch, type MinimatchOptions } from "minimatch";
+import { escape, Minimatch, type MinimatchOptions } from "minimatch";
 
 /** Longest pattern accepted: matching costs (pattern size × name size), so both are kept small. */
 export const MAX_STAR_GLOB_CHARS = 256;
@@ -28,10 +28,11 @@ export function compileStarGlob(pattern: string): StarGlob {
 		.split(/([*?])/)
 		.map((part) => (part === "*" || part === "?" ? part : escape(standIn(part))))
 		.join("");
+	const compiled = new Minimatch(glob, OPTIONS);
 	return {
 		ok: true,
 		pattern,
-		matches: (name) => typeof name === "string" && name !== "" && name.length <= MAX_STAR_GLOB_SUBJECT && !name.includes(SLASH_STANDIN) && minimatch(standIn(name), glob, OPTIONS),
+		matches: (name) => typeof name === "string" && name !== "" && name.length <= MAX_STAR_GLOB_SUBJECT && !name.includes(SLASH_STANDIN) && compiled.match(standIn(name)),
 	};
 }
 
