@@ -20,7 +20,7 @@ import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../m
 import { ModelReview } from "../review/index.ts";
 import { REVIEW_ENTRY } from "../review/index.ts";
 import { childView, type ResolvedSettings } from "../settings/index.ts";
-import { isPlainObject } from "../util/index.ts";
+import { contentText, isPlainObject } from "../util/index.ts";
 import type { SettingsLayer } from "../settings/index.ts";
 import { type ProjectContext, type SettingsLocation, SettingsStore } from "../settings/index.ts";
 import { type RunMonitors, settleRun, startMonitors } from "./settle.ts";
@@ -175,6 +175,13 @@ export class WatchdogSession {
 			present(ctx, loop.stop, "warning");
 			ctx.abort();
 		}
+	}
+
+	/** An assistant message ended: its visible text goes to the loop detector (the model restating itself). */
+	assistantMessage(ctx: ExtensionContext, message: unknown): void {
+		if (!isPlainObject(message) || message.role !== "assistant") return;
+		const resolved = this.settings(ctx);
+		this.loops.assistantText({ enabled: resolved.enabled, loops: resolved.settings.loops }, contentText(message.content));
 	}
 
 	/** The settle boundary: the monitors in their fixed order, then the sink (see settle.ts). */
