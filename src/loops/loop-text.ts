@@ -84,7 +84,7 @@ export function cycleText(a: { labels: string[]; rounds: number; first: number; 
 export function restatingText(a: { text: string; count: number; from: number; to: number; threshold: number }): SignalText {
 	return {
 		headline: `Same sentence said in ${a.count} turns, nothing new between`,
-		evidence: `Said: "${a.text}". The calls in between (${a.from === a.to ? `call ${a.from}` : `calls ${a.from}–${a.to}`}) brought no answer the agent had not already had (threshold: ${a.threshold} turns; compared without case, numbers or paths).`,
+		evidence: `"${a.text}", each time after calls that brought no answer the agent had not already had (${a.from === a.to ? `call ${a.from}` : `calls ${a.from}–${a.to}`}; threshold: ${a.threshold} turns; compared without case, numbers or paths).`,
 	};
 }
 

@@ -30,7 +30,7 @@ describe("restating", () => {
 		expect(signals.length).toBeGreaterThan(0);
 		const last = signals.at(-1) as LoopSignal;
 		expect(last).toMatchObject({ kind: "restating", count: 4, from: 1, to: 3, headline: "Same sentence said in 4 turns, nothing new between" });
-		expect(last.evidence).toContain(`Said: "I'll fix the parser by widening the regex in src/parse.ts, then rerun the tests."`);
+		expect(last.evidence).toContain(`"I'll fix the parser by widening the regex in src/parse.ts, then rerun the tests.", each time after calls that brought no answer`);
 		expect(last.evidence).toMatch(/calls 1–3/);
 		// Fires from the third saying on (loops.restateRepeats: 3).
 		expect(signals[0]?.count).toBe(3);
