@@ -53,6 +53,13 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 			}),
 		);
 		pi.on(
+			"message_end",
+			guarded("message end", (event, ctx) => {
+				watchdog.assistantMessage(ctx, event.message);
+				return undefined;
+			}),
+		);
+		pi.on(
 			"agent_before_settle",
 			guarded("boundary review", async (event, ctx) => {
 				const result = await watchdog.beforeSettle(ctx, event);

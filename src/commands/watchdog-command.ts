@@ -31,7 +31,7 @@ export const USAGE = [
 	`/${COMMAND_NAME} check [--offline]        call the reviewer model once (--offline: only check it resolves and has credentials)`,
 	`/${COMMAND_NAME} ${HISTORY_USAGE}   past reviews, findings and failures (default: this project, newest 20)`,
 	`/${COMMAND_NAME} review                   review the pending changes now`,
-	`/${COMMAND_NAME} policy off|keep|handsoff   this session: no claim/idle checks, as usual, or detect and show without delivering to the agent`,
+	`/${COMMAND_NAME} policy off|keep|handsoff   this session's claims and unfinished-stop checks: off, as usual, or shown to you and never sent to the agent (reviews and loops are not affected)`,
 	`/${COMMAND_NAME} dismiss [N|all]          mark finding N of status (default: all) as seen: not raised again, not counted for stalemate`,
 ].join("\n");
 
@@ -149,7 +149,7 @@ const TOP: Array<[string, string]> = [
 	["history", "past reviews, findings and failures"],
 	["review", "review the pending changes now"],
 	["dismiss", "mark findings as seen"],
-	["policy", "this session: off, keep or handsoff"],
+	["policy", "this session's claims and unfinished-stop checks: off, keep or handsoff"],
 ];
 
 /** Completes the whole argument text; `models` are the known model refs for `model …`. */
@@ -165,7 +165,7 @@ export function completeArguments(prefix: string, models: readonly string[]): Co
 	else if (done[0] === "history") options = completeHistory(done.slice(1));
 	else if (done[0] === "status") options = done.length === 1 ? [["--all", "your settings and each part's details"], ["--settings", "every setting, defaults too"]] : [];
 	else if (done[0] === "dismiss") options = done.length === 1 ? [["all", "every recent finding"]] : [];
-	else if (done[0] === "policy") options = done.length === 1 ? [["off", "no claim or idle checks"], ["keep", "as usual (default)"], ["handsoff", "detect and show, never deliver"]] : [];
+	else if (done[0] === "policy") options = done.length === 1 ? [["off", "no claim or unfinished-stop checks"], ["keep", "as usual (default)"], ["handsoff", "claims and stops shown to you, never sent to the agent"]] : [];
 	else if (done[0] === "check") options = done.length === 1 ? [["--offline", "only resolve the model and its credentials"]] : [];
 	else if (isSettingHead(done)) options = TOP.filter(([v]) => ["on", "off", "model", "thinking"].includes(v));
 	else if (last === "model") options = [["recommended", "the strongest model of another family"], ["inherit", "use the session's model"], ...models.map((m): [string, string] => [m, ""])];

@@ -4,6 +4,8 @@
 // nudge when the policy, the role's switch (idle.main / idle.children), the cooldown and the
 // cap on nudges without progress allow it; otherwise it is shown to the user with the reason.
 // In the TUI the main session's nudge waits for idle.stallMs without input (see scheduleStall).
+// The policy (idle.policy) is this monitor's alone: off leaves the session out of it, handsoff
+// shows its findings and nudge decisions to the user and never delivers them to the model.
 import type { Finding } from "../findings/index.ts";
 import { firstLine } from "../findings/index.ts";
 import type { SessionEvent } from "../loops/index.ts";
@@ -15,6 +17,13 @@ import { EvidenceLog } from "./log.ts";
 import { type IdleSignal, unfinishedStop } from "./unfinished.ts";
 
 export type Policy = "off" | "keep" | "handsoff";
+
+/** What each policy means, in the words status and the policy command use. Reviews and loops are never affected. */
+export const POLICY_MEANING: Record<Policy, string> = {
+	off: "claims and unfinished stops are not checked in this session, and no nudge is sent; reviews and loops go on",
+	keep: "claims and unfinished stops are checked, findings and nudges delivered as usual",
+	handsoff: "claims and unfinished stops are checked and shown to you, with the nudge the agent would get; nothing of them is sent to the agent; reviews and loops go on as usual",
+};
 
 export interface IdleSettings {
 	main: boolean;
@@ -98,7 +107,10 @@ export class EvidenceWatch {
 			this.capTold = false;
 		}
 		const main = options.role === "main";
-		const why = !(main ? settings.main : settings.children)
+		// handsoff: the nudge that would go out is shown to the user instead (no continuation, no stall wait).
+		const why = settings.policy === "handsoff"
+			? "policy handsoff (shown to you, never sent to the agent)"
+			: !(main ? settings.main : settings.children)
 			? `${main ? "idle.main" : "idle.children"} is off`
 			: options.now - this.lastNudgeAt < settings.cooldownMs
 				? `the last nudge was ${Math.round((options.now - this.lastNudgeAt) / 1000)} s ago (idle.cooldownMs: ${settings.cooldownMs})`
@@ -165,7 +177,7 @@ export class EvidenceWatch {
 
 	section(policy: Policy, settings: IdleSettings, role: string): StatusSection {
 		const on = role === "main" ? settings.main : settings.children;
-		const lines = [`policy: ${policy}${policy === "handsoff" ? " (detect and show, never deliver)" : policy === "off" ? " (no claim checks, no unfinished-stop detection)" : ""}`];
+		const lines = [`policy: ${policy} (${POLICY_MEANING[policy]})`];
 		lines.push(`nudges: ${on ? "on" : `off (${role === "main" ? "idle.main" : "idle.children"}: false)`}, ${this.nudges} sent this session, ${this.nudgesWithoutProgress}/${settings.maxNudges} without progress${this.stallTimer ? ", one waiting for the stall time" : ""}`);
 		if (this.last) lines.push(`last settle: ${this.last.claims} claim signal(s), ${this.last.contradicted} contradicted; stop: ${this.last.stop ?? "finished"}`);
 		return { title: "Evidence", lines };

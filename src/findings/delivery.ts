@@ -27,6 +27,8 @@ export interface DeliveryInput {
 	stalemated: Finding[];
 	/** Why no continuation may start (the prompt's budget is spent), if so. */
 	continuationBlocked?: string;
+	/** Findings of these sources never reach the model, and why (policy handsoff). */
+	holdBack?: { sources: ReadonlySet<string>; why: string };
 	/** Findings already shown to the user recently. */
 	recentlyShown: Finding[];
 	/** Findings the user dismissed: seen, not to be raised again. */
@@ -53,7 +55,7 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 	for (const { finding, fate } of decisions) {
 		if (!toUser.includes(finding)) continue;
 		const stalemate = fate === "stalemate";
-		const heldBack = fate === "stalemate" ? "stalemate" : fate === "held back" ? input.continuationBlocked : undefined;
+		const heldBack = fate === "stalemate" ? "stalemate" : fate === "held back" ? (input.holdBack?.sources.has(finding.source) ? input.holdBack.why : input.continuationBlocked) : undefined;
 		const data: NoteData = { finding, text: noteText(finding, stalemate, heldBack), ...(stalemate ? { stalemate } : {}), ...(heldBack ? { heldBack } : {}) };
 		entries.push({ type: "custom", customType: NOTE_ENTRY, data });
 	}
@@ -65,7 +67,7 @@ function fateOf(f: Finding, input: DeliveryInput): Fate {
 	if (input.dismissed?.some((d) => sameFinding(d, f))) return "dismissed";
 	if (f.importance === "high") {
 		if (input.stalemated.includes(f)) return "stalemate";
-		return input.continuationBlocked ? "held back" : "sent to the agent";
+		return input.continuationBlocked || input.holdBack?.sources.has(f.source) ? "held back" : "sent to the agent";
 	}
 	return input.recentlyShown.some((r) => sameFinding(r, f)) ? "duplicate" : "shown to you";
 }

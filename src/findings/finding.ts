@@ -27,6 +27,12 @@ export interface Finding {
 
 
 let counter = 0;
+/**
+ * The sources of the evidence monitors (the claims checker, the unfinished-stop detector): the
+ * ones `idle.policy` governs. Reviews, the LSP pre-pass and loops have settings of their own.
+ */
+export const EVIDENCE_SOURCES: ReadonlySet<string> = new Set(["claims", "idle"]);
+
 /** How a finding's source reads to a user: the review model is "reviewer", a child's role "child:<role>". */
 export function sourceName(source: string): string {
 	if (source === "main") return "reviewer";

@@ -7,8 +7,11 @@
 // The decisions themselves are pure (delivery.ts, stalemate.ts); this is the thin shell.
 import type { ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
 import { type DeliveryPlan, type Fate, FINDING_MESSAGE, NOTE_ENTRY, type NoteData, planDelivery } from "./delivery.ts";
-import { type Finding, firstLine, printedFinding, sameFinding, type Severity, sourceName } from "./finding.ts";
+import { EVIDENCE_SOURCES, type Finding, firstLine, printedFinding, sameFinding, type Severity, sourceName } from "./finding.ts";
 import { NO_STALEMATE, recordReview, type StalemateState } from "./stalemate.ts";
+
+/** Why an evidence finding stayed with the user under policy handsoff. */
+export const HANDSOFF = "policy handsoff: claims and unfinished stops are shown to you, never sent to the agent";
 
 /** Continuations the watchdog may start per user prompt, over all sources together. */
 export const MAX_CONTINUATIONS = 5;
@@ -48,7 +51,10 @@ export interface SinkDeps {
 export interface SinkSettings {
 	severityThreshold: Severity;
 	stalemateRepeats: number;
-	/** The session's policy: `handsoff` detects and shows, and never delivers to the model. */
+	/**
+	 * The session's evidence policy (`idle.policy`): `handsoff` shows the evidence monitors'
+	 * findings (claims, unfinished stops, nudges) and never delivers them to the model.
+	 */
 	idle?: { policy: string };
 }
 
@@ -221,12 +227,12 @@ export class FindingsSink {
 
 	private plan(findings: Finding[], settings: SinkSettings, stalemated: Finding[]): DeliveryPlan {
 		const spent = this.continuations >= MAX_CONTINUATIONS;
-		const handsOff = settings.idle?.policy === "handsoff";
 		return planDelivery({
 			findings,
 			threshold: settings.severityThreshold,
 			stalemated,
-			continuationBlocked: handsOff ? "policy handsoff: the watchdog detects and shows, and never delivers to the agent" : spent ? `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times` : undefined,
+			continuationBlocked: spent ? `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times` : undefined,
+			...(settings.idle?.policy === "handsoff" ? { holdBack: { sources: EVIDENCE_SOURCES, why: HANDSOFF } } : {}),
 			recentlyShown: this.recentlyShown,
 			dismissed: this.dismissed,
 		});

@@ -7,50 +7,12 @@ import { isCheckCommand, mayChangeFiles } from "./checks.ts";
 import { callSignature, describeCall, landed, outcomeText, shortHash, subjectsOf, targetOf } from "./normalize.ts";
 import { cycleText, dominantText, repeatText, rereadText, rerunText, staleText, targetText } from "./loop-text.ts";
 import { MIN_REREAD_LINES, ReadCoverage } from "./read-coverage.ts";
+import { Restating } from "./restating.ts";
+import { DEFAULT_THRESHOLDS, type LoopSignal, type LoopThresholds } from "./signal.ts";
 import type { ToolCallRecord } from "./tool-call.ts";
+import { WAIT_POLL_FACTOR, Waiting, waitingSignal, waitOf } from "./waiting.ts";
 
-export type SignalKind = "repeat" | "rerun" | "target" | "stale" | "dominant" | "reread" | "cycle";
-
-/**
- * Signals that rest on the agent learning nothing new rather than on exact repetition: a
- * suspicion until the stretch ends without anything landing (an agent that probes a puzzle
- * from many sides and then lands the fix was investigating, not looping).
- */
-export const WEAK_SIGNALS: ReadonlySet<SignalKind> = new Set(["target", "stale"]);
-
-export interface LoopSignal {
-	kind: SignalKind;
-	/** Identifies the signal, so the same signal is not reported twice. */
-	key: string;
-	/** What the loop is about: one call (`call:…`), one file (`file:…`) or one target. */
-	subject: string;
-	/** 0-based tool-call indices the signal rests on. */
-	from: number;
-	to: number;
-	/** How many calls make it up (grows while the loop goes on). */
-	count: number;
-	/** What happened, in a short line (a finding's summary); the detail is in the evidence. */
-	headline: string;
-	evidence: string;
-	/** A concrete way out, for the agent. */
-	wayOut: string;
-}
-
-export interface LoopThresholds {
-	window: number;
-	repeats: number;
-	targetHits: number;
-	readOnlyTargetHits: number;
-	dominantShare: number;
-	rereadFactor: number;
-	cycleRepeats: number;
-	/** Calls in the window (reads aside) that told the agent nothing new about what they looked at. */
-	staleCalls: number;
-	/** Runs of one check (tests, build, type check, lint) with the same result while nothing landed. */
-	checkRepeats: number;
-}
-
-export const DEFAULT_THRESHOLDS: LoopThresholds = { window: 50, repeats: 5, targetHits: 12, readOnlyTargetHits: 8, dominantShare: 0.5, rereadFactor: 3, cycleRepeats: 3, staleCalls: 6, checkRepeats: 3 };
+export { DEFAULT_THRESHOLDS, type LoopSignal, type LoopThresholds, type SignalKind, WEAK_SIGNALS } from "./signal.ts";
 
 interface Slot {
 	index: number;
@@ -96,6 +58,9 @@ export class LoopDetector {
 	/** Checks run since the last landing: call + outcome → runs. */
 	private checkRuns = new Map<string, { count: number; first: number }>();
 	private recent: Array<{ combo: string; label: string; index: number }> = [];
+	private readonly waiting = new Waiting();
+	private readonly restating = new Restating();
+	private lastIndex = -1;
 	calls = 0;
 	lastLanded?: number;
 
@@ -119,18 +84,24 @@ export class LoopDetector {
 		this.staleInWindow = 0;
 		this.recent = [];
 		this.callsSinceLanding = 0;
+		this.waiting.reset();
+		this.restating.reset();
 	}
 
 	/** Feeds one call; returns the signals that hold after it (the caller decides what is new). */
 	add(call: ToolCallRecord): LoopSignal[] {
 		this.calls++;
+		this.lastIndex = call.index;
 		if (landed(call)) {
 			this.lastLanded = call.index;
 			this.reset();
 			return [];
 		}
+		// A call that only sleeps is nothing the other signals look at (waiting.ts).
+		const wait = waitOf(call);
+		if (wait?.pure) return this.waiting.slept(wait.ms, call.index, this.thresholds.maxWaitMs);
 		this.callsSinceLanding++;
-		const signature = callSignature(call);
+		const signature = wait?.check !== undefined ? `bash ${wait.check}` : callSignature(call);
 		const callHash = shortHash(signature);
 		const resultHash = shortHash(outcomeText(call.result, call.isError));
 		const combo = `${callHash}:${resultHash}`;
@@ -141,8 +112,13 @@ export class LoopDetector {
 		// Did this call tell the agent anything new? A read of lines already read, or an answer its
 		// subject (the file, the command) already gave since the last landing, did not.
 		// A poll says nothing new only once its answer has stopped changing for a while.
-		const streak = call.kind === "poll" ? this.pollStreak(callHash, resultHash, call.index) : undefined;
-		const noNews = streak ? streak.count >= t.repeats : call.kind === "read" && call.path ? this.reads.alreadyRead(call) : this.seenBefore(subjectsOf(call), resultHash);
+		const streak = call.kind === "poll" || wait ? this.pollStreak(callHash, resultHash, call.index) : undefined;
+		const known = this.combos.get(combo);
+		// Polling between waits that do not get shorter is waiting: patience, up to the bound.
+		const patience = this.waiting.observe(combo, wait?.ms ?? 0, streak?.count ?? (known?.count ?? 0) + 1, streak?.first ?? known?.first ?? call.index, { maxWaitMs: t.maxWaitMs, maxPolls: WAIT_POLL_FACTOR * t.repeats });
+		const patient = patience.kind === "waiting";
+		const noNews = patient ? false : streak ? streak.count >= t.repeats : call.kind === "read" && call.path ? this.reads.alreadyRead(call) : this.seenBefore(subjectsOf(call), resultHash);
+		if (!known && !noNews) this.restating.news();
 		this.push({ index: call.index, call: callHash, combo, target, noNews, stale: noNews && call.kind !== "read" });
 
 		const signals: LoopSignal[] = [];
@@ -150,7 +126,8 @@ export class LoopDetector {
 		// 1. The same call with the same outcome, again and again. A poll counts only while its
 		// answer stays the same: polling whose output changes is progress.
 		const c = streak ?? this.combos.get(combo);
-		if (c && c.count >= t.repeats) {
+		if (patience.kind === "over") signals.push(waitingSignal(call, callHash, label, patience.polls, t));
+		else if (!patient && c && c.count >= t.repeats) {
 			signals.push({
 				kind: "repeat",
 				key: `repeat:${combo}`,
@@ -252,8 +229,13 @@ export class LoopDetector {
 
 		// 5. A short cycle (A-B-A-B, A-B-C-A-B-C) of identical calls with identical results.
 		const cycle = this.cycle(combo, label, call.index);
-		if (cycle) signals.push(cycle);
+		if (cycle && !patient) signals.push(cycle);
 		return signals;
+	}
+
+	/** An assistant message's visible text (restating.ts): the signal when it restates itself. */
+	said(text: string): LoopSignal[] {
+		return this.restating.add(text, this.lastIndex, this.thresholds.restateRepeats);
 	}
 
 	/** What the detector is watching, for status. */

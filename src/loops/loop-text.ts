@@ -80,3 +80,24 @@ export function cycleText(a: { labels: string[]; rounds: number; first: number; 
 		evidence: `Calls ${a.first}–${a.to}: ${a.labels.join(" → ")}, each round with the same results.`,
 	};
 }
+
+export function restatingText(a: { text: string; count: number; from: number; to: number; threshold: number }): SignalText {
+	return {
+		headline: `Same sentence said in ${a.count} turns, nothing new between`,
+		evidence: `"${a.text}", each time after calls that brought no answer the agent had not already had (${a.from === a.to ? `call ${a.from}` : `calls ${a.from}–${a.to}`}; threshold: ${a.threshold} turns; compared without case, numbers or paths).`,
+	};
+}
+
+export function waitingText(a: { tool: string; label: string; count: number; first: number; to: number; waited: string; lastWait: string; bound: string; maxPolls: number }): SignalText {
+	return {
+		headline: `Waited ${a.waited} on ${shortName(a.tool, 24)}: same answer ${times(a.count)}`,
+		evidence: `Call: ${a.label}. Polled at calls ${a.first}–${a.to}, each after a wait no shorter than the one before (the last ${a.lastWait}), always the same answer (bound: ${a.bound} waited or ${a.maxPolls} polls).`,
+	};
+}
+
+export function sleptText(a: { slept: string; sleeps: number; first: number; to: number; bound: string }): SignalText {
+	return {
+		headline: `Slept ${a.slept} in ${a.sleeps} calls in a row`,
+		evidence: `Calls ${a.first}–${a.to}: nothing but sleeps, no call in between that looked at anything (bound: ${a.bound}).`,
+	};
+}

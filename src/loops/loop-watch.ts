@@ -54,7 +54,8 @@ export class LoopWatch {
 	private index = 0;
 	private active: Reported[] = [];
 	private lastFinding?: Finding;
-
+	/** Restating seen in the agent's last message, reported with the next tool result (never at a stop). */
+	private pending: LoopSignal[] = [];
 
 	/** A new, resumed or reloaded session: nothing carries over from another one. */
 	sessionStart(): void {
@@ -67,6 +68,17 @@ export class LoopWatch {
 	userPrompt(): void {
 		this.detector?.reset();
 		this.active = [];
+		this.pending = [];
+	}
+
+	/**
+	 * The visible text of an assistant message. A restatement it completes is held until the
+	 * message's next tool result: a message that ends the run is the unfinished-stop detector's
+	 * business, and nothing may start a turn from here.
+	 */
+	assistantText(resolved: LoopSettings, text: string): void {
+		if (!resolved.enabled || !resolved.loops.enabled || !text.trim()) return;
+		this.pending = this.detectorFor(resolved.loops).said(text);
 	}
 
 	/** `resolved`: the settings in effect for this event (looked up once by the caller). */
@@ -81,7 +93,10 @@ export class LoopWatch {
 			outcome.resolved = { text: `Watchdog: loop resolved: ${describeCall(record)} landed (${what}).`, call: record.index };
 			this.active = [];
 		}
-		for (const signal of detector.add(record)) this.consider(signal, loops.stopRun, outcome);
+		// A restatement followed by a landing is over before it is reported.
+		const restated = landed(record) ? [] : this.pending;
+		this.pending = [];
+		for (const signal of [...restated, ...detector.add(record)]) this.consider(signal, loops.stopRun, outcome);
 		// A loop the detector has not seen for a whole window has ended without a landing.
 		this.active = this.active.filter((r) => record.index - r.lastSeen <= loops.window);
 		return outcome;

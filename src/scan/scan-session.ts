@@ -45,6 +45,14 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 		for (const s of found.values()) done.push({ kind: s.kind, from: s.from, to: s.to, summary: s.headline, evidence: s.evidence, ...(resolvedAt !== undefined ? { resolvedAt } : {}) });
 		found = new Map();
 	};
+	const note = (signals: LoopSignal[]) => {
+		for (const signal of signals) {
+			const earlier = found.get(signal.key);
+			if (!earlier) found.set(signal.key, signal);
+			else if (signal.to - earlier.to <= detector.thresholds.window) found.set(signal.key, { ...earlier, to: signal.to, count: signal.count, headline: signal.headline, evidence: signal.evidence });
+			else found.set(`${signal.key}@${signal.from}`, signal);
+		}
+	};
 	let calls = 0;
 	for await (const event of session.events) {
 		evidence.add(event);
@@ -56,13 +64,8 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 			const signals = detector.add(event.call);
 			// A landing resets the detector and raises nothing: the stretches before it are resolved.
 			if (detector.lastLanded === event.call.index) close(event.call.index);
-			for (const signal of signals) {
-				const earlier = found.get(signal.key);
-				if (!earlier) found.set(signal.key, signal);
-				else if (signal.to - earlier.to <= detector.thresholds.window) found.set(signal.key, { ...earlier, to: signal.to, count: signal.count, headline: signal.headline, evidence: signal.evidence });
-				else found.set(`${signal.key}@${signal.from}`, signal);
-			}
-		}
+			note(signals);
+		} else if (event.text) note(detector.said(event.text));
 	}
 	close();
 	const signals = done.sort((a, b) => a.from - b.from || a.to - b.to);

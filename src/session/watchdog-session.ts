@@ -13,7 +13,7 @@ import { ChildFindings, FindingsSink, type ParentChannel, type SinkEvent } from 
 /** A history event as a monitor or the sink makes it; the session adds session id and cwd. */
 export type HistoryLine = SinkEvent | Record<string, unknown>;
 import { piTrusts } from "../host/index.ts";
-import { EvidenceWatch } from "../evidence/index.ts";
+import { EvidenceWatch, type Policy } from "../evidence/index.ts";
 import { LoopWatch, LOOP_RESOLVED_ENTRY } from "../loops/index.ts";
 import type { Thinking } from "../models/index.ts";
 import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
@@ -21,7 +21,7 @@ import { ModelReview } from "../review/index.ts";
 import { LaunchRuleWatch } from "../rules/index.ts";
 import { REVIEW_ENTRY } from "../review/index.ts";
 import { childView, type ResolvedSettings } from "../settings/index.ts";
-import { isPlainObject } from "../util/index.ts";
+import { contentText, isPlainObject } from "../util/index.ts";
 import type { SettingsLayer } from "../settings/index.ts";
 import { type ProjectContext, type SettingsLocation, SettingsStore } from "../settings/index.ts";
 import { type RunMonitors, settleRun, startMonitors } from "./settle.ts";
@@ -178,6 +178,22 @@ export class WatchdogSession {
 			present(ctx, loop.stop, "warning");
 			ctx.abort();
 		}
+	}
+
+	/**
+	 * The session's evidence policy (`idle.policy`, `/subagents-watchdog policy`): what the claims
+	 * checker and the unfinished-stop nudges may do. Other features that must hold back under
+	 * handsoff (flag, never act) read it here.
+	 */
+	policy(ctx: Ctx): Policy {
+		return this.settings(ctx).settings.idle.policy;
+	}
+
+	/** An assistant message ended: its visible text goes to the loop detector (the model restating itself). */
+	assistantMessage(ctx: ExtensionContext, message: unknown): void {
+		if (!isPlainObject(message) || message.role !== "assistant") return;
+		const resolved = this.settings(ctx);
+		this.loops.assistantText({ enabled: resolved.enabled, loops: resolved.settings.loops }, contentText(message.content));
 	}
 
 	/** The settle boundary: the monitors in their fixed order, then the sink (see settle.ts). */

@@ -67,6 +67,8 @@ function layerSchema(obj: ObjectMaker) {
 			cycleRepeats: z.int().min(2).optional(),
 			staleCalls: z.int().min(2).optional(),
 			checkRepeats: z.int().min(2).optional(),
+			restateRepeats: z.int().min(2).optional(),
+			maxWaitMs: positiveMs(1000).optional(),
 		}).optional(),
 		clarification: z.boolean().optional(),
 		idle: obj({

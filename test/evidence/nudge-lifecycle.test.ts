@@ -1,6 +1,7 @@
 // Unfinished stops and claims in a real in-process Pi session: an announced step is nudged and
 // the agent carries on; the cooldown and the cap bound the nudges; a sign-off is shown and not
-// nudged; policy handsoff shows and never delivers; a false claim goes back to the agent; with
+// nudged; policy handsoff shows claims and stops and never delivers them (reviews and loops still
+// do), policy off leaves them out; a false claim goes back to the agent; with
 // idle.model the nudge is the one that model wrote, and any failure falls back to the template.
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { readFileSync } from "node:fs";
@@ -12,6 +13,7 @@ import { startSession } from "../support/pi-session.ts";
 import { wd } from "../support/settings-files.ts";
 
 type Ctx = { messages: Array<{ role: string; content: unknown }> };
+const allText = (ctx: unknown) => (ctx as Ctx).messages.map((m) => text(m.content)).join("\n");
 const lastUser = (ctx: unknown) => {
 	const messages = (ctx as Ctx).messages;
 	return text(messages[messages.length - 1]?.content);
@@ -102,20 +104,71 @@ describe("unfinished stops and nudges", () => {
 		}
 	});
 
-	it("policy handsoff detects and shows, never delivers; the policy is kept in the session", async () => {
+	it("policy handsoff shows an unfinished stop with the nudge it would send, and never sends it; the policy is kept in the session", async () => {
 		const t = await startSession({ cwd: makeGitRepo({ "a.txt": "a\n" }), userSettings: settings({}) });
 		t.main.setResponses([fauxAssistantMessage("Now I'll read a.txt."), fauxAssistantMessage("unused")]);
 		try {
 			const said = (await t.command("/subagents-watchdog policy handsoff")).map((n) => n.message).join("\n");
-			expect(said).toMatch(/policy for this session: handsoff \(was keep\)/);
+			expect(said).toMatch(/policy for this session: handsoff \(was keep\): claims and unfinished stops are checked and shown to you, with the nudge the agent would get; nothing of them is sent to the agent; reviews and loops go on as usual\./);
 			await t.session.prompt("read a.txt");
 			await t.session.waitForIdle();
 			expect(t.main.state.callCount).toBe(1);
-			expect(notes(t).join("\n")).toMatch(/not sent to the agent: policy handsoff/);
+			const shown = notes(t).join("\n");
+			expect(shown).toMatch(/Stopped right after announcing a next step/);
+			expect(shown).toMatch(/not nudged: policy handsoff \(shown to you, never sent to the agent\)/);
+			expect(shown).toMatch(/The task: read a\.txt/); // the nudge decision, for the user to see
+			expect(idleHistory(t.agentDir).map((e) => `${e.importance} ${e.fate}`)).toEqual(["medium shown to you"]);
 			const entries = t.session.sessionManager.getEntries() as Array<{ customType?: string; data?: { overrides?: { idle?: { policy?: string } } } }>;
 			expect(entries.filter((e) => e.customType === "watchdog-session-settings").at(-1)?.data?.overrides?.idle?.policy).toBe("handsoff");
 			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/Evidence: policy handsoff/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("policy handsoff holds back a contradicted claim, while the loop detector's and the boundary review's findings reach the agent", async () => {
+		const t = await startSession({ cwd: makeGitRepo({ "status.txt": "running\n", "a.txt": "a\n" }), userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false } }) });
+		const seen: string[] = [];
+		const see = (next: ReturnType<typeof call>) => (ctx: unknown) => (seen.push(allText(ctx)), next);
+		t.main.setResponses([
+			...Array.from({ length: 4 }, () => call("bash", { command: "cat status.txt" })),
+			call("bash", { command: "cat status.txt" }),
+			see(call("write", { path: "a.txt", content: "b\n" })),
+			call("bash", { command: "npm test 2>&1 | tail -3" }),
+			fauxAssistantMessage("Done. All tests pass."),
+			see(fauxAssistantMessage("You are right: a.txt lost its old content; I will restore it.")),
+		]);
+		t.reviewer.setResponses([
+			call("watchdog_warn", { summary: "a.txt lost its old content", evidence: "a.txt: a → b", recommendedAction: "Keep the old line", importance: "high", severity: "blocker", category: "correctness" }),
+			fauxAssistantMessage("Reported."),
+		]);
+		try {
+			await t.command("/subagents-watchdog policy handsoff");
+			await t.session.prompt("update a.txt once status.txt says done, and run the tests");
+			await t.session.waitForIdle();
+			expect(seen[0]).toMatch(/Same bash call repeated 5 times/);
+			expect(seen[1]).toMatch(/a\.txt lost its old content/);
+			expect(seen[1]).not.toMatch(/Claim contradicted by the log/);
+			expect(t.main.state.callCount).toBe(9);
+			expect(notes(t).join("\n")).toMatch(/Watchdog \(not sent to the agent: policy handsoff: claims and unfinished stops are shown to you, never sent to the agent\)\n.*Claim contradicted by the log: "All tests pass\."/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("policy off leaves the session out of the claims checker and the unfinished-stop detector", async () => {
+		const t = await startSession({ cwd: makeGitRepo({ "a.txt": "a\n" }), userSettings: settings({}) });
+		t.main.setResponses([call("bash", { command: "npm test 2>&1 | tail -3" }), fauxAssistantMessage("All tests pass. Next I'll update the changelog."), fauxAssistantMessage("unused")]);
+		try {
+			await t.command("/subagents-watchdog policy off");
+			await t.session.prompt("run the tests and update the changelog");
+			await t.session.waitForIdle();
+			expect(t.main.state.callCount).toBe(2);
+			expect(notes(t)).toEqual([]);
+			expect(customTypes(t)).not.toContain("watchdog-finding");
+			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
+			expect(status).toMatch(/policy: off \(claims and unfinished stops are not checked in this session, and no nudge is sent; reviews and loops go on\)/);
 		} finally {
 			await t.dispose();
 		}

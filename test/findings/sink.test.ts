@@ -1,7 +1,7 @@
 // The findings sink: every delivery rule once, the same for every source.
 import { describe, expect, it } from "vitest";
 import { type Finding, makeFinding } from "../../src/findings/finding.ts";
-import { FindingsSink, MAX_CONTINUATIONS, type SinkEvent } from "../../src/findings/sink.ts";
+import { FindingsSink, HANDSOFF, MAX_CONTINUATIONS, type SinkEvent } from "../../src/findings/sink.ts";
 
 const loop = (severity: "concern" | "blocker", n = 1): Finding =>
 	makeFinding({ summary: `Same bash call repeated ${n} times`, evidence: `Call: bash \`cat status.txt\`. Identical result each time, calls ${n}–${n + 4}`, recommendedAction: "Stop polling", importance: "high", severity, category: "loop-risk" }, "loops");
@@ -47,6 +47,25 @@ describe("the findings sink", () => {
 		t.s.duringRun(t.ctx, [{ ...low, id: "again", source: "cadence" }], SETTINGS);
 		expect(t.persisted).toEqual([]);
 		expect(t.events.map((e) => (e.kind === "finding" ? e.fate : e.kind))).toEqual(["shown to you", "duplicate"]);
+	});
+
+	it("policy handsoff holds back the evidence monitors' findings only: the review's and the loop detector's still reach the agent", () => {
+		const t = sink();
+		const handsoff = { ...SETTINGS, idle: { policy: "handsoff" } };
+		const claim = makeFinding({ summary: 'Claim contradicted by the log: "All tests pass."', evidence: "npm test exited 1 (tool call 3)", recommendedAction: "Rerun the tests", importance: "high", severity: "blocker", category: "test-gap" }, "claims");
+		const settled = t.s.atSettle(t.ctx, [claim, review()], handsoff, true);
+		expect(settled.continueRun).toBe(true);
+		expect(settled.sent.map((f) => f.source)).toEqual(["main"]);
+		expect(settled.shown.map((f) => f.source)).toEqual(["claims"]);
+		expect(settled.entries).toMatchObject([
+			{ type: "custom_message", customType: "watchdog-finding", details: { findings: [{ source: "main" }] } },
+			{ type: "custom", customType: "watchdog-note", data: { heldBack: HANDSOFF, text: expect.stringMatching(/^Watchdog \(not sent to the agent: policy handsoff: claims and unfinished stops are shown to you, never sent to the agent\)/) } },
+		]);
+		t.s.duringRun(t.ctx, [loop("concern")], handsoff);
+		expect(t.steered).toHaveLength(1);
+		expect(t.events.map((e) => (e.kind === "finding" ? `${e.source} ${e.fate}` : e.kind))).toEqual(["claims held back", "main sent to the agent", "loops sent to the agent"]);
+		// keep: the same claim goes to the agent.
+		expect(t.s.atSettle(t.ctx, [{ ...claim, id: "again" }], SETTINGS, true).sent).toHaveLength(1);
 	});
 
 	it("shares one continuation budget per user prompt between reviews and loop steers", () => {

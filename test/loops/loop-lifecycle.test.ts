@@ -1,6 +1,6 @@
 // The loop detector in a real session: a loop is steered in, escalates if it goes on, and is
-// resolved when something lands.
-import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
+// resolved when something lands; the model restating itself is seen from its messages' text.
+import { fauxAssistantMessage, fauxText, fauxToolCall } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { textOf as text } from "../support/openai-server.ts";
 import { makeGitRepo } from "../support/git.ts";
@@ -77,6 +77,43 @@ describe("loop lifecycle", () => {
 		try {
 			await t.session.prompt("read through the project");
 			await t.session.waitForIdle();
+			expect((t.session.sessionManager.getEntries() as any[]).some((e) => e.customType === "watchdog-finding")).toBe(false);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	const saying = (text: string, next: ReturnType<typeof call>) => fauxAssistantMessage([fauxText(text), ...(next.content as never[])], { stopReason: "toolUse" });
+	const again = "I'll look at status.txt once more to see whether the job has finished.";
+
+	it("sees the model restating itself across turns and steers that in after the next tool result", async () => {
+		const t = await startSession({ cwd: makeGitRepo({ "status.txt": "running\n" }), userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false } }) });
+		const seen: string[] = [];
+		t.main.setResponses([
+			...Array.from({ length: 4 }, () => saying(again, poll())),
+			(ctx: unknown) => (seen.push(all(ctx)), call("write", { path: "status.txt", content: "done\n" })),
+			fauxAssistantMessage("finished"),
+		]);
+		t.reviewer.setResponses([fauxAssistantMessage("clean")]);
+		try {
+			await t.session.prompt("wait until status.txt says done, then write done");
+			await t.session.waitForIdle();
+			expect(seen[0]).toMatch(/Concern: Same sentence said in 3 turns, nothing new between\n/);
+			expect(seen[0]).toMatch(/> "I'll look at status\.txt once more to see whether the job has finished\.", each time after calls that brought no answer/);
+			expect(seen[0]).toMatch(/Suggested action, as the watchdog reported it:\n> You have said this before/);
+			expect(t.notices.map((n) => n.message)).toContainEqual(expect.stringMatching(/^Watchdog: loop resolved: write status\.txt landed \(Same sentence said in 3 turns/));
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("never raises a restatement at a stop: the run ends without a loop finding", async () => {
+		const t = await startSession({ cwd: makeGitRepo({ "status.txt": "running\n" }), userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false } }) });
+		t.main.setResponses([...Array.from({ length: 3 }, () => saying(again, poll())), fauxAssistantMessage(again), fauxAssistantMessage("unused")]);
+		try {
+			await t.session.prompt("wait until status.txt says done");
+			await t.session.waitForIdle();
+			expect(t.main.state.callCount).toBe(4);
 			expect((t.session.sessionManager.getEntries() as any[]).some((e) => e.customType === "watchdog-finding")).toBe(false);
 		} finally {
 			await t.dispose();

@@ -30,6 +30,17 @@ const RUNS: Record<SignalKind, () => LoopSignal[]> = {
 	dominant: () => signalsOf((i) => (i % 2 ? ["bash", { command: "git status --short" }, " M src/a.ts"] : ["read", { path: `src/f${i}.ts` }, "x\n".repeat(40)]), 30),
 	reread: () => signalsOf(() => ["read", { path: DEEP, offset: 1, limit: 200 }, "line\n".repeat(200)], 4, new LoopDetector({ targetHits: 100 })),
 	cycle: () => signalsOf((i) => ["bash", { command: i % 2 ? "npm run build" : `cat ${DEEP}` }, i % 2 ? "error TS2322" : "const a = 1"], 6, new LoopDetector({ repeats: 10 })),
+	restating: () => {
+		const d = new LoopDetector();
+		const out: LoopSignal[] = [];
+		for (let i = 0; i < 6; i++) {
+			out.push(...d.said(`I will now rework ${DEEP} so that the legacy adapter accepts the new configuration format and then rerun ${LONG_COMMAND}.`));
+			out.push(...d.add(makeCallRecord(i, "bash", { command: LONG_COMMAND }, "Tests 3 failed", false)));
+		}
+		return out;
+	},
+	// Polls between doubling sleeps, past the 30 minutes; then sleeping alone past them.
+	waiting: () => signalsOf((i) => (i % 2 ? ["mcp__a_rather_long_server_name__job_status", { id: "j1" }, "running"] : ["bash", { command: `sleep ${i < 14 ? 30 * 2 ** (i / 2) : 900}` }, ""]), 18),
 };
 
 describe("loop finding texts", () => {
