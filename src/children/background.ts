@@ -12,7 +12,7 @@ import { envName } from "../host/index.ts";
 import { resolveChildModel } from "./child-model.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import { type ChildResult, forModel, launchText } from "./launch-result.ts";
-import { findAgents, labelsFor, type LauncherDeps, type LaunchOutput } from "./launcher.ts";
+import { findAgents, labelsFor, type LauncherDeps, type LaunchOutput, permissionPolicies } from "./launcher.ts";
 import type { RunnerSpec } from "./runner.ts";
 import { isRunId, listRuns, makeRunDir, newRunId, processAlive, readRunJson, readStatus, runDir, runsDir, type RunStatus, writeJsonAtomic } from "./runs.ts";
 import type { SubagentParams } from "./tool-params.ts";
@@ -25,6 +25,7 @@ export const SUBAGENT_MESSAGE = "watchdog-subagent";
 
 export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext, plan: LaunchPlan): Promise<LaunchOutput> {
 	const agents = findAgents(deps.agents(ctx), plan.steps.map((s) => s.agent));
+	const policies = permissionPolicies(deps.agentDir, agents);
 	const labels = labelsFor(agents.map((a) => a.name));
 	const children: RunnerSpec["children"] = [];
 	const problems: string[] = [];
@@ -32,7 +33,7 @@ export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext
 		const agent = agents[i];
 		const choice = resolveChildModel(ctx.modelRegistry, { launchModel: step.model, launchThinking: step.thinking, agentModel: agent.model, agentThinking: agent.thinking }, { model: ctx.model, thinking: ctx.thinkingLevel });
 		if ("error" in choice) problems.push(`${labels[i]}: ${choice.error}`);
-		else children.push({ label: labels[i], step, agent, model: `${choice.model.provider}/${choice.model.id}`, thinking: choice.thinking });
+		else children.push({ label: labels[i], step, agent, model: `${choice.model.provider}/${choice.model.id}`, thinking: choice.thinking, ...(policies[i] ? { permissions: policies[i] } : {}) });
 	}
 	// Nothing starts in the background on a plan that is already known to be broken.
 	if (problems.length) throw new Error(`not launched: ${problems.join("; ")}`);

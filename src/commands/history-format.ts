@@ -52,6 +52,10 @@ export function describeEvent(event: HistoryEvent): string {
 			return `${event.what}: ${short(event.message, 240)}`;
 		case "config-change":
 			return `by ${event.by}, ${event.outcome}: ${short(event.change, 200)}`;
+		case "permission": {
+			const how = event.how === "reused" ? "reused an earlier decision" : event.how === "failure" ? `arbiter failed (${event.failure ?? "error"})` : event.how === "rule" ? "by rule" : `by the arbiter${event.model ? ` ${event.model}` : ""}`;
+			return `${event.tool} ${event.decision === "approve" ? "approved" : "denied"} ${how} · rule ${short(event.rule, 160)} · ${event.latencyMs} ms · ${short(event.reason, 200)}`;
+		}
 		default: {
 			// Later kinds, and kinds a newer version wrote.
 			const e = event as { summary?: unknown; outcome?: unknown };

@@ -83,6 +83,7 @@ function layerSchema(obj: ObjectMaker) {
 			action: z.enum(["warn", "block"], { error: "must be warn or block" }).optional(),
 			roleModels: z.record(z.string(), obj({ allow: globList.optional(), deny: globList.optional(), note: z.string().optional() })).optional(),
 		}).optional(),
+		permissions: obj({ timeoutMs: positiveMs(1000).optional() }).optional(),
 		history: obj({
 			// Below 64 KiB the log would rotate every few reviews and keep next to nothing.
 			maxBytes: z
@@ -135,6 +136,8 @@ export interface WatchdogSettings {
 		timeoutMs: number;
 	};
 	rules: { action: "warn" | "block"; roleModels: Record<string, { allow?: string[]; deny?: string[]; note?: string }> };
+	/** The permission arbiter's deadline; the rules themselves live in `<agentDir>/extensions/subagent/config.json`. */
+	permissions: { timeoutMs: number };
 	history: { maxBytes: number };
 }
 
@@ -154,6 +157,7 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 	rotate: { enabled: false, models: [], cooldownMs: 600_000 },
 	children: { enabled: false, model: "inherit", thinking: "inherit", cadence: { everyNTools: 0 }, overrides: {}, concurrency: 4, timeoutMs: 1_800_000 },
 	rules: { action: "warn", roleModels: {} },
+	permissions: { timeoutMs: 20_000 },
 	history: { maxBytes: 10_485_760 },
 };
 
