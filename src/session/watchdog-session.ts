@@ -93,6 +93,8 @@ export class WatchdogSession {
 	private shutdownHooks = new Set<() => void>();
 	/** The checks that may refuse a tool call: the options' own, then the permission gate when there is one. */
 	private readonly toolCallChecks: ToolCallCheck[];
+	/** Whether this session has a permission gate (only when its policy can ask or deny). */
+	readonly permissionGated: boolean;
 
 	constructor(location: SettingsLocation, host: WatchdogHost, options: WatchdogOptions = { role: "main" }) {
 		this.location = location;
@@ -123,7 +125,8 @@ export class WatchdogSession {
 			review: (ctx, cancel) => this.cadenceReview(ctx, cancel).catch(() => {}),
 		});
 		this.toolCallChecks = [...(options.toolCallChecks ?? [])];
-		if (gates(options.permissions)) this.toolCallChecks.push(this.permissionCheck(options.permissions as PermissionPolicy));
+		this.permissionGated = gates(options.permissions);
+		if (this.permissionGated) this.toolCallChecks.push(this.permissionCheck(options.permissions as PermissionPolicy));
 	}
 
 	// ---------- Pi's events ----------
