@@ -55,7 +55,8 @@ describe("when there is a gate", () => {
 	});
 
 	it("a child session whose policy cannot ask or deny installs none", () => {
-		const location = { agentDir: tempDir("pi-watchdog-agent-"), configDirName: ".pi" };
+		const dir = tempDir("pi-watchdog-agent-");
+		const location = { agentDir: () => dir, configDirName: ".pi" };
 		const host = { appendEntry: () => {}, steer: () => {} };
 		expect(new WatchdogSession(location, host, { role: "worker", permissions: policy({ write: "allow" }) }).permissionGated).toBe(false);
 		expect(new WatchdogSession(location, host, { role: "worker" }).permissionGated).toBe(false);
