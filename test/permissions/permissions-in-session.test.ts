@@ -96,6 +96,9 @@ describe("deny and allow", () => {
 			expect(line).toMatchObject({ kind: "permission", role: "worker", tool: "write", decision: "deny", how: "rule", latencyMs: 0 });
 			expect(typeof line.run).toBe("string");
 			expect(line.rule).toContain('"write": "deny"');
+			// `history` shows it
+			const shown = (await t.command("/subagents-watchdog history --kind permission")).map((n) => n.message).join("\n");
+			expect(shown).toMatch(/permission\s+permissions\s+write denied by rule · rule "write": "deny" \(global config .*\) · 0 ms · denied by rule \(child worker, run \d{8}-\d{6}-[0-9a-f]{6}\)/);
 		} finally {
 			await t.dispose();
 		}
