@@ -68,6 +68,8 @@ export interface AskRequest {
 	recent: string[];
 	/** The rule that asked, in words. */
 	rule: string;
+	/** The child's run being stopped ends the wait at once (a deny). */
+	cancel?: AbortSignal;
 }
 
 export function buildAskInput(req: Pick<AskRequest, "role" | "task" | "tool" | "preview" | "recent" | "rule">, nonce: string): string {
@@ -87,11 +89,15 @@ export function buildAskInput(req: Pick<AskRequest, "role" | "task" | "tool" | "
 /** One arbiter call under the deadline. Never throws; every failure is a failure outcome. */
 export async function askArbiter(req: AskRequest): Promise<ArbiterOutcome> {
 	const ref = req.choice.provider && req.choice.id ? `${req.choice.provider}/${req.choice.id}` : undefined;
-	const signal = AbortSignal.timeout(req.timeoutMs);
-	const late: ArbiterOutcome = { kind: "failure", failure: "timeout", reason: `the arbiter did not answer within ${req.timeoutMs} ms (permissions.timeoutMs)`, ...(ref ? { model: ref } : {}) };
+	const timeout = AbortSignal.timeout(req.timeoutMs);
+	const signal = req.cancel ? AbortSignal.any([timeout, req.cancel]) : timeout;
+	const lateOutcome = (): ArbiterOutcome =>
+		req.cancel?.aborted && !timeout.aborted
+			? { kind: "failure", failure: "error", reason: "the child's run was stopped while the arbiter was deciding", ...(ref ? { model: ref } : {}) }
+			: { kind: "failure", failure: "timeout", reason: `the arbiter did not answer within ${req.timeoutMs} ms (permissions.timeoutMs)`, ...(ref ? { model: ref } : {}) };
 	try {
 		const check = await Promise.race([checkReviewer(req.registry, req.choice), whenAborted(signal)]);
-		if (!check) return late;
+		if (!check) return lateOutcome();
 		const model = req.choice.provider && req.choice.id ? req.registry.find(req.choice.provider, req.choice.id) : undefined;
 		if (!check.ok || !model) return { kind: "failure", failure: "no-model", reason: `the arbiter has no usable model: ${check.lines.join(" ")}`, ...(ref ? { model: ref } : {}) };
 		const level = clampThinkingLevel(model, req.choice.thinking);
@@ -102,10 +108,10 @@ export async function askArbiter(req: AskRequest): Promise<ArbiterOutcome> {
 			{ ...(level !== "off" ? { reasoning: level } : {}), signal, maxTokens: 2048 },
 		);
 		const reply = await Promise.race([stream.result(), whenAborted(signal)]);
-		if (!reply || signal.aborted) return late;
+		if (!reply || signal.aborted) return lateOutcome();
 		return readDecision(reply, `${model.provider}/${model.id}`);
 	} catch (error) {
-		if (signal.aborted) return late;
+		if (signal.aborted) return lateOutcome();
 		return { kind: "failure", failure: "error", reason: `the arbiter failed: ${oneLine(error instanceof Error ? error.message : String(error)).slice(0, 200)}`, ...(ref ? { model: ref } : {}) };
 	}
 }

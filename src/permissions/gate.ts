@@ -24,6 +24,8 @@ export interface GateCall {
 export interface GateCtx {
 	modelRegistry: Registry;
 	sessionManager?: { getBranch(): ReadonlyArray<unknown> };
+	/** The child's current run (aborted when it is stopped). */
+	signal?: AbortSignal;
 }
 
 /** The child watchdog as the arbiter needs it, read at each ask. */
@@ -111,6 +113,7 @@ export class PermissionGate {
 			preview: previewArguments(call.input),
 			recent: recentCalls(ctx, call.toolCallId),
 			rule: describeRule(rule),
+			...(ctx.signal ? { cancel: ctx.signal } : {}),
 		};
 		try {
 			return await (this.deps.arbiter ?? askArbiter)(request);
