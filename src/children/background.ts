@@ -13,7 +13,7 @@ import { resolveChildModel } from "./child-model.ts";
 import { type CheckedChild, enforceLaunchRules } from "./launch-check.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import { type ChildResult, forModel, launchText } from "./launch-result.ts";
-import { findAgents, labelsFor, type LauncherDeps, type LaunchOutput } from "./launcher.ts";
+import { findAgents, labelsFor, type LauncherDeps, type LaunchOutput, permissionPolicies } from "./launcher.ts";
 import type { RunnerSpec } from "./runner.ts";
 import { isRunId, listRuns, makeRunDir, newRunId, processAlive, readRunJson, readStatus, runDir, runsDir, type RunStatus, writeJsonAtomic } from "./runs.ts";
 import type { SubagentParams } from "./tool-params.ts";
@@ -26,6 +26,7 @@ export const SUBAGENT_MESSAGE = "watchdog-subagent";
 
 export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext, plan: LaunchPlan): Promise<LaunchOutput> {
 	const agents = findAgents(deps.agents(ctx), plan.steps.map((s) => s.agent));
+	const policies = permissionPolicies(deps.agentDir, agents);
 	const labels = labelsFor(agents.map((a) => a.name));
 	const children: RunnerSpec["children"] = [];
 	const problems: string[] = [];
@@ -35,7 +36,7 @@ export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext
 		const choice = resolveChildModel(ctx.modelRegistry, { launchModel: step.model, launchThinking: step.thinking, agentModel: agent.model, agentThinking: agent.thinking }, { model: ctx.model, thinking: ctx.thinkingLevel });
 		if ("error" in choice) problems.push(`${labels[i]}: ${choice.error}`);
 		else {
-			children.push({ label: labels[i], step, agent, model: `${choice.model.provider}/${choice.model.id}`, thinking: choice.thinking });
+			children.push({ label: labels[i], step, agent, model: `${choice.model.provider}/${choice.model.id}`, thinking: choice.thinking, ...(policies[i] ? { permissions: policies[i] } : {}) });
 			checked.push({ label: labels[i], role: agent.name, model: choice.model, thinking: choice.thinking });
 		}
 	}

@@ -15,12 +15,17 @@ import { type ChildResult, launchDetails, launchText } from "./launch-result.ts"
 import { makeRunDir, newRunId, type RunStatus, writeJsonAtomic } from "./runs.ts";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { LoadedAgents } from "./agents.ts";
+import { childPolicy, type PermissionPolicy, readGlobalRules } from "../permissions/index.ts";
 
 /** An agent as the launcher needs it (the agent file's fields). */
 export interface LaunchAgent extends ChildAgent {
 	description?: string;
 	model?: string;
 	thinking?: string;
+	/** The agent file (named in permission errors and reasons). */
+	path?: string;
+	/** The frontmatter's `permission:` rules. */
+	permissions?: Record<string, string>;
 }
 
 
@@ -29,6 +34,9 @@ export interface ChildWatchdogOptions {
 	parent: ParentChannel;
 	parentSettings: () => ResolvedSettings;
 	runId: string;
+	/** The child's tool permissions; absent when nothing asks or denies (no gate). */
+	permissions?: PermissionPolicy;
+	task?: string;
 }
 
 export interface LauncherDeps {
@@ -66,6 +74,19 @@ function findDefinitions(loaded: LoadedAgents, names: string[]) {
 	return names.map((n) => loaded.agents.get(n) as NonNullable<ReturnType<LoadedAgents["agents"]["get"]>>);
 }
 
+/**
+ * Each agent's tool permissions, from the global rules file and its frontmatter; undefined for
+ * one that needs no gate. Throws (a tool error, nothing launched) when a rule set is broken.
+ */
+export function permissionPolicies(agentDir: string, agents: LaunchAgent[]): Array<PermissionPolicy | undefined> {
+	const global = readGlobalRules(agentDir);
+	return agents.map((agent) => {
+		const resolved = childPolicy(global, { name: agent.name, path: agent.path ?? agent.name, permissions: agent.permissions });
+		if (!resolved.ok) throw new Error(resolved.error);
+		return resolved.policy;
+	});
+}
+
 export async function launchForeground(
 	deps: LauncherDeps,
 	ctx: ExtensionContext,
@@ -75,6 +96,7 @@ export async function launchForeground(
 ): Promise<LaunchOutput> {
 	const { watchdog } = deps;
 	const agents = findAgents(deps.agents(ctx), plan.steps.map((s) => s.agent));
+	const policies = permissionPolicies(deps.agentDir, agents);
 	const settings = watchdog.settings(ctx).settings;
 	const runId = newRunId();
 	const labels = labelsFor(agents.map((a) => a.name));
@@ -82,8 +104,11 @@ export async function launchForeground(
 	const prepared: PreparedChild[] = [];
 	const failedEarly: ChildResult[] = [];
 	const models = new Map<string, { model: NonNullable<ExtensionContext["model"]>; thinking: ThinkingLevel }>();
+	const permissions = new Map<string, PermissionPolicy>();
 	for (const [i, step] of plan.steps.entries()) {
 		const agent = agents[i];
+		const policy = policies[i];
+		if (policy) permissions.set(labels[i], policy);
 		const choice = resolveChildModel(ctx.modelRegistry, { launchModel: step.model, launchThinking: step.thinking, agentModel: agent.model, agentThinking: agent.thinking }, { model: ctx.model, thinking: ctx.thinkingLevel });
 		const child: PreparedChild = { label: labels[i], step, agent, model: "error" in choice ? "(unresolved)" : choice.ref };
 		if ("error" in choice) failedEarly.push(unstarted(child, `${agent.name}: ${choice.error}`));
@@ -162,7 +187,7 @@ export async function launchForeground(
 					thinking: m.thinking,
 					timeoutMs: child.step.timeoutMs ?? settings.children.timeoutMs,
 					modelRuntime: runtime,
-					watchdog: deps.childWatchdog({ role: child.agent.name, parent: channelFor(child.label, child.agent.name), parentSettings: () => watchdog.settings(ctx), runId }),
+					watchdog: deps.childWatchdog({ role: child.agent.name, parent: channelFor(child.label, child.agent.name), parentSettings: () => watchdog.settings(ctx), runId, task, ...(permissions.has(child.label) ? { permissions: permissions.get(child.label) } : {}) }),
 					...sessionPlace(ctx),
 				},
 				hooks,

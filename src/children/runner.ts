@@ -14,14 +14,15 @@ import { type ChildControls, runChildSession } from "./child-session.ts";
 import { type LaunchEnv, type PreparedChild, runLaunch, type WorktreeOps } from "./launch.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import type { ChildResult } from "./launch-result.ts";
-import type { LaunchAgent } from "./launcher.ts";
+import type { ChildWatchdogOptions, LaunchAgent } from "./launcher.ts";
+import type { PermissionPolicy } from "../permissions/index.ts";
 import { processAlive, readRunJson, type RunStatus, writeJsonAtomic } from "./runs.ts";
 
 /** `spec.json`: everything the runner needs, written by the parent before it starts the runner. */
 export interface RunnerSpec {
 	runId: string;
 	plan: LaunchPlan;
-	children: Array<{ label: string; step: PreparedChild["step"]; agent: LaunchAgent; model: string; thinking: string }>;
+	children: Array<{ label: string; step: PreparedChild["step"]; agent: LaunchAgent; model: string; thinking: string; permissions?: PermissionPolicy }>;
 	cwd: string;
 	projectTrusted: boolean;
 	agentDir: string;
@@ -32,7 +33,7 @@ export interface RunnerSpec {
 }
 
 export interface RunnerDeps {
-	childWatchdog(options: { role: string; parent: ParentChannel; parentSettings: () => ResolvedSettings; runId: string }): ExtensionFactory;
+	childWatchdog(options: ChildWatchdogOptions): ExtensionFactory;
 	worktrees: WorktreeOps;
 }
 
@@ -129,7 +130,7 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 						thinking: c.thinking as ThinkingLevel,
 						timeoutMs: child.step.timeoutMs ?? spec.settings.settings.children.timeoutMs,
 						modelRuntime: runtime,
-						watchdog: deps.childWatchdog({ role: child.agent.name, parent: channel(child.label), parentSettings: () => spec.settings, runId: spec.runId }),
+						watchdog: deps.childWatchdog({ role: child.agent.name, parent: channel(child.label), parentSettings: () => spec.settings, runId: spec.runId, task, ...(c.permissions ? { permissions: c.permissions } : {}) }),
 						...(spec.sessionDir ? { sessionDir: spec.sessionDir } : {}),
 						...(spec.parentSessionFile ? { parentSessionFile: spec.parentSessionFile } : {}),
 					},

@@ -56,6 +56,10 @@ export function describeEvent(event: HistoryEvent): string {
 			const started = event.decision === "blocked" || event.started ? "" : " (not started: another child was blocked)";
 			return `${event.decision}${started} · ${event.label} on ${event.model} · ${short(event.rule, 200)} · action ${event.action}${event.note ? ` · note: ${short(event.note, 160)}` : ""}`;
 		}
+		case "permission": {
+			const how = event.how === "reused" ? "reused an earlier decision" : event.how === "failure" ? `arbiter failed (${event.failure ?? "error"})` : event.how === "rule" ? "by rule" : `by the arbiter${event.model ? ` ${event.model}` : ""}`;
+			return `${event.tool} ${event.decision === "approve" ? "approved" : "denied"} ${how} · rule ${short(event.rule, 160)} · ${event.latencyMs} ms · ${short(event.reason, 200)}`;
+		}
 		default: {
 			// Later kinds, and kinds a newer version wrote.
 			const e = event as { summary?: unknown; outcome?: unknown };

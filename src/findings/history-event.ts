@@ -94,16 +94,36 @@ export interface LaunchRuleEvent extends HistoryBase {
 	note?: string;
 }
 
+/**
+ * One permission step of a child's tool call: a rule's deny, the arbiter's decision, a decision
+ * reused for an identical ask, or an arbiter failure (which denies). Never the call's arguments.
+ */
+export interface PermissionEvent extends HistoryBase {
+	kind: "permission";
+	tool: string;
+	/** The rule that decided, in words (`"edit": "ask" (global config …)`). */
+	rule: string;
+	decision: "approve" | "deny";
+	how: "rule" | "arbiter" | "reused" | "failure";
+	/** The reason the child was given (the arbiter's, or why it failed). */
+	reason: string;
+	/** Time from the call to the decision. */
+	latencyMs: number;
+	model?: string;
+	/** What failed, when `how` is "failure": watchdog-off, no-model, timeout, no-tool-call, malformed, error. */
+	failure?: string;
+}
+
 /** Kinds the later capabilities write; their own fields go in `details` until they get a shape. */
 export interface LaterEvent extends HistoryBase {
-	kind: "nudge" | "rotate" | "launch" | "permission";
+	kind: "nudge" | "rotate" | "launch";
 	summary: string;
 	source?: string;
 	outcome?: string;
 	details?: Record<string, string | number | boolean>;
 }
 
-export type HistoryEvent = ReviewEvent | FindingEvent | LoopResolvedEvent | FailureEvent | ConfigChangeEvent | LaunchRuleEvent | LaterEvent;
+export type HistoryEvent = ReviewEvent | FindingEvent | LoopResolvedEvent | FailureEvent | ConfigChangeEvent | LaunchRuleEvent | PermissionEvent | LaterEvent;
 export type HistoryKind = HistoryEvent["kind"];
 export const HISTORY_KINDS: readonly HistoryKind[] = ["review", "finding", "loop-resolved", "failure", "config-change", "launch-rule", "nudge", "rotate", "launch", "permission"];
 
@@ -115,7 +135,7 @@ export type HistoryEventInput = WithoutAt<HistoryEvent>;
 export const MAX_LINE_BYTES = 4000;
 
 /** Character caps per text field; anything not named gets `DEFAULT_CAP`. */
-const CAPS: Record<string, number> = { summary: 300, evidence: 300, message: 500, change: 300, cwd: 1024, session: 200, rule: 400, note: 400 };
+const CAPS: Record<string, number> = { summary: 300, evidence: 300, message: 500, change: 300, cwd: 1024, session: 200, rule: 600, note: 400, reason: 500 };
 const DEFAULT_CAP = 200;
 /** Fields that stay whole while the rest shrink to fit a line (they are what filters compare). */
 const KEPT: ReadonlySet<string> = new Set(["at", "session", "cwd", "kind"]);

@@ -6,3 +6,5 @@ export { ModelReview, type ReviewResult } from "./model-review.ts";
 export { REVIEW_ENTRY, type ReviewRecord } from "./review-record.ts";
 export { enumOf } from "./warn-args.ts";
 export { writeNudge, type NudgeOutcome, type NudgeRequest } from "./nudge-writer.ts";
+export { loadPrompt } from "./prompts.ts";
+export { dataFence } from "./review-input.ts";

@@ -3,7 +3,7 @@
 // keeps the template's nudge and records why.
 import { randomBytes } from "node:crypto";
 import { checkReviewer, type Registry, type ReviewerChoice } from "../models/index.ts";
-import { capText, clip, contentText } from "../util/index.ts";
+import { capText, clip, contentText, whenAborted } from "../util/index.ts";
 import { loadPrompt } from "./prompts.ts";
 import { dataFence } from "./review-input.ts";
 
@@ -64,10 +64,3 @@ export async function writeNudge(req: NudgeRequest): Promise<NudgeOutcome> {
 	}
 }
 
-/** Resolves (with undefined) once the signal aborts. */
-function whenAborted(signal: AbortSignal): Promise<undefined> {
-	return new Promise((resolve) => {
-		if (signal.aborted) resolve(undefined);
-		else signal.addEventListener("abort", () => resolve(undefined), { once: true });
-	});
-}

@@ -5,6 +5,7 @@ import { clampThinkingLevel, type AssistantMessage, type Message, type Tool } fr
 import { checkReviewer, type Registry, type ReviewerChoice, classifyFailure, type FailureKind } from "../models/index.ts";
 import { dedupe, type Finding, makeFinding } from "../findings/index.ts";
 import { parseWarnArgs, WARN_PARAMS } from "./warn-args.ts";
+import { whenAborted } from "../util/index.ts";
 
 /** A read-only tool the reviewer may call (read, grep, find, ls, watchdog_diff). */
 export interface ReviewerToolLike {
@@ -139,10 +140,3 @@ export async function runReview(req: ReviewRequest): Promise<ReviewOutcome> {
 	return outcome({ status: findings.length ? "findings" : "clean" }, maxSteps, true);
 }
 
-/** Resolves (with undefined) once the signal aborts. */
-function whenAborted(signal: AbortSignal): Promise<undefined> {
-	return new Promise((resolve) => {
-		if (signal.aborted) resolve(undefined);
-		else signal.addEventListener("abort", () => resolve(undefined), { once: true });
-	});
-}

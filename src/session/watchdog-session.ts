@@ -20,7 +20,8 @@ import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../m
 import { ModelReview } from "../review/index.ts";
 import { LaunchRuleWatch } from "../rules/index.ts";
 import { REVIEW_ENTRY } from "../review/index.ts";
-import { childView, type ResolvedSettings } from "../settings/index.ts";
+import { childOffReason, childView, type ResolvedSettings } from "../settings/index.ts";
+import { gates, PermissionGate, type PermissionPolicy } from "../permissions/index.ts";
 import { contentText, isPlainObject } from "../util/index.ts";
 import type { SettingsLayer } from "../settings/index.ts";
 import { type ProjectContext, type SettingsLocation, SettingsStore } from "../settings/index.ts";
@@ -40,10 +41,14 @@ export interface WatchdogOptions {
 	parentSettings?: () => ResolvedSettings;
 	/** A child's launch id, for its history lines. */
 	runId?: string;
+	/** A child's tool permissions (resolved at launch); a gate is installed only when they can ask or deny. */
+	permissions?: PermissionPolicy;
+	/** A child's task, which the permission arbiter is shown. */
+	task?: string;
 }
 
 export type ToolCallVerdict = { block: true; reason: string } | undefined;
-export type ToolCallCheck = (ctx: ExtensionContext, call: { toolName: string; input: unknown }) => ToolCallVerdict | Promise<ToolCallVerdict>;
+export type ToolCallCheck = (ctx: ExtensionContext, call: { toolName: string; input: unknown; toolCallId?: string }) => ToolCallVerdict | Promise<ToolCallVerdict>;
 
 export interface WatchdogHost {
 	/** Persists data in the session (Pi's `appendEntry`); never sent to the model. */
@@ -89,6 +94,10 @@ export class WatchdogSession {
 	lastOutcome?: string;
 	private modelRefs: string[] = [];
 	private shutdownHooks = new Set<() => void>();
+	/** The checks that may refuse a tool call: the options' own, then the permission gate when there is one. */
+	private readonly toolCallChecks: ToolCallCheck[];
+	/** Whether this session has a permission gate (only when its policy can ask or deny). */
+	readonly permissionGated: boolean;
 
 	constructor(location: SettingsLocation, host: WatchdogHost, options: WatchdogOptions = { role: "main" }) {
 		this.location = location;
@@ -118,6 +127,9 @@ export class WatchdogSession {
 		this.cadence = new Cadence<ExtensionContext>({
 			review: (ctx, cancel) => this.cadenceReview(ctx, cancel).catch(() => {}),
 		});
+		this.toolCallChecks = [...(options.toolCallChecks ?? [])];
+		this.permissionGated = gates(options.permissions);
+		if (this.permissionGated) this.toolCallChecks.push(this.permissionCheck(options.permissions as PermissionPolicy));
 	}
 
 	// ---------- Pi's events ----------
@@ -153,8 +165,8 @@ export class WatchdogSession {
 	}
 
 	/** Before a tool runs. The checks that may refuse it answer first; then the gate may take its snapshot. */
-	async toolCall(ctx: ExtensionContext, call: { toolName: string; input: unknown }): Promise<ToolCallVerdict> {
-		for (const check of this.options.toolCallChecks ?? []) {
+	async toolCall(ctx: ExtensionContext, call: { toolName: string; input: unknown; toolCallId?: string }): Promise<ToolCallVerdict> {
+		for (const check of this.toolCallChecks) {
 			const verdict = await check(ctx, call);
 			if (verdict?.block) return verdict;
 		}
@@ -321,6 +333,27 @@ export class WatchdogSession {
 		return statusView(this, this.run, ctx, level);
 	}
 
+
+	/** The permission gate as a tool-call check; its arbiter is the child watchdog (its settings and model). */
+	private permissionCheck(policy: PermissionPolicy): ToolCallCheck {
+		const gate = new PermissionGate(policy, {
+			role: this.options.role,
+			task: this.options.task ?? "",
+			settings: (ctx) => {
+				const c = ctx as Ctx;
+				const resolved = this.settings(c);
+				const parent = this.options.parentSettings;
+				return {
+					enabled: resolved.enabled,
+					offReason: parent ? childOffReason(parent(), this.options.role) : "the watchdog is off",
+					choice: this.reviewer(c),
+					timeoutMs: resolved.settings.permissions.timeoutMs,
+				};
+			},
+			record: (ctx, line) => this.recordHistory(ctx as unknown as HistoryCtx, line as unknown as HistoryLine),
+		});
+		return (ctx, call) => gate.check(ctx, call);
+	}
 
 	/** A cadence review: the run so far, in the background; what it finds goes to the sink. */
 	private async cadenceReview(ctx: ExtensionContext, cancel: AbortSignal): Promise<void> {

@@ -6,3 +6,4 @@ export { loweredOversight } from "./oversight.ts";
 export { forEachLeaf, howToTurnOn, type ResolvedSettings, type SettingsProblem } from "./resolve.ts";
 export { type SettingsLayer, type WatchdogSettings } from "./schema.ts";
 export { SettingsStore, type ProjectContext, type SettingsLocation } from "./store.ts";
+export { parseJson } from "./files.ts";

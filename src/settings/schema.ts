@@ -111,6 +111,7 @@ function layerSchema(obj: ObjectMaker) {
 				)
 				.optional(),
 		}).optional(),
+		permissions: obj({ timeoutMs: positiveMs(1000).optional() }).optional(),
 		history: obj({
 			// Below 64 KiB the log would rotate every few reviews and keep next to nothing.
 			maxBytes: z
@@ -163,6 +164,8 @@ export interface WatchdogSettings {
 		timeoutMs: number;
 	};
 	rules: { action: "warn" | "block"; roleModels: Record<string, { allow?: string[]; deny?: string[]; note?: string }> };
+	/** The permission arbiter's deadline; the rules themselves live in `<agentDir>/extensions/subagent/config.json`. */
+	permissions: { timeoutMs: number };
 	history: { maxBytes: number };
 }
 
@@ -182,6 +185,7 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 	rotate: { enabled: false, models: [], cooldownMs: 600_000 },
 	children: { enabled: false, model: "inherit", thinking: "inherit", cadence: { everyNTools: 0 }, overrides: {}, concurrency: 4, timeoutMs: 1_800_000 },
 	rules: { action: "warn", roleModels: {} },
+	permissions: { timeoutMs: 20_000 },
 	history: { maxBytes: 10_485_760 },
 };
 

@@ -1,6 +1,7 @@
 // Small helpers shared everywhere: guarded file reads, text, JSON objects, status sections,
 // `*`/`?` globs over names (model references, tool names).
 // Other folders import from here; files inside the folder import each other directly.
+export { whenAborted } from "./abort.ts";
 export { isPlainObject } from "./json.ts";
 export { fileToken, readFileInRoot, stripBom, userRoot } from "./safe-file.ts";
 export { type StatusSection } from "./status-section.ts";
