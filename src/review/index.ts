@@ -6,3 +6,4 @@ export { ModelReview, type ReviewResult } from "./model-review.ts";
 export { REVIEW_ENTRY, type ReviewRecord } from "./review-record.ts";
 export { enumOf } from "./warn-args.ts";
 export { writeNudge, type NudgeOutcome, type NudgeRequest } from "./nudge-writer.ts";
+export { ActivityTail, type TurnLike } from "./activity-tail.ts";
