@@ -1,37 +1,13 @@
 // Clarification (`clarification: true`, main session) in a real Pi session: the reviewer's one
 // question per prompt (`watchdog_ask`), and reminders of forgotten work routed by importance.
 // Faux main and reviewer models, real git; the history log is the real file.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { makeGitRepo } from "../support/git.ts";
-import { startSession, type TestSession } from "../support/pi-session.ts";
+import { startSession } from "../support/pi-session.ts";
 import { wd } from "../support/settings-files.ts";
-import { allText, type Ctx, entryKinds, ON, text, toolUse, warn } from "./review-helpers.ts";
-
-// No LSP pre-pass: these runs write TypeScript, and the language server is not what is tested here.
-export const CLARIFY = wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model:high" }, clarification: true, lsp: { enabled: false } });
-export const ask = (over: Record<string, unknown> = {}) =>
-	toolUse("watchdog_ask", { question: "Did the user want greet to keep the name argument?", evidence: "The prompt says 'shorter' and greet now drops `name` in src/app.ts", ...over });
-
-/** What the reviewer was offered and told, per call. */
-export interface ReviewerView {
-	tools: string[];
-	system: string;
-	input: string;
-}
-export const view = (ctx: unknown): ReviewerView => {
-	// The transcript's leading system message carries the prompt and the tools offered.
-	const messages = (ctx as Ctx).messages as Array<{ role: string; content: unknown; toolsAdded?: Array<{ name: string }> }>;
-	const system = messages.find((m) => m.role === "system");
-	return { tools: (system?.toolsAdded ?? []).map((t) => t.name), system: text(system?.content), input: text(messages.find((m) => m.role === "user")?.content) };
-};
-export const historyLines = (t: TestSession) =>
-	readFileSync(join(t.agentDir, "watchdog", "history.jsonl"), "utf8")
-		.trim()
-		.split("\n")
-		.map((l) => JSON.parse(l));
+import { ask, CLARIFY, historyLines, type ReviewerView, view } from "./clarify-helpers.ts";
+import { allText, type Ctx, entryKinds, toolUse, warn } from "./review-helpers.ts";
 
 const write = (n: number) => toolUse("write", { path: "src/app.ts", content: `export const greet = (name: string) => 'hi ${n}';\n` });
 
@@ -200,7 +176,7 @@ describe("forgotten authorized work", () => {
 describe("clarification off", () => {
 	it("offers no watchdog_ask and adds nothing to the reviewer's prompt or input", async () => {
 		const repo = makeGitRepo({ "src/app.ts": "export const greet = (name: string) => `hi ${name}`;\n" });
-		const t = await startSession({ cwd: repo, userSettings: ON });
+		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model:high" }, lsp: { enabled: false } }) });
 		const views: ReviewerView[] = [];
 		t.main.setResponses([write(1), fauxAssistantMessage("done")]);
 		t.reviewer.setResponses([(ctx) => (views.push(view(ctx)), fauxAssistantMessage("clean"))]);
