@@ -140,6 +140,20 @@ export class ActivityTail {
 		return this.entries.map((e) => (e.reviewed ? e.text : `(new) ${e.text}`));
 	}
 
+	/** The Clarification part of status. */
+	section(on: boolean): { title: string; lines: string[] } {
+		if (!on) return { title: "Clarification", lines: ["off"] };
+		const { entries, chars } = this.size();
+		return {
+			title: "Clarification",
+			lines: [
+				"on (main session): activity reviews and one watchdog_ask question per prompt",
+				`this prompt: question ${this.askedThisPrompt ? "asked" : "not asked"}, activity review ${this.activityReviewed ? "done" : "not done"}`,
+				`activity tail: ${entries} entr${entries === 1 ? "y" : "ies"}, ${chars} of ${ACTIVITY_TAIL_CHARS} characters`,
+			],
+		};
+	}
+
 	size(): { entries: number; chars: number } {
 		return { entries: this.entries.length, chars: this.entries.reduce((n, e) => n + e.text.length, 0) };
 	}

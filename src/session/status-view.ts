@@ -35,6 +35,7 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 				lspSection(s.lsp.enabled, run.lsp?.status()),
 				session.loops.section(resolved.enabled, s.loops.enabled),
 				session.evidence.section(s.idle.policy, s.idle, session.options.role),
+				session.activity.section(session.clarifying(ctx)),
 			]),
 			defaults: level === "settings",
 		});

@@ -31,6 +31,8 @@ describe("activity reviews", () => {
 			expect(views[0].input).toMatch(/## Changed paths \(0\)/);
 			expect(views[0].tools).toContain("watchdog_ask");
 			expect(historyLines(t).find((l) => l.kind === "review")).toMatchObject({ trigger: "activity", outcome: "clean", paths: 0 });
+			const status = (await t.command("/subagents-watchdog status --all")).map((n) => n.message).join("\n");
+			expect(status).toMatch(/Clarification:\n.*on \(main session\)[^]*question not asked, activity review done\n.*activity tail: 1 entry, \d+ of 6000 characters/);
 
 			// Another run in the same prompt (started by something else) launches a child again: no second review.
 			await t.session.sendCustomMessage({ customType: "other-extension", content: "Look for tests too.", display: true }, { triggerTurn: true });
