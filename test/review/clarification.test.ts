@@ -7,7 +7,7 @@ import { makeGitRepo } from "../support/git.ts";
 import { startSession } from "../support/pi-session.ts";
 import { wd } from "../support/settings-files.ts";
 import { ask, CLARIFY, historyLines, type ReviewerView, view } from "./clarify-helpers.ts";
-import { allText, type Ctx, entryKinds, toolUse, warn } from "./review-helpers.ts";
+import { allText, type Ctx, entryKinds, text, toolUse, warn } from "./review-helpers.ts";
 
 const write = (n: number) => toolUse("write", { path: "src/app.ts", content: `export const greet = (name: string) => 'hi ${n}';\n` });
 
@@ -79,6 +79,25 @@ describe("watchdog_ask", () => {
 			expect(t.session.getLastAssistantText()).toBe("answered");
 			const asked = historyLines(t).filter((l) => l.kind === "question").map((l) => l.question);
 			expect(asked).toEqual(["Did the user want greet to keep the name argument?", "A question for the new prompt?"]);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("is refused after the same review recorded a finding: the finding goes to the agent, not a question", async () => {
+		const repo = makeGitRepo({ "src/app.ts": "export const greet = (name: string) => `hi ${name}`;\n" });
+		const t = await startSession({ cwd: repo, userSettings: CLARIFY });
+		let refusal = "";
+		let continuation = "";
+		t.main.setResponses([write(1), fauxAssistantMessage("done"), (ctx) => ((continuation = allText(ctx as Ctx)), fauxAssistantMessage("fixing"))]);
+		t.reviewer.setResponses([warn(), ask(), (ctx) => ((refusal = text((ctx as Ctx).messages.at(-1)?.content)), fauxAssistantMessage("done"))]);
+		try {
+			await t.session.prompt("Make greet shorter");
+			await t.session.waitForIdle();
+			expect(refusal).toMatch(/^Not asked: this review already recorded a finding/);
+			expect(continuation).toContain("The new greet() drops the name argument");
+			expect(continuation).not.toContain("Did the user want greet to keep the name argument?");
+			expect(entryKinds(t)).not.toContain("custom_message:watchdog-question");
 		} finally {
 			await t.dispose();
 		}
