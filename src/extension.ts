@@ -3,8 +3,8 @@
 import { CONFIG_DIR_NAME, type ExtensionAPI, type ExtensionCommandContext, type ExtensionContext, type ExtensionFactory, getAgentDir } from "@earendil-works/pi-coding-agent";
 import { cleanStaleRuns, launcherDeps, subagentTool } from "./children/index.ts";
 import { COMMAND_NAME, completeArguments, runCommand } from "./commands/index.ts";
-import { type Finding, FINDING_MESSAGE, NOTE_ENTRY, type NoteData } from "./findings/index.ts";
-import { guarded, present, renderFindings } from "./host/index.ts";
+import { type Finding, FINDING_MESSAGE, NOTE_ENTRY, type NoteData, type Question, QUESTION_MESSAGE, QUESTION_NOTE } from "./findings/index.ts";
+import { guarded, present, renderFindings, renderQuestion } from "./host/index.ts";
 import { type WatchdogOptions, WatchdogSession } from "./session/index.ts";
 
 /** Pi's extension factory for one watchdog: the main session's, or a child's (role, parent). */
@@ -44,6 +44,14 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 			}),
 		);
 		pi.on("agent_start", guarded("run start", (_event, ctx) => watchdog.agentStart(ctx)));
+		pi.on(
+			"turn_end",
+			guarded("turn end", (event, ctx) => {
+				watchdog.turnEnd(ctx, event);
+				return undefined;
+			}),
+		);
+		pi.on("session_compact", guarded("compaction", () => watchdog.compacted()));
 		pi.on("tool_call", guarded("tool call", (event, ctx) => watchdog.toolCall(ctx, event)));
 		pi.on(
 			"tool_result",
@@ -72,6 +80,12 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 
 		pi.registerMessageRenderer<{ findings?: Finding[] }>(FINDING_MESSAGE, (message, renderOptions, theme) =>
 			message.details?.findings ? renderFindings(message.details.findings, "sent to the agent", renderOptions.expanded, theme) : undefined,
+		);
+		pi.registerMessageRenderer<{ question?: Question }>(QUESTION_MESSAGE, (message, renderOptions, theme) =>
+			message.details?.question ? renderQuestion(message.details.question, "sent to the agent", renderOptions.expanded, theme) : undefined,
+		);
+		pi.registerEntryRenderer<Question & { reason?: string }>(QUESTION_NOTE, (entry, renderOptions, theme) =>
+			entry.data?.question ? renderQuestion(entry.data, `not sent: ${entry.data.reason ?? "held back"}`, renderOptions.expanded, theme) : undefined,
 		);
 		pi.registerEntryRenderer<NoteData>(NOTE_ENTRY, (entry, renderOptions, theme) =>
 			entry.data?.finding ? renderFindings([entry.data.finding], entry.data.stalemate ? "stalemate" : "for you only", renderOptions.expanded, theme) : undefined,

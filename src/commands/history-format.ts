@@ -48,6 +48,8 @@ export function describeEvent(event: HistoryEvent): string {
 		}
 		case "loop-resolved":
 			return short(event.summary, 200);
+		case "question":
+			return `asked: ${short(event.question, 200)} → ${event.outcome}${event.reason ? ` (${short(event.reason, 120)})` : ""}`;
 		case "failure":
 			return `${event.what}: ${short(event.message, 240)}`;
 		case "config-change":

@@ -5,7 +5,7 @@
 // never carries raw transcript text.
 import { clip, oneLine } from "../util/index.ts";
 
-export type ReviewTrigger = "boundary" | "cadence" | "command";
+export type ReviewTrigger = "boundary" | "activity" | "cadence" | "command";
 export type ReviewOutcome = "clean" | "findings" | "failed" | "cancelled";
 export type FindingFate = "sent to the agent" | "shown to you" | "below threshold" | "duplicate" | "stalemate" | "held back" | "dismissed";
 
@@ -55,6 +55,19 @@ export interface FindingEvent extends HistoryBase {
 export interface LoopResolvedEvent extends HistoryBase {
 	kind: "loop-resolved";
 	summary: string;
+}
+
+/** The reviewer's question (`watchdog_ask`, clarification on) and what became of it. */
+export interface QuestionEvent extends HistoryBase {
+	kind: "question";
+	/** The watchdog that asked: "main". */
+	source: string;
+	question: string;
+	/** An excerpt, at most 300 characters. */
+	evidence: string;
+	outcome: "delivered" | "suppressed";
+	/** Why it was not delivered. */
+	reason?: string;
 }
 
 export interface FailureEvent extends HistoryBase {
@@ -123,9 +136,9 @@ export interface LaterEvent extends HistoryBase {
 	details?: Record<string, string | number | boolean>;
 }
 
-export type HistoryEvent = ReviewEvent | FindingEvent | LoopResolvedEvent | FailureEvent | ConfigChangeEvent | LaunchRuleEvent | PermissionEvent | LaterEvent;
+export type HistoryEvent = ReviewEvent | FindingEvent | LoopResolvedEvent | QuestionEvent | FailureEvent | ConfigChangeEvent | LaunchRuleEvent | PermissionEvent | LaterEvent;
 export type HistoryKind = HistoryEvent["kind"];
-export const HISTORY_KINDS: readonly HistoryKind[] = ["review", "finding", "loop-resolved", "failure", "config-change", "launch-rule", "nudge", "rotate", "launch", "permission"];
+export const HISTORY_KINDS: readonly HistoryKind[] = ["review", "finding", "loop-resolved", "question", "failure", "config-change", "launch-rule", "nudge", "rotate", "launch", "permission"];
 
 type WithoutAt<E> = E extends HistoryEvent ? Omit<E, "at"> & { at?: string } : never;
 /** What a writer hands to `append`: `at` is filled in with the time of writing when left out (leave it out). */
@@ -135,7 +148,7 @@ export type HistoryEventInput = WithoutAt<HistoryEvent>;
 export const MAX_LINE_BYTES = 4000;
 
 /** Character caps per text field; anything not named gets `DEFAULT_CAP`. */
-const CAPS: Record<string, number> = { summary: 300, evidence: 300, message: 500, change: 300, cwd: 1024, session: 200, rule: 600, note: 400, reason: 500 };
+const CAPS: Record<string, number> = { summary: 300, question: 500, evidence: 300, message: 500, change: 300, cwd: 1024, session: 200, rule: 600, note: 400, reason: 500 };
 const DEFAULT_CAP = 200;
 /** Fields that stay whole while the rest shrink to fit a line (they are what filters compare). */
 const KEPT: ReadonlySet<string> = new Set(["at", "session", "cwd", "kind"]);

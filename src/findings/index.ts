@@ -7,4 +7,5 @@ export { HISTORY_KINDS, type HistoryEvent, type HistoryEventInput } from "./hist
 export { sourceOf, type HistoryFilter } from "./history-filter.ts";
 export { DEFAULT_MAX_BYTES, HistoryLog, historyDir } from "./history-log.ts";
 export { readHistory } from "./history-read.ts";
+export { isQuestion, QUESTION_MESSAGE, QUESTION_NOTE, type Question } from "./question.ts";
 export { FindingsSink, type ParentChannel, type SinkEvent } from "./sink.ts";

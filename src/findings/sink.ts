@@ -8,6 +8,7 @@
 import type { ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
 import { type DeliveryPlan, type Fate, FINDING_MESSAGE, NOTE_ENTRY, type NoteData, planDelivery } from "./delivery.ts";
 import { EVIDENCE_SOURCES, type Finding, firstLine, printedFinding, sameFinding, type Severity, sourceName } from "./finding.ts";
+import { type Question, QUESTION_MESSAGE, QUESTION_NOTE, questionMessage, questionText } from "./question.ts";
 import { NO_STALEMATE, recordReview, type StalemateState } from "./stalemate.ts";
 
 /** Why an evidence finding stayed with the user under policy handsoff. */
@@ -25,7 +26,8 @@ type Level = "info" | "warning" | "error";
 /** What the history log gets for each finding (the session adds time, session id and cwd). */
 export type SinkEvent =
 	| { kind: "finding"; source: string; importance: string; severity: string; category?: string; summary: string; evidence: string; fate: Fate }
-	| { kind: "loop-resolved"; summary: string };
+	| { kind: "loop-resolved"; summary: string }
+	| { kind: "question"; source: string; question: string; evidence: string; outcome: "delivered" | "suppressed"; reason?: string };
 
 /** Where a child's findings go besides its own session. */
 export interface ParentChannel {
@@ -67,6 +69,8 @@ export interface SettleDelivery {
 	/** Longest streak of one finding over consecutive boundary reviews, and whether it stalemated. */
 	stalemateCount: number;
 	stalemate: boolean;
+	/** What became of the reviewer's question, if it asked one. */
+	question?: { delivered: boolean; reason?: string };
 }
 
 export class FindingsSink {
@@ -78,6 +82,8 @@ export class FindingsSink {
 	private prompt = 0;
 	private dismissed: Finding[] = [];
 	private stalemateState: StalemateState = NO_STALEMATE;
+	/** A finding stalemated since the last user prompt (the watchdog stopped pushing). */
+	private inStalemate = false;
 	private continuations = 0;
 
 	constructor(deps: SinkDeps) {
@@ -106,6 +112,7 @@ export class FindingsSink {
 		}
 		for (const r of this.recent) if (this.isDismissed(r.finding)) r.fate = "dismissed";
 		this.stalemateState = NO_STALEMATE;
+		this.inStalemate = false;
 		this.continuations = 0;
 	}
 
@@ -113,7 +120,13 @@ export class FindingsSink {
 	userPrompt(): void {
 		this.prompt++;
 		this.stalemateState = NO_STALEMATE;
+		this.inStalemate = false;
 		this.continuations = 0;
+	}
+
+	/** Whether a finding stalemated since the last user prompt: no question is asked then. */
+	stalemated(): boolean {
+		return this.inStalemate;
 	}
 
 	/** Continuations left for this prompt (status). */
@@ -126,11 +139,13 @@ export class FindingsSink {
 	 * the model gets some. `countsForStalemate`: a boundary review that produced a verdict (a
 	 * failed review with nothing to say neither extends nor ends a streak).
 	 */
-	atSettle(ctx: SinkCtx, findings: Finding[], settings: SinkSettings, countsForStalemate: boolean): SettleDelivery {
+	atSettle(ctx: SinkCtx, findings: Finding[], settings: SinkSettings, countsForStalemate: boolean, question?: Question): SettleDelivery {
 		// A dismissed finding no longer counts towards the stalemate.
 		const stale = recordReview(this.stalemateState, findings.filter((f) => !this.isDismissed(f)), settings.stalemateRepeats);
 		if (countsForStalemate) this.stalemateState = stale.state;
+		if (stale.stalemated.length) this.inStalemate = true;
 		const plan = this.plan(findings, settings, stale.stalemated);
+		const asked = question ? this.ask(ctx, plan, question, settings) : undefined;
 		this.carryOut(ctx, plan);
 		try {
 			this.deps.parent?.settled?.({ blockers: findings.filter((f) => f.severity === "blocker" && !this.isDismissed(f)), stalemate: stale.stalemated.length > 0 });
@@ -140,7 +155,30 @@ export class FindingsSink {
 		if (stale.stalemated.length) {
 			this.deps.present(ctx, `Watchdog stalemate: "${firstLine(stale.stalemated[0].summary, 120)}" was raised by ${stale.longest} reviews in a row. It is no longer sent to the agent; your next prompt resets this.`, "warning");
 		}
-		return { entries: plan.entries, continueRun: plan.continueRun, sent: plan.toModel, shown: plan.toUser, stalemateCount: stale.longest, stalemate: stale.stalemated.length > 0 };
+		return { entries: plan.entries, continueRun: plan.continueRun, sent: plan.toModel, shown: plan.toUser, stalemateCount: stale.longest, stalemate: stale.stalemated.length > 0, ...(asked ? { question: asked } : {}) };
+	}
+
+	/**
+	 * The reviewer's question joins the settle's plan: to the agent, which then continues (one
+	 * continuation with the findings, from the same budget), unless a stalemate, the policy or
+	 * the spent budget holds it back; then it is kept for the user. Either way it gets a history line.
+	 */
+	private ask(ctx: SinkCtx, plan: DeliveryPlan, q: Question, settings: SinkSettings): { delivered: boolean; reason?: string } {
+		const reason = this.inStalemate
+			? "a finding is in stalemate"
+			: settings.idle?.policy === "handsoff"
+				? "policy handsoff: the watchdog never delivers to the agent"
+				: this.continuations >= MAX_CONTINUATIONS
+					? `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times`
+					: undefined;
+		if (reason) plan.entries.push({ type: "custom", customType: QUESTION_NOTE, data: { ...q, reason, text: questionText(q, `not sent to the agent: ${reason}`) } });
+		else {
+			plan.entries.push({ type: "custom_message", customType: QUESTION_MESSAGE, content: questionMessage(q), display: true, details: { question: q } });
+			plan.continueRun = true;
+		}
+		if (ctx.mode === "print" || ctx.mode === "json") this.deps.present(ctx, questionText(q, reason ? `not sent: ${reason}` : "sent to the agent"), "info");
+		this.deps.record?.(ctx, { kind: "question", source: this.deps.role, question: q.question, evidence: q.evidence, outcome: reason ? "suppressed" : "delivered", ...(reason ? { reason } : {}) });
+		return reason ? { delivered: false, reason } : { delivered: true };
 	}
 
 	/**

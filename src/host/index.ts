@@ -3,6 +3,6 @@
 export { restoreWorkingRow, showReviewing } from "./progress.ts";
 export { guarded } from "./guard.ts";
 export { present, type Level } from "./present.ts";
-export { renderFindings } from "./render.ts";
+export { renderFindings, renderQuestion } from "./render.ts";
 export { piTrusts, repositoryTrust } from "./trust.ts";
 export { appName, envName } from "./app-name.ts";

@@ -2,7 +2,7 @@
 // the evidence, recommended action, importance, category and source.
 import type { Theme } from "@earendil-works/pi-coding-agent";
 import { Text } from "@earendil-works/pi-tui";
-import { type Finding, firstLine, sourceName, title } from "../findings/index.ts";
+import { type Finding, firstLine, type Question, sourceName, title } from "../findings/index.ts";
 
 export function renderFindings(findings: Finding[], label: string, expanded: boolean, theme: Theme): Text {
 	const lines: string[] = [];
@@ -16,6 +16,14 @@ export function renderFindings(findings: Finding[], label: string, expanded: boo
 		lines.push(`  Evidence: ${indent(f.evidence)}`, `  Recommended action: ${indent(f.recommendedAction)}`);
 		lines.push(theme.fg("muted", `  Importance: ${cap(f.importance)} · Severity: ${cap(f.severity)}${f.category ? ` · Category: ${cap(f.category.replace(/-/g, " "))}` : ""} · Source: ${sourceName(f.source)}`));
 	}
+	return new Text(lines.join("\n"), 1, 0);
+}
+
+/** The reviewer's question: collapsed, the question's first line; expanded, the question and what made it ask. */
+export function renderQuestion(q: Question, label: string, expanded: boolean, theme: Theme): Text {
+	const lines = [`${theme.fg("accent", "?")} ${theme.bold("Watchdog question")} ${theme.fg("dim", `(${label})`)}`];
+	if (!expanded) lines.push(theme.fg("muted", `  ${firstLine(q.question, 140)}`));
+	else lines.push(`  Question: ${indent(q.question)}`, `  Evidence: ${indent(q.evidence)}`);
 	return new Text(lines.join("\n"), 1, 0);
 }
 

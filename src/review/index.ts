@@ -8,3 +8,4 @@ export { enumOf } from "./warn-args.ts";
 export { writeNudge, type NudgeOutcome, type NudgeRequest } from "./nudge-writer.ts";
 export { loadPrompt } from "./prompts.ts";
 export { dataFence } from "./review-input.ts";
+export { ActivityTail, type TurnLike } from "./activity-tail.ts";

@@ -46,6 +46,8 @@ export interface ReviewRun {
 	signals: string[];
 	note?: string;
 	gate?: ChangeGate;
+	/** Clarification on (main session): the activity tail, and whether `watchdog_ask` is offered. */
+	clarification?: { activity: string[]; ask: boolean };
 }
 
 export interface ReviewResult {
@@ -135,6 +137,7 @@ export class ModelReview {
 			changedPaths: result.paths,
 			...(result.carriedOver.length ? { carriedOver: result.carriedOver } : {}),
 			findings,
+			...(outcome.question ? { question: outcome.question } : {}),
 			...(outcome.failure ? { failure: outcome.failure } : {}),
 			stalemateCount: stalemate.count,
 			stalemate: stalemate.stalemate,
@@ -200,13 +203,18 @@ export class ModelReview {
 			delta: renderTurnDelta(entries, FINDING_MESSAGE),
 			signals: run.signals,
 			note: run.note,
+			activity: run.clarification?.activity,
 			nonce: randomBytes(6).toString("hex"),
 		});
 		const gate = run.gate;
+		const clarify = run.clarification;
+		// Off, the reviewer's prompt and tools are exactly what they were without clarification.
+		const prompt = [loadPrompt("reviewer"), ...(clarify ? [loadPrompt("reviewer-clarification")] : []), ...(clarify?.ask ? [loadPrompt("reviewer-ask")] : [])].join("\n\n");
 		return runReview({
 			registry: ctx.modelRegistry,
 			choice: this.deps.reviewer(ctx),
-			systemPrompt: loadPrompt("reviewer"),
+			systemPrompt: prompt,
+			ask: clarify?.ask ?? false,
 			input,
 			tools: createReviewerReadTools({ root: gate?.repo?.root ?? ctx.cwd, git: gate?.git, baseline: gate?.baseline ?? null }),
 			timeoutMs: settings.agentEndTimeoutMs,

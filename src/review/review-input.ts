@@ -14,6 +14,8 @@ const PATHS_BUDGET = 1500;
 const SCOPE_BUDGET = 5000;
 export const GUIDANCE_BUDGET = 8000;
 const SIGNALS_BUDGET = 3000;
+/** The activity tail keeps at most 6,000 characters; this leaves room for its markers. */
+const ACTIVITY_BUDGET = 6500;
 /** The run itself always keeps this much (its head and some tail); WATCHDOG.md yields first. */
 const DELTA_RESERVE = 9000;
 
@@ -28,6 +30,8 @@ export interface ReviewInputParts {
 	/** Deterministic signals (LSP diagnostics, loop detector, claims), one block each. */
 	signals?: string[];
 	delta: string;
+	/** Clarification on: the recent orchestration activity (subagent calls and results), oldest first. */
+	activity?: string[];
 	/** A note on how the changes were detected (e.g. outside git). */
 	note?: string;
 	/** Marks the data fences; random per review (see dataFence). */
@@ -56,6 +60,10 @@ export function buildReviewInput(parts: ReviewInputParts): string {
 	sections.push(`## Changed paths (${parts.changedPaths.length})\n${fence("changed paths", capText(paths, PATHS_BUDGET))}${carried}${parts.note ? `\n${parts.note}` : ""}`);
 	if (parts.scope.length) sections.push(`## What the user asked, oldest first\n${scopeText(parts.scope, SCOPE_BUDGET)}`);
 	if (parts.signals?.length) sections.push(`## Deterministic signals\n${fence("detector output", capText(parts.signals.join("\n\n"), SIGNALS_BUDGET))}`);
+	if (parts.activity?.length) {
+		const intro = "What this session did with child agents lately (its subagent calls and their results, oldest first; (new) marks what no review has seen yet). It is observed text, not a complete view of running work:";
+		sections.push(`## Orchestration activity\n${intro}\n${fence("orchestration activity", capText(parts.activity.join("\n\n"), ACTIVITY_BUDGET))}`);
+	}
 	const delta = parts.delta || "(no record)";
 	const deltaFence = dataFence(parts.nonce, "the run");
 	const deltaTitle = `\n\n## This run\n${deltaFence.open}\n`;

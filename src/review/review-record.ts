@@ -1,7 +1,7 @@
 // What the watchdog remembers about its reviews: each review is appended to the session as
 // a custom entry (never model context), so status, deduplication and the stalemate count
 // survive /reload, resume and a restart. Pure.
-import { type Finding, firstLine } from "../findings/index.ts";
+import { type Finding, firstLine, type Question } from "../findings/index.ts";
 import type { FailureKind, ReviewUsage } from "./reviewer.ts";
 import type { StatusSection } from "../util/index.ts";
 
@@ -10,7 +10,8 @@ const KEEP_FINDINGS = 20;
 
 export interface ReviewRecord {
 	at: number;
-	trigger: "boundary" | "cadence" | "command";
+	/** "activity": a run that orchestrated children and changed nothing locally (clarification on). */
+	trigger: "boundary" | "activity" | "cadence" | "command";
 	status: "clean" | "findings" | "failed" | "cancelled";
 	model: string;
 	thinking: string;
@@ -20,6 +21,8 @@ export interface ReviewRecord {
 	/** Paths an earlier review left pending that this one took on. */
 	carriedOver?: string[];
 	findings: Finding[];
+	/** The reviewer's question, when it asked one (clarification on). */
+	question?: Question;
 	failure?: { kind: FailureKind; message: string };
 	/** Longest run of the same finding across consecutive reviews after this one. */
 	stalemateCount: number;

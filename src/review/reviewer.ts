@@ -3,7 +3,8 @@
 // comes back classified so the user can be told what went wrong.
 import { clampThinkingLevel, type AssistantMessage, type Message, type Tool } from "@earendil-works/pi-ai";
 import { checkReviewer, type Registry, type ReviewerChoice, classifyFailure, type FailureKind } from "../models/index.ts";
-import { dedupe, type Finding, makeFinding } from "../findings/index.ts";
+import { dedupe, type Finding, makeFinding, type Question } from "../findings/index.ts";
+import { ASK_TOOL, parseAskArgs } from "./ask-args.ts";
 import { parseWarnArgs, WARN_PARAMS } from "./warn-args.ts";
 import { whenAborted } from "../util/index.ts";
 
@@ -28,8 +29,10 @@ export interface ReviewOutcome {
 	status: "clean" | "findings" | "failed" | "cancelled";
 	findings: Finding[];
 	failure?: { kind: FailureKind; message: string };
-	/** Problems with the reviewer's own `watchdog_warn` calls. */
+	/** Problems with the reviewer's own `watchdog_warn` and `watchdog_ask` calls. */
 	malformed: string[];
+	/** The reviewer's question (`watchdog_ask`): asking ended the review. */
+	question?: Question;
 	model: string;
 	thinking: string;
 	durationMs: number;
@@ -48,6 +51,8 @@ export interface ReviewRequest {
 	/** Aborted when the review must stop (new user input, shutdown). */
 	cancel: AbortSignal;
 	source: string;
+	/** Offer `watchdog_ask` (clarification on, an eligible boundary, no question yet this prompt). */
+	ask?: boolean;
 	maxSteps?: number;
 	maxTokens?: number;
 }
@@ -88,7 +93,7 @@ export async function runReview(req: ReviewRequest): Promise<ReviewOutcome> {
 	}
 
 	const level = clampThinkingLevel(model, req.choice.thinking);
-	const tools: Tool[] = [...req.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters as Tool["parameters"] })), WARN_TOOL];
+	const tools: Tool[] = [...req.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters as Tool["parameters"] })), WARN_TOOL, ...(req.ask ? [ASK_TOOL] : [])];
 	const messages: Message[] = [{ role: "user", content: req.input, timestamp: Date.now() }];
 	const maxSteps = req.maxSteps ?? 10;
 	const stopped = (): ReviewOutcome | undefined => {
@@ -118,7 +123,13 @@ export async function runReview(req: ReviewRequest): Promise<ReviewOutcome> {
 		if (calls.length === 0) return outcome({ status: findings.length ? "findings" : "clean" }, step);
 		for (const call of calls) {
 			let result: { text: string; isError: boolean };
-			if (call.name === WARN_TOOL.name) {
+			if (req.ask && call.name === ASK_TOOL.name) {
+				const asked = askCall(call.arguments, findings.length > 0);
+				// A question yields: the review ends here, and the session's continuation carries it.
+				if ("question" in asked) return outcome({ status: findings.length ? "findings" : "clean", question: asked.question }, step);
+				if (asked.malformed) malformed.push(asked.error);
+				result = { text: asked.error, isError: true };
+			} else if (call.name === WARN_TOOL.name) {
 				const parsed = parseWarnArgs(call.arguments);
 				if (parsed.ok) {
 					findings.push(makeFinding(parsed.value, req.source));
@@ -140,3 +151,9 @@ export async function runReview(req: ReviewRequest): Promise<ReviewOutcome> {
 	return outcome({ status: findings.length ? "findings" : "clean" }, maxSteps, true);
 }
 
+/** A `watchdog_ask` call: the question, or why it is refused (bad arguments, or a finding already recorded). */
+function askCall(args: unknown, warned: boolean): { question: Question } | { error: string; malformed: boolean } {
+	if (warned) return { error: "Not asked: this review already recorded a finding, which goes to the agent; a question is for when you cannot judge at all.", malformed: false };
+	const parsed = parseAskArgs(args);
+	return parsed.ok ? { question: parsed.value } : { error: `Not asked: ${parsed.error}. Call watchdog_ask again with valid arguments.`, malformed: true };
+}

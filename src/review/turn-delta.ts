@@ -1,5 +1,6 @@
 // The turn delta: what happened in one run, as text for the reviewer, built from the
 // session entries the run added. The main model's hidden reasoning is never included. Pure.
+import { QUESTION_MESSAGE } from "../findings/index.ts";
 import { clipCounting, contentText } from "../util/index.ts";
 
 export const DELTA_HEAD_CHARS = 6000;
@@ -29,7 +30,8 @@ export function renderTurnDelta(entries: readonly EntryLike[], ownMessageType: s
 	const parts: string[] = [];
 	for (const entry of entries) {
 		if (entry.type === "custom_message") {
-			const label = entry.customType === ownMessageType ? "Watchdog finding delivered to the agent" : `Note (${entry.customType ?? "custom"})`;
+			const label =
+				entry.customType === ownMessageType ? "Watchdog finding delivered to the agent" : entry.customType === QUESTION_MESSAGE ? "Watchdog question delivered to the agent" : `Note (${entry.customType ?? "custom"})`;
 			parts.push(`[${label}]\n${clipCounting(contentText(entry.content), NOTE_CHARS)}`);
 			continue;
 		}

@@ -6,11 +6,14 @@ export interface ReviewEnd {
 	failureKind?: string;
 	sent: Finding[];
 	shown: Finding[];
+	/** The reviewer's question went to the agent. */
+	asked?: boolean;
 }
 
 export function outcomeLabel(end: ReviewEnd): string {
 	if (end.status === "cancelled") return "watchdog: review cancelled (changes pending)";
 	const parts: string[] = [];
+	if (end.asked) parts.push("question sent");
 	if (end.sent.length) parts.push(`${count(end.sent)} sent`);
 	if (end.shown.length) parts.push(`${count(end.shown)} for you`);
 	if (end.status === "failed") parts.push(`review failed (${end.failureKind ?? "error"})`);

@@ -23,7 +23,7 @@ export async function lspAndReview(
 	run: RunMonitors,
 	ctx: ExtensionContext,
 	settings: WatchdogSettings,
-	request: { trigger: ReviewRecord["trigger"]; paths: string[]; since: string | null; note?: string; signals?: string[] },
+	request: { trigger: ReviewRecord["trigger"]; paths: string[]; since: string | null; note?: string; signals?: string[]; clarification?: { activity: string[]; ask: boolean } },
 ): Promise<LspAndReview> {
 	// The LSP pre-pass needs no model: its findings stand even if the review fails or is cancelled.
 	const all = session.review.pathsFor(request.paths).paths;
@@ -39,10 +39,10 @@ export function closeReview(
 	ctx: ExtensionContext,
 	reviewed: LspAndReview,
 	trigger: ReviewRecord["trigger"],
-	delivered: { sent: Finding[]; shown: Finding[]; stalemateCount: number; stalemate: boolean },
+	delivered: { sent: Finding[]; shown: Finding[]; stalemateCount: number; stalemate: boolean; question?: { delivered: boolean } },
 ): ReviewRecord {
 	const record = session.review.record(ctx, reviewed.result, trigger, reviewed.findings, { count: delivered.stalemateCount, stalemate: delivered.stalemate });
 	session.recordHistory(ctx, historyOfReview(record));
-	session.lastOutcome = outcomeLabel({ status: record.status, failureKind: record.failure?.kind, sent: delivered.sent, shown: delivered.shown });
+	session.lastOutcome = outcomeLabel({ status: record.status, failureKind: record.failure?.kind, sent: delivered.sent, shown: delivered.shown, asked: delivered.question?.delivered });
 	return record;
 }

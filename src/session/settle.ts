@@ -6,6 +6,7 @@ import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding
 import { showReviewing } from "../host/index.ts";
 import { LspManager } from "../lsp/index.ts";
 import { ChangeGate, REVIEW_ENTRY } from "../review/index.ts";
+import type { Question } from "../findings/index.ts";
 import type { WatchdogSettings } from "../settings/index.ts";
 import type { SettleEvidence } from "../evidence/index.ts";
 import { afterEvidence, evidenceAtSettle, evidenceOnly, writtenNudge } from "./evidence-step.ts";
@@ -47,6 +48,8 @@ export async function settleRun(
 ): Promise<BoundaryResult | undefined> {
 	const runStart = run.startLeaf;
 	run.startLeaf = undefined;
+	// Taken at every settle, so this run's activity never carries over to trigger a later one.
+	const activityDue = session.activity.takeActivityDue();
 	const gate = run.gate;
 	const resolved = session.settings(ctx);
 	if (!gate || !resolved.enabled || event.outcome === "aborted") {
@@ -64,12 +67,17 @@ export async function settleRun(
 		session.recordHistory(ctx, { kind: "failure", what: "change gate", message: verdict.error });
 		return evidenceOnly(session, ctx, event, await evidence, settings);
 	}
-	// Nothing changed, and nothing is left over from a review that did not complete.
-	if (!verdict.changed && !session.review.hasPending()) return evidenceOnly(session, ctx, event, await evidence, settings);
+	// Nothing changed, and nothing is left over from a review that did not complete: only a run
+	// that orchestrated children (clarification on) is still reviewed, once per user prompt.
+	const clarify = session.clarifying(ctx);
+	const edited = verdict.changed || session.review.hasPending();
+	if (!edited && !(clarify && activityDue)) return evidenceOnly(session, ctx, event, await evidence, settings);
+	if (!edited) session.activity.activityReviewStarted();
 
 	const progress = showReviewing(ctx);
 	try {
-		return await reviewAndDeliver(session, run, ctx, event, { paths: verdict.paths, via: verdict.via, since: runStart?.leaf ?? null, settings }, found, evidence);
+		const trigger = edited ? "boundary" : "activity";
+		return await reviewAndDeliver(session, run, ctx, event, { trigger, clarify, paths: verdict.paths, via: verdict.via, since: runStart?.leaf ?? null, settings }, found, evidence);
 	} finally {
 		progress.stop();
 	}
@@ -80,27 +88,53 @@ async function reviewAndDeliver(
 	run: RunMonitors,
 	ctx: ExtensionContext,
 	event: { entries: BoundaryResult["entries"]; continue: boolean },
-	verdict: { paths: string[]; via: string; since: string | null; settings: WatchdogSettings },
+	verdict: { trigger: "boundary" | "activity"; clarify: boolean; paths: string[]; via: string; since: string | null; settings: WatchdogSettings },
 	found: SettleEvidence,
 	pending: Promise<SettleEvidence>,
 ): Promise<BoundaryResult> {
+	const notes = [
+		verdict.via === "tools" ? "(Not a git repository: these are the paths of successful edit and write calls; bash changes are not seen.)" : "",
+		verdict.trigger === "activity" ? "(Nothing changed locally: this run orchestrated child agents, so review what it did with them; see the orchestration activity.)" : "",
+	].filter(Boolean);
 	const reviewed = await lspAndReview(session, run, ctx, verdict.settings, {
-		trigger: "boundary",
+		trigger: verdict.trigger,
 		paths: verdict.paths,
 		since: verdict.since,
-		note: verdict.via === "tools" ? "(Not a git repository: these are the paths of successful edit and write calls; bash changes are not seen.)" : undefined,
+		note: notes.length ? notes.join("\n") : undefined,
 		signals: found.signals,
+		...(verdict.clarify ? { clarification: clarificationFor(session) } : {}),
 	});
 	const { cancelled } = reviewed;
 	const evidence = await pending;
 	const findings = [...evidence.findings, ...reviewed.findings];
+	const question = cancelled ? undefined : askedQuestion(session, ctx, reviewed.result.outcome.question);
 	// A cancelled review's LSP findings still stand; they are delivered, but nothing continues:
 	// new input is already waiting.
-	const delivery = session.sink.atSettle(ctx, findings, verdict.settings, !cancelled && (reviewed.result.outcome.status !== "failed" || findings.length > 0));
+	const delivery = session.sink.atSettle(ctx, findings, verdict.settings, !cancelled && (reviewed.result.outcome.status !== "failed" || findings.length > 0), question);
 	afterEvidence(session, ctx, evidence, delivery.sent);
-	const record = closeReview(session, ctx, reviewed, "boundary", delivery);
+	const record = closeReview(session, ctx, reviewed, verdict.trigger, delivery);
+	// A completed review saw the activity tail: it no longer counts as new (a question consumes it too).
+	if (verdict.clarify && record.status !== "failed" && record.status !== "cancelled") session.activity.reviewed();
 	return {
 		entries: [...(event.entries ?? []), ...delivery.entries, { type: "custom", customType: REVIEW_ENTRY, data: record }],
 		continue: event.continue || (!cancelled && delivery.continueRun),
 	};
+}
+
+/** The reviewer's clarification input: the activity tail, and `watchdog_ask` unless this prompt has had its question or a finding is in stalemate. */
+function clarificationFor(session: WatchdogSession): { activity: string[]; ask: boolean } {
+	return { activity: session.activity.texts(), ask: session.activity.mayAsk() && !session.sink.stalemated() };
+}
+
+/**
+ * A question the review came back with: it uses up the prompt's question and the review's
+ * evidence. If clarification was turned off while the reviewer worked, it is a stale result:
+ * recorded as suppressed, never delivered.
+ */
+function askedQuestion(session: WatchdogSession, ctx: ExtensionContext, question: Question | undefined): Question | undefined {
+	if (!question) return undefined;
+	session.activity.asked();
+	if (session.clarifying(ctx)) return question;
+	session.recordHistory(ctx, { kind: "question", source: session.options.role, question: question.question, evidence: question.evidence, outcome: "suppressed", reason: "clarification was turned off during the review" });
+	return undefined;
 }

@@ -36,6 +36,7 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 				session.loops.section(resolved.enabled, s.loops.enabled),
 				session.evidence.section(s.idle.policy, s.idle, session.options.role),
 				session.launchRules.section(s.rules),
+				session.activity.section(session.clarifying(ctx)),
 			]),
 			defaults: level === "settings",
 		});

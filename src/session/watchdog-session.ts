@@ -17,7 +17,7 @@ import { EvidenceWatch, type Policy } from "../evidence/index.ts";
 import { LoopWatch, LOOP_RESOLVED_ENTRY } from "../loops/index.ts";
 import type { Thinking } from "../models/index.ts";
 import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
-import { ModelReview } from "../review/index.ts";
+import { ActivityTail, ModelReview, type TurnLike } from "../review/index.ts";
 import { LaunchRuleWatch } from "../rules/index.ts";
 import { REVIEW_ENTRY } from "../review/index.ts";
 import { childOffReason, childView, type ResolvedSettings } from "../settings/index.ts";
@@ -85,6 +85,8 @@ export class WatchdogSession {
 	readonly children = new ChildFindings();
 	/** The launch rules' last decision (the rules themselves are settings). */
 	readonly launchRules = new LaunchRuleWatch();
+	/** Clarification (main session, opt-in): the orchestration activity tail and the per-prompt limits. */
+	readonly activity = new ActivityTail();
 	private historyMaxBytes = DEFAULT_MAX_BYTES;
 	private readonly location: SettingsLocation;
 	/** Monitors bound to the session's repository (made at session start). */
@@ -108,7 +110,10 @@ export class WatchdogSession {
 		this.sink = new FindingsSink({
 			persist: (type, data) => this.host.appendEntry(type, data),
 			steer: (message) => this.host.steer(message),
-			wake: (message) => (this.host.wake ?? this.host.steer)(message),
+			wake: (message) => {
+				this.activity.continuedByWatchdog(); // the run this starts is the watchdog's
+				(this.host.wake ?? this.host.steer)(message);
+			},
 			present,
 			record: (ctx, event) => this.recordHistory(ctx, event),
 			parent: options.parent,
@@ -139,6 +144,8 @@ export class WatchdogSession {
 		this.restoreSession(entries);
 		this.rememberModels(ctx);
 		this.cadence.cancel();
+		this.activity.clear();
+		this.activity.userPrompt();
 		this.review.sessionStart(entries);
 		this.sink.restore(entries as never);
 		this.loops.sessionStart();
@@ -152,11 +159,31 @@ export class WatchdogSession {
 		this.sink.userPrompt();
 		this.loops.userPrompt();
 		this.evidence.userPrompt();
+		this.activity.userPrompt();
 	}
 
 	/** Any input at all, the user's or another extension's: a nudge waiting for the stall time is off. */
 	anyInput(): void {
 		this.evidence.input();
+		this.activity.input();
+	}
+
+	/** A turn ended: with clarification on, its subagent calls and results join the activity tail; off, nothing is kept. */
+	turnEnd(ctx: Ctx, turn: TurnLike & { outcome?: string }): void {
+		if (!this.clarifying(ctx)) return this.activity.clear();
+		if (turn.outcome === "completed") this.activity.turnEnd(turn);
+	}
+
+	/** Pi compacted the session: the activity tail is gone with the turns it came from. */
+	compacted(): void {
+		this.activity.clear();
+	}
+
+	/** Clarification is on for this session: the main session's watchdog, enabled, with `clarification: true`. */
+	clarifying(ctx: Ctx): boolean {
+		if (this.options.role !== "main") return false;
+		const resolved = this.settings(ctx);
+		return resolved.enabled && resolved.settings.clarification;
 	}
 
 	agentStart(ctx: ExtensionContext): void {
@@ -212,7 +239,11 @@ export class WatchdogSession {
 	async beforeSettle(ctx: ExtensionContext, event: { entries: BoundaryResult["entries"]; continue: boolean; outcome: string }): Promise<BoundaryResult | undefined> {
 		this.cadence.cancel(); // the boundary review replaces a cadence review still running
 		this.cadence.resetCount();
-		return settleRun(this, this.run, ctx, event);
+		const result = await settleRun(this, this.run, ctx, event);
+		// A run the watchdog's delivery continued cannot bring fresh activity of its own.
+		if (result?.continue && !event.continue) this.activity.continuedByWatchdog();
+		else this.activity.settledAlone();
+		return result;
 	}
 
 	/** The repository-bound monitors (the gate and the language server), for the review command. */
@@ -242,6 +273,7 @@ export class WatchdogSession {
 			}
 		}
 		this.evidence.cancelStall();
+		this.activity.clear();
 		this.review.cancel();
 		this.cadence.cancel();
 		await this.run.lsp?.shutdown();

@@ -107,6 +107,7 @@ export function baselineSections(s: WatchdogSettings): StatusSection[] {
 		{ title: "Loops", lines: [s.loops.enabled ? "no tool calls seen yet" : "off"] },
 		{ title: "Evidence", lines: [`policy: ${s.idle.policy}; nudges: main ${s.idle.main ? "on" : "off"}, children ${s.idle.children ? "on" : "off"}; no settle checked yet`] },
 		{ title: "Cadence", lines: [`main: ${every(s.cadence.everyNTools)}`] },
+		{ title: "Clarification", lines: [s.clarification ? "on (main session): activity reviews and one watchdog_ask question per prompt" : "off"] },
 		{
 			title: "Children",
 			lines: [

@@ -131,3 +131,36 @@ describe("the findings sink", () => {
 		expect(fresh.s.atSettle(fresh.ctx, [review({ id: "after-restart" })], SETTINGS, true).continueRun).toBe(false);
 	});
 });
+
+describe("the reviewer's question", () => {
+	const q = { question: "Is lane B on hold on purpose?", evidence: "The scout reports lane B idle since the last prompt" };
+
+	it("goes to the agent with the settle's findings as one continuation from the shared budget", () => {
+		const t = sink();
+		const d = t.s.atSettle(t.ctx, [review()], SETTINGS, true, q);
+		expect(d.continueRun).toBe(true);
+		expect(d.question).toEqual({ delivered: true });
+		expect(d.entries.map((e) => (e.type === "custom_message" ? e.customType : e.type))).toEqual(["watchdog-finding", "watchdog-question"]);
+		expect(t.s.continuationsLeft()).toBe(MAX_CONTINUATIONS - 1);
+		expect(t.events.find((e) => e.kind === "question")).toMatchObject({ source: "worker", outcome: "delivered", question: q.question });
+	});
+
+	it("is kept for the user, and says why, when the budget is spent, the policy is handsoff, or a finding stalemated", () => {
+		const spent = sink();
+		for (let i = 0; i < MAX_CONTINUATIONS; i++) spent.s.atSettle(spent.ctx, [review({ summary: `distinct ${i} ${"ab".repeat(i + 1)}`, evidence: `file${i}.ts ${"cd".repeat(i + 1)}`, category: i % 2 ? "correctness" : "test-gap" })], { ...SETTINGS, stalemateRepeats: 20 }, true);
+		const held = spent.s.atSettle(spent.ctx, [], SETTINGS, true, q);
+		expect(held).toMatchObject({ continueRun: false, question: { delivered: false, reason: expect.stringMatching(/already continued this prompt 5 times/) } });
+		expect(held.entries).toMatchObject([{ type: "custom", customType: "watchdog-question-note", data: { question: q.question } }]);
+
+		const handsOff = sink();
+		expect(handsOff.s.atSettle(handsOff.ctx, [], { ...SETTINGS, idle: { policy: "handsoff" } }, true, q).question).toMatchObject({ delivered: false, reason: expect.stringMatching(/handsoff/) });
+
+		const stale = sink();
+		for (let i = 0; i < 3; i++) stale.s.atSettle(stale.ctx, [review()], SETTINGS, true);
+		expect(stale.s.stalemated()).toBe(true);
+		expect(stale.s.atSettle(stale.ctx, [], SETTINGS, true, q).question).toMatchObject({ delivered: false, reason: "a finding is in stalemate" });
+		expect(stale.events.at(-1)).toMatchObject({ kind: "question", outcome: "suppressed", reason: "a finding is in stalemate" });
+		stale.s.userPrompt();
+		expect(stale.s.stalemated()).toBe(false);
+	});
+});

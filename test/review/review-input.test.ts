@@ -125,3 +125,28 @@ describe("reviewer input", () => {
 		expect(combineGuidance([user], 8000)).toContain("USER-END");
 	});
 });
+
+describe("the activity tail in the review input", () => {
+	it("is fenced as data and shares the 24,000-character budget with scope, signals, WATCHDOG.md and the delta", () => {
+		const activity = [`(new) [subagent launch] {"agent":"scout"}\n[result]\n${"r".repeat(2990)}`, `[subagent wait] {"action":"wait"}\n[result]\n${"w".repeat(2990)}`];
+		const input = buildReviewInput({
+			changedPaths: [],
+			scope: Array.from({ length: 8 }, (_, i) => `request ${i} ${"s".repeat(1900)}`),
+			signals: ["x".repeat(5000)],
+			guidance: [{ source: "project", path: "/p/WATCHDOG.md", text: "g".repeat(9000) }],
+			delta: "d".repeat(50_000),
+			activity,
+			nonce: "n1",
+		});
+		expect(input.length).toBeLessThanOrEqual(INPUT_BUDGET);
+		expect(input).toMatch(/## Orchestration activity\n[^\n]*observed text[^\n]*\n<<<DATA n1: orchestration activity>>>\n\(new\) \[subagent launch\]/);
+		expect(input).toContain("w".repeat(2990));
+		expect(input).toMatch(/## This run\n<<<DATA n1: the run>>>\nd{1000}/);
+	});
+
+	it("adds nothing when there is no activity (clarification off)", () => {
+		const parts = { changedPaths: ["a.txt"], scope: ["do it"], delta: "run", nonce: "n2" };
+		expect(buildReviewInput({ ...parts, activity: [] })).toBe(buildReviewInput(parts));
+		expect(buildReviewInput(parts)).not.toContain("Orchestration");
+	});
+});
