@@ -52,6 +52,10 @@ export function describeEvent(event: HistoryEvent): string {
 			return `${event.what}: ${short(event.message, 240)}`;
 		case "config-change":
 			return `by ${event.by}, ${event.outcome}: ${short(event.change, 200)}`;
+		case "rotate": {
+			const head = event.outcome === "rotated" ? `${event.from} → ${event.to ?? "?"} (${short(event.reason, 100)})` : `not rotated from ${event.from}: ${short(event.reason, 160)}`;
+			return [head, `error: ${short(event.error, 160)}`, ...(event.skipped ? [`passed over: ${short(event.skipped, 240)}`] : [])].join(" · ");
+		}
 		default: {
 			// Later kinds, and kinds a newer version wrote.
 			const e = event as { summary?: unknown; outcome?: unknown };

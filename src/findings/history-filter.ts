@@ -21,7 +21,7 @@ export interface HistoryFilter {
 /**
  * The source an event is filed under: a finding's own source (main, a child role, lsp, loops,
  * claims…); "review" for a review; "loops" for a resolved loop; "config" for a settings change;
- * "failure" for a failure; a later kind's own source, else its kind.
+ * "failure" for a failure; "rotate" for a rotation; a later kind's own source, else its kind.
  */
 export function sourceOf(event: HistoryEvent): string {
 	switch (event.kind) {
@@ -35,6 +35,8 @@ export function sourceOf(event: HistoryEvent): string {
 			return "config";
 		case "failure":
 			return "failure";
+		case "rotate":
+			return "rotate";
 		default: {
 			const e = event as { source?: unknown; kind: string };
 			return typeof e.source === "string" ? e.source : e.kind;

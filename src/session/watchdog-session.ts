@@ -18,6 +18,7 @@ import { LoopWatch, LOOP_RESOLVED_ENTRY } from "../loops/index.ts";
 import type { Thinking } from "../models/index.ts";
 import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
 import { ModelReview } from "../review/index.ts";
+import { Rotation } from "../rotate/index.ts";
 import { REVIEW_ENTRY } from "../review/index.ts";
 import { childView, type ResolvedSettings } from "../settings/index.ts";
 import { isPlainObject } from "../util/index.ts";
@@ -51,6 +52,10 @@ export interface WatchdogHost {
 	steer(message: { customType: string; content: string | unknown[]; display: boolean; details?: unknown }): void;
 	/** Pi's `sendMessage` with `triggerTurn`: when the agent is idle, starts a run that answers it. */
 	wake?(message: { customType: string; content: string | unknown[]; display: boolean; details?: unknown }): void;
+	/** Pi's `setModel` for this session (rotation); false when Pi has no credentials for it. */
+	setModel?(model: NonNullable<ExtensionContext["model"]>): Promise<boolean>;
+	/** Pi's `setThinkingLevel` (a rotation target given with its level). */
+	setThinkingLevel?(level: Thinking): void;
 }
 
 /** What a history line needs from Pi's context: the session it belongs to. */
@@ -72,6 +77,8 @@ export class WatchdogSession {
 	readonly loops: LoopWatch;
 	/** The claims checker and the unfinished-stop detector (nudges); see evidence-step.ts. */
 	readonly evidence = new EvidenceWatch();
+	/** Model rotation after a usage limit (main session only); see rotate-step.ts. */
+	readonly rotation = new Rotation();
 	readonly cadence: Cadence<ExtensionContext>;
 	readonly host: WatchdogHost;
 	readonly historyLog: HistoryLog;
@@ -126,6 +133,7 @@ export class WatchdogSession {
 		this.cadence.cancel();
 		this.review.sessionStart(entries);
 		this.sink.restore(entries as never);
+		this.rotation.restore(entries);
 		this.loops.sessionStart();
 		this.run = startMonitors(this.run, ctx.cwd, this.location.configDirName);
 	}
@@ -137,6 +145,7 @@ export class WatchdogSession {
 		this.sink.userPrompt();
 		this.loops.userPrompt();
 		this.evidence.userPrompt();
+		this.rotation.userPrompt(Date.now());
 	}
 
 	/** Any input at all, the user's or another extension's: a nudge waiting for the stall time is off. */

@@ -107,6 +107,7 @@ export function baselineSections(s: WatchdogSettings): StatusSection[] {
 		{ title: "Loops", lines: [s.loops.enabled ? "no tool calls seen yet" : "off"] },
 		{ title: "Evidence", lines: [`policy: ${s.idle.policy}; nudges: main ${s.idle.main ? "on" : "off"}, children ${s.idle.children ? "on" : "off"}; no settle checked yet`] },
 		{ title: "Cadence", lines: [`main: ${every(s.cadence.everyNTools)}`] },
+		{ title: "Rotation", lines: [s.rotate.enabled ? `on: ${s.rotate.models.join(" → ") || "no models (rotate.models is empty)"}` : "off (rotate.enabled: false)", "no rotation this session"] },
 		{
 			title: "Children",
 			lines: [
