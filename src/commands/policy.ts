@@ -7,9 +7,9 @@ export const POLICIES = ["off", "keep", "handsoff"] as const;
 export type PolicyName = (typeof POLICIES)[number];
 
 const MEANING: Record<PolicyName, string> = {
-	off: "no claim checks and no unfinished-stop detection in this session (reviews and loops go on)",
+	off: "no claim checks, no unfinished-stop detection and no model rotation in this session (reviews and loops go on)",
 	keep: "findings and nudges are delivered as usual",
-	handsoff: "everything is detected and shown to you; nothing is delivered to the agent and no nudge is sent",
+	handsoff: "everything is detected and shown to you; nothing is delivered to the agent, no nudge is sent and the model is never rotated",
 };
 
 export function setPolicy(session: WatchdogSession, ctx: Ctx & Partial<Pick<ExtensionContext, "sessionManager">>, policy: PolicyName): string {

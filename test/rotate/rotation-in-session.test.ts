@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FauxResponseStep, fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
+import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { makeGitRepo } from "../support/git.ts";
 import { textOf } from "../support/openai-server.ts";
@@ -229,6 +230,37 @@ describe("rotation after a usage limit", () => {
 			expect(warnings(t)).toEqual([]);
 		} finally {
 			await t.dispose();
+		}
+	});
+
+	it("remembers its rotations when the session is resumed: status shows them and the cooldown holds", async () => {
+		const repo = makeGitRepo({ "a.txt": "a\n" });
+		const sessionDir = join(repo, "..", `${repo.split("/").pop()}-sessions`);
+		const userSettings = settings({ models: ["spare/spare-1", "spare2/spare-2"], cooldownMs: 600_000 });
+		const first = await startSession({ cwd: repo, userSettings, extraProviders: SPARES, sessionManager: SessionManager.create(repo, sessionDir) });
+		first.main.setResponses([limit(USAGE_LIMIT)]);
+		first.extra[0].setResponses([fauxAssistantMessage("resumed")]);
+		let file: string | undefined;
+		try {
+			await first.session.prompt("do the work");
+			await first.session.waitForIdle();
+			expect(model(first)).toBe("spare/spare-1");
+			file = first.session.sessionManager.getSessionFile();
+		} finally {
+			await first.dispose();
+		}
+		const again = await startSession({ cwd: repo, agentDir: first.agentDir, userSettings, extraProviders: SPARES, sessionManager: SessionManager.open(file as string, sessionDir) });
+		try {
+			const status = (await again.command("/subagents-watchdog status --all")).map((n) => n.message).join("\n");
+			expect(status).toMatch(/faux\/main-model → spare\/spare-1: 429 You have reached your usage limit/);
+			await again.session.setModel(again.main.getModel());
+			again.main.setResponses([limit(USAGE_LIMIT)]);
+			await again.session.prompt("more work");
+			await again.session.waitForIdle();
+			expect(model(again)).toBe("faux/main-model");
+			expect(warnings(again).at(-1)).toMatch(/Not rotating: in cooldown: the last rotation was \d+ s ago/);
+		} finally {
+			await again.dispose();
 		}
 	});
 });
