@@ -16,7 +16,7 @@ describe("pi --mode rpc: rotation after a usage limit", () => {
 		const queue = replies[request.model] ?? [];
 		return (queue.length > 1 ? queue.shift() : queue[0]) ?? { text: `${request.model} answered` };
 	};
-	const say = async (text: string) => (await cli.run(text, 60_000)).map((n) => n.message);
+	const say = async (text: string) => (await cli.run(text, 60_000)).map((n) => n.message ?? "");
 	const requestsSince = (n: number) => cli.server.requests.slice(n).filter((r) => r.model !== "reviewer");
 
 	beforeAll(async () => {
