@@ -16,6 +16,8 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 				appendEntry: (type, data) => pi.appendEntry(type, data),
 				steer: (message) => pi.sendMessage(message as Parameters<typeof pi.sendMessage>[0], { deliverAs: "steer" }),
 				wake: (message) => pi.sendMessage(message as Parameters<typeof pi.sendMessage>[0], { triggerTurn: true }),
+				setModel: (model) => pi.setModel(model),
+				setThinkingLevel: (level) => pi.setThinkingLevel(level),
 			},
 			options,
 		);

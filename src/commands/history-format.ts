@@ -62,6 +62,10 @@ export function describeEvent(event: HistoryEvent): string {
 			const how = event.how === "reused" ? "reused an earlier decision" : event.how === "failure" ? `arbiter failed (${event.failure ?? "error"})` : event.how === "rule" ? "by rule" : `by the arbiter${event.model ? ` ${event.model}` : ""}`;
 			return `${event.tool} ${event.decision === "approve" ? "approved" : "denied"} ${how} · rule ${short(event.rule, 160)} · ${event.latencyMs} ms · ${short(event.reason, 200)}`;
 		}
+		case "rotate": {
+			const head = event.outcome === "rotated" ? `${event.from} → ${event.to ?? "?"} (${short(event.reason, 100)})` : `not rotated from ${event.from}: ${short(event.reason, 160)}`;
+			return [head, `error: ${short(event.error, 160)}`, ...(event.skipped ? [`passed over: ${short(event.skipped, 240)}`] : [])].join(" · ");
+		}
 		default: {
 			// Later kinds, and kinds a newer version wrote.
 			const e = event as { summary?: unknown; outcome?: unknown };

@@ -127,16 +127,31 @@ export interface PermissionEvent extends HistoryBase {
 	failure?: string;
 }
 
+/** A rotation of the main session's model after a usage limit, or why there was none. */
+export interface RotateEvent extends HistoryBase {
+	kind: "rotate";
+	outcome: "rotated" | "not rotated";
+	/** The session's model when the run ended ("provider/id"). */
+	from: string;
+	to?: string;
+	/** The provider's error, an excerpt. */
+	error: string;
+	/** What kind of limit it was, or why nothing switched. */
+	reason: string;
+	/** The models passed over, each with why: "local/x: unknown model; local/y: no credentials". */
+	skipped?: string;
+}
+
 /** Kinds the later capabilities write; their own fields go in `details` until they get a shape. */
 export interface LaterEvent extends HistoryBase {
-	kind: "nudge" | "rotate" | "launch";
+	kind: "nudge" | "launch";
 	summary: string;
 	source?: string;
 	outcome?: string;
 	details?: Record<string, string | number | boolean>;
 }
 
-export type HistoryEvent = ReviewEvent | FindingEvent | LoopResolvedEvent | QuestionEvent | FailureEvent | ConfigChangeEvent | LaunchRuleEvent | PermissionEvent | LaterEvent;
+export type HistoryEvent = ReviewEvent | FindingEvent | LoopResolvedEvent | QuestionEvent | FailureEvent | ConfigChangeEvent | LaunchRuleEvent | PermissionEvent | RotateEvent | LaterEvent;
 export type HistoryKind = HistoryEvent["kind"];
 export const HISTORY_KINDS: readonly HistoryKind[] = ["review", "finding", "loop-resolved", "question", "failure", "config-change", "launch-rule", "nudge", "rotate", "launch", "permission"];
 
@@ -148,7 +163,7 @@ export type HistoryEventInput = WithoutAt<HistoryEvent>;
 export const MAX_LINE_BYTES = 4000;
 
 /** Character caps per text field; anything not named gets `DEFAULT_CAP`. */
-const CAPS: Record<string, number> = { summary: 300, question: 500, evidence: 300, message: 500, change: 300, cwd: 1024, session: 200, rule: 600, note: 400, reason: 500 };
+const CAPS: Record<string, number> = { summary: 300, question: 500, evidence: 300, message: 500, change: 300, cwd: 1024, session: 200, rule: 600, note: 400, reason: 500, error: 300, skipped: 600 };
 const DEFAULT_CAP = 200;
 /** Fields that stay whole while the rest shrink to fit a line (they are what filters compare). */
 const KEPT: ReadonlySet<string> = new Set(["at", "session", "cwd", "kind"]);

@@ -263,6 +263,25 @@ export class FindingsSink {
 		this.deps.record?.(ctx, { kind: "loop-resolved", summary: text });
 	}
 
+	/** Why no continuation may start now (policy handsoff, or this prompt's budget is spent), if so. */
+	continuationBlocked(settings: Pick<SinkSettings, "idle">): string | undefined {
+		if (settings.idle?.policy === "handsoff") return "policy handsoff: the watchdog detects and shows, and never delivers to the agent";
+		if (this.continuations >= MAX_CONTINUATIONS) return `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times`;
+		return undefined;
+	}
+
+	/**
+	 * A continuation that carries no finding (the resume note after a model rotation): the same
+	 * policy and budget as findings. Returns the boundary entry to add (the run then continues),
+	 * or why there is none.
+	 */
+	continueWith(message: { customType: string; content: string; details?: unknown }, settings: Pick<SinkSettings, "idle">): { entry: SessionBoundaryDraft } | { blocked: string } {
+		const blocked = this.continuationBlocked(settings);
+		if (blocked) return { blocked };
+		this.continuations++;
+		return { entry: { type: "custom_message", customType: message.customType, content: message.content, display: true, details: message.details } };
+	}
+
 	private plan(findings: Finding[], settings: SinkSettings, stalemated: Finding[]): DeliveryPlan {
 		const spent = this.continuations >= MAX_CONTINUATIONS;
 		return planDelivery({

@@ -3,6 +3,6 @@
 export { THINKING_LEVELS, formatModelRef, isThinking, parseModelRef, type Thinking, type ThinkingSetting } from "./model-ref.ts";
 export { modelFamily } from "./recommend.ts";
 export { checkReviewer, chooseReviewer, describeChoice, recommendFor, type CheckResult, type Registry, type ReviewerChoice, type SessionModelInfo } from "./reviewer-model.ts";
-export { classifyFailure, type FailureKind } from "./failure.ts";
+export { classifyFailure, isAccountLimit, longRetryAfter, type FailureKind } from "./failure.ts";
 export { formatLiveCheck, liveCheck, LIVE_CHECK_TIMEOUT_MS, type LiveCheck } from "./live-check.ts";
 export { UnknownModelError, unknownModel } from "./suggest.ts";

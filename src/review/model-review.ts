@@ -92,6 +92,11 @@ export class ModelReview {
 		}
 	}
 
+	/** The user's latest request in the scope (the resume note after a rotation quotes it). */
+	latestPrompt(): string | undefined {
+		return this.scope.prompts.at(-1);
+	}
+
 	hasPending(): boolean {
 		return this.pending.size > 0;
 	}

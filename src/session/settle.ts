@@ -11,6 +11,7 @@ import type { WatchdogSettings } from "../settings/index.ts";
 import type { SettleEvidence } from "../evidence/index.ts";
 import { afterEvidence, evidenceAtSettle, evidenceOnly, writtenNudge } from "./evidence-step.ts";
 import { closeReview, lspAndReview } from "./review-steps.ts";
+import { rotateAtSettle } from "./rotate-step.ts";
 import type { WatchdogSession } from "./watchdog-session.ts";
 
 const GIT_STATUS_TIMEOUT_MS = 15_000;
@@ -57,6 +58,29 @@ export async function settleRun(
 		return undefined;
 	}
 	const settings = resolved.settings;
+	// A run that ended on a usage limit switches model first, so a reviewer that inherits the
+	// session's model reviews on the healthy one; the resume note goes after the findings.
+	const rotation = event.outcome === "error" ? await rotateAtSettle(session, ctx, settings) : undefined;
+	const result = await checkRun(session, run, ctx, event, settings, runStart, activityDue);
+	if (!rotation) return result;
+	return {
+		entries: [...(result?.entries ?? event.entries ?? []), ...rotation.entries],
+		continue: (result?.continue ?? event.continue) || rotation.continueRun,
+	};
+}
+
+/** The evidence monitors, the change gate, the LSP pre-pass and the review, in that order. */
+async function checkRun(
+	session: WatchdogSession,
+	run: RunMonitors,
+	ctx: ExtensionContext,
+	event: { entries: BoundaryResult["entries"]; continue: boolean; outcome: string },
+	settings: WatchdogSettings,
+	runStart: RunMonitors["startLeaf"],
+	activityDue: boolean,
+): Promise<BoundaryResult | undefined> {
+	const gate = run.gate;
+	if (!gate) return undefined;
 	// The deterministic evidence monitors first: their findings stand whatever the review does.
 	// A model-written nudge (idle.model) is written while the gate and the review run.
 	const found = evidenceAtSettle(session, ctx, settings, event.outcome);

@@ -18,6 +18,7 @@ import { LoopWatch, LOOP_RESOLVED_ENTRY } from "../loops/index.ts";
 import type { Thinking } from "../models/index.ts";
 import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
 import { ActivityTail, ModelReview, type TurnLike } from "../review/index.ts";
+import { Rotation } from "../rotate/index.ts";
 import { LaunchRuleWatch } from "../rules/index.ts";
 import { REVIEW_ENTRY } from "../review/index.ts";
 import { childOffReason, childView, type ResolvedSettings } from "../settings/index.ts";
@@ -57,6 +58,10 @@ export interface WatchdogHost {
 	steer(message: { customType: string; content: string | unknown[]; display: boolean; details?: unknown }): void;
 	/** Pi's `sendMessage` with `triggerTurn`: when the agent is idle, starts a run that answers it. */
 	wake?(message: { customType: string; content: string | unknown[]; display: boolean; details?: unknown }): void;
+	/** Pi's `setModel` for this session (rotation); false when Pi has no credentials for it. */
+	setModel?(model: NonNullable<ExtensionContext["model"]>): Promise<boolean>;
+	/** Pi's `setThinkingLevel` (a rotation target given with its level). */
+	setThinkingLevel?(level: Thinking): void;
 }
 
 /** What a history line needs from Pi's context: the session it belongs to. */
@@ -78,6 +83,8 @@ export class WatchdogSession {
 	readonly loops: LoopWatch;
 	/** The claims checker and the unfinished-stop detector (nudges); see evidence-step.ts. */
 	readonly evidence = new EvidenceWatch();
+	/** Model rotation after a usage limit (main session only); see rotate-step.ts. */
+	readonly rotation = new Rotation();
 	readonly cadence: Cadence<ExtensionContext>;
 	readonly host: WatchdogHost;
 	readonly historyLog: HistoryLog;
@@ -148,6 +155,7 @@ export class WatchdogSession {
 		this.activity.userPrompt();
 		this.review.sessionStart(entries);
 		this.sink.restore(entries as never);
+		this.rotation.restore(entries);
 		this.loops.sessionStart();
 		this.run = startMonitors(this.run, ctx.cwd, this.location.configDirName);
 	}
@@ -160,6 +168,7 @@ export class WatchdogSession {
 		this.loops.userPrompt();
 		this.evidence.userPrompt();
 		this.activity.userPrompt();
+		this.rotation.userPrompt(Date.now());
 	}
 
 	/** Any input at all, the user's or another extension's: a nudge waiting for the stall time is off. */

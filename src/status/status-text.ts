@@ -108,6 +108,7 @@ export function baselineSections(s: WatchdogSettings): StatusSection[] {
 		{ title: "Evidence", lines: [`policy: ${s.idle.policy}; nudges: main ${s.idle.main ? "on" : "off"}, children ${s.idle.children ? "on" : "off"}; no settle checked yet`] },
 		{ title: "Cadence", lines: [`main: ${every(s.cadence.everyNTools)}`] },
 		{ title: "Clarification", lines: [s.clarification ? "on (main session): activity reviews and one watchdog_ask question per prompt" : "off"] },
+		{ title: "Rotation", lines: [s.rotate.enabled ? `on: ${s.rotate.models.join(" → ") || "no models (rotate.models is empty)"}` : "off (rotate.enabled: false)", "no rotation this session"] },
 		{
 			title: "Children",
 			lines: [

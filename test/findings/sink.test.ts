@@ -130,6 +130,19 @@ describe("the findings sink", () => {
 		fresh.s.restore(t.persisted.map((p) => ({ type: "custom", customType: p.type, data: p.data })));
 		expect(fresh.s.atSettle(fresh.ctx, [review({ id: "after-restart" })], SETTINGS, true).continueRun).toBe(false);
 	});
+
+	it("grants a continuation that carries no finding (a rotation's resume note) from the same budget and policy", () => {
+		const t = sink();
+		const note = { customType: "watchdog-resume", content: "carry on", details: { rotation: 1 } };
+		expect(t.s.continueWith(note, { idle: { policy: "handsoff" } })).toEqual({ blocked: "policy handsoff: the watchdog detects and shows, and never delivers to the agent" });
+		expect(t.s.continuationsLeft()).toBe(MAX_CONTINUATIONS);
+		expect(t.s.continueWith(note, {})).toEqual({ entry: { type: "custom_message", customType: "watchdog-resume", content: "carry on", display: true, details: { rotation: 1 } } });
+		for (let i = 0; i < MAX_CONTINUATIONS - 1; i++) t.s.duringRun(t.ctx, [loop("concern", i * 10)], SETTINGS);
+		expect(t.s.continuationsLeft()).toBe(0);
+		expect(t.s.continueWith(note, {})).toEqual({ blocked: `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times` });
+		// A finding after that is held back too: the note used the budget findings share.
+		expect(t.s.atSettle(t.ctx, [review()], SETTINGS, true).continueRun).toBe(false);
+	});
 });
 
 describe("the reviewer's question", () => {

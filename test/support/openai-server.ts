@@ -13,7 +13,8 @@ export interface ChatRequest {
 export type Reply =
 	| { text: string }
 	| { toolCalls: Array<{ name: string; args: Record<string, unknown> }> }
-	| { status: number; error: string }
+	/** An HTTP error: the body is OpenAI's `{error: {message, type}}`; `headers` e.g. a retry-after. */
+	| { status: number; error: string; type?: string; headers?: Record<string, string> }
 	/** Never answers (a model that hangs); the connection is cut when the server closes. */
 	| { hang: true };
 
@@ -68,8 +69,8 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
 			}
 			if ("hang" in reply) return;
 			if ("status" in reply) {
-				res.writeHead(reply.status, { "content-type": "application/json" });
-				res.end(JSON.stringify({ error: { message: reply.error, type: "test_error" } }));
+				res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
+				res.end(JSON.stringify({ error: { message: reply.error, type: reply.type ?? "test_error" } }));
 				return;
 			}
 			res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
