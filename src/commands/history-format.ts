@@ -52,6 +52,11 @@ export function describeEvent(event: HistoryEvent): string {
 			return `${event.what}: ${short(event.message, 240)}`;
 		case "config-change":
 			return `by ${event.by}, ${event.outcome}: ${short(event.change, 200)}`;
+		case "verification": {
+			const parts = [`${count(event.children, "child")}`, short(event.verdicts, 200), `[${String(event.fingerprint ?? "").slice(0, 12)}]`, `via ${event.via}`];
+			if (event.model) parts.push(`model ${event.model}`, dollars(event.cost ?? 0));
+			return `${parts.join(" · ")} → ${event.outcome}`;
+		}
 		default: {
 			// Later kinds, and kinds a newer version wrote.
 			const e = event as { summary?: unknown; outcome?: unknown };

@@ -30,7 +30,7 @@ let counter = 0;
 /** How a finding's source reads to a user: the review model is "reviewer", a child's role "child:<role>". */
 export function sourceName(source: string): string {
 	if (source === "main") return "reviewer";
-	return ["lsp", "loops", "claims", "idle", "cadence"].includes(source) ? source : `child:${source}`;
+	return ["lsp", "loops", "claims", "idle", "cadence", "verify"].includes(source) ? source : `child:${source}`;
 }
 
 /** What a finding says, before it is given an id, a source and a time. */

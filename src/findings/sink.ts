@@ -210,13 +210,22 @@ export class FindingsSink {
 
 	/** Something the watchdog raised is over (a loop resolved by a landing). */
 	resolved(ctx: SinkCtx, customType: string, text: string, data: Record<string, unknown>): void {
-		this.deps.present(ctx, text, "info");
+		this.note(ctx, text);
 		try {
 			this.deps.persist(customType, { text, ...data });
 		} catch {
 			// the session went away meanwhile
 		}
 		this.deps.record?.(ctx, { kind: "loop-resolved", summary: text });
+	}
+
+	/** A note for the user only (what a verification checked): shown, never sent to the model. */
+	note(ctx: SinkCtx, text: string): void {
+		try {
+			this.deps.present(ctx, text, "info");
+		} catch {
+			// a stale context: the note is in the session's entries all the same
+		}
 	}
 
 	private plan(findings: Finding[], settings: SinkSettings, stalemated: Finding[]): DeliveryPlan {

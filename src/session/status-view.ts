@@ -28,14 +28,17 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 				userExists: existsSync(session.store.userPath()),
 				...(project.trusted ? { projectExists: existsSync(session.store.projectPath(project.cwd)) } : {}),
 			},
-			sections: withLive(baselineSections(s), [
-				...session.review.sections(resolved.enabled),
-				session.sink.section(),
-				childrenSection(baselineSections(s), session),
-				lspSection(s.lsp.enabled, run.lsp?.status()),
-				session.loops.section(resolved.enabled, s.loops.enabled),
-				session.evidence.section(s.idle.policy, s.idle, session.options.role),
-			]),
+			sections: [
+				...withLive(baselineSections(s), [
+					...session.review.sections(resolved.enabled),
+					session.sink.section(),
+					childrenSection(baselineSections(s), session),
+					lspSection(s.lsp.enabled, run.lsp?.status()),
+					session.loops.section(resolved.enabled, s.loops.enabled),
+					session.evidence.section(s.idle.policy, s.idle, session.options.role),
+				]),
+				session.subtree.section(),
+			],
 			defaults: level === "settings",
 		});
 	}
@@ -54,6 +57,7 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 			lspBrief(s.lsp.enabled, run.lsp?.status()),
 			session.loops.brief(resolved.enabled, s.loops.enabled),
 			session.evidence.brief(s.idle.policy),
+			...(session.subtree.brief() ? [session.subtree.brief() as string] : []),
 			`Cadence: ${every(s.cadence.everyNTools)} · Children: ${s.children.enabled ? "watchdogs on" : "watchdogs off"} · Launch rules: ${roles ? `${roles} role(s), ${s.rules.action}` : "none"}`,
 		],
 	});
