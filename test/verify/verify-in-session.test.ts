@@ -87,6 +87,36 @@ describe("stopped-subtree verification of foreground children", () => {
 		}
 	});
 
+	it("keeps the fingerprint through the watchdog's own message: the same stop seen again after it is not reviewed", async () => {
+		const repo = makeGitRepo(REPO);
+		const t = await startSession({ cwd: repo, userSettings: ON });
+		reviewerScript(t, []);
+		let runId = "";
+		t.main.setResponses([
+			toolUse("subagent", { agent: "worker", task: "Fix greet" }),
+			toolUse("write", { path: "src/app.ts", content: FIXED }),
+			fauxAssistantMessage("Fixed greet. All tests pass."),
+			(ctx) => {
+				runId = /Run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(allText(ctx as Ctx))?.[1] ?? "";
+				// the verifier's message is in the context; the parent looks at the run again
+				return toolUse("subagent", { action: "status", id: runId });
+			},
+			() => toolUse("subagent", { action: "wait", id: runId, timeoutMs: 1000 }),
+			fauxAssistantMessage("I will ask for a re-run."),
+		]);
+		try {
+			await t.session.prompt("Have a worker fix greet");
+			await t.session.waitForIdle();
+			expect(entries(t, "watchdog-finding").filter((e) => e.details?.findings?.[0]?.source === "verify")).toHaveLength(1);
+			expect(verifications(t)).toHaveLength(1);
+			const status = (await t.command("/subagents-watchdog status --all")).map((n) => n.message).join("\n");
+			expect(status).toMatch(new RegExp(`fingerprint ${verifications(t)[0].data.fingerprint.slice(0, 12)}`));
+			expect(status).toMatch(/1 verification\(s\) this session, 2 stop\(s\) seen again and not reviewed/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
 	it("leaves genuine children alone with one note for the user, and asks no model", async () => {
 		const repo = makeGitRepo(REPO);
 		const t = await startSession({ cwd: repo, userSettings: ON });
