@@ -82,8 +82,8 @@ export function instructionFor(signal: ClaimSignal, answer: string): string {
 	const check = checkNamed(answer, signal.claim);
 	switch (signal.kind) {
 		case "check-passed":
-			if (signal.verdict === "contradicted") return `Fix what made ${check} fail (${calls(signal.from, signal.to)} of your session), run ${check} again after the last edit, and report its real output and exit code.`;
-			return `Run ${check} after your last edit and report its real output and exit code; do not report a check as passing without having run it.`;
+			if (signal.verdict === "contradicted") return `Fix what made ${check} fail (${calls(signal.from, signal.to)} of your session), run ${check} again after the last edit, and report the real output and exit code.`;
+			return `Run ${check} after your last edit and report the real output and exit code; do not report a check as passing without having run it.`;
 		case "files-changed":
 		case "checklist":
 			return "Make the changes your report names (the log shows no successful edit of them), then report only the files that really changed.";

@@ -49,7 +49,7 @@ export function childFinding(check: ChildCheck): Finding {
 			summary: `${check.label} (run ${check.runId}): ${WORDS[verdict]}: ${claim}`,
 			evidence: [
 				`Child ${check.label} (agent ${check.agent}, ${check.background ? "background" : "foreground"} run ${check.runId}) ended ${check.status}.`,
-				...(check.claim ? [`Claim: "${clip(oneLine(check.claim), 200)}".`] : []),
+				...(check.claim ? [`Claim: "${clip(oneLine(check.claim), 200)}"`] : []),
 				`Evidence: ${check.evidence ?? "none recorded"}`,
 				...(check.written.length ? [`Files it changed: ${check.written.slice(0, 8).join(", ")}${check.written.length > 8 ? ", …" : ""}.`] : []),
 			].join("\n"),

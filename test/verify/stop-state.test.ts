@@ -90,7 +90,7 @@ describe("one child against its own log", () => {
 		const check = judgeChild("r1", false, child(), log);
 		expect(check).toMatchObject({ verdict: "unproven", claim: "All tests pass.", written: ["src/app.ts"] });
 		expect(check.evidence).toBe("No test run in the session's tool log (tool call 0 in /s/child.jsonl).");
-		expect(check.instruction).toMatch(/^Run the tests after your last edit and report its real output and exit code/);
+		expect(check.instruction).toMatch(/^Run the tests after your last edit and report the real output and exit code/);
 	});
 
 	it("finds a failing run contradicted, and a passing run after the last edit genuine", () => {
