@@ -153,11 +153,12 @@ function deliverCompletion(deps: LauncherDeps, ctx: ExtensionContext, runId: str
 		// a stale context: the session moved on, post as if idle
 	}
 	deps.post({ customType: SUBAGENT_MESSAGE, content: text, display: true, details: { runId, state: status.state } }, idle ? (high ? "wake" : "quiet") : "steer");
+	void watchdog.subtree.ended(ctx, { runId, results: endResults(deps.agentDir, status, results), via: "completion", parentSession: status.parentSession });
 	watchdog.recordHistory(ctx, { kind: "launch", summary: `background run ${runId} ${status.state}: ${results.map((r) => `${r.label} ${r.status}`).join(", ") || "no results"}`, outcome: status.state, details: { run: runId } });
 }
 
 /** status, steer, interrupt, stop, wait. */
-export async function runAction(deps: LauncherDeps, _ctx: ExtensionContext, params: SubagentParams, signal: AbortSignal | undefined): Promise<{ text: string; details: Record<string, unknown> }> {
+export async function runAction(deps: LauncherDeps, ctx: ExtensionContext, params: SubagentParams, signal: AbortSignal | undefined): Promise<{ text: string; details: Record<string, unknown> }> {
 	const id = params.id?.trim();
 	if (params.action === "status" && !id) return { text: listText(deps.agentDir), details: {} };
 	if (!id) throw new Error(`${params.action} needs the run id ("id")`);
@@ -165,13 +166,17 @@ export async function runAction(deps: LauncherDeps, _ctx: ExtensionContext, para
 	const status = readStatus(deps.agentDir, id);
 	if (!status) throw new Error(`no run ${id}; subagent {action: "status"} lists the recent ones`);
 	switch (params.action) {
-		case "status":
-			return { text: statusText(deps.agentDir, id, settle(deps, id)?.status ?? status), details: { runId: id, state: status.state } };
+		case "status": {
+			const end = settle(deps, id);
+			if (end) await deps.watchdog.subtree.ended(ctx, { runId: id, results: endResults(deps.agentDir, end.status, end.results), via: "status", parentSession: end.status.parentSession });
+			return { text: statusText(deps.agentDir, id, end?.status ?? status), details: { runId: id, state: status.state } };
+		}
 		case "wait": {
 			const limit = Math.min(params.timeoutMs ?? DEFAULT_WAIT_MS, MAX_WAIT_MS);
 			const end = await waitFor(deps, id, limit, signal);
 			const now = end?.status ?? readStatus(deps.agentDir, id) ?? status;
 			if (!end) return { text: `Run ${id} is still running after ${Math.round(limit / 1000)} s.\n${statusText(deps.agentDir, id, now)}`, details: { runId: id, state: now.state } };
+			await deps.watchdog.subtree.ended(ctx, { runId: id, results: endResults(deps.agentDir, end.status, end.results), via: "wait", parentSession: end.status.parentSession });
 			return { text: end.status.state === "lost" ? statusText(deps.agentDir, id, end.status) : `Run ${id} ${end.status.state}.\n${launchText(end.results)}`, details: { runId: id, state: end.status.state } };
 		}
 		case "steer":
@@ -196,6 +201,14 @@ async function waitFor(deps: LauncherDeps, id: string, limitMs: number, signal: 
 		if (signal?.aborted || Date.now() >= until) return undefined;
 		await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(1, until - Date.now()))));
 	}
+}
+
+/** A lost run has no results: its children, as its status names them, ended lost. */
+function endResults(agentDir: string, status: RunStatus, results: ChildResult[]): ChildResult[] {
+	if (results.length || status.state !== "lost") return results;
+	const spec = readRunJson(runDir(agentDir, status.id), "spec.json") as Partial<RunnerSpec> | undefined;
+	const taskOf = (label: string) => spec?.children?.find((c) => c.label === label)?.step.task ?? "(the task is in the run's spec.json)";
+	return status.children.map((c) => ({ status: "lost" as never, answer: "", error: status.error ?? "its runner ended without a result", toolCalls: 0, tokens: 0, cost: 0, notices: [], label: c.label, agent: c.agent, task: taskOf(c.label), model: "", cwd: "", findings: [], blockers: { blockers: [], stalemate: false } }));
 }
 
 let controlCounter = 0;

@@ -52,6 +52,8 @@ export interface LauncherDeps {
 export interface LaunchOutput {
 	text: string;
 	details: Record<string, unknown>;
+	/** A foreground launch's results in full (for the stopped-subtree verifier; not sent anywhere). */
+	results?: ChildResult[];
 }
 
 /** Unknown agents are the caller's mistake: the error lists the agents there are (and files that did not load). */
@@ -216,7 +218,7 @@ export async function launchForeground(
 		writeJsonAtomic(join(dir, "result.json"), { id: runId, mode: plan.mode, results: all, notes });
 		writeJsonAtomic(join(dir, "status.json"), status(live.signal.aborted ? "stopped" : "done"));
 		watchdog.recordHistory(ctx, { kind: "launch", summary: `run ${runId} (${plan.mode}): ${all.map((r) => `${r.label} ${r.status}`).join(", ")}`, outcome: live.signal.aborted ? "stopped" : "done", details: { run: runId } });
-		return { text: `Run ${runId}\n${launchText(all, notes)}`, details: { runId, mode: plan.mode, children: launchDetails(all) } };
+		return { text: `Run ${runId}\n${launchText(all, notes)}`, details: { runId, mode: plan.mode, children: launchDetails(all) }, results: all };
 	} finally {
 		signal?.removeEventListener("abort", forward);
 		unregister();

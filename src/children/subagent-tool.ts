@@ -33,13 +33,25 @@ export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionCo
 		description: DESCRIPTION,
 		promptSnippet: "subagent: launch child agents ({agent, task}, {tasks}, {chain}; async for background); watchdog.status, watchdog.configure (scope session unless asked otherwise), watchdog.history",
 		parameters: subagentParameters,
-		async execute(_id, raw, signal, onUpdate, ctx) {
+		async execute(id, raw, signal, onUpdate, ctx) {
 			const params = raw as SubagentParams;
 			if (params.action === undefined) {
 				if (watchdog.options.role !== "main") throw new Error("a child agent cannot launch children of its own; report back to the parent instead");
 				const plan = planLaunch(params);
 				if ("error" in plan) throw new Error(plan.error);
-				const out = plan.async ? await launchBackground(deps, ctx, plan) : await launchForeground(deps, ctx, plan, signal, onUpdate as never);
+				// The stopped-subtree verifier follows every launch of this prompt (src/verify/).
+				watchdog.subtree.launching(id);
+				let out: Awaited<ReturnType<typeof launchForeground>>;
+				try {
+					out = plan.async ? await launchBackground(deps, ctx, plan) : await launchForeground(deps, ctx, plan, signal, onUpdate as never);
+				} catch (error) {
+					watchdog.subtree.abandoned(id);
+					throw error;
+				}
+				const runId = String(out.details.runId);
+				if (plan.async) watchdog.subtree.started(id, runId);
+				else if (out.results && !signal?.aborted) await watchdog.subtree.ended(ctx, { runId, results: out.results, via: "launch", toolCallId: id });
+				else watchdog.subtree.abandoned(id);
 				return { content: [{ type: "text", text: out.text }], details: out.details };
 			}
 			if ((RUN_ACTIONS as readonly string[]).includes(params.action)) {

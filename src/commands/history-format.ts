@@ -66,6 +66,11 @@ export function describeEvent(event: HistoryEvent): string {
 			const head = event.outcome === "rotated" ? `${event.from} → ${event.to ?? "?"} (${short(event.reason, 100)})` : `not rotated from ${event.from}: ${short(event.reason, 160)}`;
 			return [head, `error: ${short(event.error, 160)}`, ...(event.skipped ? [`passed over: ${short(event.skipped, 240)}`] : [])].join(" · ");
 		}
+		case "verification": {
+			const parts = [`${count(event.children, "child")}`, short(event.verdicts, 200), `[${String(event.fingerprint ?? "").slice(0, 12)}]`, `via ${event.via}`];
+			if (event.model) parts.push(`model ${event.model}`, dollars(event.cost ?? 0));
+			return `${parts.join(" · ")} → ${event.outcome}`;
+		}
 		default: {
 			// Later kinds, and kinds a newer version wrote.
 			const e = event as { summary?: unknown; outcome?: unknown };

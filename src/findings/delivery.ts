@@ -77,6 +77,7 @@ function modelMessage(findings: Finding[]): string {
 	if (findings.every((f) => f.source === "loops")) return agentMessage("The watchdog noticed the run going in circles.", findings);
 	if (findings.every((f) => f.source === "rules")) return agentMessage("A launch rule set by the user does not allow the model a child you launched runs on; the launch went on.", findings);
 	if (findings.every((f) => f.source === "idle")) return agentMessage("The watchdog noticed that this run stopped before the work was finished, and nudges it on.", findings);
+	if (findings.every((f) => f.source === "verify")) return agentMessage(`The watchdog verified the child agents of this orchestration once they had all stopped, each against its own session log, and ${findings.length === 1 ? "one child's stop does" : `${findings.length} children's stops do`} not hold.`, findings);
 	if (findings.every((f) => f.source === "claims" || f.source === "idle")) return agentMessage("The watchdog checked the closing report against this session's own tool log, and the log does not bear it out.", findings);
 	const lead = findings.length === 1 ? "The watchdog reviewed this run and reports a problem to address before the work can be relied on." : `The watchdog reviewed this run and reports ${findings.length} problems to address before the work can be relied on.`;
 	return agentMessage(lead, findings);

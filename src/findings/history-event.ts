@@ -142,6 +142,24 @@ export interface RotateEvent extends HistoryBase {
 	skipped?: string;
 }
 
+/** One stopped-subtree verification: what was checked and what came of it. */
+export interface VerificationEvent extends HistoryBase {
+	kind: "verification";
+	source: "verify";
+	/** The note of what was checked. */
+	summary: string;
+	outcome: "genuine" | "problems" | "unverified";
+	/** The first 16 hex digits of the stop fingerprint. */
+	fingerprint: string;
+	children: number;
+	/** "worker unproven, scout genuine". */
+	verdicts: string;
+	/** How the stop was seen: launch, completion, wait, status. */
+	via: string;
+	model?: string;
+	cost?: number;
+}
+
 /** Kinds the later capabilities write; their own fields go in `details` until they get a shape. */
 export interface LaterEvent extends HistoryBase {
 	kind: "nudge" | "launch";
@@ -151,9 +169,9 @@ export interface LaterEvent extends HistoryBase {
 	details?: Record<string, string | number | boolean>;
 }
 
-export type HistoryEvent = ReviewEvent | FindingEvent | LoopResolvedEvent | QuestionEvent | FailureEvent | ConfigChangeEvent | LaunchRuleEvent | PermissionEvent | RotateEvent | LaterEvent;
+export type HistoryEvent = ReviewEvent | FindingEvent | LoopResolvedEvent | QuestionEvent | FailureEvent | ConfigChangeEvent | LaunchRuleEvent | PermissionEvent | RotateEvent | VerificationEvent | LaterEvent;
 export type HistoryKind = HistoryEvent["kind"];
-export const HISTORY_KINDS: readonly HistoryKind[] = ["review", "finding", "loop-resolved", "question", "failure", "config-change", "launch-rule", "nudge", "rotate", "launch", "permission"];
+export const HISTORY_KINDS: readonly HistoryKind[] = ["review", "finding", "loop-resolved", "question", "failure", "config-change", "launch-rule", "verification", "nudge", "rotate", "launch", "permission"];
 
 type WithoutAt<E> = E extends HistoryEvent ? Omit<E, "at"> & { at?: string } : never;
 /** What a writer hands to `append`: `at` is filled in with the time of writing when left out (leave it out). */
@@ -163,7 +181,7 @@ export type HistoryEventInput = WithoutAt<HistoryEvent>;
 export const MAX_LINE_BYTES = 4000;
 
 /** Character caps per text field; anything not named gets `DEFAULT_CAP`. */
-const CAPS: Record<string, number> = { summary: 300, question: 500, evidence: 300, message: 500, change: 300, cwd: 1024, session: 200, rule: 600, note: 400, reason: 500, error: 300, skipped: 600 };
+const CAPS: Record<string, number> = { verdicts: 300, summary: 300, question: 500, evidence: 300, message: 500, change: 300, cwd: 1024, session: 200, rule: 600, note: 400, reason: 500, error: 300, skipped: 600 };
 const DEFAULT_CAP = 200;
 /** Fields that stay whole while the rest shrink to fit a line (they are what filters compare). */
 const KEPT: ReadonlySet<string> = new Set(["at", "session", "cwd", "kind"]);

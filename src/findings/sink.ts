@@ -254,7 +254,7 @@ export class FindingsSink {
 
 	/** Something the watchdog raised is over (a loop resolved by a landing). */
 	resolved(ctx: SinkCtx, customType: string, text: string, data: Record<string, unknown>): void {
-		this.deps.present(ctx, text, "info");
+		this.note(ctx, text);
 		try {
 			this.deps.persist(customType, { text, ...data });
 		} catch {
@@ -280,6 +280,15 @@ export class FindingsSink {
 		if (blocked) return { blocked };
 		this.continuations++;
 		return { entry: { type: "custom_message", customType: message.customType, content: message.content, display: true, details: message.details } };
+	}
+
+	/** A note for the user only (what a verification checked): shown, never sent to the model. */
+	note(ctx: SinkCtx, text: string): void {
+		try {
+			this.deps.present(ctx, text, "info");
+		} catch {
+			// a stale context: the note is in the session's entries all the same
+		}
 	}
 
 	private plan(findings: Finding[], settings: SinkSettings, stalemated: Finding[]): DeliveryPlan {

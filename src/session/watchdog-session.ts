@@ -29,6 +29,7 @@ import { type ProjectContext, type SettingsLocation, SettingsStore } from "../se
 import { type RunMonitors, settleRun, startMonitors } from "./settle.ts";
 import { type StatusLevel, statusView } from "./status-view.ts";
 import type { ReviewRecord } from "../review/index.ts";
+import { SubtreeVerifier } from "../verify/index.ts";
 
 export const SESSION_SETTINGS_ENTRY = "watchdog-session-settings";
 
@@ -94,6 +95,8 @@ export class WatchdogSession {
 	readonly launchRules = new LaunchRuleWatch();
 	/** Clarification (main session, opt-in): the orchestration activity tail and the per-prompt limits. */
 	readonly activity = new ActivityTail();
+	/** Stopped-subtree verification of this session's children (see src/verify/). */
+	readonly subtree: SubtreeVerifier;
 	private historyMaxBytes = DEFAULT_MAX_BYTES;
 	private readonly location: SettingsLocation;
 	/** Monitors bound to the session's repository (made at session start). */
@@ -136,6 +139,19 @@ export class WatchdogSession {
 			role: options.role,
 		});
 		this.loops = new LoopWatch();
+		this.subtree = new SubtreeVerifier({
+			enabled: (ctx) => this.settings(ctx).enabled,
+			config: (ctx) => {
+				const s = this.settings(ctx).settings;
+				const choice = this.reviewer(ctx);
+				return { config: { model: `${choice.provider ?? ""}/${choice.id ?? ""}`, thinking: choice.thinking, severityThreshold: s.severityThreshold, policy: s.idle.policy }, timeoutMs: s.agentEndTimeoutMs, choice };
+			},
+			baseline: () => this.run.gate?.baseline ?? null,
+			deliver: (ctx, findings, idle) => void this.sink.duringRun(ctx, findings, this.settings(ctx).settings, { verification: true }, idle),
+			note: (ctx, text) => this.sink.note(ctx, text),
+			persist: (type, data) => this.host.appendEntry(type, data),
+			record: (ctx, event) => this.recordHistory(ctx, event),
+		});
 		this.cadence = new Cadence<ExtensionContext>({
 			review: (ctx, cancel) => this.cadenceReview(ctx, cancel).catch(() => {}),
 		});
@@ -156,6 +172,7 @@ export class WatchdogSession {
 		this.review.sessionStart(entries);
 		this.sink.restore(entries as never);
 		this.rotation.restore(entries);
+		this.subtree.restore(entries);
 		this.loops.sessionStart();
 		this.run = startMonitors(this.run, ctx.cwd, this.location.configDirName);
 	}
@@ -169,6 +186,7 @@ export class WatchdogSession {
 		this.evidence.userPrompt();
 		this.activity.userPrompt();
 		this.rotation.userPrompt(Date.now());
+		this.subtree.userPrompt();
 	}
 
 	/** Any input at all, the user's or another extension's: a nudge waiting for the stall time is off. */
@@ -283,6 +301,7 @@ export class WatchdogSession {
 		}
 		this.evidence.cancelStall();
 		this.activity.clear();
+		this.subtree.shutdown();
 		this.review.cancel();
 		this.cadence.cancel();
 		await this.run.lsp?.shutdown();
