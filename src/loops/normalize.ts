@@ -5,8 +5,24 @@ import { hash } from "node:crypto";
 import type { ToolCallRecord } from "./tool-call.ts";
 import { clip } from "../util/index.ts";
 
+/**
+ * The last command normalised and its result: one call's command is normalised by the
+ * signature, target, subjects, label and the evidence facts in turn, and this is the hot path
+ * of a scan.
+ */
+let lastCommand: string | undefined;
+let lastNormalized = "";
+
 /** `FOO=1 cd src && npm test  # again` → `npm test` */
 export function normalizeCommand(command: string): string {
+	if (command === lastCommand) return lastNormalized;
+	const normalized = normalizeUncached(command);
+	lastCommand = command;
+	lastNormalized = normalized;
+	return normalized;
+}
+
+function normalizeUncached(command: string): string {
 	let c = command.replace(/\\\r?\n/g, " ");
 	c = c
 		.split("\n")
