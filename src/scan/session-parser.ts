@@ -43,13 +43,13 @@ export const lineShortcuts = { enabled: true };
  */
 export function peekField(text: string, key: string): string | undefined {
 	if (!lineShortcuts.enabled) return undefined;
-	const head = text.length > PEEK_CHARS ? text.slice(0, PEEK_CHARS) : text;
-	const at = head.indexOf(key);
-	if (at <= 0 || head.lastIndexOf("{", at) !== 0 || head.lastIndexOf("[", at) !== -1) return undefined;
+	// Within the first PEEK_CHARS characters, without cutting them out.
+	const at = text.indexOf(key);
+	if (at <= 0 || at + key.length > PEEK_CHARS || text.lastIndexOf("{", at) !== 0 || text.lastIndexOf("[", at) !== -1) return undefined;
 	const from = at + key.length;
-	const end = head.indexOf('"', from);
-	if (end === -1) return undefined;
-	const value = head.slice(from, end);
+	const end = text.indexOf('"', from);
+	if (end === -1 || end >= PEEK_CHARS) return undefined;
+	const value = text.slice(from, end);
 	return value.includes("\\") ? undefined : value;
 }
 
