@@ -32,7 +32,7 @@ import { LineReader } from "../src/scan/line-reader.ts";
 import { openSession } from "../src/scan/read-session.ts";
 import { scanSession } from "../src/scan/scan-session.ts";
 import { newStats } from "../src/scan/pairing.ts";
-import { parseJsonLine, parseJsonLineSkipping, peekField } from "../src/scan/session-parser.ts";
+import { asObject, parseJsonLine, parseToolResultLine, peekField } from "../src/scan/session-parser.ts";
 import { callStream, type RawCall } from "./synthetic-calls.ts";
 import { ROOT, rng } from "./synthetic-vocab.ts";
 import { median, ms, reportFailure, round, scratchDir, timed } from "./stats.ts";
@@ -192,7 +192,7 @@ async function readLines(file: string): Promise<number> {
 	return n;
 }
 
-/** Reading plus parsing the lines as the pi-subagents parser does (others skipped by a peek, a tool result's top-level text left unparsed). */
+/** Reading plus parsing the lines as the pi-subagents parser does (others skipped by a peek, a tool result's copies of its text left unparsed). */
 async function readAndParse(file: string): Promise<number> {
 	const reader = await LineReader.open(file);
 	const stats = newStats();
@@ -202,7 +202,7 @@ async function readAndParse(file: string): Promise<number> {
 			if (!line) continue;
 			const kind = peekField(line, '"recordType":"');
 			if (kind !== undefined && kind !== "message") continue;
-			if (peekField(line, '"role":"') === "toolResult") parseJsonLineSkipping(line, stats, '"text":"');
+			if (peekField(line, '"role":"') === "toolResult") parseToolResultLine(line, stats, true, (r) => asObject(r.message)?.role === "toolResult");
 			else parseJsonLine(line, stats);
 			parsed++;
 		}

@@ -27,8 +27,20 @@ const CHECK_SUBCOMMANDS: Record<string, RegExp> = {
 /** Wrappers in front of the program: `npx vitest`, `time npm test`, `timeout 60 cargo test`. */
 const WRAPPERS = new Set(["npx", "bunx", "pnpx", "exec", "time", "env", "nice", "command"]);
 
+/** The last command asked about each way: the loop detector and the evidence facts ask in turn about each call's. */
+const lastCheck = { command: undefined as string | undefined, answer: false };
+const lastWrite = { command: undefined as string | undefined, answer: false };
+
 /** Whether a (normalised) command runs a check: tests, a build, a type check or a linter. */
 export function isCheckCommand(command: string): boolean {
+	if (command !== lastCheck.command) {
+		lastCheck.answer = runsCheck(command);
+		lastCheck.command = command;
+	}
+	return lastCheck.answer;
+}
+
+function runsCheck(command: string): boolean {
 	return command.split(/&&|\|\||;|\||\(|\)/).some((segment) => isCheckSegment(segment.trim().split(/\s+/)));
 }
 
@@ -70,6 +82,14 @@ const WRITERS: RegExp[] = [
  * check run after it may answer differently. Errs on the side of yes for the usual writers.
  */
 export function mayChangeFiles(command: string): boolean {
+	if (command !== lastWrite.command) {
+		lastWrite.answer = writesFiles(command);
+		lastWrite.command = command;
+	}
+	return lastWrite.answer;
+}
+
+function writesFiles(command: string): boolean {
 	for (const m of command.matchAll(REDIRECT)) if (!HARMLESS_TARGET.test(m[3])) return true;
 	return WRITERS.some((w) => w.test(command));
 }

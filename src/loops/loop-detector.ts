@@ -31,7 +31,6 @@ interface CallTally {
 	stale: number;
 	first: number;
 	last: number;
-	label: string;
 }
 
 const MAX_TALLIES = 400;
@@ -45,8 +44,6 @@ export class LoopDetector {
 	private head = 0;
 	private combos = new Map<string, { count: number; first: number }>();
 	private noNewsByTarget = new Map<string, number>();
-	/** Outcomes seen per target within the window (target → combo → count). */
-	private outcomesByTarget = new Map<string, Map<string, number>>();
 	private tallies = new Map<string, CallTally>();
 	private reads = new ReadCoverage();
 	/** Outcomes each subject (a file, a command) has produced since the last landing. */
@@ -57,7 +54,7 @@ export class LoopDetector {
 	private callsSinceLanding = 0;
 	/** Checks run since the last landing: call + outcome → runs. */
 	private checkRuns = new Map<string, { count: number; first: number }>();
-	private recent: Array<{ combo: string; label: string; index: number }> = [];
+	private recent: Array<{ combo: string; call: ToolCallRecord; index: number }> = [];
 	private readonly waiting = new Waiting();
 	private readonly restating = new Restating();
 	private lastIndex = -1;
@@ -75,7 +72,6 @@ export class LoopDetector {
 		this.head = 0;
 		this.combos.clear();
 		this.noNewsByTarget.clear();
-		this.outcomesByTarget.clear();
 		this.tallies.clear();
 		this.reads.clear();
 		this.subjects.clear();
@@ -106,7 +102,9 @@ export class LoopDetector {
 		const resultHash = shortHash(outcomeText(call.result, call.isError));
 		const combo = `${callHash}:${resultHash}`;
 		const target = targetOf(call);
-		const label = describeCall(call);
+		// The readable label is only needed when a signal is raised.
+		let label: string | undefined;
+		const labelOf = () => (label ??= describeCall(call));
 		const t = this.thresholds;
 
 		// Did this call tell the agent anything new? A read of lines already read, or an answer its
@@ -126,7 +124,7 @@ export class LoopDetector {
 		// 1. The same call with the same outcome, again and again. A poll counts only while its
 		// answer stays the same: polling whose output changes is progress.
 		const c = streak ?? this.combos.get(combo);
-		if (patience.kind === "over") signals.push(waitingSignal(call, callHash, label, patience.polls, t));
+		if (patience.kind === "over") signals.push(waitingSignal(call, callHash, labelOf(), patience.polls, t));
 		else if (!patient && c && c.count >= t.repeats) {
 			signals.push({
 				kind: "repeat",
@@ -135,7 +133,7 @@ export class LoopDetector {
 				from: c.first,
 				to: call.index,
 				count: c.count,
-				...repeatText({ tool: call.name, label, poll: call.kind === "poll", count: c.count, first: c.first, to: call.index, window: Math.min(this.ring.length, t.window), threshold: t.repeats }),
+				...repeatText({ tool: call.name, label: labelOf(), poll: call.kind === "poll", count: c.count, first: c.first, to: call.index, window: Math.min(this.ring.length, t.window), threshold: t.repeats }),
 				wayOut: call.kind === "poll" ? "Stop polling the same status: wait longer between checks, or read the process's log once and decide whether it is stuck." : "Stop repeating this call: its result will not change. Use the result you already have and take the next step.",
 			});
 		}
@@ -156,7 +154,7 @@ export class LoopDetector {
 					from: runs.first,
 					to: call.index,
 					count: runs.count,
-					...rerunText({ label, count: runs.count, first: runs.first, to: call.index, lastLanded: this.lastLanded, threshold: t.checkRepeats }),
+					...rerunText({ label: labelOf(), count: runs.count, first: runs.first, to: call.index, lastLanded: this.lastLanded, threshold: t.checkRepeats }),
 					wayOut: "Do not run this check again until you have changed something: it will say the same. Act on its result (fix what it reports), or report it as it stands.",
 				});
 			}
@@ -189,13 +187,13 @@ export class LoopDetector {
 				from,
 				to: call.index,
 				count: this.staleInWindow,
-				...staleText({ count: this.staleInWindow, window: this.ring.length, first: from, to: call.index, latest: label, threshold: t.staleCalls }),
+				...staleText({ count: this.staleInWindow, window: this.ring.length, first: from, to: call.index, latest: labelOf(), threshold: t.staleCalls }),
 				wayOut: "The investigation has stopped producing information. Act on what you know (make the change, run the one check that decides it), or ask the user.",
 			});
 		}
 
 		// 3. One call dominating everything since the last landing, mostly with results seen before.
-		const tally = this.tally(callHash, noNews, call.index, label);
+		const tally = this.tally(callHash, noNews, call.index);
 		if (tally.count >= limit && tally.count >= this.callsSinceLanding * t.dominantShare && tally.stale >= tally.count / 2) {
 			signals.push({
 				kind: "dominant",
@@ -204,7 +202,7 @@ export class LoopDetector {
 				from: tally.first,
 				to: call.index,
 				count: tally.count,
-				...dominantText({ tool: call.name, label, count: tally.count, since: this.callsSinceLanding, stale: tally.stale, first: tally.first, to: call.index, lastLanded: this.lastLanded, share: t.dominantShare }),
+				...dominantText({ tool: call.name, label: labelOf(), count: tally.count, since: this.callsSinceLanding, stale: tally.stale, first: tally.first, to: call.index, lastLanded: this.lastLanded, share: t.dominantShare }),
 				wayOut: "This call is not moving the work forward. Change approach: make the smallest edit that tests your current idea, or ask the user.",
 			});
 		}
@@ -228,7 +226,7 @@ export class LoopDetector {
 		}
 
 		// 5. A short cycle (A-B-A-B, A-B-C-A-B-C) of identical calls with identical results.
-		const cycle = this.cycle(combo, label, call.index);
+		const cycle = this.cycle(combo, call, call.index);
 		if (cycle && !patient) signals.push(cycle);
 		return signals;
 	}
@@ -256,9 +254,6 @@ export class LoopDetector {
 		else this.combos.set(slot.combo, { count: 1, first: slot.index });
 		if (slot.noNews) this.noNewsByTarget.set(slot.target, (this.noNewsByTarget.get(slot.target) ?? 0) + 1);
 		if (slot.stale) this.staleInWindow++;
-		let outcomes = this.outcomesByTarget.get(slot.target);
-		if (!outcomes) this.outcomesByTarget.set(slot.target, (outcomes = new Map()));
-		outcomes.set(slot.combo, (outcomes.get(slot.combo) ?? 0) + 1);
 	}
 
 	private evict(slot: Slot): void {
@@ -275,13 +270,6 @@ export class LoopDetector {
 			const n = (this.noNewsByTarget.get(slot.target) ?? 1) - 1;
 			if (n <= 0) this.noNewsByTarget.delete(slot.target);
 			else this.noNewsByTarget.set(slot.target, n);
-		}
-		const outcomes = this.outcomesByTarget.get(slot.target);
-		if (outcomes) {
-			const n = (outcomes.get(slot.combo) ?? 1) - 1;
-			if (n <= 0) outcomes.delete(slot.combo);
-			else outcomes.set(slot.combo, n);
-			if (outcomes.size === 0) this.outcomesByTarget.delete(slot.target);
 		}
 	}
 
@@ -334,10 +322,10 @@ export class LoopDetector {
 		return Number.isFinite(best) ? best : 0;
 	}
 
-	private tally(callHash: string, stale: boolean, index: number, label: string): CallTally {
+	private tally(callHash: string, stale: boolean, index: number): CallTally {
 		let t = this.tallies.get(callHash);
 		if (t) this.tallies.delete(callHash); // re-insert: most recently used last
-		else t = { count: 0, stale: 0, first: index, last: index, label };
+		else t = { count: 0, stale: 0, first: index, last: index };
 		t.count++;
 		t.last = index;
 		if (stale) t.stale++;
@@ -346,14 +334,16 @@ export class LoopDetector {
 		return t;
 	}
 
-	private cycle(combo: string, label: string, index: number): LoopSignal | undefined {
-		this.recent.push({ combo, label, index });
+	private cycle(combo: string, call: ToolCallRecord, index: number): LoopSignal | undefined {
+		this.recent.push({ combo, call, index });
 		const need = this.thresholds.cycleRepeats;
 		const keep = 3 * need + 1;
 		if (this.recent.length > keep) this.recent.shift();
 		for (const period of [2, 3]) {
 			const span = period * need;
-			if (this.recent.length < span) continue;
+			const n = this.recent.length;
+			// A cycle repeats its last call one period back: most calls fail this at once.
+			if (n < span || this.recent[n - 1].combo !== this.recent[n - 1 - period].combo) continue;
 			const tail = this.recent.slice(-span);
 			const pattern = tail.slice(0, period).map((r) => r.combo);
 			if (new Set(pattern).size !== period) continue;
@@ -365,7 +355,7 @@ export class LoopDetector {
 					from: tail[0].index,
 					to: index,
 					count: need,
-					...cycleText({ labels: tail.slice(0, period).map((r) => r.label), rounds: need, first: tail[0].index, to: index }),
+					...cycleText({ labels: tail.slice(0, period).map((r) => describeCall(r.call)), rounds: need, first: tail[0].index, to: index }),
 					wayOut: "Break the cycle: none of these calls will answer differently. Decide from what they already showed, or try something different.",
 				};
 			}

@@ -5,8 +5,24 @@ import { hash } from "node:crypto";
 import type { ToolCallRecord } from "./tool-call.ts";
 import { clip } from "../util/index.ts";
 
+/**
+ * The last command normalised and its result: one call's command is normalised by the
+ * signature, target, subjects, label and the evidence facts in turn, and this is the hot path
+ * of a scan.
+ */
+let lastCommand: string | undefined;
+let lastNormalized = "";
+
 /** `FOO=1 cd src && npm test  # again` → `npm test` */
 export function normalizeCommand(command: string): string {
+	if (command === lastCommand) return lastNormalized;
+	const normalized = normalizeUncached(command);
+	lastCommand = command;
+	lastNormalized = normalized;
+	return normalized;
+}
+
+function normalizeUncached(command: string): string {
 	let c = command.replace(/\\\r?\n/g, " ");
 	c = c
 		.split("\n")
@@ -83,16 +99,21 @@ export function landed(call: ToolCallRecord): boolean {
 	return false;
 }
 
+const DATE_TIME = /\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?/g;
+const CLOCK_TIME = /\b\d\d:\d\d:\d\d(?:\.\d+)?\b/g;
+const DURATION = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds)\b/g;
+
 /**
  * A result as the detectors compare it: timestamps and durations vary between two answers that
  * say the same thing; an empty answer in any spelling is one answer.
  */
 export function outcomeText(result: string, isError: boolean): string {
-	const text = result
-		.replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?/g, "<time>")
-		.replace(/\b\d\d:\d\d:\d\d(\.\d+)?\b/g, "<time>")
-		.replace(/\b\d+(\.\d+)?\s?(ms|s|sec|seconds)\b/g, "<duration>")
-		.trim();
+	// Both time patterns need a colon, the date one a dash too: a text without them is not
+	// scanned for them (this runs on every call's result).
+	const colon = result.includes(":");
+	let text = colon && result.includes("-") ? result.replace(DATE_TIME, "<time>") : result;
+	if (colon) text = text.replace(CLOCK_TIME, "<time>");
+	text = text.replace(DURATION, "<duration>").trim();
 	const empty = text === "" || /^\(?no output\)?\.?$/i.test(text);
 	return `${isError ? "E" : ""}${empty ? "<empty>" : text}`;
 }

@@ -3,7 +3,7 @@
 import type { SessionEvent } from "../loops/index.ts";
 import { piEditEvidence, resultText } from "../loops/index.ts";
 import { CallPairer, type ScanStats } from "./pairing.ts";
-import { asObject, assistantContent, PI_TOOL_BLOCK, parseJsonLine, parseJsonLineSkipping, peekField, type SessionParser, visibleText } from "./session-parser.ts";
+import { asObject, assistantContent, PI_TOOL_BLOCK, parseJsonLine, parseToolResultLine, peekField, type SessionParser, visibleText } from "./session-parser.ts";
 
 /** The assistant and tool-result parts of one Pi message. */
 function piMessage(message: Record<string, unknown>, pairer: CallPairer, out: SessionEvent[]): void {
@@ -26,7 +26,8 @@ export function piParser(stats: ScanStats): SessionParser {
 				stats.lines++;
 				return;
 			}
-			const entry = parseJsonLine(text, stats);
+			// A tool result's bash text repeated in details.truncation is left unparsed.
+			const entry = text.includes('"role":"toolResult"') ? parseToolResultLine(text, stats, false, (e) => asObject(e.message)?.role === "toolResult") : parseJsonLine(text, stats);
 			if (!entry || entry.type !== "message") return;
 			const message = asObject(entry.message);
 			if (!message) return;
@@ -39,6 +40,11 @@ export function piParser(stats: ScanStats): SessionParser {
 			pairer.flush(out);
 		},
 	};
+}
+
+/** A record whose only text read is its message's: not the initial prompt (whose top-level text may be read). */
+function isSubagentsToolResult(record: Record<string, unknown>): boolean {
+	return record.sourceEventType !== "initial_prompt" && asObject(record.message)?.role === "toolResult";
 }
 
 /**
@@ -57,7 +63,7 @@ export function piSubagentsParser(stats: ScanStats): SessionParser {
 				return;
 			}
 			// A tool result's top-level `text` repeats its message's content: left unparsed.
-			const record = peekField(text, '"role":"') === "toolResult" ? parseJsonLineSkipping(text, stats, '"text":"') : parseJsonLine(text, stats);
+			const record = peekField(text, '"role":"') === "toolResult" ? parseToolResultLine(text, stats, true, isSubagentsToolResult) : parseJsonLine(text, stats);
 			if (!record || record.recordType !== "message") return;
 			const message = asObject(record.message);
 			if (record.sourceEventType === "initial_prompt") {

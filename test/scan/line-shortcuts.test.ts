@@ -46,16 +46,41 @@ function subagentsLines(seed: number): Array<object | string> {
 		// The same output often, so the loop detector has something to find.
 		const text = turn < 10 || rand() < 0.5 ? "same output every time ".repeat(20) : awkwardText(rand, Math.floor(rand() * 3000));
 		const isError = rand() < 0.2;
-		const details = name === "edit" ? { diff: rand() < 0.7 ? "-a\n+b" : "" } : undefined;
+		const details = name === "edit" ? { diff: rand() < 0.7 ? "-a\n+b" : "" } : name === "bash" && rand() < 0.6 ? truncationDetails(rand, text) : undefined;
 		const message = { role: "toolResult", toolCallId: id, toolName: name, content: [{ type: "text", text }], isError, ...(details ? { details } : {}) };
 		const shape = rand();
-		if (shape < 0.7) lines.push(envelope({ role: "toolResult", text, message }));
+		if (details && "truncation" in details && shape < 0.15) lines.push(brokenTruncation(rand, JSON.stringify(envelope({ role: "toolResult", text, message })), text));
+		else if (shape < 0.7) lines.push(envelope({ role: "toolResult", text, message }));
 		else if (shape < 0.8) lines.push({ ...envelope({ role: "toolResult", message }), text }); // text after the message
 		else if (shape < 0.9) lines.push(envelope({ cwd: "/repo/{odd}[dir]", role: "toolResult", text, message })); // a brace before the text
 		else lines.push(JSON.stringify(envelope({ role: "toolResult", text, message })).replace('"text":"', '"text":"bad \\x escape ')); // malformed inside the skipped text
 	}
 	lines.push(envelope({ role: "assistant", message: { role: "assistant", content: [{ type: "text", text: "Done: all tests pass." }], stopReason: "stop" } }));
 	return lines;
+}
+
+/**
+ * Pi's bash details: the shown text again in truncation.content, as the whole text, a start of
+ * it, or something else.
+ */
+function truncationDetails(rand: () => number, text: string): Record<string, unknown> {
+	const w = rand();
+	const content = w < 0.4 ? text : w < 0.8 ? text.slice(0, Math.floor(text.length * rand())) : awkwardText(rand, 600);
+	return { truncation: { content, truncated: true, truncatedBy: "bytes", totalLines: 9000 }, fullOutputPath: "/tmp/pi-bash-1.log" };
+}
+
+/**
+ * A line whose truncation copy is broken by hand: a bad escape, or the text's raw JSON cut
+ * just after a backslash (so the copy's closing quote is escaped).
+ */
+function brokenTruncation(rand: () => number, line: string, text: string): string {
+	const key = '"truncation":{"content":"';
+	if (rand() < 0.5) return line.replace(key, `${key}bad \\x escape `);
+	const raw = JSON.stringify(text).slice(1, -1);
+	const cut = raw.indexOf("\\", raw.length >> 1);
+	const at = line.indexOf(key) + key.length;
+	const end = line.indexOf('","', at);
+	return cut === -1 || end === -1 ? line : line.slice(0, at) + raw.slice(0, cut + 1) + line.slice(end);
 }
 
 function piLines(seed: number): Array<object | string> {
@@ -74,7 +99,10 @@ function piLines(seed: number): Array<object | string> {
 		lines.push(entry({ role: "assistant", content: [{ type: "toolCall", id, name: "bash", arguments: { command: rand() < 0.6 ? "npm test" : "ls" } }] }));
 		if (rand() < 0.1) lines.push({ type: "model_change", id: `m${turn}`, parentId: parent, provider: "p", modelId: "m" });
 		if (rand() < 0.05) lines.push("{not json");
-		lines.push(entry({ role: "toolResult", toolCallId: id, toolName: "bash", content: [{ type: "text", text: rand() < 0.6 ? "FAIL (1)" : awkwardText(rand, 800) }], isError: rand() < 0.3 }));
+		const text = rand() < 0.6 ? "FAIL (1)" : awkwardText(rand, 800);
+		const details = rand() < 0.5 ? truncationDetails(rand, text) : undefined;
+		const result = entry({ role: "toolResult", toolCallId: id, toolName: "bash", content: [{ type: "text", text }], isError: rand() < 0.3, ...(details ? { details } : {}) });
+		lines.push(details && rand() < 0.2 ? brokenTruncation(rand, JSON.stringify(result), text) : result);
 	}
 	return lines;
 }
