@@ -45,9 +45,12 @@ export function acceptance(r: ChildResult): Acceptance {
 	return { accepted: failed.length === 0, failedChecks: failed };
 }
 
-/** The findings the parent's model may see: high importance only. */
+/**
+ * The findings the parent's model may see: high importance only, nudges aside (a nudge is the
+ * child's watchdog moving the child on, and it went to the child itself; status and history keep it).
+ */
 export function forModel(r: ChildResult): Finding[] {
-	return r.findings.filter((f) => f.importance === "high");
+	return r.findings.filter((f) => f.importance === "high" && f.source !== "idle");
 }
 
 /** One child's part of the tool result, as the parent's model reads it. */

@@ -51,7 +51,8 @@ export function matches(event: HistoryEvent, filter: HistoryFilter): boolean {
 	if (filter.cwd !== undefined && event.cwd !== filter.cwd) return false;
 	if (filter.since && !(Date.parse(event.at) >= filter.since.getTime())) return false;
 	if (filter.kinds?.length && !filter.kinds.includes(event.kind)) return false;
-	if (filter.sources?.length && !filter.sources.includes(sourceOf(event))) return false;
+	// A child role names its source, and all that child's lines (its nudges, loops, claims, reviews) as well.
+	if (filter.sources?.length && !filter.sources.includes(sourceOf(event)) && !(event.role !== undefined && filter.sources.includes(event.role))) return false;
 	return true;
 }
 

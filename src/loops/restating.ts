@@ -8,8 +8,8 @@ import type { LoopSignal } from "./signal.ts";
 import { restatingText } from "./loop-text.ts";
 
 /** What one assistant message may contribute: longer texts are cut (the start says the plan). */
-const TEXT_CHARS = 8000;
-const MAX_SENTENCES_PER_TURN = 64;
+const TEXT_CHARS = 4000;
+const MAX_SENTENCES_PER_TURN = 40;
 const MAX_TRACKED = 512;
 /** A sentence needs this many words of letters to say anything ("OK.", "Continuing:" do not). */
 const MIN_WORDS = 3;
@@ -35,17 +35,21 @@ interface Said {
 	text: string;
 }
 
-/** A sentence as compared: lower case, markup and punctuation gone, numbers as #, paths as <path>. */
+/** A file name among a sentence's words: `notes.txt`, `(src.ts)`. */
+const FILE_NAME = /^\W*[\w-]+\.[a-z][a-z0-9]{0,4}\W*$/;
+
+/**
+ * A sentence as compared: lower case, markup and punctuation gone, numbers as #, paths as
+ * <path>. Word by word (linear in the text, whatever the model wrote), over its start only.
+ */
 export function sentenceKey(sentence: string): string {
-	return sentence
-		.toLowerCase()
-		.replace(/\S*[/\\]\S*/g, " <path> ")
-		.replace(/\b[\w-]+\.(?:[a-z][a-z0-9]{0,4})\b/g, " <path> ")
-		.replace(/\d+(?:[.,:]\d+)*/g, " # ")
-		.replace(/[^\p{L}\p{N}<>#]+/gu, " ")
-		.replace(/\s+/g, " ")
-		.trim()
-		.slice(0, KEY_CHARS);
+	const words: string[] = [];
+	for (const word of sentence.slice(0, 2 * KEY_CHARS).toLowerCase().split(/\s+/)) {
+		if (!word) continue;
+		if (word.includes("/") || word.includes("\\") || FILE_NAME.test(word)) words.push("<path>");
+		else words.push(word.replace(/\d+(?:[.,:]\d+)*/g, " # ").replace(/[^\p{L}\p{N}#]+/gu, " "));
+	}
+	return words.join(" ").replace(/\s+/g, " ").trim().slice(0, KEY_CHARS);
 }
 
 function words(key: string): number {

@@ -3,7 +3,6 @@
 // deserves patience up to a bound (a total time waited, a number of polls); one that polls with
 // no wait in between is held to the usual repeat threshold. The call that only sleeps is no call
 // of its own to the other signals: it tells nothing and does nothing. Pure, bounded state.
-import { argsObject } from "./call-record.ts";
 import type { LoopSignal, LoopThresholds } from "./signal.ts";
 import { sleptText, waitingText } from "./loop-text.ts";
 import { normalizeCommand } from "./normalize.ts";
@@ -38,9 +37,8 @@ export function waitOf(call: ToolCallRecord): WaitInfo | undefined {
 		return { ms, pure: false };
 	}
 	if (/^(sleep|wait)$/i.test(call.name)) {
-		const a = argsObject(args);
-		const seconds = typeof a.seconds === "number" ? a.seconds * 1000 : undefined;
-		return { ms: seconds ?? msArg(a.ms ?? a.duration ?? a.timeoutMs) ?? UNSTATED_WAIT_MS, pure: true };
+		const seconds = msArg(args.seconds);
+		return { ms: seconds !== undefined ? seconds * 1000 : (msArg(args.ms ?? args.duration ?? args.timeoutMs) ?? UNSTATED_WAIT_MS), pure: true };
 	}
 	return undefined;
 }

@@ -189,4 +189,44 @@ describe("child watchdogs", () => {
 			await t.dispose();
 		}
 	});
+
+	it("nudges a child that stops on an announced step (idle.children is on by default), and the child carries on", async () => {
+		const repo = makeGitRepo({ "README.md": "hello\n" });
+		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false }, children: { enabled: true } }) });
+		let nudge = "";
+		t.main.setResponses([
+			toolUse("subagent", { agent: "worker", task: "Create notes.txt saying hi" }),
+			// the child stops right after announcing its next step
+			fauxAssistantMessage("I have read the task. Next I'll write notes.txt with the greeting."),
+			// nudged by its own watchdog, it carries on
+			(ctx) => {
+				nudge = text((ctx as Ctx).messages.at(-1)?.content);
+				return toolUse("write", { path: "notes.txt", content: "hi\n" });
+			},
+			fauxAssistantMessage("Created notes.txt."),
+			fauxAssistantMessage("The worker made notes.txt."),
+		]);
+		t.reviewer.setResponses([fauxAssistantMessage("Fine."), fauxAssistantMessage("Fine.")]);
+		try {
+			await t.session.prompt("Have a worker create notes.txt");
+			await t.session.waitForIdle();
+			expect(nudge).toMatch(/stopped before the work was finished/);
+			expect(nudge).toMatch(/Stopped right after announcing a next step/);
+			expect(nudge).toMatch(/The task: .*Create notes\.txt saying hi/s);
+			expect(nudge).toMatch(/Where you stopped: "I have read the task\. Next I'll write notes\.txt with the greeting\."/);
+			expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("hi\n");
+			const result = toolResultText(t);
+			expect(result).toMatch(/worker .*: done/);
+			expect(result).toContain("Created notes.txt.");
+			// the nudge went to the child; the parent's model is not told about it as a problem
+			expect(result).not.toMatch(/Watchdog findings|Stopped right after/);
+			// the nudge is in the child's history lines, with its role and run, and the role filter finds it
+			const history = (await t.command("/subagents-watchdog history --source worker")).map((n) => n.message).join("\n");
+			expect(history).toMatch(/nudge .*Stopped right after announcing a next step.*\(child worker, run \d{8}-\d{6}-[0-9a-f]{6}\)/);
+			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
+			expect(status).toMatch(/Stopped right after announcing a next step/); // among the child findings that rose
+		} finally {
+			await t.dispose();
+		}
+	});
 });
