@@ -10,6 +10,7 @@ import type { WatchdogSettings } from "../settings/index.ts";
 import type { SettleEvidence } from "../evidence/index.ts";
 import { afterEvidence, evidenceAtSettle, evidenceOnly, writtenNudge } from "./evidence-step.ts";
 import { closeReview, lspAndReview } from "./review-steps.ts";
+import { settleMark } from "./settle-timing.ts";
 import type { WatchdogSession } from "./watchdog-session.ts";
 
 const GIT_STATUS_TIMEOUT_MS = 15_000;
@@ -54,11 +55,14 @@ export async function settleRun(
 		return undefined;
 	}
 	const settings = resolved.settings;
+	settleMark("start");
 	// The deterministic evidence monitors first: their findings stand whatever the review does.
 	// A model-written nudge (idle.model) is written while the gate and the review run.
 	const found = evidenceAtSettle(session, ctx, settings, event.outcome);
 	const evidence = writtenNudge(session, ctx, settings, found);
+	settleMark("evidence");
 	const verdict = await gate.finish();
+	settleMark("gate");
 	if (verdict.error) {
 		session.review.problem(ctx, `could not tell whether the run changed the repository: ${verdict.error}`);
 		session.recordHistory(ctx, { kind: "failure", what: "change gate", message: verdict.error });

@@ -1,5 +1,6 @@
 // Small helpers shared everywhere: guarded file reads, text, JSON objects, status sections.
 // Other folders import from here; files inside the folder import each other directly.
+export { gitOk, type GitOptions, type GitRun, runGit, SLOW_GIT_MS } from "./git-process.ts";
 export { isPlainObject } from "./json.ts";
 export { fileToken, readFileInRoot, stripBom, userRoot } from "./safe-file.ts";
 export { type StatusSection } from "./status-section.ts";
