@@ -10,8 +10,13 @@
 // warm (target ≤ 100 ms). Beside it, the LSP's own figures on the same project: a cold check and
 // a warm re-check of the same files by a manager of its own.
 // Checked every round: the reviewer was called once, its input names the 3 changed files, the
-// review's history line says clean over 3 paths, and the run started no git process (a `git` first on PATH logs
-// every call: a run of writes alone is decided without git).
+// review's record in the session's entries and its history line say clean over the 3 paths, no
+// notice reported a failure, and the run started no git process (a `git` first on PATH logs every
+// call: a run of writes alone is decided without git).
+// Also where the time goes, from the marks the settle publishes on a diagnostics channel: Pi's
+// own step from agent_end to the settle, the evidence monitors, the change gate, the LSP pre-pass,
+// and building the reviewer's input up to its request.
+import { subscribe } from "node:diagnostics_channel";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
@@ -19,6 +24,7 @@ import { fileURLToPath } from "node:url";
 import { fauxAssistantMessage, fauxProvider, fauxToolCall } from "@earendil-works/pi-ai";
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { LspManager } from "../src/lsp/lsp-manager.ts";
+import { SETTLE_TIMING_CHANNEL, type SettleStage } from "../src/session/settle-timing.ts";
 import { median, min, ms, reportFailure, round } from "./stats.ts";
 import { generate, rel, source } from "./ts-project.ts";
 
@@ -64,8 +70,10 @@ function gitShim(): () => number {
 }
 
 const notices: string[] = [];
+/** A UI that keeps notices and takes every other call (Pi uses the object's own methods, so they are real properties). */
 function quietUi(): ExtensionUIContext {
-	return new Proxy({} as ExtensionUIContext, { get: (_t, prop) => (prop === "notify" ? (m: string) => void notices.push(m) : () => undefined) });
+	const ui: Partial<ExtensionUIContext> = { notify: (m: string) => void notices.push(m), setStatus: () => {}, setWorkingMessage: () => {}, setWorkingVisible: () => {} };
+	return new Proxy(ui, { get: (target, prop) => (prop in target ? target[prop as keyof ExtensionUIContext] : () => undefined) }) as ExtensionUIContext;
 }
 
 try {
@@ -117,20 +125,32 @@ try {
 	await session.bindExtensions({ mode: "rpc", uiContext: quietUi(), onError: (e) => errors.push(e) });
 
 	let runEnded: bigint | undefined;
+	let endedAt = 0;
 	session.subscribe((event: { type: string }) => {
-		if (event.type === "agent_end") runEnded = process.hrtime.bigint();
+		if (event.type === "agent_end") {
+			runEnded = process.hrtime.bigint();
+			endedAt = performance.now();
+		}
+	});
+	let marks: Partial<Record<SettleStage, number>> = {};
+	subscribe(SETTLE_TIMING_CHANNEL, (message) => {
+		const { stage, at } = message as { stage: SettleStage; at: number };
+		marks[stage] = at;
 	});
 
 	let marker = 0;
-	async function oneRound(r: number): Promise<{ settleMs: number; gitCalls: number }> {
+	type Round = { settleMs: number; gitCalls: number; parts: Record<string, number> };
+	async function oneRound(r: number): Promise<Round> {
 		marker++;
 		const calls = CHANGED.map((n, k) => fauxToolCall("write", { path: rel(n), content: source("imports", n, marker) }, { id: `w-${r}-${k}` }));
 		main.setResponses([fauxAssistantMessage(calls, { stopReason: "toolUse" }), fauxAssistantMessage(`Updated the markers (${marker}).`)]);
 		let settleMs: number | undefined;
+		let requestAt = 0;
 		let input = "";
 		reviewer.setResponses([
 			(ctx: unknown) => {
 				if (runEnded !== undefined) settleMs = ms(runEnded);
+				requestAt = performance.now();
 				const messages = (ctx as { messages: Array<{ role: string; content: unknown }> }).messages;
 				input = JSON.stringify(messages.find((m) => m.role === "user")?.content ?? "");
 				return fauxAssistantMessage("No findings: the markers changed and nothing else.");
@@ -139,22 +159,30 @@ try {
 		const reviewerBefore = reviewer.state.callCount;
 		const gitBefore = gitCalls();
 		runEnded = undefined;
+		marks = {};
+		const noticesBefore = notices.length;
 		await session.prompt(`Bump the markers (round ${r}).`);
 		await session.waitForIdle();
 		if (errors.length) throw new Error(`extension errors: ${JSON.stringify(errors).slice(0, 500)}`);
 		if (reviewer.state.callCount !== reviewerBefore + 1 || settleMs === undefined) throw new Error(`round ${r}: the reviewer was called ${reviewer.state.callCount - reviewerBefore} times`);
 		const missing = CHANGED.map(rel).filter((p) => !input.includes(p));
 		if (missing.length) throw new Error(`round ${r}: the reviewer's input does not name ${missing.join(", ")}`);
-		// The review's line in the history log: clean, over the 3 changed paths.
+		if (notices.length > noticesBefore) throw new Error(`round ${r}: notices ${JSON.stringify(notices.slice(noticesBefore))}`);
+		// The review's record in the session, and its line in the history log: clean, over the 3 changed paths.
+		const record = session.sessionManager.getEntries().filter((e) => e.type === "custom" && e.customType === "watchdog-review").at(-1) as { data?: { status?: string; changedPaths?: string[] } } | undefined;
+		if (record?.data?.status !== "clean" || record.data.changedPaths?.length !== CHANGED.length) throw new Error(`round ${r}: no clean review record of ${CHANGED.length} paths in the session, got ${JSON.stringify(record?.data).slice(0, 300)}`);
 		const last = readFileSync(join(agentDir, "watchdog", "history.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.kind === "review").at(-1);
 		if (!last || last.outcome !== "clean" || last.paths !== CHANGED.length) throw new Error(`round ${r}: expected a clean review of ${CHANGED.length} paths, got ${JSON.stringify(last)}`);
-		return { settleMs, gitCalls: gitCalls() - gitBefore };
+		const { start, evidence, gate, lsp } = marks;
+		if (start === undefined || evidence === undefined || gate === undefined || lsp === undefined) throw new Error(`round ${r}: settle marks missing: ${JSON.stringify(marks)}`);
+		const parts = { pi: start - endedAt, evidence: evidence - start, gate: gate - evidence, lsp: lsp - gate, input: requestAt - lsp };
+		return { settleMs, gitCalls: gitCalls() - gitBefore, parts };
 	}
 
 	const warmups: number[] = [];
 	for (let r = 0; r < WARMUP_ROUNDS; r++) warmups.push((await oneRound(-1 - r)).settleMs);
 	console.log(`first rounds (server start, not counted): ${warmups.map((x) => `${x.toFixed(0)} ms`).join(", ")}`);
-	const rounds: Array<{ settleMs: number; gitCalls: number }> = [];
+	const rounds: Round[] = [];
 	for (let r = 0; r < ROUNDS; r++) rounds.push(await oneRound(r + 1));
 	await session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" });
 	session.dispose();
@@ -184,6 +212,11 @@ try {
 	const med = median(settle);
 	const pass = med <= TARGET && gitPerRun === 0;
 	console.log(`settle step, end of run → reviewer request, warm server: median ${med.toFixed(1)} ms, min ${min(settle).toFixed(1)} ms, max ${Math.max(...settle).toFixed(1)} ms (${ROUNDS} rounds); git processes per run: ${gitPerRun}`);
+	const part = (k: string) => median(rounds.map((x) => x.parts[k]));
+	const breakdown = { pi: part("pi"), evidence: part("evidence"), gate: part("gate"), lsp: part("lsp"), input: part("input") };
+	console.log(
+		`  where it goes (medians): Pi, agent_end → settle ${breakdown.pi.toFixed(1)} ms; evidence monitors ${breakdown.evidence.toFixed(1)} ms; change gate ${breakdown.gate.toFixed(1)} ms; LSP pre-pass ${breakdown.lsp.toFixed(1)} ms (max ${Math.max(...rounds.map((x) => x.parts.lsp)).toFixed(0)}); reviewer input → request ${breakdown.input.toFixed(1)} ms`,
+	);
 	console.log(`  beside the LSP's own figures on the same files: cold check ${lspColdMs.toFixed(0)} ms, warm re-check median ${median(lspWarm).toFixed(1)} ms (a re-check without the edits handed over as made)`);
 	console.log(`settle median: ${med.toFixed(1)} ms (target ≤ ${TARGET} ms)`);
 	console.log(
@@ -194,6 +227,7 @@ try {
 			pass,
 			settleMedianMs: round(med, 1),
 			settleMinMs: round(min(settle), 1),
+			breakdownMs: Object.fromEntries(Object.entries(breakdown).map(([k, v]) => [k, round(v, 1)])),
 			settleTargetMs: TARGET,
 			firstRoundsMs: warmups.map((x) => round(x, 0)),
 			lspColdMs: round(lspColdMs, 0),

@@ -4,7 +4,7 @@ import { CONFIG_DIR_NAME, type ExtensionAPI, type ExtensionCommandContext, type 
 import { cleanStaleRuns, launcherDeps, subagentTool } from "./children/index.ts";
 import { COMMAND_NAME, completeArguments, runCommand } from "./commands/index.ts";
 import { type Finding, FINDING_MESSAGE, NOTE_ENTRY, type NoteData, type Question, QUESTION_MESSAGE, QUESTION_NOTE } from "./findings/index.ts";
-import { guarded, present, renderFindings, renderQuestion } from "./host/index.ts";
+import { guarded, present, quietly, renderFindings, renderQuestion } from "./host/index.ts";
 import { type WatchdogOptions, WatchdogSession } from "./session/index.ts";
 
 /** Pi's extension factory for one watchdog: the main session's, or a child's (role, parent). */
@@ -25,7 +25,7 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 		const refreshUi = (ctx: ExtensionContext) => {
 			const notice = watchdog.settingsNotice(ctx);
 			if (notice) present(ctx, notice, "warning");
-			if (ctx.mode === "tui" || ctx.mode === "rpc") ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx));
+			if (ctx.mode === "tui" || ctx.mode === "rpc") quietly(() => ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx)));
 		};
 
 		pi.on(
@@ -73,7 +73,8 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 			"agent_before_settle",
 			guarded("boundary review", async (event, ctx) => {
 				const result = await watchdog.beforeSettle(ctx, event);
-				if (ctx.mode === "tui" || ctx.mode === "rpc") ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx));
+				// The footer's word must never cost the boundary its result (the review's record, findings, continue).
+				if (ctx.mode === "tui" || ctx.mode === "rpc") quietly(() => ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx)));
 				return result;
 			}),
 		);

@@ -1,6 +1,6 @@
 // Talking to Pi: guarded handlers, notices to the user, and project trust as the watchdog needs it.
 // Other folders import from here; files inside the folder import each other directly.
-export { restoreWorkingRow, showReviewing } from "./progress.ts";
+export { quietly, restoreWorkingRow, showReviewing } from "./progress.ts";
 export { guarded } from "./guard.ts";
 export { present, type Level } from "./present.ts";
 export { renderFindings, renderQuestion } from "./render.ts";

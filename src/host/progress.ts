@@ -30,7 +30,8 @@ export function restoreWorkingRow(ctx: UiCtx): void {
 	quietly(() => ctx.ui.setWorkingVisible(true));
 }
 
-function quietly(fn: () => void): void {
+/** Runs a UI call that must never cost its caller anything (a stale context, a UI without the call). */
+export function quietly(fn: () => void): void {
 	try {
 		fn();
 	} catch {

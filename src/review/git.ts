@@ -1,7 +1,9 @@
-// Every git process the watchdog starts goes through here (simple-git), so that each is
-// bounded by a timeout and an abort signal, and counted (the change gate promises none for
-// runs that only read).
-import { simpleGit } from "simple-git";
+// Every git process the change gate starts goes through here, so that each is bounded by a
+// timeout and an abort signal, and counted (the gate promises none for runs that only read).
+// The process is spawned directly (util/git-process.ts): simple-git's queue and setup cost a
+// few milliseconds per call, and the gate's one `git status` per run is measured against a
+// plain one.
+import { runGit } from "../util/index.ts";
 
 export interface GitResult {
 	ok: boolean;
@@ -15,6 +17,9 @@ export interface GitRunner {
 	readonly processes: number;
 }
 
+/** A status of a very large tree lists every changed and untracked path. */
+const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
+
 export function createGitRunner(cwd: string): GitRunner {
 	let processes = 0;
 	return {
@@ -23,21 +28,12 @@ export function createGitRunner(cwd: string): GitRunner {
 		},
 		async run(args, options = {}) {
 			processes++;
-			const timeoutMs = options.timeoutMs ?? 30_000;
-			const controller = new AbortController();
-			const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-			const timer = setTimeout(() => controller.abort(), timeoutMs);
 			try {
-				// The environment is inherited untouched: simple-git refuses an explicit one that carries
-				// EDITOR, PAGER and the like, which users have set. Callers pass --no-optional-locks.
-				const git = simpleGit({ baseDir: cwd, abort: signal, maxConcurrentProcesses: 4, trimmed: false });
-				const stdout = await git.raw(args);
-				return { ok: true, stdout };
+				const run = await runGit(args, { cwd, signal: options.signal, timeoutMs: options.timeoutMs ?? 30_000, maxBytes: MAX_OUTPUT_BYTES });
+				if (run.code !== 0) return { ok: false, stdout: "", error: run.stderr || `exit code ${run.code}` };
+				return { ok: true, stdout: run.stdout };
 			} catch (error) {
-				const message = error instanceof Error ? error.message : String(error);
-				return { ok: false, stdout: "", error: controller.signal.aborted ? `git ${args.find((a) => !a.startsWith("-")) ?? ""} timed out after ${timeoutMs} ms` : message.trim() };
-			} finally {
-				clearTimeout(timer);
+				return { ok: false, stdout: "", error: error instanceof Error ? error.message : String(error) };
 			}
 		},
 	};

@@ -9,6 +9,7 @@ import type { ReviewRecord, ReviewResult } from "../review/index.ts";
 import type { WatchdogSettings } from "../settings/index.ts";
 import { outcomeLabel } from "./outcome-label.ts";
 import type { RunMonitors } from "./settle.ts";
+import { settleMark } from "./settle-timing.ts";
 import { historyOfReview, type WatchdogSession } from "./watchdog-session.ts";
 
 export interface LspAndReview {
@@ -28,6 +29,7 @@ export async function lspAndReview(
 	// The LSP pre-pass needs no model: its findings stand even if the review fails or is cancelled.
 	const all = session.review.pathsFor(request.paths).paths;
 	const lsp = settings.lsp.enabled && run.lsp ? await run.lsp.check(all, settings.lsp, repositoryTrust(ctx, session.store.agentDir()).trusted) : undefined;
+	settleMark("lsp");
 	const result = await session.review.review(ctx, { ...request, signals: [...(lsp?.signal ? [lsp.signal] : []), ...session.loops.signals(), ...(request.signals ?? [])], gate: run.gate });
 	const cancelled = result.outcome.status === "cancelled";
 	return { result, findings: [...(lsp?.findings ?? []), ...(cancelled ? [] : result.outcome.findings)], cancelled };

@@ -12,6 +12,7 @@ import type { SettleEvidence } from "../evidence/index.ts";
 import { afterEvidence, evidenceAtSettle, evidenceOnly, writtenNudge } from "./evidence-step.ts";
 import { closeReview, lspAndReview } from "./review-steps.ts";
 import { rotateAtSettle } from "./rotate-step.ts";
+import { settleMark } from "./settle-timing.ts";
 import type { WatchdogSession } from "./watchdog-session.ts";
 
 const GIT_STATUS_TIMEOUT_MS = 15_000;
@@ -58,6 +59,7 @@ export async function settleRun(
 		return undefined;
 	}
 	const settings = resolved.settings;
+	settleMark("start");
 	// A run that ended on a usage limit switches model first, so a reviewer that inherits the
 	// session's model reviews on the healthy one; the resume note goes after the findings.
 	const rotation = event.outcome === "error" ? await rotateAtSettle(session, ctx, settings) : undefined;
@@ -85,7 +87,9 @@ async function checkRun(
 	// A model-written nudge (idle.model) is written while the gate and the review run.
 	const found = evidenceAtSettle(session, ctx, settings, event.outcome);
 	const evidence = writtenNudge(session, ctx, settings, found);
+	settleMark("evidence");
 	const verdict = await gate.finish();
+	settleMark("gate");
 	if (verdict.error) {
 		session.review.problem(ctx, `could not tell whether the run changed the repository: ${verdict.error}`);
 		session.recordHistory(ctx, { kind: "failure", what: "change gate", message: verdict.error });

@@ -47,6 +47,8 @@ export interface SessionOptions {
 	confirm?: boolean | ((title: string, message: string) => boolean);
 	/** Load this factory instead of src/extension.ts by path (e.g. createWatchdogExtension with options). */
 	extension?: ExtensionFactory;
+	/** UI calls that behave otherwise than the recording UI's (e.g. one that throws). */
+	ui?: Partial<ExtensionUIContext>;
 }
 
 export interface Dialog {
@@ -128,7 +130,7 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 	const errors: unknown[] = [];
 	await session.bindExtensions({
 		mode: options.mode ?? "rpc",
-		uiContext: recordingUi(notices, statuses, confirm),
+		uiContext: recordingUi(notices, statuses, confirm, options.ui),
 		onError: (e) => errors.push(e),
 	});
 	if (errors.length) throw new Error(`extension error at start: ${JSON.stringify(errors)}`);
@@ -157,7 +159,7 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 }
 
 /** A UI that records what the extension shows; `confirm` answers as told, every other dialog with "no". */
-function recordingUi(notices: Notice[], statuses: Map<string, string | undefined>, confirm: (title: string, message: string) => boolean): ExtensionUIContext {
+function recordingUi(notices: Notice[], statuses: Map<string, string | undefined>, confirm: (title: string, message: string) => boolean, overrides: Partial<ExtensionUIContext> = {}): ExtensionUIContext {
 	const ui: Partial<ExtensionUIContext> = {
 		notify: (message, level) => void notices.push({ message, level }),
 		setStatus: (key, text) => void statuses.set(key, text),
@@ -165,6 +167,7 @@ function recordingUi(notices: Notice[], statuses: Map<string, string | undefined
 		confirm: async (title, message) => confirm(title, message),
 		input: async () => undefined,
 		editor: async () => undefined,
+		...overrides,
 	};
 	return new Proxy(ui, {
 		get: (target, prop) => (prop in target ? target[prop as keyof ExtensionUIContext] : () => undefined),

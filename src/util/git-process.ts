@@ -1,0 +1,90 @@
+// One git process: an argument array (never a shell string), a deadline, an abort signal,
+// bounded output, and the exit code kept. The change gate's runner (review/git.ts) and the
+// worktree code (children/) both start git through here; worktrees also need a private
+// GIT_INDEX_FILE, bytes fed on stdin, and the exit code of `merge-tree` (1 means "conflicts").
+import { spawn } from "node:child_process";
+
+export interface GitRun {
+	code: number;
+	stdout: string;
+	stderr: string;
+}
+
+export interface GitOptions {
+	cwd: string;
+	/** Added to (and overriding) the cleaned inherited environment. */
+	env?: Record<string, string>;
+	input?: string;
+	signal?: AbortSignal;
+	timeoutMs?: number;
+	/** Output past this is an error (the process is killed). */
+	maxBytes?: number;
+}
+
+/** A git call that can take a while on a large tree (add -A, checkout). */
+export const SLOW_GIT_MS = 120_000;
+const QUICK_GIT_MS = 30_000;
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+/** Inherited variables that would point git at another repository, index or work tree. */
+const REPOSITORY_VARIABLES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX"];
+
+function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = { ...process.env };
+	for (const name of REPOSITORY_VARIABLES) delete env[name];
+	// Never wait on a prompt; never take the index lock just to refresh stat data.
+	return { ...env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C", ...extra };
+}
+
+/** Runs git; resolves with the exit code whatever it is; rejects only when git could not run or ran past its time. */
+export function runGit(args: string[], options: GitOptions): Promise<GitRun> {
+	const timeoutMs = options.timeoutMs ?? QUICK_GIT_MS;
+	const maxBytes = options.maxBytes ?? MAX_OUTPUT_BYTES;
+	const what = `git ${args.find((a) => !a.startsWith("-")) ?? ""}`.trim();
+	return new Promise((resolvePromise, reject) => {
+		if (options.signal?.aborted) return reject(new Error(`${what} was aborted`));
+		const child = spawn("git", args, { cwd: options.cwd, env: gitEnv(options.env), stdio: ["pipe", "pipe", "pipe"] });
+		const out: Buffer[] = [];
+		const err: Buffer[] = [];
+		let bytes = 0;
+		let failure: Error | undefined;
+		const stop = (error: Error) => {
+			failure ??= error;
+			child.kill("SIGKILL");
+		};
+		const collect = (into: Buffer[]) => (chunk: Buffer) => {
+			bytes += chunk.length;
+			if (bytes > maxBytes) stop(new Error(`${what} wrote more than ${maxBytes} bytes`));
+			else into.push(chunk);
+		};
+		child.stdout.on("data", collect(out));
+		child.stderr.on("data", collect(err));
+		const timer = setTimeout(() => stop(new Error(`${what} timed out after ${timeoutMs} ms`)), timeoutMs);
+		const onAbort = () => stop(new Error(`${what} was aborted`));
+		options.signal?.addEventListener("abort", onAbort, { once: true });
+		const done = () => {
+			clearTimeout(timer);
+			options.signal?.removeEventListener("abort", onAbort);
+		};
+		child.on("error", (error: NodeJS.ErrnoException) => {
+			done();
+			// Node says ENOENT both for a missing git and for a missing folder.
+			reject(failure ?? new Error(error.code === "ENOENT" ? `${what} could not start in ${options.cwd}: git is not on PATH or the folder does not exist` : `${what} could not start: ${error.message}`));
+		});
+		child.on("close", (code) => {
+			done();
+			if (failure) return reject(failure);
+			resolvePromise({ code: code ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8").trim() });
+		});
+		// A git that exits before reading its input must not crash us with EPIPE.
+		child.stdin.on("error", () => {});
+		child.stdin.end(options.input ?? "");
+	});
+}
+
+/** Runs git and returns its stdout; a non-zero exit is an Error carrying git's own words. */
+export async function gitOk(args: string[], options: GitOptions): Promise<string> {
+	const run = await runGit(args, options);
+	if (run.code !== 0) throw new Error(`git ${args.slice(0, 2).join(" ")} failed: ${run.stderr || `exit code ${run.code}`}`);
+	return run.stdout;
+}
