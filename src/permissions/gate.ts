@@ -61,8 +61,20 @@ export class PermissionGate {
 		this.deps = deps;
 	}
 
-	/** Pi's `tool_call`: undefined lets the call run. Synchronous unless the call is asked about. */
+	/**
+	 * Pi's `tool_call`: undefined lets the call run. Synchronous unless the call is asked about.
+	 * Fails closed: a fault in the gate itself blocks the call (a hook that throws would let it run).
+	 */
 	check(ctx: GateCtx, call: GateCall): GateVerdict | Promise<GateVerdict> {
+		try {
+			const verdict = this.decide(ctx, call);
+			return verdict instanceof Promise ? verdict.catch(faulted) : verdict;
+		} catch (error) {
+			return faulted(error);
+		}
+	}
+
+	private decide(ctx: GateCtx, call: GateCall): GateVerdict | Promise<GateVerdict> {
 		const decision = this.matcher.decide(call.toolName);
 		if (decision.value === "allow") return undefined;
 		const rule = decision.rule as PermissionRule;
@@ -121,6 +133,10 @@ export class PermissionGate {
 			return { kind: "failure", failure: "error", reason: `the arbiter failed: ${error instanceof Error ? error.message : String(error)}` };
 		}
 	}
+}
+
+function faulted(error: unknown): GateVerdict {
+	return { block: true, reason: `Denied: the permission gate failed (${error instanceof Error ? error.message : String(error)}), so this call did not run.` };
 }
 
 /** What the child is told: an approval lets the call run; anything else blocks it with the reason. */

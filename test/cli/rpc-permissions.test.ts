@@ -32,27 +32,37 @@ afterEach(async () => {
 	cli = undefined;
 });
 
-it("holds a child's write for the arbiter: approved once, denied once, both in history", async () => {
+async function start(): Promise<CliSession> {
 	const cwd = makeGitRepo({ "README.md": "hi\n" });
-	cli = await startCli({
+	const c = await startCli({
 		script,
 		cwd,
 		userSettings: wd({ enabled: true, main: { model: "local/reviewer" }, children: { enabled: true } }),
 		args: ["--tools", "read,bash,edit,write,subagent"],
 	});
-	writeJson(join(cli.agentDir, "extensions", "subagent", "config.json"), { permissions: { rules: { write: "ask" } } });
-	const call = async (args: Record<string, unknown>) => {
-		await cli?.run(`call ${JSON.stringify(args)}`, 90_000);
-		const entries = (await cli?.client.getEntries())?.entries as any[];
-		return textOf(entries.filter((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "subagent").at(-1)?.message.content);
-	};
+	writeJson(join(c.agentDir, "extensions", "subagent", "config.json"), { permissions: { rules: { write: "ask" } } });
+	return c;
+}
 
-	const approved = await call({ agent: "worker", task: "APPROVE: WRITE yes.txt" });
+const call = async (c: CliSession, args: Record<string, unknown>) => {
+	await c.run(`call ${JSON.stringify(args)}`, 90_000);
+	const entries = (await c.client.getEntries()).entries as any[];
+	return textOf(entries.filter((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "subagent").at(-1)?.message.content);
+};
+
+const permissionLines = (c: CliSession) =>
+	readFileSync(join(c.agentDir, "watchdog", "history.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.kind === "permission");
+
+it("holds a child's write for the arbiter: approved once, denied once, both in history", async () => {
+	cli = await start();
+	const cwd = cli.cwd;
+
+	const approved = await call(cli, { agent: "worker", task: "APPROVE: WRITE yes.txt" });
 	expect(approved).toMatch(/worker .*: done/);
 	expect(approved).toContain("child finished: Successfully wrote");
 	expect(readFileSync(join(cwd, "yes.txt"), "utf8")).toBe("from the child\n");
 
-	const denied = await call({ agent: "worker", task: "WRITE no.txt" });
+	const denied = await call(cli, { agent: "worker", task: "WRITE no.txt" });
 	expect(denied).toContain("The permission arbiter denied this write call");
 	expect(denied).toContain("the task does not need a new file");
 	expect(existsSync(join(cwd, "no.txt"))).toBe(false);
@@ -63,7 +73,7 @@ it("holds a child's write for the arbiter: approved once, denied once, both in h
 	expect(asks.every((r) => r.tools?.length === 1)).toBe(true);
 	expect(firstUser(asks[0])).toMatch(/Role: worker[\s\S]*APPROVE: WRITE yes\.txt[\s\S]*Tool: write[\s\S]*path: yes\.txt/);
 
-	const lines = readFileSync(join(cli.agentDir, "watchdog", "history.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.kind === "permission");
+	const lines = permissionLines(cli);
 	expect(lines.map((l) => [l.role, l.tool, l.how, l.decision])).toEqual([
 		["worker", "write", "arbiter", "approve"],
 		["worker", "write", "arbiter", "deny"],
@@ -72,4 +82,21 @@ it("holds a child's write for the arbiter: approved once, denied once, both in h
 	const history = (await cli.run("/subagents-watchdog history --kind permission")).map((u) => u.message).join("\n");
 	expect(history).toMatch(/write denied by the arbiter local\/reviewer · rule "write": "ask"/);
 	expect(history).toMatch(/write approved by the arbiter local\/reviewer/);
+}, 180_000);
+
+it("gates a background child in its detached runner the same way", async () => {
+	cli = await start();
+	const started = await call(cli, { agent: "worker", task: "APPROVE: WRITE bg.txt", async: true });
+	const id = /Run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(started)?.[1] as string;
+	expect(id).toBeTruthy();
+	const waited = await call(cli, { action: "wait", id, timeoutMs: 60_000 });
+	expect(waited).toContain("child finished: Successfully wrote");
+	expect(readFileSync(join(cli.cwd, "bg.txt"), "utf8")).toBe("from the child\n");
+	const denied = await call(cli, { action: "wait", id: /Run (\S+)/.exec(await call(cli, { agent: "worker", task: "WRITE bg-no.txt", async: true }))?.[1], timeoutMs: 60_000 });
+	expect(denied).toContain("The permission arbiter denied this write call");
+	expect(existsSync(join(cli.cwd, "bg-no.txt"))).toBe(false);
+	expect(permissionLines(cli).map((l) => [l.role, l.how, l.decision])).toEqual([
+		["worker", "arbiter", "approve"],
+		["worker", "arbiter", "deny"],
+	]);
 }, 180_000);
