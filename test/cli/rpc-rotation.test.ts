@@ -67,7 +67,7 @@ describe("pi --mode rpc: rotation after a usage limit", () => {
 		// Pi did not wait an hour: the provider retry gave up at once, and nothing switched.
 		expect(requestsSince(before).map((r) => r.model)).toEqual(["spare"]);
 		expect((await cli.client.getState()).model?.id).toBe("spare");
-		expect(notices).toContainEqual(expect.stringMatching(/^Watchdog: local\/spare stopped on the provider asked to wait 3600 s, longer than Pi waits \(5 s\) .*Not rotating: in cooldown: the last rotation was \d+ s ago \(rotate\.cooldownMs 600000\)\.$/));
+		expect(notices).toContainEqual(expect.stringMatching(/^Watchdog: local\/spare stopped on a retry-after of 3600 s, longer than Pi waits \(5 s\) .*Not rotating: in cooldown: the last rotation was \d+ s ago \(rotate\.cooldownMs 600000\)\.$/));
 		const status = (await say("/subagents-watchdog status --all")).join("\n");
 		expect(status).toMatch(/Rotation:\n {2}on: local\/missing → local\/spare; at most one rotation per 10 min\n {2}cooldown: /);
 		expect(status).toMatch(/not rotated from local\/spare \(in cooldown.*\): Server requested 3600s retry delay/);
