@@ -55,6 +55,8 @@ describe("pi --mode rpc: rotation after a usage limit", () => {
 		const resume = textOf(requestsSince(before)[2].messages.at(-1)?.content);
 		expect(resume).toMatch(/^The watchdog switched this session's model from local\/main to local\/spare: the last request to local\/main failed on an account or usage limit\. The provider said:\n> 429.*You have reached your usage limit for this billing period\./);
 		expect(resume).toContain("> refactor the parser");
+		// The failed turn is not replayed to the new model: the first task and its answer, the prompt, then the note.
+		expect(requestsSince(before)[2].messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user", "user"]);
 		expect(await cli.client.getLastAssistantText()).toBe("Resumed on spare.");
 		expect((await cli.client.getState()).model?.id).toBe("spare");
 		expect(notices).toContainEqual(expect.stringMatching(/^Watchdog: local\/main stopped on an account or usage limit \(429.*You have reached your usage limit.*\)\. Switched this session to local\/spare and continued\. Passed over: local\/missing: unknown model/));
