@@ -178,7 +178,7 @@ export function completeHistory(done: readonly string[]): Array<[string, string]
 	const describe: Record<(typeof FLAGS)[number], string> = {
 		"--session": "current or a session id (default: this project, all sessions)",
 		"--since": "24h, 7d, 90m or an ISO date",
-		"--source": "review, main, lsp, loops, claims, a child role",
+		"--source": "review, main, lsp, loops, claims, rotate, a child role",
 		"--kind": "review, finding, loop-resolved, failure, …",
 		"--limit": `how many (default ${DEFAULT_LIMIT})`,
 		"--json": "one JSON object per line",

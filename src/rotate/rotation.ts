@@ -61,7 +61,8 @@ export class Rotation {
 	/** After /reload, resume or a restart: the rotations recorded in the session. */
 	restore(entries: ReadonlyArray<{ type: string; customType?: string; data?: unknown }>): void {
 		this.records = [];
-		this.memory = { limitedAt: {}, runStartedAt: 0 };
+		// Limits recorded before now belong to earlier runs: only the cooldown keeps them out.
+		this.memory = { limitedAt: {}, runStartedAt: Date.now() };
 		for (const e of entries) {
 			if (e.type !== "custom" || e.customType !== ROTATE_ENTRY || !isRecord(e.data)) continue;
 			this.remember(e.data);

@@ -55,6 +55,8 @@ describe("pi --mode rpc: rotation after a usage limit", () => {
 		const resume = textOf(requestsSince(before)[2].messages.at(-1)?.content);
 		expect(resume).toMatch(/^The watchdog switched this session's model from local\/main to local\/spare: the last request to local\/main failed on an account or usage limit\. The provider said:\n> 429.*You have reached your usage limit for this billing period\./);
 		expect(resume).toContain("> refactor the parser");
+		// The failed turn is not replayed to the new model: the first task and its answer, the prompt, then the note.
+		expect(requestsSince(before)[2].messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user", "user"]);
 		expect(await cli.client.getLastAssistantText()).toBe("Resumed on spare.");
 		expect((await cli.client.getState()).model?.id).toBe("spare");
 		expect(notices).toContainEqual(expect.stringMatching(/^Watchdog: local\/main stopped on an account or usage limit \(429.*You have reached your usage limit.*\)\. Switched this session to local\/spare and continued\. Passed over: local\/missing: unknown model/));
@@ -67,7 +69,7 @@ describe("pi --mode rpc: rotation after a usage limit", () => {
 		// Pi did not wait an hour: the provider retry gave up at once, and nothing switched.
 		expect(requestsSince(before).map((r) => r.model)).toEqual(["spare"]);
 		expect((await cli.client.getState()).model?.id).toBe("spare");
-		expect(notices).toContainEqual(expect.stringMatching(/^Watchdog: local\/spare stopped on the provider asked to wait 3600 s, longer than Pi waits \(5 s\) .*Not rotating: in cooldown: the last rotation was \d+ s ago \(rotate\.cooldownMs 600000\)\.$/));
+		expect(notices).toContainEqual(expect.stringMatching(/^Watchdog: local\/spare stopped on a retry-after of 3600 s, longer than Pi waits \(5 s\) .*Not rotating: in cooldown: the last rotation was \d+ s ago \(rotate\.cooldownMs 600000\)\.$/));
 		const status = (await say("/subagents-watchdog status --all")).join("\n");
 		expect(status).toMatch(/Rotation:\n {2}on: local\/missing → local\/spare; at most one rotation per 10 min\n {2}cooldown: /);
 		expect(status).toMatch(/not rotated from local\/spare \(in cooldown.*\): Server requested 3600s retry delay/);

@@ -17,7 +17,7 @@ describe("limitOf", () => {
 		["403 Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing", "an account or usage limit"],
 		["402 Insufficient credits. Add more using https://openrouter.ai/settings/credits", "an account or usage limit"],
 		['429 {"error":{"code":"1308","message":"plan exhausted"}}', "an account or usage limit"],
-		["Server requested 3600s retry delay (max: 60s). 429 Too Many Requests", "the provider asked to wait 3600 s, longer than Pi waits (60 s)"],
+		["Server requested 3600s retry delay (max: 60s). 429 Too Many Requests", "a retry-after of 3600 s, longer than Pi waits (60 s)"],
 	])("rotates on %s", (message, why) => {
 		expect(limitOf(error(message))).toEqual({ kind: "limit", why, error: message });
 	});

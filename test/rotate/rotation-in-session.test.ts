@@ -86,7 +86,7 @@ describe("rotation after a usage limit", () => {
 			await t.session.waitForIdle();
 			expect(model(t)).toBe("spare/spare-1");
 			expect(t.session.thinkingLevel).toBe("high");
-			expect(seen[0]).toMatch(/failed on the provider asked to wait 7200 s, longer than Pi waits \(60 s\)/);
+			expect(seen[0]).toMatch(/failed on a retry-after of 7200 s, longer than Pi waits \(60 s\)/);
 		} finally {
 			await t.dispose();
 		}
