@@ -36,6 +36,8 @@ export interface ChildCheck {
 	/** For the model review: the tool log, one line per call, and the files written. */
 	toolLog: string[];
 	written: string[];
+	/** What its diff did in the parent's tree, when it worked in a worktree. */
+	landed?: string;
 	answer: string;
 }
 
@@ -116,6 +118,7 @@ export function judgeChild(runId: string, background: boolean, child: StoppedChi
 		checked: "",
 		toolLog: [],
 		written: [],
+		...(child.landed ? { landed: child.landed.status === "applied" ? `landed in the tree: ${child.landed.paths.join(", ")}` : child.landed.status === "unchanged" ? "no change landed" : "did not land (merge conflict)" } : {}),
 		answer: child.answer,
 	};
 	const facts = "error" in log ? [] : log.facts;

@@ -43,7 +43,7 @@ export function buildVerifyInput(checks: ChildCheck[], nonce: string): string {
 				`## Child ${c.label} (agent ${c.agent}, run ${c.runId}, status ${c.status})`,
 				`Why the checker could not decide: ${c.checked}.`,
 				`Session file: ${c.sessionFile ?? "(none)"}`,
-				`Files it changed: ${c.written.join(", ") || "(none seen)"}`,
+				`Files it changed: ${c.written.join(", ") || "(none seen)"}${c.landed ? `; its diff from its worktree: ${c.landed}` : ""}`,
 				`Its task:\n${fence("task", clip(c.task, 1500))}`,
 				`Its final answer:\n${fence("final answer", clip(c.answer.trim(), 2500))}`,
 				`Its tool log (call number, tool, what, outcome):\n${fence("tool log", c.toolLog.join("\n") || "(no tool calls)")}`,

@@ -52,6 +52,7 @@ export function childFinding(check: ChildCheck): Finding {
 				...(check.claim ? [`Claim: "${clip(oneLine(check.claim), 200)}"`] : []),
 				`Evidence: ${check.evidence ?? "none recorded"}`,
 				...(check.written.length ? [`Files it changed: ${check.written.slice(0, 8).join(", ")}${check.written.length > 8 ? ", …" : ""}.`] : []),
+				...(check.landed ? [`Its diff (from its worktree): ${clip(check.landed, 300)}.`] : []),
 			].join("\n"),
 			recommendedAction: nextAction(check),
 			importance: "high",

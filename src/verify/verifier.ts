@@ -22,6 +22,7 @@ import { assemble, VERIFY_SOURCE } from "./verdicts.ts";
 export const VERIFY_ENTRY = "watchdog-verification";
 const KEPT_REVIEWED = 200;
 const KEPT_ORCHESTRATIONS = 20;
+const KEPT_CALLS = 500;
 
 /** What a verification leaves in the session (a custom entry, never in model context). */
 export interface VerifyRecord extends ReviewedState {
@@ -98,6 +99,8 @@ export class SubtreeVerifier {
 	launching(toolCallId: string): void {
 		this.inFlight.set(toolCallId, this.current());
 		this.seenCalls.add(toolCallId);
+		// Only the current step's calls matter; the oldest are forgotten past a bound.
+		if (this.seenCalls.size > KEPT_CALLS) this.seenCalls.delete(this.seenCalls.values().next().value as string);
 	}
 
 	/** A background launch returned its run id: the run goes on. */

@@ -125,6 +125,8 @@ describe("the verdicts", () => {
 		expect(f.evidence).toContain("Evidence: No test run in the session's tool log (tool call 0 in /s/child.jsonl).");
 		expect(f.recommendedAction).toMatch(/^Re-run worker with this instruction \(its background run has ended, so steer no longer reaches it and a finished child cannot be resumed\): subagent\(\{"agent":"worker","task":"Fix greet\\n\\nRun the tests/);
 		expect(f.recommendedAction).toContain('"async":true');
+		const landed = judgeChild("r1", true, child({ landed: { status: "applied", paths: ["src/app.ts"] } }), logOf(events(call("write", { path: "src/app.ts", content: "x" }, "ok"), { type: "assistant", text: "Fixed greet. All tests pass." })));
+		expect(childFinding(landed).evidence).toContain("Its diff (from its worktree): landed in the tree: src/app.ts.");
 		const person = childFinding({ ...unproven, verdict: "needs-user", who: "the user: an API key for anthropic" });
 		expect(person.recommendedAction).toBe("Ask the user: an API key for anthropic; do not re-run worker until that is settled.");
 	});
