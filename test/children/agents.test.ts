@@ -260,6 +260,6 @@ describe("the README", () => {
 		const example = readme.split("## Agent files")[1]?.split("```markdown\n")[1]?.split("\n```")[0];
 		expect(example).toBeDefined();
 		const agent = parsed(`${example}\n`);
-		expect(agent).toMatchObject({ name: "api-checker", tools: ["read", "grep", "find", "ls", "bash"], permissions: { bash: "ask", write: "deny" } });
+		expect(agent).toMatchObject({ name: "api-checker", tools: ["read", "grep", "find", "ls", "bash"], permissions: { edit: "ask", write: "deny" } });
 	});
 });
