@@ -20,15 +20,17 @@ import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../m
 import { ActivityTail, ModelReview, type TurnLike } from "../review/index.ts";
 import { Rotation } from "../rotate/index.ts";
 import { LaunchRuleWatch } from "../rules/index.ts";
-import { REVIEW_ENTRY } from "../review/index.ts";
-import { childOffReason, childView, type ResolvedSettings } from "../settings/index.ts";
-import { gates, PermissionGate, type PermissionPolicy } from "../permissions/index.ts";
+import { childView, type ResolvedSettings } from "../settings/index.ts";
+import { gates, type PermissionPolicy } from "../permissions/index.ts";
 import { contentText, isPlainObject } from "../util/index.ts";
 import type { SettingsLayer } from "../settings/index.ts";
 import { type ProjectContext, type SettingsLocation, SettingsStore } from "../settings/index.ts";
 import { type RunMonitors, settleRun, startMonitors } from "./settle.ts";
 import { type StatusLevel, statusView } from "./status-view.ts";
-import type { ReviewRecord } from "../review/index.ts";
+import { cadenceReview } from "./cadence-step.ts";
+import { permissionCheck } from "./permission-step.ts";
+
+export { historyOfReview } from "./cadence-step.ts";
 import { SubtreeVerifier } from "../verify/index.ts";
 
 export const SESSION_SETTINGS_ENTRY = "watchdog-session-settings";
@@ -66,7 +68,7 @@ export interface WatchdogHost {
 }
 
 /** What a history line needs from Pi's context: the session it belongs to. */
-type HistoryCtx = { cwd: string; sessionManager?: { getSessionId(): string }; isProjectTrusted?: () => boolean };
+export type HistoryCtx = { cwd: string; sessionManager?: { getSessionId(): string }; isProjectTrusted?: () => boolean };
 
 /** The parts of Pi's context the watchdog reads. */
 export type Ctx = Pick<ExtensionContext, "cwd" | "isProjectTrusted" | "modelRegistry" | "model" | "thinkingLevel">;
@@ -153,11 +155,11 @@ export class WatchdogSession {
 			record: (ctx, event) => this.recordHistory(ctx, event),
 		});
 		this.cadence = new Cadence<ExtensionContext>({
-			review: (ctx, cancel) => this.cadenceReview(ctx, cancel).catch(() => {}),
+			review: (ctx, cancel) => cadenceReview(this, ctx, cancel).catch(() => {}),
 		});
 		this.toolCallChecks = [...(options.toolCallChecks ?? [])];
 		this.permissionGated = gates(options.permissions);
-		if (this.permissionGated) this.toolCallChecks.push(this.permissionCheck(options.permissions as PermissionPolicy));
+		if (this.permissionGated) this.toolCallChecks.push(permissionCheck(this, options.permissions as PermissionPolicy));
 	}
 
 	// ---------- Pi's events ----------
@@ -392,66 +394,4 @@ export class WatchdogSession {
 	statusText(ctx: Ctx, level: StatusLevel = "settings"): string {
 		return statusView(this, this.run, ctx, level);
 	}
-
-
-	/** The permission gate as a tool-call check; its arbiter is the child watchdog (its settings and model). */
-	private permissionCheck(policy: PermissionPolicy): ToolCallCheck {
-		const gate = new PermissionGate(policy, {
-			role: this.options.role,
-			task: this.options.task ?? "",
-			settings: (ctx) => {
-				const c = ctx as Ctx;
-				const resolved = this.settings(c);
-				const parent = this.options.parentSettings;
-				return {
-					enabled: resolved.enabled,
-					offReason: parent ? childOffReason(parent(), this.options.role) : "the watchdog is off",
-					choice: this.reviewer(c),
-					timeoutMs: resolved.settings.permissions.timeoutMs,
-				};
-			},
-			record: (ctx, line) => this.recordHistory(ctx as unknown as HistoryCtx, line as unknown as HistoryLine),
-		});
-		return (ctx, call) => gate.check(ctx, call);
-	}
-
-	/** A cadence review: the run so far, in the background; what it finds goes to the sink. */
-	private async cadenceReview(ctx: ExtensionContext, cancel: AbortSignal): Promise<void> {
-		const run = this.run;
-		const stop = () => this.review.cancel("the end of the run");
-		cancel.addEventListener("abort", stop, { once: true });
-		try {
-			const result = await this.review.review(ctx, { trigger: "cadence", paths: run.gate?.pendingPaths() ?? [], since: run.startLeaf?.leaf ?? null, signals: this.loops.signals(), gate: run.gate });
-			// Cancelled by the boundary (which reviews the whole run) or by new input: nothing to record.
-			if (result.outcome.status === "cancelled" || cancel.aborted) return;
-			const settings = this.settings(ctx).settings;
-			this.sink.duringRun(ctx, result.outcome.findings, settings);
-			const record = this.review.record(ctx, result, "cadence", result.outcome.findings, { count: 0, stalemate: false });
-			this.recordHistory(ctx, historyOfReview(record));
-			try {
-				this.host.appendEntry(REVIEW_ENTRY, record);
-			} catch {
-				// the session moved on (reload, new session)
-			}
-		} finally {
-			cancel.removeEventListener("abort", stop);
-		}
-	}
-}
-
-/** The history line of one review. */
-export function historyOfReview(record: ReviewRecord): HistoryLine {
-	return {
-		kind: "review",
-		trigger: record.trigger,
-		model: record.model,
-		thinking: record.thinking,
-		durationMs: record.durationMs,
-		tokens: record.usage.totalTokens,
-		cost: record.usage.cost,
-		outcome: record.status,
-		paths: record.changedPaths.length,
-		...(record.carriedOver?.length ? { carriedOver: record.carriedOver.length } : {}),
-		...(record.failure ? { failure: record.failure } : {}),
-	};
 }
