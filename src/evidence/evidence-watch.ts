@@ -20,9 +20,9 @@ export type Policy = "off" | "keep" | "handsoff";
 
 /** What each policy means, in the words status and the policy command use. Reviews and loops are never affected. */
 export const POLICY_MEANING: Record<Policy, string> = {
-	off: "claims and unfinished stops are not checked in this session, and no nudge is sent; reviews and loops go on",
+	off: "claims and unfinished stops are not checked in this session, no nudge is sent and the model is not rotated; reviews and loops go on",
 	keep: "claims and unfinished stops are checked, findings and nudges delivered as usual",
-	handsoff: "claims and unfinished stops are checked and shown to you, with the nudge the agent would get; nothing of them is sent to the agent; reviews and loops go on as usual",
+	handsoff: "claims and unfinished stops are checked and shown to you, with the nudge the agent would get; nothing of them is sent to the agent and a usage limit is flagged, never rotated; reviews and loops go on as usual",
 };
 
 export interface IdleSettings {

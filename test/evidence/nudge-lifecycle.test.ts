@@ -109,7 +109,7 @@ describe("unfinished stops and nudges", () => {
 		t.main.setResponses([fauxAssistantMessage("Now I'll read a.txt."), fauxAssistantMessage("unused")]);
 		try {
 			const said = (await t.command("/subagents-watchdog policy handsoff")).map((n) => n.message).join("\n");
-			expect(said).toMatch(/policy for this session: handsoff \(was keep\): claims and unfinished stops are checked and shown to you, with the nudge the agent would get; nothing of them is sent to the agent; reviews and loops go on as usual\./);
+			expect(said).toMatch(/policy for this session: handsoff \(was keep\): claims and unfinished stops are checked and shown to you, with the nudge the agent would get; nothing of them is sent to the agent and a usage limit is flagged, never rotated; reviews and loops go on as usual\./);
 			await t.session.prompt("read a.txt");
 			await t.session.waitForIdle();
 			expect(t.main.state.callCount).toBe(1);
@@ -168,7 +168,7 @@ describe("unfinished stops and nudges", () => {
 			expect(notes(t)).toEqual([]);
 			expect(customTypes(t)).not.toContain("watchdog-finding");
 			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
-			expect(status).toMatch(/policy: off \(claims and unfinished stops are not checked in this session, and no nudge is sent; reviews and loops go on\)/);
+			expect(status).toMatch(/policy: off \(claims and unfinished stops are not checked in this session, no nudge is sent and the model is not rotated; reviews and loops go on\)/);
 		} finally {
 			await t.dispose();
 		}
