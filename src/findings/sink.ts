@@ -168,9 +168,7 @@ export class FindingsSink {
 			? "a finding is in stalemate"
 			: settings.idle?.policy === "handsoff"
 				? "policy handsoff: the watchdog never delivers to the agent"
-				: this.continuations >= MAX_CONTINUATIONS
-					? `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times`
-					: undefined;
+				: this.budgetSpent();
 		if (reason) plan.entries.push({ type: "custom", customType: QUESTION_NOTE, data: { ...q, reason, text: questionText(q, `not sent to the agent: ${reason}`) } });
 		else {
 			plan.entries.push({ type: "custom_message", customType: QUESTION_MESSAGE, content: questionMessage(q), display: true, details: { question: q } });
@@ -266,8 +264,7 @@ export class FindingsSink {
 	/** Why no continuation may start now (policy handsoff, or this prompt's budget is spent), if so. */
 	continuationBlocked(settings: Pick<SinkSettings, "idle">): string | undefined {
 		if (settings.idle?.policy === "handsoff") return "policy handsoff: the watchdog detects and shows, and never delivers to the agent";
-		if (this.continuations >= MAX_CONTINUATIONS) return `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times`;
-		return undefined;
+		return this.budgetSpent();
 	}
 
 	/**
@@ -291,13 +288,17 @@ export class FindingsSink {
 		}
 	}
 
+	/** Why this prompt's continuation budget allows no more, if it is spent. */
+	private budgetSpent(): string | undefined {
+		return this.continuations >= MAX_CONTINUATIONS ? `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times` : undefined;
+	}
+
 	private plan(findings: Finding[], settings: SinkSettings, stalemated: Finding[]): DeliveryPlan {
-		const spent = this.continuations >= MAX_CONTINUATIONS;
 		return planDelivery({
 			findings,
 			threshold: settings.severityThreshold,
 			stalemated,
-			continuationBlocked: spent ? `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times` : undefined,
+			continuationBlocked: this.budgetSpent(),
 			...(settings.idle?.policy === "handsoff" ? { holdBack: { sources: EVIDENCE_SOURCES, why: HANDSOFF } } : {}),
 			recentlyShown: this.recentlyShown,
 			dismissed: this.dismissed,
