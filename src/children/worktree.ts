@@ -8,8 +8,7 @@
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmdirSync, rmSync, statSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { oneLine } from "../util/index.ts";
-import { gitOk, runGit, SLOW_GIT_MS } from "./git-process.ts";
+import { gitOk, oneLine, runGit, SLOW_GIT_MS } from "../util/index.ts";
 
 export interface ChildWorktree {
 	/** The parent repository's top folder. */

@@ -170,7 +170,12 @@ export class ChangeGate {
 	}
 
 	private async recordBefore(run: RunState, path: string): Promise<void> {
-		const hashing = this.mark(path, true).then((mark) => {
+		const now = this.mark(path, true);
+		if (!(now instanceof Promise)) {
+			if (!run.before.has(path)) run.before.set(path, now);
+			return;
+		}
+		const hashing = now.then((mark) => {
 			if (!run.before.has(path)) run.before.set(path, mark);
 		});
 		run.pending.add(hashing);
@@ -277,7 +282,12 @@ export class ChangeGate {
 		// so a commit landing in between shows up as a moved HEAD (over-reported, never missed).
 		const known = readHead(this.repo as RepoLocation);
 		const args = ["--no-optional-locks", "status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames"];
-		const result = await git.run(known === undefined ? [...args, "--branch"] : args, { signal, timeoutMs: this.options.timeoutMs });
+		const running = git.run(known === undefined ? [...args, "--branch"] : args, { signal, timeoutMs: this.options.timeoutMs });
+		// While git works in its own process, look at the paths that were dirty at the last look:
+		// most are in its answer. A write landing in that window falls between two runs either way.
+		const early = new Map<string, FileMark | null | Promise<FileMark | null>>();
+		for (const path of this.last?.dirty.keys() ?? []) early.set(path, this.mark(path));
+		const result = await running;
 		if (!result.ok) return { error: `git status failed: ${result.error}` };
 		const parsed = parsePorcelainV2(result.stdout);
 		if (known !== undefined) {
@@ -288,7 +298,7 @@ export class ChangeGate {
 		const dirty: DirtyMarks = new Map();
 		for (const path of parsed.paths) {
 			if (this.options.ignore(path)) continue;
-			dirty.set(path, await this.mark(path));
+			dirty.set(path, await (early.get(path) ?? this.mark(path)));
 		}
 		// The cache only needs what is dirty now: memory follows the dirty set, not history.
 		for (const path of this.cache.keys()) if (!dirty.has(path)) this.cache.delete(path);
@@ -299,28 +309,34 @@ export class ChangeGate {
 
 	/**
 	 * Stat (and, when the stat changed since the last look, hash) one path. `fresh` always
-	 * hashes: an edit can keep a file's size and land within the same clock tick.
+	 * hashes: an edit can keep a file's size and land within the same clock tick. A value at
+	 * once unless a file over 256 KiB has to be read.
 	 */
-	private async mark(path: string, fresh = false): Promise<FileMark | null> {
+	private mark(path: string, fresh = false): FileMark | null | Promise<FileMark | null> {
 		const abs = join((this.repo as RepoLocation).root, path);
-		if (fresh) {
-			const mark = await hashPath(abs);
+		const keep = (mark: FileMark | null) => {
 			if (mark) this.cache.set(path, mark);
 			else this.cache.delete(path);
 			return mark;
+		};
+		if (fresh) {
+			const mark = hashPath(abs);
+			return mark instanceof Promise ? mark.then(keep) : keep(mark);
 		}
-		let st: Stats;
-		try {
-			st = lstatSync(abs);
-		} catch {
-			this.cache.delete(path);
-			return null;
-		}
+		const st = lstatOrNull(abs);
+		if (!st) return keep(null);
 		const probe = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, hash: "" };
 		const cached = this.cache.get(path);
 		if (cached && sameStat(cached, probe)) return cached;
-		const mark = { ...probe, hash: await hashOf(abs, st) };
-		this.cache.set(path, mark);
-		return mark;
+		const hash = hashOf(abs, st);
+		return typeof hash === "string" ? keep({ ...probe, hash }) : hash.then((h) => keep({ ...probe, hash: h }));
+	}
+}
+
+function lstatOrNull(abs: string): Stats | null {
+	try {
+		return lstatSync(abs);
+	} catch {
+		return null; // missing, or a path through something that is not a folder
 	}
 }

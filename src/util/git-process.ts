@@ -43,7 +43,8 @@ export function runGit(args: string[], options: GitOptions): Promise<GitRun> {
 	const what = `git ${args.find((a) => !a.startsWith("-")) ?? ""}`.trim();
 	return new Promise((resolvePromise, reject) => {
 		if (options.signal?.aborted) return reject(new Error(`${what} was aborted`));
-		const child = spawn("git", args, { cwd: options.cwd, env: gitEnv(options.env), stdio: ["pipe", "pipe", "pipe"] });
+		// No stdin pipe unless there is input: git then reads an empty stdin, one pipe fewer per call.
+		const child = spawn("git", args, { cwd: options.cwd, env: gitEnv(options.env), stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
 		const out: Buffer[] = [];
 		const err: Buffer[] = [];
 		let bytes = 0;
@@ -57,8 +58,8 @@ export function runGit(args: string[], options: GitOptions): Promise<GitRun> {
 			if (bytes > maxBytes) stop(new Error(`${what} wrote more than ${maxBytes} bytes`));
 			else into.push(chunk);
 		};
-		child.stdout.on("data", collect(out));
-		child.stderr.on("data", collect(err));
+		child.stdout?.on("data", collect(out));
+		child.stderr?.on("data", collect(err));
 		const timer = setTimeout(() => stop(new Error(`${what} timed out after ${timeoutMs} ms`)), timeoutMs);
 		const onAbort = () => stop(new Error(`${what} was aborted`));
 		options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -76,9 +77,11 @@ export function runGit(args: string[], options: GitOptions): Promise<GitRun> {
 			if (failure) return reject(failure);
 			resolvePromise({ code: code ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8").trim() });
 		});
-		// A git that exits before reading its input must not crash us with EPIPE.
-		child.stdin.on("error", () => {});
-		child.stdin.end(options.input ?? "");
+		if (child.stdin) {
+			// A git that exits before reading its input must not crash us with EPIPE.
+			child.stdin.on("error", () => {});
+			child.stdin.end(options.input);
+		}
 	});
 }
 

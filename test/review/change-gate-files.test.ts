@@ -65,6 +65,21 @@ describe("an edit-only run", () => {
 		expect(gate.git?.processes).toBe(0);
 	});
 
+	it("sees a same-size edit of a small file (hashed at once) and of a large one (hashed in the thread pool), and a revert of both", async () => {
+		const small = "s".repeat(1000);
+		const large = "L".repeat(400 * 1024);
+		const repo = makeGitRepo({ "small.txt": small, "large.bin": large });
+		const gate = new ChangeGate({ cwd: repo, ignore });
+		const flip = (text: string) => `x${text.slice(1)}`;
+		const changed = await run(gate, [write(repo, "small.txt", flip(small)), write(repo, "large.bin", flip(large))]);
+		expect(changed).toMatchObject({ changed: true, via: "files", paths: ["large.bin", "small.txt"] });
+		const reverted = await run(gate, [write(repo, "small.txt", flip(small)), write(repo, "small.txt", small), write(repo, "large.bin", large)]);
+		expect(reverted).toMatchObject({ changed: true, via: "files", paths: ["large.bin", "small.txt"] });
+		const back = await run(gate, [write(repo, "small.txt", "tmp"), write(repo, "small.txt", small), write(repo, "large.bin", flip(large)), write(repo, "large.bin", large)]);
+		expect(back).toMatchObject({ changed: false, via: "files", paths: [] });
+		expect(spawnedInRun).toBe(0);
+	});
+
 	it("sees no change when the run reverted its edits, the user's dirty file included", async () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		writeFiles(repo, { "dirty.txt": "user work\n" });
