@@ -121,7 +121,7 @@ try {
 		// (the extension calls prefetch on every edit/write result), and the run goes on for a
 		// while before its end; 1 s stands for that. Reported beside the ratio, not in it.
 		edit(repo, shape, ++markers, "first");
-		lsp.prefetch(CHANGED.map(rel), SETTINGS.timeoutMs);
+		lsp.prefetch(CHANGED.map(rel), SETTINGS);
 		await new Promise((resolveSleep) => setTimeout(resolveSleep, 1000));
 		t0 = process.hrtime.bigint();
 		const inFlow = await lsp.check(CHANGED.map(rel), SETTINGS);

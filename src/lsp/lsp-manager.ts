@@ -5,7 +5,8 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import type { Finding } from "../findings/index.ts";
-import { type Diagnostic, diagnosticFindings, diagnosticsSignal, fromTsServer, newSinceLastReport, type Reported } from "./diagnostics.ts";
+import { ServerAnswers } from "./answers.ts";
+import { type Diagnostic, diagnosticFindings, diagnosticsSignal, fromTsServer, newSinceLastReport, type Reported, type TsServerDiagnostic } from "./diagnostics.ts";
 import { type LocatedServer, type LocateOptions, locateServer } from "./locate.ts";
 import { LspServer, languageOf, type ServerLaunch, TimeoutError } from "./lsp-server.ts";
 import { groupRssKb } from "./process-tree.ts";
@@ -37,6 +38,8 @@ export interface LspStatus {
 	infos: number;
 	hints: number;
 	rssKb?: number;
+	/** Requests the running server has been sent. */
+	requests?: number;
 }
 
 export interface LspCheckResult {
@@ -48,10 +51,22 @@ export interface LspCheckResult {
 }
 
 const NONE: LspCheckResult = { findings: [], diagnostics: [], checked: [] };
+/**
+ * Edits in one burst (a turn's parallel calls) are handed over at once but checked together
+ * after this quiet time: checking after each one would make the server rebuild its program for
+ * every intermediate state, and answer the end-of-run check only after all of that.
+ */
+const PREFETCH_QUIET_MS = 30;
 
 export class LspManager {
 	readonly root: string;
 	private server?: LspServer;
+	private answers?: ServerAnswers;
+	/** Files edited since the last check, waiting for the quiet time. */
+	private readonly queued = new Set<string>();
+	private prefetchTimer?: ReturnType<typeof setTimeout>;
+	/** Counts checks, so that hints arriving late are kept only for the latest one. */
+	private checks = 0;
 	private located?: LocatedServer;
 	/** The launch the current server was started with: a different one means a restart. */
 	private launchKey?: string;
@@ -79,7 +94,7 @@ export class LspManager {
 			state,
 			...(this.located ? { server: this.located } : {}),
 			...(typescript ? { typescript } : {}),
-			...(this.server?.alive ? { pid: this.server.pid, rssKb: groupRssKb(this.server.pid) } : {}),
+			...(this.server?.alive ? { pid: this.server.pid, rssKb: groupRssKb(this.server.pid), requests: this.server.requests } : {}),
 			...this.info,
 		};
 	}
@@ -140,67 +155,115 @@ export class LspManager {
 
 	private async checkOnce(files: string[], settings: LspSettings, deadline: number, started: number): Promise<LspCheckResult> {
 		const left = () => Math.max(1, deadline - Date.now());
+		this.dropQueued(); // this check asks what the edit-time one would have
 		if (!this.server?.alive) {
 			if (Date.now() >= deadline) throw new TimeoutError("no time left to start the language server");
 			this.server = await LspServer.start(launchOf(this.located as LocatedServer), this.root, left());
+			this.answers = new ServerAnswers(this.server);
 			this.everStarted = true;
 		}
 		const server = this.server;
 		// A file that cannot be read safely (gone, a FIFO, a link out) is not asked about.
 		const readable = files.filter((f) => server.syncFromDisk(f));
-		// Direct importers inside the repository, within the same file budget.
-		const toCheck = [...readable];
-		if (toCheck.length < settings.maxFiles) {
-			const found = await Promise.all(readable.map((f) => server.importers(f, left())));
-			for (const importer of found.flat()) {
-				if (toCheck.length >= settings.maxFiles) break;
-				if (toCheck.includes(importer) || !this.inside(importer) || !languageOf(importer) || importer.includes(`${sep}node_modules${sep}`)) continue;
-				if (server.syncFromDisk(importer)) toCheck.push(importer);
-			}
-		}
-		const raw = await Promise.all(toCheck.map(async (f) => (await server.diagnostics(f, left())).map((d) => fromTsServer(this.rel(f), d))));
-		const diagnostics = raw.flat();
+		const { checked: toCheck, errors, hints } = await this.ask(readable, settings.maxFiles, left);
+		const diagnostics = (await errors).flat();
 		const checked = toCheck.map((f) => this.rel(f));
 		this.lastReported = server.typescript ?? this.lastReported;
 		const { fresh, reported } = newSinceLastReport(this.reported, checked, diagnostics);
 		this.reported = reported;
-		const count = (s: Diagnostic["severity"]) => diagnostics.filter((d) => d.severity === s).length;
+		const count = (list: Diagnostic[], s: Diagnostic["severity"]) => list.filter((d) => d.severity === s).length;
+		const check = ++this.checks;
 		this.info = {
 			filesChecked: checked.length,
 			lastDurationMs: Date.now() - started,
-			lastResult: `${count("error")} error(s), ${count("warning")} warning(s) in ${checked.length} file(s); ${fresh.length} new`,
-			infos: count("info"),
-			hints: count("hint"),
+			lastResult: `${count(diagnostics, "error")} error(s), ${count(diagnostics, "warning")} warning(s) in ${checked.length} file(s); ${fresh.length} new`,
+			infos: count(diagnostics, "info"),
+			hints: 0,
 		};
+		// Hints never become findings: they are counted for status when they come, not waited for.
+		void hints.then(
+			(more) => {
+				if (check !== this.checks) return;
+				const all = [...diagnostics, ...more.flat()];
+				this.info = { ...this.info, infos: count(all, "info"), hints: count(all, "hint") };
+			},
+			() => {},
+		);
 		return { findings: diagnosticFindings(fresh), signal: diagnosticsSignal(diagnostics, checked.length), diagnostics, checked };
 	}
 
 	/**
-	 * An edit as the agent makes it: when the server is warm, hand it the new text and let it
-	 * start checking now, so the check at the end of the run mostly finds the answers ready.
-	 * Never starts a server, never raises anything.
+	 * The questions of one check, in the order the server should answer them (it answers one at
+	 * a time): the files' importers and errors, then the importers' errors (opened, within the
+	 * file budget), then every file's hints. Answers already given at this generation are reused.
 	 */
-	prefetch(paths: string[], timeoutMs: number): void {
+	private async ask(readable: string[], maxFiles: number, left: () => number): Promise<{ checked: string[]; errors: Promise<Diagnostic[][]>; hints: Promise<Diagnostic[][]> }> {
+		const server = this.server as LspServer;
+		const answers = this.answers as ServerAnswers;
+		const asDiagnostics = (f: string) => (list: TsServerDiagnostic[]) => list.map((d) => fromTsServer(this.rel(f), d));
+		const errorsOf = (f: string) => answers.errors(f, left()).then(asDiagnostics(f));
+		const importers = readable.length < maxFiles ? Promise.all(readable.map((f) => answers.importers(f, left()))) : Promise.resolve([]);
+		// Asked before the importers are known, so the server never waits on us in between.
+		const own = readable.map(errorsOf);
+		for (const answer of own) answer.catch(() => {}); // awaited below; a failure must not go unhandled meanwhile
+		const toCheck = [...readable];
+		for (const importer of (await importers).flat()) {
+			if (toCheck.length >= maxFiles) break;
+			if (toCheck.includes(importer) || !this.inside(importer) || !languageOf(importer) || importer.includes(`${sep}node_modules${sep}`)) continue;
+			if (server.syncFromDisk(importer)) toCheck.push(importer);
+		}
+		const errors = Promise.all([...own, ...toCheck.slice(readable.length).map(errorsOf)]);
+		const hints = Promise.all(toCheck.map(async (f) => asDiagnostics(f)(await answers.hints(f, left()))));
+		hints.catch(() => {});
+		return { checked: toCheck, errors, hints };
+	}
+
+	/**
+	 * An edit as the agent makes it: when the server is warm, hand it the new text at once and,
+	 * after a short quiet time, ask what the check at the end of the run will ask, so that the
+	 * check mostly finds the answers ready. Never starts a server, never raises anything.
+	 */
+	prefetch(paths: string[], settings: Pick<LspSettings, "timeoutMs" | "maxFiles">): void {
 		const server = this.server;
 		if (!server?.alive || this.failure) return;
 		for (const path of paths) {
 			if (!languageOf(path)) continue;
 			const abs = this.abs(path);
-			if (!this.inside(abs) || !server.syncFromDisk(abs)) continue;
-			void server.diagnostics(abs, timeoutMs).catch(() => {});
+			if (this.inside(abs) && server.syncFromDisk(abs)) this.queued.add(abs);
 		}
+		if (!this.queued.size) return;
+		clearTimeout(this.prefetchTimer);
+		this.prefetchTimer = setTimeout(() => void this.warm(settings).catch(() => {}), PREFETCH_QUIET_MS);
+		this.prefetchTimer.unref?.();
+	}
+
+	private async warm(settings: Pick<LspSettings, "timeoutMs" | "maxFiles">): Promise<void> {
+		const files = [...this.queued];
+		this.dropQueued();
+		if (!this.server?.alive || !files.length) return;
+		const deadline = Date.now() + settings.timeoutMs;
+		const { errors, hints } = await this.ask(files, settings.maxFiles, () => Math.max(1, deadline - Date.now()));
+		await Promise.allSettled([errors, hints]);
+	}
+
+	private dropQueued(): void {
+		clearTimeout(this.prefetchTimer);
+		this.prefetchTimer = undefined;
+		this.queued.clear();
 	}
 
 	/** Stops the server (idle, session end). It starts again on the next check. */
 	async shutdown(): Promise<void> {
 		clearTimeout(this.idleTimer);
 		this.idleTimer = undefined;
+		this.dropQueued();
 		await this.discardServer();
 	}
 
 	private async discardServer(): Promise<void> {
 		const server = this.server;
 		this.server = undefined;
+		this.answers = undefined;
 		if (server) await server.stop();
 	}
 

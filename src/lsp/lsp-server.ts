@@ -56,6 +56,8 @@ export class LspServer {
 	private readonly proc: ChildProcess;
 	private readonly conn: MessageConnection;
 	private readonly documents = new Map<string, { version: number; text: string }>();
+	private changes = 0;
+	private asked = 0;
 	private exitInfo?: string;
 	private ts?: RunningTypeScript;
 	private readonly exitHandlers: Array<(why: string) => void> = [];
@@ -136,6 +138,14 @@ export class LspServer {
 		this.exitHandlers.push(handler);
 	}
 
+	/**
+	 * How many times a text was handed over (opened, changed, closed): an answer the server gave
+	 * at one generation may differ at the next, and stays true while it holds.
+	 */
+	get generation(): number {
+		return this.changes;
+	}
+
 	/** Opens the file, or sends its new text when it changed since the server last saw it. */
 	sync(absPath: string, text: string): void {
 		const uri = pathToFileURL(absPath).href;
@@ -143,10 +153,12 @@ export class LspServer {
 		if (!known) {
 			this.notify("textDocument/didOpen", { textDocument: { uri, languageId: languageOf(absPath) ?? "typescript", version: 1, text } });
 			this.documents.set(absPath, { version: 1, text });
+			this.changes++;
 		} else if (known.text !== text) {
 			const version = known.version + 1;
 			this.notify("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
 			this.documents.set(absPath, { version, text });
+			this.changes++;
 		}
 	}
 
@@ -164,6 +176,7 @@ export class LspServer {
 
 	close(absPath: string): void {
 		if (!this.documents.delete(absPath)) return;
+		this.changes++;
 		this.notify("textDocument/didClose", { textDocument: { uri: pathToFileURL(absPath).href } });
 	}
 
@@ -171,9 +184,17 @@ export class LspServer {
 		return this.documents.size;
 	}
 
-	/** Syntactic, semantic and suggestion diagnostics of one open file. */
-	async diagnostics(absPath: string, timeoutMs: number): Promise<TsServerDiagnostic[]> {
-		const kinds = ["syntacticDiagnosticsSync", "semanticDiagnosticsSync", "suggestionDiagnosticsSync"];
+	/** Syntactic and semantic diagnostics of one open file: its errors, warnings and messages. */
+	errors(absPath: string, timeoutMs: number): Promise<TsServerDiagnostic[]> {
+		return this.diagnosticsOf(["syntacticDiagnosticsSync", "semanticDiagnosticsSync"], absPath, timeoutMs);
+	}
+
+	/** Suggestion diagnostics of one open file (hints only: they never become findings). */
+	hints(absPath: string, timeoutMs: number): Promise<TsServerDiagnostic[]> {
+		return this.diagnosticsOf(["suggestionDiagnosticsSync"], absPath, timeoutMs);
+	}
+
+	private async diagnosticsOf(kinds: string[], absPath: string, timeoutMs: number): Promise<TsServerDiagnostic[]> {
 		const replies = await Promise.all(kinds.map((kind) => this.tsserver<TsServerDiagnostic[]>(kind, { file: pathToFileURL(absPath).href }, timeoutMs)));
 		return replies.flatMap((r) => (Array.isArray(r) ? r : []));
 	}
@@ -189,8 +210,14 @@ export class LspServer {
 		return reply?.body;
 	}
 
+	/** Requests sent to this server so far (status shows it: reused answers cost none). */
+	get requests(): number {
+		return this.asked;
+	}
+
 	private async request<T>(method: string, params: unknown, timeoutMs: number): Promise<T> {
 		if (!this.alive) throw new Error(`the language server ${this.exitInfo}`);
+		this.asked++;
 		const cancel = new CancellationTokenSource();
 		let timer: ReturnType<typeof setTimeout> | undefined;
 		let onExit: ((why: string) => void) | undefined;

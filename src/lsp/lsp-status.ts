@@ -9,7 +9,7 @@ export function lspSection(enabled: boolean, status: LspStatus | undefined): Sta
 	if (status.server) lines.push(`server: ${status.server.path} (version ${status.server.version}, ${status.server.from}: ${status.server.why})`);
 	if (status.typescript) lines.push(`TypeScript: ${status.typescript.version ? `${status.typescript.version}, ` : ""}${status.typescript.from}: ${status.typescript.why}`);
 	if (status.lastResult) lines.push(`last check: ${status.lastResult}${status.lastDurationMs !== undefined ? `, ${status.lastDurationMs} ms` : ""}`);
-	lines.push(`files checked: ${status.filesChecked}; information: ${status.infos}, hints: ${status.hints}`);
+	lines.push(`files checked: ${status.filesChecked}; information: ${status.infos}, hints: ${status.hints}${status.requests !== undefined ? `; ${status.requests} request(s) to this server` : ""}`);
 	return { title: "LSP", lines };
 }
 

@@ -237,7 +237,7 @@ export class WatchdogSession {
 		this.cadence.onToolResult(ctx, resolved.settings.cadence.everyNTools); // counts towards the next cadence review
 		const path = (event.input as { path?: unknown } | undefined)?.path;
 		if (!event.isError && resolved.settings.lsp.enabled && (event.toolName === "edit" || event.toolName === "write") && typeof path === "string") {
-			this.run.lsp?.prefetch([isAbsolute(path) ? path : join(ctx.cwd, path)], resolved.settings.lsp.timeoutMs);
+			this.run.lsp?.prefetch([isAbsolute(path) ? path : join(ctx.cwd, path)], resolved.settings.lsp);
 		}
 		const loop = this.loops.toolResult({ enabled: resolved.enabled, loops: resolved.settings.loops }, event);
 		if (loop.resolved) this.sink.resolved(ctx, LOOP_RESOLVED_ENTRY, loop.resolved.text, { at: Date.now(), call: loop.resolved.call });

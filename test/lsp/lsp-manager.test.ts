@@ -3,7 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { LspManager } from "../../src/lsp/lsp-manager.ts";
 import { groupMembers } from "../../src/lsp/process-tree.ts";
 import { running } from "../support/processes.ts";
@@ -70,7 +70,8 @@ describe("LSP pre-pass", () => {
 		const result = await lsp.check(["src/a.ts", "README.md"], SETTINGS, UNTRUSTED);
 		expect(result.findings).toEqual([]);
 		expect(result.checked).toEqual(["src/a.ts"]);
-		expect(lsp.status().hints).toBeGreaterThan(0);
+		// Hints never hold the check up: they are counted when the server's answer comes.
+		await vi.waitFor(() => expect(lsp.status().hints).toBeGreaterThan(0), { timeout: 10_000 });
 		expect(await lsp.check(["README.md"], SETTINGS, UNTRUSTED)).toMatchObject({ checked: [], findings: [] });
 	});
 
@@ -221,14 +222,43 @@ describe("warnings", () => {
 });
 
 describe("edits as they happen", () => {
+	it("checks a burst of edits once after a quiet time, and the check at the end reuses those answers", async () => {
+		const { root, lsp } = project({ "src/a.ts": "export const a: number = 1;\n", "src/b.ts": 'import { a } from "./a";\nexport const b: number = a;\n', "src/c.ts": "export const c = 1;\n" });
+		await lsp.check(["src/a.ts"], SETTINGS, UNTRUSTED); // starts the server
+		writeFiles(root, { "src/a.ts": 'export const a: string = "two";\n', "src/c.ts": 'export const c: number = "three";\n' });
+		lsp.prefetch(["src/a.ts"], SETTINGS);
+		lsp.prefetch(["src/c.ts"], SETTINGS);
+		// Asked once, after the burst: importers of both, then errors and hints of a, b and c.
+		await vi.waitFor(() => expect(lsp.status().requests).toBeGreaterThanOrEqual(2 + 3 * 3), { timeout: 10_000 });
+		await new Promise((r) => setTimeout(r, 300));
+		const asked = lsp.status().requests ?? 0;
+		const result = await lsp.check(["src/a.ts", "src/c.ts"], SETTINGS, UNTRUSTED);
+		expect(lsp.status().requests).toBe(asked); // every answer was ready
+		expect(result.checked.sort()).toEqual(["src/a.ts", "src/b.ts", "src/c.ts"]);
+		expect(result.findings.map((f) => f.summary).sort()).toEqual([expect.stringMatching(/^Type error at src\/b\.ts:2:14/), expect.stringMatching(/^Type error at src\/c\.ts:1:14/)]);
+	});
+
+	it("never answers from what it asked before a later change", async () => {
+		const { root, lsp } = project({ "src/a.ts": "export const a: number = 1;\n" });
+		await lsp.check(["src/a.ts"], SETTINGS, UNTRUSTED);
+		writeFiles(root, { "src/a.ts": "export const a: number = 2;\n" });
+		lsp.prefetch(["src/a.ts"], SETTINGS);
+		await new Promise((r) => setTimeout(r, 500));
+		// Changed again with no prefetch (a bash call, say): the check must see the new text.
+		writeFiles(root, { "src/a.ts": 'export const a: number = "three";\n' });
+		const result = await lsp.check(["src/a.ts"], SETTINGS, UNTRUSTED);
+		expect(result.findings.map((f) => f.summary)).toEqual([expect.stringMatching(/^Type error at src\/a\.ts:1:14/)]);
+	});
+
+
 	it("hands a warm server each edit at once, and never starts a server for it", async () => {
 		const { root, lsp } = project({ "src/a.ts": "export const a: number = 1;\n" });
 		writeFiles(root, { "src/a.ts": "export const a: number = 2;\n" });
-		lsp.prefetch(["src/a.ts"], 5000);
+		lsp.prefetch(["src/a.ts"], SETTINGS);
 		expect(lsp.status().state).toBe("not started");
 		await lsp.check(["src/a.ts"], SETTINGS, UNTRUSTED);
 		writeFiles(root, { "src/a.ts": 'export const a: number = "three";\n' });
-		lsp.prefetch([join(root, "src/a.ts"), "README.md", "/elsewhere/x.ts"], 5000);
+		lsp.prefetch([join(root, "src/a.ts"), "README.md", "/elsewhere/x.ts"], SETTINGS);
 		const result = await lsp.check(["src/a.ts"], SETTINGS, UNTRUSTED);
 		expect(result.findings.map((f) => f.summary)).toEqual([expect.stringMatching(/^Type error at src\/a\.ts:1:14/)]);
 	});

@@ -1,0 +1,62 @@
+// What a warm server has already answered, kept while no text handed to it has changed (its
+// generation): the check after an edit and the check at the end of the run ask the same
+// questions, and the second finds the first's answers ready, or waits on the same request
+// instead of queueing another behind it (the server answers one request at a time).
+import type { TsServerDiagnostic } from "./diagnostics.ts";
+import { type LspServer, TimeoutError } from "./lsp-server.ts";
+
+type Question = "errors" | "hints" | "importers";
+
+export class ServerAnswers {
+	private readonly server: LspServer;
+	private generation = -1;
+	private readonly asked = new Map<string, Promise<unknown>>();
+
+	constructor(server: LspServer) {
+		this.server = server;
+	}
+
+	/** Syntactic and semantic diagnostics of an open file. */
+	errors(file: string, timeoutMs: number): Promise<TsServerDiagnostic[]> {
+		return this.ask("errors", file, timeoutMs, () => this.server.errors(file, timeoutMs));
+	}
+
+	/** Suggestion diagnostics of an open file. */
+	hints(file: string, timeoutMs: number): Promise<TsServerDiagnostic[]> {
+		return this.ask("hints", file, timeoutMs, () => this.server.hints(file, timeoutMs));
+	}
+
+	/** Files that import this open file. */
+	importers(file: string, timeoutMs: number): Promise<string[]> {
+		return this.ask("importers", file, timeoutMs, () => this.server.importers(file, timeoutMs));
+	}
+
+	/** The answer given at the current generation, or a new request; waited on for at most `timeoutMs`. */
+	private ask<T>(question: Question, file: string, timeoutMs: number, request: () => Promise<T>): Promise<T> {
+		if (this.server.generation !== this.generation) {
+			this.asked.clear();
+			this.generation = this.server.generation;
+		}
+		const key = `${question}\u0000${file}`;
+		let answer = this.asked.get(key) as Promise<T> | undefined;
+		if (!answer) {
+			const asked = request();
+			answer = asked;
+			this.asked.set(key, asked);
+			// A failed answer (a timeout, a crash) is not kept: the next question asks again.
+			asked.catch(() => {
+				if (this.asked.get(key) === asked) this.asked.delete(key);
+			});
+		}
+		return within(answer, timeoutMs, `${question} of ${file}`);
+	}
+}
+
+/** The promise, or a TimeoutError after `ms` (the request itself keeps its own deadline). */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const late = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => reject(new TimeoutError(`no answer to ${what} within ${ms} ms`)), ms);
+	});
+	return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
