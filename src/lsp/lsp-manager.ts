@@ -238,7 +238,7 @@ export class LspManager {
 	}
 
 	private async warm(settings: Pick<LspSettings, "timeoutMs" | "maxFiles">): Promise<void> {
-		const files = [...this.queued];
+		const files = [...this.queued].slice(0, settings.maxFiles);
 		this.dropQueued();
 		if (!this.server?.alive || !files.length) return;
 		const deadline = Date.now() + settings.timeoutMs;
