@@ -5,10 +5,10 @@
 // ignored `.env`), a link that points out of the repository, a landing cut short before it wrote.
 // Once writing starts it runs to its end (each git call has its own deadline); if it still fails
 // partway, the patch holds what of the change is not in the tree.
-import { existsSync, lstatSync, mkdirSync, readdirSync, rmdirSync, rmSync, type Stats } from "node:fs";
+import { existsSync, lstatSync, readdirSync, rmdirSync, rmSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, join, posix, relative, resolve } from "node:path";
 import { gitOk, oneLine, runGit, SLOW_GIT_MS } from "../util/index.ts";
-import { type ChildWorktree, commitTree, oneAtATime, snapshotTree, type TreeChange, treeChanges, treeOf, withPrivateIndex } from "./worktree.ts";
+import { type ChildWorktree, commitTree, oneAtATime, snapshotTree, type TreeChange, treeChanges, treeOf, withPrivateIndex, writePatch } from "./worktree.ts";
 
 export interface LandResult {
 	/** applied: the child's changes are in the parent's files; conflict: they are in the patch instead. */
@@ -193,14 +193,6 @@ async function writeMerged(root: string, merged: string, changes: TreeChange[]):
 function patchFileName(name: string): string {
 	const safe = name.replace(/[^\p{L}\p{N}._-]+/gu, "_").replace(/^[.]+/, "").slice(0, 100);
 	return `${safe || "child"}.patch`;
-}
-
-/** Writes the change from `from` to `to` (commits or trees), `only` these paths when given, as a patch `git apply` takes. */
-async function writePatch(root: string, from: string, to: string, path: string, only?: string[]): Promise<void> {
-	mkdirSync(dirname(path), { recursive: true });
-	const args = ["--literal-pathspecs", "diff", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/", `--output=${path}`, from, to];
-	await gitOk(only ? [...args, "--", ...only] : args, { cwd: root, timeoutMs: SLOW_GIT_MS });
-	if (!existsSync(path)) throw new Error(`git wrote no patch at ${path}`);
 }
 
 function message(error: unknown): string {

@@ -7,7 +7,7 @@
 // worktree exists, and nothing is left behind once the worktree is removed.
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { gitOk, oneLine, runGit, SLOW_GIT_MS } from "../util/index.ts";
 
 export interface ChildWorktree {
@@ -147,6 +147,14 @@ export async function createWorktree(cwd: string, dir: string, signal?: AbortSig
 	});
 }
 
+/** Writes the change from `from` to `to` (commits or trees), `only` these paths when given, as a patch `git apply` takes. */
+export async function writePatch(root: string, from: string, to: string, path: string, only?: string[]): Promise<void> {
+	mkdirSync(dirname(path), { recursive: true });
+	const args = ["--literal-pathspecs", "diff", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/", `--output=${path}`, from, to];
+	await gitOk(only ? [...args, "--", ...only] : args, { cwd: root, timeoutMs: SLOW_GIT_MS });
+	if (!existsSync(path)) throw new Error(`git wrote no patch at ${path}`);
+}
+
 /** Removes the worktree folder and git's record of it; never throws. */
 export async function removeWorktree(wt: ChildWorktree): Promise<void> {
 	try {
@@ -160,6 +168,24 @@ export async function removeWorktree(wt: ChildWorktree): Promise<void> {
 	try {
 		await runGit(["worktree", "prune"], { cwd: wt.root });
 	} catch {}
+}
+
+/**
+ * Saves what a dead run's worktree holds beyond the snapshot it was made from (the oldest entry
+ * of its HEAD log) as `worktree-<name>.patch` in its run folder. True when nothing is left to lose.
+ */
+async function savedStale(root: string, dir: string): Promise<boolean> {
+	if (!existsSync(dir)) return true;
+	try {
+		const log = await runGit(["log", "-g", "--format=%H", "HEAD"], { cwd: dir });
+		const base = log.stdout.trim().split("\n").at(-1) || (await gitOk(["rev-parse", "--verify", "HEAD^{commit}"], { cwd: dir })).trim();
+		const tree = await snapshotTree(dir);
+		if (tree === (await treeOf(root, base))) return true;
+		await writePatch(root, base, tree, join(dirname(dirname(dir)), `worktree-${basename(dir)}.patch`));
+		return true;
+	} catch {
+		return false;
+	}
 }
 
 function isInside(path: string, folder: string): boolean {
@@ -197,6 +223,8 @@ export async function cleanStaleWorktrees(cwd: string, runsDir: string, isAlive:
 				alive = isAlive(dir);
 			} catch {} // a liveness check that fails keeps the worktree: removing a live one loses work
 			if (alive) continue;
+			// What the dead run's child wrote is kept as a patch first; a worktree whose change could not be saved stays.
+			if (!(await savedStale(root, dir))) continue;
 			await removeWorktree({ root, dir, base: "" });
 			removed.push(dir);
 		}
