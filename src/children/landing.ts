@@ -28,7 +28,9 @@ const LAND_ATTEMPTS = 3;
 const GITLINK = "160000";
 const SYMLINK = "120000";
 
-type Decision = { write: { merged: string; changes: TreeChange[] } } | { keep: { conflicts: string[]; reason?: string } };
+type Decision =
+	| { write: { merged: string; changes: TreeChange[] } }
+	| { keep: { conflicts: string[]; reason?: string } };
 
 /**
  * Applies the child's changes (its worktree's files vs its base, ignored files excluded) to the
@@ -48,15 +50,16 @@ export async function landWorktree(wt: ChildWorktree, patchDir: string, name: st
 		const own = await treeChanges(wt.root, baseTree, childTree);
 		const paths = [...new Set(own.map((c) => c.path))].sort();
 		const patchPath = join(resolve(patchDir), patchFileName(name));
-		const keep = async (conflicts: string[], reason?: string, from = wt.base, to = child, only?: string[]): Promise<LandResult> => {
+		const keep = async (conflicts: string[], reason?: string, from = wt.base, to = child, only?: string[]) => {
 			await writePatch(wt.root, from, to, patchPath, only);
-			return { status: "conflict", paths, conflicts, ...(reason ? { reason } : {}), patchPath };
+			return { status: "conflict", paths, conflicts, ...(reason ? { reason } : {}), patchPath } satisfies LandResult;
 		};
 		let decision: Decision;
 		try {
 			decision = await decide(wt, child, own, signal);
 		} catch (error) {
-			decision = { keep: { conflicts: [], reason: `the landing did not finish (${oneLine(message(error))}); nothing was written` } };
+			const reason = `the landing did not finish (${oneLine(message(error))}); nothing was written`;
+			decision = { keep: { conflicts: [], reason } };
 		}
 		if ("keep" in decision) return keep(decision.keep.conflicts, decision.keep.reason);
 		const { merged, changes } = decision.write;
@@ -66,7 +69,8 @@ export async function landWorktree(wt: ChildWorktree, patchDir: string, name: st
 		} catch (error) {
 			// Part may be written: the patch takes the tree from what it holds now to the merged result.
 			const now = await snapshotTree(wt.root);
-			const reason = `the landing stopped partway (${oneLine(message(error))}); what of the change is not in your tree is in the patch`;
+			const why = oneLine(message(error));
+			const reason = `the landing stopped partway (${why}); what of the change is not in your tree is in the patch`;
 			return keep([], reason, now, merged, [...new Set(changes.map((c) => c.path))]);
 		}
 	});
@@ -76,7 +80,8 @@ export async function landWorktree(wt: ChildWorktree, patchDir: string, name: st
 async function decide(wt: ChildWorktree, child: string, own: TreeChange[], signal?: AbortSignal): Promise<Decision> {
 	const leaving = await linksLeaving(wt.root, own, signal);
 	if (leaving.length) {
-		return { keep: { conflicts: leaving.map((l) => l.path), reason: `it adds links that point outside the repository: ${leaving.map((l) => `${l.path} → ${l.target}`).join(", ")}` } };
+		const links = leaving.map((l) => `${l.path} → ${l.target}`).join(", ");
+		return { keep: { conflicts: leaving.map((l) => l.path), reason: `it adds links that point outside the repository: ${links}` } };
 	}
 	let parentTree = await snapshotTree(wt.root, signal);
 	for (let attempt = 1; ; attempt++) {
@@ -85,7 +90,10 @@ async function decide(wt: ChildWorktree, child: string, own: TreeChange[], signa
 		if (merge.conflicts.length > 0) return { keep: { conflicts: merge.conflicts } };
 		const changes = await treeChanges(wt.root, parentTree, merge.tree, signal);
 		const blocked = inTheWay(wt.root, changes);
-		if (blocked.length) return { keep: { conflicts: blocked, reason: `files of yours that git does not track (ignored or new) are where it writes: ${blocked.join(", ")}` } };
+		if (blocked.length) {
+			const reason = `files of yours that git does not track (ignored or new) are where it writes: ${blocked.join(", ")}`;
+			return { keep: { conflicts: blocked, reason } };
+		}
 		// The parent's agent may be editing while a child lands: write only when none of the
 		// files about to be written changed since the snapshot the merge was made against.
 		const now = await snapshotTree(wt.root, signal);
@@ -93,7 +101,10 @@ async function decide(wt: ChildWorktree, child: string, own: TreeChange[], signa
 		const writing = new Set(changes.map((c) => c.path));
 		const clash = moved.filter((p) => writing.has(p));
 		if (clash.length === 0) return { write: { merged: merge.tree, changes } };
-		if (attempt >= LAND_ATTEMPTS) return { keep: { conflicts: clash, reason: `your files kept changing while it landed (${clash.slice(0, 5).join(", ")}); nothing was written` } };
+		if (attempt >= LAND_ATTEMPTS) {
+			const reason = `your files kept changing while it landed (${clash.slice(0, 5).join(", ")}); nothing was written`;
+			return { keep: { conflicts: clash, reason } };
+		}
 		parentTree = now;
 	}
 }
@@ -114,7 +125,7 @@ async function mergeCommits(root: string, ours: string, theirs: string, signal?:
 }
 
 /** The links the child added or changed whose target, read from its folder, leaves the repository or enters `.git`. */
-async function linksLeaving(root: string, own: TreeChange[], signal?: AbortSignal): Promise<Array<{ path: string; target: string }>> {
+async function linksLeaving(root: string, own: TreeChange[], signal?: AbortSignal) {
 	const out: Array<{ path: string; target: string }> = [];
 	for (const change of own) {
 		if (change.status === "D" || change.newMode !== SYMLINK) continue;
@@ -126,7 +137,9 @@ async function linksLeaving(root: string, own: TreeChange[], signal?: AbortSigna
 
 function leavesRepository(root: string, path: string, target: string): boolean {
 	if (target === "" || target.includes("\0")) return true;
-	const inside = isAbsolute(target) ? relative(root, target).split("\\").join("/") : posix.normalize(posix.join(posix.dirname(path), target));
+	const inside = isAbsolute(target)
+		? relative(root, target).split("\\").join("/")
+		: posix.normalize(posix.join(posix.dirname(path), target));
 	const first = inside.split("/")[0].toLowerCase();
 	return isAbsolute(inside) || first === ".." || first === ".git";
 }

@@ -157,16 +157,18 @@ async function runIsolated(child: PreparedChild, task: string, env: LaunchEnv, h
 /** A landing's own deadline: stopping the run never cancels it, or what the child wrote would be lost. */
 const LANDING_MS = 120_000;
 
-/** Lands a child's worktree (or keeps its change as a patch); the worktree goes only once its change is in one or the other. */
+/** Lands a child's worktree or keeps its change as a patch; the worktree goes only once its change is in one of them. */
 async function landBack(wt: Worktree, child: PreparedChild, env: LaunchEnv): Promise<Landing> {
+	const name = child.label.replace(/[^A-Za-z0-9_.-]/g, "_");
 	try {
-		const landed = await env.worktrees.land(wt, env.runDir, child.label.replace(/[^A-Za-z0-9_.-]/g, "_"), AbortSignal.timeout(LANDING_MS));
+		const landed = await env.worktrees.land(wt, env.runDir, name, AbortSignal.timeout(LANDING_MS));
 		await env.worktrees.remove(wt).catch(() => {});
 		return landed;
 	} catch (error) {
 		const why = error instanceof Error ? error.message : String(error);
-		if (!existsSync(wt.dir)) return { status: "conflict", paths: [], conflicts: [], reason: `its change could not be landed (${why}) and its worktree is gone` };
-		return { status: "conflict", paths: [], conflicts: [], reason: `its change could be neither landed nor saved as a patch (${why})`, worktreeDir: wt.dir };
+		const failed = { status: "conflict" as const, paths: [], conflicts: [] };
+		if (!existsSync(wt.dir)) return { ...failed, reason: `its change could not be landed (${why}) and its worktree is gone` };
+		return { ...failed, reason: `its change could be neither landed nor saved as a patch (${why})`, worktreeDir: wt.dir };
 	}
 }
 

@@ -1,12 +1,16 @@
 // What a landing refuses to write, on real git repositories: a file of the user's that git does
 // not track (an ignored `.env`), and a link that points out of the repository. Either way
 // nothing is written, and the child's change is kept as a patch that exists and applies.
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { createWorktree, landWorktree, removeWorktree } from "../../src/children/index.ts";
+import { landingLine } from "../../src/children/launch-result.ts";
 import { git, makeGitRepo, writeFiles } from "../support/git.ts";
+import { startSession } from "../support/pi-session.ts";
 import { tempDir } from "../support/temp.ts";
+import { type Ctx, text, toolUse } from "../review/review-helpers.ts";
 
 const read = (path: string) => readFileSync(path, "utf8");
 const status = (repo: string) => git(repo, "--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=all", "--ignored");
@@ -110,5 +114,54 @@ describe("a landing never adds a link out of the repository", () => {
 		expect(await landWorktree(ok, tempDir(), "c")).toEqual({ status: "applied", paths: ["deep/a.ts"] });
 		expect(readlinkSync(join(repo, "deep/a.ts"))).toBe("../src/a.ts");
 		await removeWorktree(ok);
+	});
+});
+
+describe("a change that can be neither landed nor saved", () => {
+	it("throws, and leaves the child's worktree with its files and the user's files as they were", async () => {
+		const repo = makeGitRepo({ "shared.txt": "one\n" });
+		const wt = await createWorktree(repo, join(tempDir(), "worktrees", "1"));
+		writeFiles(wt.dir, { "shared.txt": "one, by the child\n" });
+		writeFiles(repo, { "shared.txt": "one, by the user\n" });
+		// A file where the patch folder should be: the conflict's patch cannot be written.
+		const notAFolder = join(tempDir(), "patches");
+		writeFileSync(notAFolder, "");
+		await expect(landWorktree(wt, notAFolder, "child")).rejects.toThrow();
+		expect(read(join(wt.dir, "shared.txt"))).toBe("one, by the child\n");
+		expect(read(join(repo, "shared.txt"))).toBe("one, by the user\n");
+		// What the parent's model reads then names the worktree that still holds the change.
+		const line = landingLine({ status: "conflict", paths: [], conflicts: [], reason: "its change could be neither landed nor saved as a patch (x)", worktreeDir: wt.dir });
+		expect(line).toBe(`Not landed: its change could be neither landed nor saved as a patch (x); the child's files are still in its worktree at ${wt.dir}.`);
+		await removeWorktree(wt);
+	});
+});
+
+describe("through a real session", () => {
+	it("a worker that force-adds its own .env does not land it over the user's; the other worker's change lands", async () => {
+		const repo = makeGitRepo({ ".gitignore": ".env\n", "a.txt": "a\n" });
+		writeFiles(repo, { ".env": "USER_SECRET=keepme\n" });
+		const t = await startSession({ cwd: repo });
+		const first = (ctx: Ctx) => text(ctx.messages.find((m) => m.role === "user")?.content);
+		const done = (ctx: Ctx) => ctx.messages.some((m) => m.role === "toolResult");
+		const script = (ctx: Ctx) => {
+			const task = first(ctx);
+			if (task.startsWith("ENV-TASK")) return done(ctx) ? fauxAssistantMessage("env set") : toolUse("bash", { command: "printf 'CHILD=1\\n' > .env && git add -f .env" });
+			if (task.startsWith("B-TASK")) return done(ctx) ? fauxAssistantMessage("b written") : toolUse("write", { path: "b.txt", content: "b\n" });
+			return done(ctx) ? fauxAssistantMessage("Both ran.") : toolUse("subagent", { tasks: [{ agent: "worker", task: "ENV-TASK" }, { agent: "worker", task: "B-TASK" }] });
+		};
+		t.main.setResponses(Array.from({ length: 8 }, () => script as never));
+		try {
+			await t.session.prompt("run both");
+			await t.session.waitForIdle();
+			const result = (t.session.messages as Array<{ role: string; toolName?: string; content: unknown }>).filter((m) => m.toolName === "subagent").map((m) => text(m.content)).join("\n");
+			expect(result).toMatch(/Not landed: files of yours that git does not track \(ignored or new\) are where it writes: \.env; the child's patch is at (\S+\.patch)\./);
+			expect(result).toMatch(/Changes landed in your tree: b\.txt\./);
+			expect(read(join(repo, ".env"))).toBe("USER_SECRET=keepme\n");
+			expect(read(join(repo, "b.txt"))).toBe("b\n");
+			const patch = /the child's patch is at (\S+\.patch)\./.exec(result)?.[1] as string;
+			expect(read(patch)).toContain("+CHILD=1");
+		} finally {
+			await t.dispose();
+		}
 	});
 });
