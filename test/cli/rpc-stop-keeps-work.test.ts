@@ -86,4 +86,25 @@ describe("stopping child work keeps what the children wrote", () => {
 		expect(readFileSync(join(c.cwd, "bg.txt"), "utf8")).toBe("written by bg.txt\n");
 		for (const patch of namedPatches(waited)) expect(existsSync(patch)).toBe(true);
 	});
+
+	it("a lost run's cleanup leaves another run's worktree alone, and what it wrote lands when that run is stopped", async () => {
+		const c = await start();
+		const call = async (args: Record<string, unknown>) => {
+			await c.run(`call ${JSON.stringify(args)}`, 60_000);
+			return (await subagentResults(c)).at(-1) as string;
+		};
+		const writer = runIdOf(await call({ agent: "worker", task: "WRITE-AND-HANG kept.txt", async: true }));
+		await until("the writer to wait on its model", () => afterWrite(c, "kept.txt"));
+		const doomed = runIdOf(await call({ agent: "worker", task: "HANG-TASK doomed", async: true }));
+		await until("the doomed child's request", () => c.server.requests.some((r) => firstUser(r).startsWith("HANG-TASK doomed")));
+		const statusOf = (id: string) => JSON.parse(readFileSync(join(c.agentDir, "watchdog", "runs", id, "status.json"), "utf8"));
+		process.kill(statusOf(doomed).pid as number, "SIGKILL");
+		expect(await call({ action: "wait", id: doomed, timeoutMs: 10_000 })).toMatch(new RegExp(`Run ${doomed}: lost`));
+		await new Promise((r) => setTimeout(r, 1500)); // the lost run's cleanup runs in the background
+		expect(git(c.cwd, "worktree", "list")).toContain(join(writer, "worktrees"));
+		await call({ action: "stop", id: writer });
+		const waited = await call({ action: "wait", id: writer, timeoutMs: 30_000 });
+		expect(waited).toMatch(/Changes landed in your tree: kept\.txt/);
+		expect(readFileSync(join(c.cwd, "kept.txt"), "utf8")).toBe("written by kept.txt\n");
+	});
 });
