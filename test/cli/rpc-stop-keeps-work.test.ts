@@ -4,10 +4,10 @@
 // that changed nothing reports no conflict.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { git, makeGitRepo } from "../support/git.ts";
 import { type ChatRequest, type Reply, subagentCallScript, textOf } from "../support/openai-server.ts";
-import { type CliSession, startCli } from "../support/pi-cli.ts";
+import { type CliSession, cliForEachTest, runIdOf, until } from "../support/pi-cli.ts";
 
 const firstUser = (r: ChatRequest) => textOf(r.messages.find((m) => m.role === "user")?.content);
 
@@ -21,15 +21,6 @@ function script(request: ChatRequest): Reply {
 	return { text: "plain answer" };
 }
 
-const until = async (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) => {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (await check()) return;
-		await new Promise((r) => setTimeout(r, 100));
-	}
-	throw new Error(`timed out waiting for ${what}`);
-};
-const runIdOf = (text: string) => /Run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(text)?.[1] as string;
 /** The requests a child made after its write came back (it is waiting on its model now). */
 const afterWrite = (c: CliSession, file: string) => c.server.requests.some((r) => firstUser(r).startsWith(`WRITE-AND-HANG ${file}`) && r.messages.some((m) => m.role === "tool"));
 
@@ -39,15 +30,7 @@ function namedPatches(text: string): string[] {
 }
 
 describe("stopping child work keeps what the children wrote", () => {
-	let cli: CliSession | undefined;
-	afterEach(async () => {
-		await cli?.stop().catch(() => {});
-		cli = undefined;
-	});
-	const start = async () => {
-		cli = await startCli({ script, cwd: makeGitRepo({ "README.md": "hi\n" }), args: ["--tools", "read,bash,edit,write,subagent"] });
-		return cli;
-	};
+	const start = cliForEachTest(() => ({ script, cwd: makeGitRepo({ "README.md": "hi\n" }), args: ["--tools", "read,bash,edit,write,subagent"] }));
 	const subagentResults = async (c: CliSession) => {
 		const entries = (await c.client.getEntries()).entries as any[];
 		return entries.filter((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "subagent").map((e) => textOf(e.message.content));

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeGitRepo } from "../support/git.ts";
 import { type ChatRequest, type Reply, subagentCallScript, textOf } from "../support/openai-server.ts";
-import { type CliSession, startCli } from "../support/pi-cli.ts";
+import { type CliSession, runIdOf, startCli, until } from "../support/pi-cli.ts";
 
 const firstUser = (r: ChatRequest) => textOf(r.messages.find((m) => m.role === "user")?.content);
 
@@ -39,15 +39,6 @@ const alive = (pid: number) => {
 		return false;
 	}
 };
-const until = async (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) => {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (await check()) return;
-		await new Promise((r) => setTimeout(r, 100));
-	}
-	throw new Error(`timed out waiting for ${what}`);
-};
-const runIdOf = (text: string) => /Run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(text)?.[1] as string;
 const statusFile = (cli: CliSession, id: string) => JSON.parse(readFileSync(join(cli.agentDir, "watchdog", "runs", id, "status.json"), "utf8"));
 
 describe("subagent through pi --mode rpc", () => {
