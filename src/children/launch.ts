@@ -167,7 +167,7 @@ async function landBack(wt: Worktree, child: PreparedChild, env: LaunchEnv): Pro
 	} catch (error) {
 		const why = error instanceof Error ? error.message : String(error);
 		const failed = { status: "conflict" as const, paths: [], conflicts: [] };
-		if (!existsSync(wt.dir)) return { ...failed, reason: `its change could not be landed (${why}) and its worktree is gone` };
+		if (!existsSync(wt.dir)) return { ...failed, reason: `its change could not be landed (${why})` };
 		return { ...failed, reason: `its change could be neither landed nor saved as a patch (${why})`, worktreeDir: wt.dir };
 	}
 }
