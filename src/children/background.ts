@@ -37,7 +37,7 @@ export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext
 		if ("error" in choice) problems.push(`${labels[i]}: ${choice.error}`);
 		else {
 			children.push({ label: labels[i], step, agent, model: `${choice.model.provider}/${choice.model.id}`, thinking: choice.thinking, ...(policies[i] ? { permissions: policies[i] } : {}) });
-			checked.push({ label: labels[i], role: agent.name, model: choice.model, thinking: choice.thinking });
+			checked.push({ label: labels[i], role: agent.name, model: choice.model, thinking: choice.thinking, explicit: Boolean(step.model && step.model !== "inherit") });
 		}
 	}
 	// Nothing starts in the background on a plan that is already known to be broken.

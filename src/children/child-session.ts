@@ -14,6 +14,9 @@ import {
 	SessionManager,
 	SettingsManager,
 } from "@earendil-works/pi-coding-agent";
+import { DEFAULT_CHILD_TOOLS } from "./agent-file.ts";
+
+export { DEFAULT_CHILD_TOOLS };
 
 /** What of an agent file a child session needs. */
 export interface ChildAgent {
@@ -25,8 +28,6 @@ export interface ChildAgent {
 	subagentOnlyExtensions?: string[];
 }
 
-/** The built-in tools a child gets when its agent names none. */
-export const DEFAULT_CHILD_TOOLS = ["read", "bash", "edit", "write"];
 
 export type ChildStatus = "done" | "failed" | "timed out" | "stopped";
 
@@ -163,7 +164,8 @@ async function openSession(spec: ChildSpec, notices: string[]): Promise<AgentSes
 		modelRuntime: spec.modelRuntime,
 		model: spec.model,
 		thinkingLevel: spec.thinking,
-		tools: spec.agent.tools?.length ? spec.agent.tools : DEFAULT_CHILD_TOOLS,
+		// The launcher settles the list (defaults, excludeTools, overrides); an empty one is no tools.
+		tools: spec.agent.tools ?? DEFAULT_CHILD_TOOLS,
 		resourceLoader,
 		settingsManager,
 		sessionManager,

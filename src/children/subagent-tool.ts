@@ -26,7 +26,12 @@ const DESCRIPTION = [
 
 /** `onConfigured` lets the host refresh what it shows after a configure action; `launcher` runs children. */
 export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionContext) => void, launcher: Omit<LauncherDeps, "watchdog">): ToolDefinition<typeof subagentParameters> {
-	const deps: LauncherDeps = { ...launcher, watchdog };
+	// The settings' child policy keys (pi-subagents' agentOverrides, disableBuiltins) travel with the agents.
+	const agents: LauncherDeps["agents"] = (ctx) => {
+		const policy = watchdog.settings(ctx).childPolicy;
+		return { ...launcher.agents(ctx), ...(policy ? { policy } : {}) };
+	};
+	const deps: LauncherDeps = { ...launcher, agents, watchdog };
 	return {
 		name: "subagent",
 		label: "Subagent",

@@ -142,7 +142,8 @@ export interface ChildRoleSettings {
 /** The effective settings: every key has a value. */
 export interface WatchdogSettings {
 	enabled: boolean;
-	main: { model: ModelSetting; thinking: ThinkingSetting };
+	/** `enabled`: the main session's own switch under the master `enabled` (absent: on). */
+	main: { enabled?: boolean; model: ModelSetting; thinking: ThinkingSetting };
 	agentEndTimeoutMs: number;
 	severityThreshold: "concern" | "blocker";
 	stalemateRepeats: number;
@@ -171,7 +172,7 @@ export interface WatchdogSettings {
 
 export const DEFAULT_SETTINGS: WatchdogSettings = {
 	enabled: false,
-	main: { model: "inherit", thinking: "inherit" },
+	main: { enabled: true, model: "inherit", thinking: "inherit" },
 	agentEndTimeoutMs: 60_000,
 	severityThreshold: "concern",
 	stalemateRepeats: 3,
