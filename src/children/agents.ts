@@ -7,7 +7,7 @@
 // guarded reader (regular files only, bounded), and a broken file is reported with the names it
 // claims: the launcher refuses those names rather than fall back to another agent of that name.
 import { type Dir, opendirSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ChildPolicyLayer } from "../settings/index.ts";
 import { fileToken, readFileInRoot, userRoot } from "../util/index.ts";
@@ -207,7 +207,7 @@ function readAgentFile(path: string, root: string, source: AgentDefinition["sour
 	if (hit && hit.token === token && !token.startsWith("stat-error")) return hit.result;
 	const read = readFileInRoot(path, { root, maxBytes: AGENT_FILE_MAX_BYTES, overLimit: "refuse" });
 	if (read.state === "missing") return undefined; // gone since the listing, or a broken link
-	const result = read.state === "refused" ? { path, message: read.reason } : parseAgentFile(read.text, path, source);
+	const result = read.state === "refused" ? { path, message: read.reason, names: [basename(path).replace(/\.md$/, "")], source } : parseAgentFile(read.text, path, source);
 	if (cache.size >= CACHE_MAX) cache.clear();
 	cache.set(key, { token, result });
 	return result;

@@ -17,7 +17,7 @@ export function childView(parent: ResolvedSettings, role: string): ResolvedSetti
 	const every = override?.cadence?.everyNTools ?? (isSet("children.cadence.everyNTools") ? s.children.cadence.everyNTools : s.cadence.everyNTools);
 	const settings: WatchdogSettings = {
 		...s,
-		main: { enabled: true, model, thinking },
+		main: { model, thinking },
 		cadence: { everyNTools: every },
 		// Clarification and rotation are the main session's alone.
 		clarification: false,

@@ -154,7 +154,8 @@ export function validateLayer(value: unknown): { layer: SettingsLayer; errors: K
 /**
  * Makes a layer's meaning explicit before merging:
  * - `main.enabled` alone also sets `enabled` (as it always has); beside `enabled` it is the main
- *   session's own switch, so `enabled: true` with `main.enabled: false` watches children only;
+ *   session's own switch, so `enabled: true` with `main.enabled: false` watches children only
+ *   (until a layer sets `main.enabled` again; `/subagents-watchdog on` removes it from the file);
  * - a model carries its thinking level: `provider/id:high` sets thinking high, a model without
  *   a level runs with thinking off, and `inherit` also inherits the session's thinking level.
  */
@@ -163,9 +164,6 @@ function normalizeLayer(layer: SettingsLayer, warn: (p: KeyProblem) => void): Se
 	if (out.main?.enabled !== undefined) {
 		if (out.enabled === undefined) out.enabled = out.main.enabled;
 		else if (!out.enabled && out.main.enabled) warn({ key: "main.enabled", message: `${ROOT}.enabled is false, which turns every watchdog off; main.enabled: true has no effect` });
-	} else if (out.enabled !== undefined) {
-		// Turning the switch on or off in a layer means the main session too, unless the layer says otherwise.
-		out.main = { ...out.main, enabled: out.enabled };
 	}
 	const pairs: Array<{ model?: string; thinking?: string }> = [];
 	if (out.main) pairs.push(out.main);

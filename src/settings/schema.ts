@@ -172,7 +172,7 @@ export interface WatchdogSettings {
 
 export const DEFAULT_SETTINGS: WatchdogSettings = {
 	enabled: false,
-	main: { enabled: true, model: "inherit", thinking: "inherit" },
+	main: { model: "inherit", thinking: "inherit" },
 	agentEndTimeoutMs: 60_000,
 	severityThreshold: "concern",
 	stalemateRepeats: 3,

@@ -49,7 +49,8 @@ describe("when there is a gate", () => {
 		expect(gates(undefined)).toBe(false);
 		expect(gates(policy({ write: "allow", "mcp__*": "allow" }))).toBe(false);
 		expect(gates(policy({ write: "deny" }, { write: "allow" }))).toBe(false);
-		expect(gates(policy({ write: "deny", edit: "ask" }, { "*": "allow" }))).toBe(false);
+		// A wildcard never lifts a global rule, so the gate stays.
+		expect(gates(policy({ write: "deny", edit: "ask" }, { "*": "allow" }))).toBe(true);
 		expect(gates(policy({ write: "deny" }))).toBe(true);
 		expect(gates(policy(undefined, { edit: "ask" }))).toBe(true);
 	});
