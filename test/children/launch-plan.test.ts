@@ -57,7 +57,16 @@ describe("resolveChildModel", () => {
 
 	it("fails a model Pi does not know, with the ones it does", () => {
 		expect(resolveChildModel(lookup, { launchModel: "z/none" }, parent)).toEqual({ error: "model z/none is not known to Pi. Available: p/big, q/small" });
-		expect(resolveChildModel(lookup, { launchModel: "nonsense" }, parent)).toEqual({ error: expect.stringMatching(/not a model reference/) });
+		expect(resolveChildModel(lookup, { launchModel: "nonsense" }, parent)).toEqual({ error: 'model "nonsense" (no provider given) is not known to Pi. Available: p/big, q/small' });
+		expect(resolveChildModel(lookup, { launchModel: "p/ has space" }, parent)).toEqual({ error: expect.stringMatching(/not a model reference/) });
+	});
+
+	it("finds a bare model id (pi-subagents' form): the parent's provider's, else the only one, else says which", () => {
+		expect(resolveChildModel(lookup, { agentModel: "big:high" }, parent)).toMatchObject({ ref: "p/big:high" });
+		const twice = [...models, { provider: "r", id: "big" }] as never[];
+		const both = { find: (provider: string, id: string) => twice.find((m: { provider: string; id: string }) => m.provider === provider && m.id === id), getAvailable: () => twice };
+		expect(resolveChildModel(both, { agentModel: "big" }, parent)).toEqual({ error: 'model "big" is offered by p, r; write provider/big to say which' });
+		expect(resolveChildModel(both, { agentModel: "big" }, { model: twice[2], thinking: "off" })).toMatchObject({ ref: "r/big" });
 	});
 });
 
