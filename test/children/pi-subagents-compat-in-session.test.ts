@@ -11,11 +11,10 @@ import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { makeGitRepo } from "../support/git.ts";
 import { startSession, type TestSession } from "../support/pi-session.ts";
+import { launchOnce, subagentResult } from "./launch-once.ts";
 import { wd, writeJson } from "../support/settings-files.ts";
 import { allText, type Ctx, text, toolUse } from "../review/review-helpers.ts";
 
-type Msg = { role: string; toolName?: string; content: unknown; isError?: boolean };
-const subagentResult = (t: TestSession) => (t.session.messages as Msg[]).filter((m) => m.role === "toolResult" && m.toolName === "subagent").at(-1);
 /** The tools a child was given: Pi hands them to the provider as the system message's `toolsAdded`. */
 const toolNames = (ctx: Ctx) =>
 	(ctx.messages as Array<{ role: string; toolsAdded?: Array<{ name: string }> }>)
@@ -30,18 +29,6 @@ function writeFile(path: string, content: string): string {
 }
 const userAgent = (t: TestSession, rel: string, content: string) => writeFile(join(t.agentDir, "agents", rel), content);
 
-/** The parent launches `args` once; each child turn sees the child's request. Returns what the parent saw after. */
-async function launchOnce(t: TestSession, args: Record<string, unknown>, childTurns: Array<(ctx: Ctx) => ReturnType<typeof fauxAssistantMessage>> = []) {
-	const seen = { after: "", childRequests: 0 };
-	t.main.setResponses([
-		toolUse("subagent", args),
-		...childTurns.map((turn) => (ctx: Ctx) => (seen.childRequests++, turn(ctx))),
-		(ctx: Ctx) => ((seen.after = allText(ctx)), fauxAssistantMessage("Parent done.")),
-	]);
-	await t.session.prompt("launch it");
-	await t.session.waitForIdle();
-	return seen;
-}
 
 describe("a user agent file that fails to load", () => {
 	it("blocks launches of its name with file:line and the problem, instead of running the shipped agent", async () => {
