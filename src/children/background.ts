@@ -11,6 +11,7 @@ import type { Finding } from "../findings/index.ts";
 import { envName } from "../host/index.ts";
 import { resolveChildModel } from "./child-model.ts";
 import { type CheckedChild, enforceLaunchRules } from "./launch-check.ts";
+import { resolveLaunchCwds } from "./launch-cwd.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import { type ChildResult, forModel, launchText } from "./launch-result.ts";
 import { findAgents, labelsFor, type LauncherDeps, type LaunchOutput, permissionPolicies } from "./launcher.ts";
@@ -24,9 +25,11 @@ const MAX_WAIT_MS = 10 * 60_000;
 const DEFAULT_WAIT_MS = 60_000;
 export const SUBAGENT_MESSAGE = "watchdog-subagent";
 
-export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext, plan: LaunchPlan): Promise<LaunchOutput> {
-	const agents = findAgents(deps.agents(ctx), plan.steps.map((s) => s.agent));
+export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext, asked: LaunchPlan, signal?: AbortSignal): Promise<LaunchOutput> {
+	const agents = findAgents(deps.agents(ctx), asked.steps.map((s) => s.agent));
 	const policies = permissionPolicies(deps.agentDir, agents);
+	// Made absolute here: the runner starts in its run folder, not in this session's.
+	const plan = await resolveLaunchCwds(asked, ctx.cwd, agents, signal);
 	const labels = labelsFor(agents.map((a) => a.name));
 	const children: RunnerSpec["children"] = [];
 	const problems: string[] = [];

@@ -43,7 +43,7 @@ export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionCo
 				watchdog.subtree.launching(id);
 				let out: Awaited<ReturnType<typeof launchForeground>>;
 				try {
-					out = plan.async ? await launchBackground(deps, ctx, plan) : await launchForeground(deps, ctx, plan, signal, onUpdate as never);
+					out = plan.async ? await launchBackground(deps, ctx, plan, signal) : await launchForeground(deps, ctx, plan, signal, onUpdate as never);
 				} catch (error) {
 					watchdog.subtree.abandoned(id);
 					throw error;
