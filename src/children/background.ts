@@ -45,6 +45,7 @@ export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext
 	}
 	// Nothing starts in the background on a plan that is already known to be broken.
 	if (problems.length) throw new Error(`not launched: ${problems.join("; ")}`);
+	// From the count to the status file below nothing awaits: launches of one turn's parallel tool calls count each other.
 	refuseOverCap(deps.agentDir, deps.watchdog.settings(ctx).settings.children.maxBackground);
 	const runId = newRunId();
 	// Judged here, in the parent: a blocked launch never gets a runner.
