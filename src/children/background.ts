@@ -82,13 +82,14 @@ export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext
 	};
 }
 
-/** Each runner is a whole Node process with its children's sessions: `children.maxBackground` bounds how many run at once. */
+/** Each runner is a whole Node process with its children's sessions: `children.maxBackground` bounds them. */
 function refuseOverCap(agentDir: string, max: number): void {
 	const running = runningBackground(agentDir);
 	if (running.length < max) return;
 	const runs = running.length === 1 ? "1 background run is" : `${running.length} background runs are`;
 	throw new Error(
-		`not launched: ${runs} already running (children.maxBackground is ${max}): ${running.join(", ")}. Wait for one to end (subagent {action: "wait", id}), stop one (subagent {action: "stop", id}), or launch without async.`,
+		`not launched: ${runs} already running (children.maxBackground is ${max}): ${running.join(", ")}. ` +
+			'Wait for one to end (subagent {action: "wait", id}), stop one (subagent {action: "stop", id}), or launch without async.',
 	);
 }
 

@@ -204,7 +204,9 @@ async function closeSession(session: AgentSession): Promise<void> {
 }
 
 const INTERRUPTED = "[watchdog] Your parent interrupted your current step.";
-const CARRY_ON = "Continue with your task from where you are (leave that step if it is no longer needed), or, if the task is done, give your final result.";
+const CARRY_ON =
+	"Continue with your task from where you are (leave that step if it is no longer needed), " +
+	"or, if the task is done, give your final result.";
 
 /**
  * After an interrupt: the parent's steers that the aborted run took in but never answered, and
@@ -220,7 +222,8 @@ function nextAfterInterrupt(session: AgentSession, steers: Set<string>): string 
 	}
 	const queued = session.clearQueue();
 	const next = [...unanswered, ...queued.steering, ...queued.followUp].filter((t) => t.trim());
-	return next.length ? `${INTERRUPTED} It asks you to do this next:\n\n${next.join("\n\n")}` : `${INTERRUPTED} ${CARRY_ON}`;
+	if (!next.length) return `${INTERRUPTED} ${CARRY_ON}`;
+	return `${INTERRUPTED} It asks you to do this next:\n\n${next.join("\n\n")}`;
 }
 
 function statusOfLastMessage(session: AgentSession): ChildStatus {

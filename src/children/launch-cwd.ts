@@ -13,7 +13,12 @@ import { mayWrite } from "./launch.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 
 /** The plan with every step's `cwd` made absolute; throws (nothing started) on one that cannot be. */
-export async function resolveLaunchCwds(plan: LaunchPlan, parentCwd: string, agents: ChildAgent[], signal?: AbortSignal): Promise<LaunchPlan> {
+export async function resolveLaunchCwds(
+	plan: LaunchPlan,
+	parentCwd: string,
+	agents: ChildAgent[],
+	signal?: AbortSignal,
+): Promise<LaunchPlan> {
 	if (!plan.steps.some((s) => s.cwd !== undefined)) return plan;
 	const root = await repositoryRoot(parentCwd, signal);
 	// Worktrees are made for writers of a background run and of parallel tasks.
@@ -38,12 +43,20 @@ export async function resolveLaunchCwds(plan: LaunchPlan, parentCwd: string, age
 		if (root) {
 			const inside = relative(root, realpathSync(absolute));
 			if (inside.startsWith("..") || isAbsolute(inside)) {
-				throw fail(`is ${absolute}, outside this session's repository ${root}: a child works inside the repository it is launched from (a writer gets a worktree of it and its changes land there); for another folder, start Pi there`);
+				throw fail(
+					`is ${absolute}, outside this session's repository ${root}: a child works inside the repository it is ` +
+						"launched from (a writer gets a worktree of it and its changes land there); for another folder, start Pi there",
+				);
 			}
 			const own = inside ? await repositoryRoot(absolute, signal) : root;
-			if (own !== root) throw fail(`is inside another git repository (${own}), not this session's (${root}); start Pi there to work on it`);
+			if (own !== root) {
+				throw fail(`is inside another git repository (${own}), not this session's (${root}); start Pi there to work on it`);
+			}
 			if (inside && worktrees && mayWrite(agents[i]) && (await ignored(root, inside, signal))) {
-				throw fail(`is ignored by git, so the worktree a writer gets has no such folder; give a folder git tracks, or run the child in the foreground alone`);
+				throw fail(
+					"is ignored by git, so the worktree a writer gets has no such folder; give a folder git tracks, " +
+						"or run the child in the foreground alone",
+				);
 			}
 		}
 		steps.push({ ...step, cwd: absolute });

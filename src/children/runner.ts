@@ -78,7 +78,8 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 			return undefined;
 		});
 		// Bounded: an abort that never settles must not hold the commands after it.
-		await Promise.race([Promise.all(each.map((p) => p?.catch(() => {}))), new Promise((r) => setTimeout(r, CONTROL_WAIT_MS).unref?.())]);
+		const settled = Promise.all(each.map((p) => p?.catch(() => {})));
+		await Promise.race([settled, new Promise((r) => setTimeout(r, CONTROL_WAIT_MS).unref?.())]);
 	};
 	const timer = setInterval(() => {
 		// The parent is gone (quit or killed): stop, so no runner outlives the session that owns it.

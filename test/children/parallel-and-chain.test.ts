@@ -91,16 +91,8 @@ describe("parallel children", () => {
 
 	it("runs writing children one after another in the parent's folder when it is not a git repository, and says so", async () => {
 		const t = await startSession();
-		const script = byTask({
-			PARENT: [() => toolUse("subagent", { tasks: [{ agent: "worker", task: "TASK-A" }, { agent: "worker", task: "TASK-B" }] }), () => fauxAssistantMessage("Done.")],
-			"TASK-A": [() => toolUse("write", { path: "a.txt", content: "A\n" }), () => fauxAssistantMessage("A")],
-			"TASK-B": [() => toolUse("write", { path: "b.txt", content: "B\n" }), () => fauxAssistantMessage("B")],
-		});
-		t.main.setResponses(Array.from({ length: 8 }, () => script as never));
 		try {
-			await t.session.prompt("PARENT: go");
-			await t.session.waitForIdle();
-			const result = subagentResult(t);
+			const result = await twoWriters(t, [{ agent: "worker", task: "TASK-A" }, { agent: "worker", task: "TASK-B" }]);
 			expect(result).toMatch(/No worktrees \(.*not a git repository.*\): the writing children ran one after another in your tree instead\./);
 			expect(readFileSync(join(t.cwd, "a.txt"), "utf8")).toBe("A\n");
 			expect(readFileSync(join(t.cwd, "b.txt"), "utf8")).toBe("B\n");
@@ -113,16 +105,9 @@ describe("parallel children", () => {
 		const t = await startSession();
 		const elsewhere = tempDir("pi-watchdog-elsewhere-");
 		mkdirSync(join(t.cwd, "sub"));
-		const script = byTask({
-			PARENT: [() => toolUse("subagent", { tasks: [{ agent: "worker", task: "TASK-A", cwd: "sub" }, { agent: "worker", task: "TASK-B", cwd: elsewhere }] }), () => fauxAssistantMessage("Done.")],
-			"TASK-A": [() => toolUse("write", { path: "a.txt", content: "A\n" }), () => fauxAssistantMessage("A")],
-			"TASK-B": [() => toolUse("write", { path: "b.txt", content: "B\n" }), () => fauxAssistantMessage("B")],
-		});
-		t.main.setResponses(Array.from({ length: 8 }, () => script as never));
 		try {
-			await t.session.prompt("PARENT: go");
-			await t.session.waitForIdle();
-			expect(subagentResult(t)).toMatch(/No worktrees \(.*not a git repository.*\): the writing children ran one after another/);
+			const result = await twoWriters(t, [{ agent: "worker", task: "TASK-A", cwd: "sub" }, { agent: "worker", task: "TASK-B", cwd: elsewhere }]);
+			expect(result).toMatch(/No worktrees \(.*not a git repository.*\): the writing children ran one after another/);
 			expect(readFileSync(join(t.cwd, "sub", "a.txt"), "utf8")).toBe("A\n");
 			expect(readFileSync(join(elsewhere, "b.txt"), "utf8")).toBe("B\n");
 		} finally {
@@ -130,6 +115,19 @@ describe("parallel children", () => {
 		}
 	});
 });
+
+/** Two writers launched side by side with `tasks` (TASK-A writes a.txt, TASK-B b.txt); the launch's result text. */
+async function twoWriters(t: Awaited<ReturnType<typeof startSession>>, tasks: Array<Record<string, string>>): Promise<string> {
+	const script = byTask({
+		PARENT: [() => toolUse("subagent", { tasks }), () => fauxAssistantMessage("Done.")],
+		"TASK-A": [() => toolUse("write", { path: "a.txt", content: "A\n" }), () => fauxAssistantMessage("A")],
+		"TASK-B": [() => toolUse("write", { path: "b.txt", content: "B\n" }), () => fauxAssistantMessage("B")],
+	});
+	t.main.setResponses(Array.from({ length: 8 }, () => script as never));
+	await t.session.prompt("PARENT: go");
+	await t.session.waitForIdle();
+	return subagentResult(t);
+}
 
 describe("a chain", () => {
 	it("gives each step the previous step's final answer in place of {previous}", async () => {
