@@ -9,6 +9,7 @@ import type { WatchdogSession } from "../session/index.ts";
 import { resolveChildModel } from "./child-model.ts";
 import { type ChildAgent, type ChildProgress, runChildSession } from "./child-session.ts";
 import { enforceLaunchRules } from "./launch-check.ts";
+import { resolveLaunchCwds } from "./launch-cwd.ts";
 import { type LaunchEnv, type PreparedChild, runLaunch, type WorktreeOps } from "./launch.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import { type ChildResult, launchDetails, launchText } from "./launch-result.ts";
@@ -122,13 +123,14 @@ export function permissionPolicies(agentDir: string, agents: LaunchAgent[]): Arr
 export async function launchForeground(
 	deps: LauncherDeps,
 	ctx: ExtensionContext,
-	plan: LaunchPlan,
+	asked: LaunchPlan,
 	signal: AbortSignal | undefined,
 	onUpdate: ((partial: { content: Array<{ type: "text"; text: string }>; details: Record<string, unknown> }) => void) | undefined,
 ): Promise<LaunchOutput> {
 	const { watchdog } = deps;
-	const agents = findAgents(deps.agents(ctx), plan.steps.map((s) => s.agent));
+	const agents = findAgents(deps.agents(ctx), asked.steps.map((s) => s.agent));
 	const policies = permissionPolicies(deps.agentDir, agents);
+	const plan = await resolveLaunchCwds(asked, ctx.cwd, agents, signal);
 	const settings = watchdog.settings(ctx).settings;
 	const runId = newRunId();
 	const labels = labelsFor(agents.map((a) => a.name));
