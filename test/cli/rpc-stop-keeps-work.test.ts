@@ -7,9 +7,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { git, makeGitRepo } from "../support/git.ts";
 import { type ChatRequest, type Reply, subagentCallScript, textOf } from "../support/openai-server.ts";
-import { type CliSession, cliForEachTest, runIdOf, until } from "../support/pi-cli.ts";
-
-const firstUser = (r: ChatRequest) => textOf(r.messages.find((m) => m.role === "user")?.content);
+import { type CliSession, cliForEachTest } from "../support/pi-cli.ts";
+import { callSubagent, firstUser, runIdOf, statusFile, until } from "../support/subagent-cli.ts";
 
 /** "WRITE-AND-HANG <file>": the child writes <file>, then its model never answers again. */
 function script(request: ChatRequest): Reply {
@@ -53,10 +52,7 @@ describe("stopping child work keeps what the children wrote", () => {
 
 	it("stop on a background run: a child that wrote lands its file, one that changed nothing reports no conflict", async () => {
 		const c = await start();
-		const call = async (args: Record<string, unknown>) => {
-			await c.run(`call ${JSON.stringify(args)}`, 60_000);
-			return (await subagentResults(c)).at(-1) as string;
-		};
+		const call = (args: Record<string, unknown>) => callSubagent(c, args);
 		const id = runIdOf(await call({ tasks: [{ agent: "worker", task: "WRITE-AND-HANG bg.txt" }, { agent: "worker", task: "HANG-TASK idle" }], async: true }));
 		await until("the writer to wait on its model", () => afterWrite(c, "bg.txt"));
 		await until("the idle child's request", () => c.server.requests.some((r) => firstUser(r).startsWith("HANG-TASK idle")));
@@ -72,16 +68,12 @@ describe("stopping child work keeps what the children wrote", () => {
 
 	it("a lost run's cleanup leaves another run's worktree alone, and what it wrote lands when that run is stopped", async () => {
 		const c = await start();
-		const call = async (args: Record<string, unknown>) => {
-			await c.run(`call ${JSON.stringify(args)}`, 60_000);
-			return (await subagentResults(c)).at(-1) as string;
-		};
+		const call = (args: Record<string, unknown>) => callSubagent(c, args);
 		const writer = runIdOf(await call({ agent: "worker", task: "WRITE-AND-HANG kept.txt", async: true }));
 		await until("the writer to wait on its model", () => afterWrite(c, "kept.txt"));
 		const doomed = runIdOf(await call({ agent: "worker", task: "HANG-TASK doomed", async: true }));
 		await until("the doomed child's request", () => c.server.requests.some((r) => firstUser(r).startsWith("HANG-TASK doomed")));
-		const statusOf = (id: string) => JSON.parse(readFileSync(join(c.agentDir, "watchdog", "runs", id, "status.json"), "utf8"));
-		process.kill(statusOf(doomed).pid as number, "SIGKILL");
+		process.kill(statusFile(c, doomed).pid as number, "SIGKILL");
 		expect(await call({ action: "wait", id: doomed, timeoutMs: 10_000 })).toMatch(new RegExp(`Run ${doomed}: lost`));
 		await new Promise((r) => setTimeout(r, 1500)); // the lost run's cleanup runs in the background
 		expect(git(c.cwd, "worktree", "list")).toContain(join(writer, "worktrees"));

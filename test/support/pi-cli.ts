@@ -117,19 +117,6 @@ function nodeFirstPath(): string {
 	return [dirname(process.execPath), process.env.PATH ?? ""].join(delimiter);
 }
 
-/** Polls `check` every 100 ms until it holds; throws naming `what` after `timeoutMs`. */
-export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (await check()) return;
-		await new Promise((r) => setTimeout(r, 100));
-	}
-	throw new Error(`timed out waiting for ${what}`);
-}
-
-/** The run id a `subagent` result names ("Run 20261201-101502-a3f9c1 …"). */
-export const runIdOf = (text: string) => /Run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(text)?.[1] as string;
-
 /** A CLI for each test of the calling `describe`, stopped after the test: `start()` makes it. */
 export function cliForEachTest(options: () => CliOptions): () => Promise<CliSession> {
 	let cli: CliSession | undefined;
