@@ -10,6 +10,18 @@ export const CONFIG_CHANGE_ENTRY = "watchdog-config-change";
 
 export type ChangeOutcome = "applied" | "refused" | "declined";
 
+/** A select dialog (Pi's `ctx.ui.select`): the picked choice, or undefined when dismissed. */
+export type Chooser = (title: string, choices: string[]) => Promise<string | undefined>;
+
+/** The safe answer comes first, so Enter (and Escape) keep the watchdog as it is. */
+export const KEEP_CHOICE = "No, keep the watchdog as it is";
+export const LOWER_CHOICE = "Yes, lower the watchdog's oversight as asked";
+
+/** Asks whether to let a change that lowers oversight through; only an explicit yes is a yes. */
+export async function askToLower(ask: Chooser, question: string, details: string): Promise<boolean> {
+	return (await ask(`${question}\n\n${details}`, [KEEP_CHOICE, LOWER_CHOICE])) === LOWER_CHOICE;
+}
+
 /** Kept in the session (never sent to the model); the history log reads these. */
 export interface ConfigChangeEntry {
 	at: string;
@@ -26,8 +38,8 @@ export interface AgentChangeDeps {
 	env: ConfigureEnv;
 	/** Pi's mode, named in a refusal. */
 	mode: string;
-	/** Asks the user yes or no; absent where nobody can be asked. */
-	ask?: (title: string, message: string) => Promise<boolean>;
+	/** Asks the user to pick one of `choices` (undefined: dismissed); absent where nobody can be asked. */
+	ask?: Chooser;
 	/** Saves the planned change and returns what was done. */
 	apply(plan: ConfigurePlan): Promise<string>;
 	record(entry: ConfigChangeEntry): void;
@@ -64,7 +76,8 @@ export async function agentConfigure(deps: AgentChangeDeps, request: ConfigureRe
 			].join("\n"),
 		};
 	}
-	const yes = await deps.ask(
+	const yes = await askToLower(
+		deps.ask,
 		"Let the agent lower the watchdog's oversight?",
 		`The agent asks for the same as:\n${indented}\n\nThis lowers oversight:\n${lowered.map((r) => `- ${r}`).join("\n")}`,
 	);

@@ -59,7 +59,7 @@ export async function configureForAgent(session: WatchdogSession, ctx: AgentCtx,
 	const deps: AgentChangeDeps = {
 		env,
 		mode: ctx.mode,
-		ask: canAsk ? (title, message) => ctx.ui.confirm(title, message, { signal }) : undefined,
+		ask: canAsk ? (title, choices) => ctx.ui.select(title, choices, { signal }) : undefined,
 		apply: (plan) => applyChange(session, env, request, plan),
 		record: (entry) => {
 			session.host.appendEntry(CONFIG_CHANGE_ENTRY, entry);
