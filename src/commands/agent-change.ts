@@ -3,24 +3,13 @@
 // refused where nobody can be asked (print, RPC); every change is announced and recorded.
 import { type ConfigureEnv, type ConfigurePlan, type ConfigureRequest, planConfigure, settingsAtScope } from "../settings/index.ts";
 import { loweredOversight } from "../settings/index.ts";
-import type { Level } from "../host/index.ts";
+import { askToLower, type Chooser, type Level } from "../host/index.ts";
 import { commandsFor } from "./watchdog-command.ts";
 
 export const CONFIG_CHANGE_ENTRY = "watchdog-config-change";
 
 export type ChangeOutcome = "applied" | "refused" | "declined";
 
-/** A select dialog (Pi's `ctx.ui.select`): the picked choice, or undefined when dismissed. */
-export type Chooser = (title: string, choices: string[]) => Promise<string | undefined>;
-
-/** The safe answer comes first, so Enter (and Escape) keep the watchdog as it is. */
-export const KEEP_CHOICE = "No, keep the watchdog as it is";
-export const LOWER_CHOICE = "Yes, lower the watchdog's oversight as asked";
-
-/** Asks whether to let a change that lowers oversight through; only an explicit yes is a yes. */
-export async function askToLower(ask: Chooser, question: string, details: string): Promise<boolean> {
-	return (await ask(`${question}\n\n${details}`, [KEEP_CHOICE, LOWER_CHOICE])) === LOWER_CHOICE;
-}
 
 /** Kept in the session (never sent to the model); the history log reads these. */
 export interface ConfigChangeEntry {

@@ -7,3 +7,4 @@ export { forEachLeaf, howToTurnOn, type ResolvedSettings, type SettingsProblem }
 export { type SettingsLayer, type WatchdogSettings } from "./schema.ts";
 export { SettingsStore, type ProjectContext, type SettingsLocation } from "./store.ts";
 export { parseJson } from "./files.ts";
+export { type HeldChange, settingsDiff, WatchedFileCache } from "./file-watch.ts";
