@@ -91,7 +91,9 @@ async function withForceHint<T>(hint: string, fn: () => Promise<T>): Promise<T> 
 }
 
 function configureEnv(session: WatchdogSession, ctx: Ctx): ConfigureEnv {
-	return { store: session.store, project: session.project(ctx), registry: ctx.modelRegistry, session: session.sessionModel(ctx) };
+	// A saved change was the user's, or confirmed by them: the file watch must not judge it as the agent's (a child's parent's watch).
+	const saved = session.options.parent?.user?.saved ?? ((path, mutate) => session.settingsWatch.files.ownWrite(path, mutate));
+	return { store: session.store, project: session.project(ctx), registry: ctx.modelRegistry, session: session.sessionModel(ctx), saved };
 }
 
 async function applyChange(session: WatchdogSession, env: ConfigureEnv, request: ConfigureRequest, plan: ConfigurePlan): Promise<string> {

@@ -36,6 +36,8 @@ export interface ParentUser {
 	notify(text: string, level: Level): void;
 	/** A select dialog where a person can answer (the parent's TUI); absent elsewhere. */
 	ask?(title: string, choices: string[]): Promise<string | undefined>;
+	/** The child saved a settings change the user made or allowed (the parent's file watch takes it as accepted). */
+	saved?(path: string, mutate: (watchdog: Record<string, unknown>) => void): void;
 }
 
 /** Where a child's findings go besides its own session. */
