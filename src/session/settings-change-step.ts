@@ -105,6 +105,11 @@ export class SettingsChangeWatch {
 		return [...this.files.held.values()];
 	}
 
+	/** The short status: what each held change would do first (the line may be cut), then the file. */
+	brief(): string[] {
+		return this.held().map((c) => `Settings change held back (${ACCEPT_COMMAND} takes it): ${c.lowered.join("; ")} · ${c.path}`);
+	}
+
 	/** Status: each held change, and how to accept it. */
 	section(): StatusSection[] {
 		const held = this.held();

@@ -18,6 +18,8 @@ function script(request: ChatRequest): Reply {
 	const first = firstUser(request);
 	if (first.startsWith("call ")) return subagentCallScript(request);
 	if (request.tools?.some((t) => t.function.name === "watchdog_warn")) return { text: "Nothing to report." };
+	const file = /OVERWRITE (\S+) (\{.*\})/.exec(first);
+	if (file) return request.messages.at(-1)?.role === "tool" ? { text: "overwritten" } : { toolCalls: [{ name: "write", args: { path: file[1], content: file[2] } }] };
 	const args = /CONFIGURE (\{.*\})/.exec(first)?.[1];
 	if (args) {
 		const last = request.messages.at(-1);
@@ -38,7 +40,7 @@ describe("pi --mode rpc: a child's watchdog.configure", () => {
 			args: ["--tools", "read,bash,edit,write,subagent"],
 		});
 		mkdirSync(join(cli.agentDir, "agents"), { recursive: true });
-		writeFileSync(join(cli.agentDir, "agents", "tuner.md"), "---\nname: tuner\ndescription: adjusts the watchdog\ntools: read, subagent\n---\nYou adjust the watchdog when asked.\n");
+		writeFileSync(join(cli.agentDir, "agents", "tuner.md"), "---\nname: tuner\ndescription: adjusts the watchdog\ntools: read, write, subagent\n---\nYou adjust the watchdog when asked.\n");
 	});
 	afterAll(async () => {
 		await cli?.stop();
@@ -72,5 +74,16 @@ describe("pi --mode rpc: a child's watchdog.configure", () => {
 		expect(refused?.message).toMatch(/^Refused a change the tuner child agent asked for, because it lowers the watchdog's oversight: turns the main watchdog off\./);
 		expect(result).toMatch(/CHILD WAS TOLD: Not changed: [\s\S]*in rpc mode there is no way to ask[\s\S]*The user has been told\. Do not retry it\./);
 		expect(historyLines().at(-1)).toMatchObject({ outcome: "refused", role: "tuner" });
+	});
+
+	it("holds back the child's own write of the settings file, named by the parent's subagent call", async () => {
+		const path = userSettingsPath(cli.agentDir);
+		const off = JSON.stringify({ ...readJson(path), ...wd({ enabled: false }) });
+		const notices = await cli.run(`call ${JSON.stringify({ agent: "tuner", task: `OVERWRITE ${path} ${off}` })}`, 60_000);
+		expect(readJson(path).subagents.watchdog).toEqual({ enabled: false });
+		const held = notices.find((n) => /^Held back a change/.test(n.message ?? ""));
+		expect(held?.message).toMatch(/made by the agent's subagent call #1 of this run[\s\S]*turns the main watchdog off/);
+		const status = (await cli.run("/subagents-watchdog status")).map((n) => n.message).join("\n");
+		expect(status).toMatch(/^Settings change held back \(\/subagents-watchdog settings accept takes it\): turns the main watchdog off/m);
 	});
 });
