@@ -77,7 +77,12 @@ export class SettingsChangeWatch {
 			}
 			this.files.hold({ path, token, by: who, lowered });
 			const reasons = lowered.map((r) => `- ${r}`).join("\n");
-			present(ctx, `Held back a change to ${path} made by ${who}: it lowers the watchdog's oversight:\n${reasons}\nThe watchdog keeps its settings as they were. If you made or want this change: ${ACCEPT_COMMAND}`, "warning");
+			const text = [
+				`Held back a change to ${path} made by ${who}: it lowers the watchdog's oversight:`,
+				reasons,
+				`The watchdog keeps its settings as they were. If you made or want this change: ${ACCEPT_COMMAND}`,
+			];
+			present(ctx, text.join("\n"), "warning");
 			session.recordHistory(ctx, { ...line, outcome: "held", lowered, summary: `${who} changed ${path}, held back: ${lowered.join("; ")}` });
 			if (ctx.mode === "tui" && ctx.hasUI) void this.ask(session, ctx, path, who, reasons);
 		}
@@ -86,17 +91,19 @@ export class SettingsChangeWatch {
 	/** In the TUI: the user picks; the first choice keeps the change held back. Never awaited by a hook. */
 	private async ask(session: WatchdogSession, ctx: UiCtx, path: string, who: string, reasons: string): Promise<void> {
 		const token = this.files.held.get(path)?.token;
-		const yes = await askToLower((title, choices) => ctx.ui.select(title, choices), `Accept the change ${who} made to ${path}?`, `It lowers the watchdog's oversight:\n${reasons}\n\nUntil you accept it, the watchdog keeps its settings as they were.`);
-		if (yes && this.files.held.get(path)?.token === token) present(ctx, this.accept(session, ctx), "info");
+		const details = `It lowers the watchdog's oversight:\n${reasons}\n\nUntil you accept it, the watchdog keeps its settings as they were.`;
+		const yes = await askToLower((title, choices) => ctx.ui.select(title, choices), `Accept the change ${who} made to ${path}?`, details);
+		if (yes && this.files.held.get(path)?.token === token) present(ctx, this.accept(session, ctx, path), "info");
 	}
 
-	/** `settings accept`: every held change takes effect. Returns what to tell the user. */
-	accept(session: WatchdogSession, ctx: UiCtx): string {
-		const held = [...this.files.held.values()];
+	/** `settings accept`: every held change (or the one to `path`) takes effect. Returns what to tell the user. */
+	accept(session: WatchdogSession, ctx: UiCtx, path?: string): string {
+		const held = this.held().filter((c) => path === undefined || c.path === path);
 		if (!held.length) return "No settings change is held back.";
 		for (const change of held) {
 			this.files.accept(change.path);
-			session.recordHistory(ctx, { kind: SETTINGS_CHANGE_KIND, path: change.path, outcome: "accepted", summary: `you accepted the change ${change.by} made to ${change.path}` });
+			const summary = `you accepted the change ${change.by} made to ${change.path}`;
+			session.recordHistory(ctx, { kind: SETTINGS_CHANGE_KIND, path: change.path, outcome: "accepted", summary });
 		}
 		return held.map((c) => `Accepted the change to ${c.path} (${c.by}); now in effect: ${c.lowered.join("; ")}.`).join("\n");
 	}
@@ -114,7 +121,8 @@ export class SettingsChangeWatch {
 	section(): StatusSection[] {
 		const held = this.held();
 		if (!held.length) return [];
-		return [{ title: "Held settings changes", lines: [...held.map((c) => `${c.path}, changed by ${c.by}, held back: ${c.lowered.join("; ")}`), `Accept: ${ACCEPT_COMMAND}`] }];
+		const lines = held.map((c) => `${c.path}, changed by ${c.by}, held back: ${c.lowered.join("; ")}`);
+		return [{ title: "Held settings changes", lines: [...lines, `Accept: ${ACCEPT_COMMAND}`] }];
 	}
 }
 
