@@ -45,7 +45,8 @@ export class SettingsChangeWatch {
 
 	private lowered(session: WatchdogSession, ctx: UiCtx, before: ResolvedSettings, after: ResolvedSettings): string[] {
 		const lowered = loweredOversight(before.settings, settingsDiff(before.settings, after.settings), session.sessionModel(ctx));
-		if (!before.errors.length && after.errors.length) lowered.push("makes the settings invalid, which turns the watchdog off");
+		const error = after.errors[0];
+		if (!before.errors.length && error) lowered.push(`makes the settings invalid (${error.origin}: ${error.message}), which turns the watchdog off`);
 		return lowered;
 	}
 
@@ -80,11 +81,12 @@ export class SettingsChangeWatch {
 			const text = [
 				`Held back a change to ${path} made by ${who}: it lowers the watchdog's oversight:`,
 				reasons,
-				`The watchdog keeps its settings as they were. If you made or want this change: ${ACCEPT_COMMAND}`,
+				`This session's watchdog keeps its settings as they were (the file is left as it is; other sessions read it as it is now).`,
+				`If you made or want this change: ${ACCEPT_COMMAND}`,
 			];
 			present(ctx, text.join("\n"), "warning");
 			session.recordHistory(ctx, { ...line, outcome: "held", lowered, summary: `${who} changed ${path}, held back: ${lowered.join("; ")}` });
-			if (ctx.mode === "tui" && ctx.hasUI) void this.ask(session, ctx, path, who, reasons);
+			if (ctx.mode === "tui" && ctx.hasUI) void this.ask(session, ctx, path, who, reasons).catch(() => {});
 		}
 	}
 
