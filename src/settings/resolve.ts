@@ -1,8 +1,8 @@
 // Pure resolution of the settings layers into effective settings with provenance.
 // No file access here: the caller hands in what each source contained.
 import type { z } from "zod";
-import { parseModelRef } from "../models/index.ts";
-import { DEFAULT_SETTINGS, layerSchemaStripping, type SettingsLayer, strictLayerSchema, type WatchdogSettings } from "./schema.ts";
+import { isBareModelId, parseModelRef, splitBareId } from "../models/index.ts";
+import { DEFAULT_SETTINGS, layerSchemaStripping, type SettingsLayer, strictLayerSchema, UNSUPPORTED_KEYS, type WatchdogSettings } from "./schema.ts";
 import { isPlainObject } from "../util/index.ts";
 
 export type SourceName = "default" | "user" | "project" | "session";
@@ -37,6 +37,8 @@ export interface ResolvedSettings {
 	warnings: SettingsProblem[];
 	/** Sources present but not read, with why. */
 	ignored: SettingsProblem[];
+	/** pi-subagents' keys that load but do nothing here (announced once per session, listed in status). */
+	unsupported: SettingsProblem[];
 	/** Whether the main session's watchdog is on: `settings.enabled`, `settings.main.enabled` and no errors. */
 	enabled: boolean;
 	/**
@@ -67,6 +69,7 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 	const errors: SettingsProblem[] = [];
 	const warnings: SettingsProblem[] = [];
 	const ignored: SettingsProblem[] = [];
+	const unsupported: SettingsProblem[] = [];
 	const childPolicy: ChildPolicyLayer[] = [];
 
 	for (const layer of layers) {
@@ -81,6 +84,9 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 		}
 		const policy = layer.source !== "session" && !layer.isWatchdogObject ? childPolicyOf(layer.document) : undefined;
 		if (policy) childPolicy.push({ source: layer.source as "user" | "project", origin: layer.origin, ...policy });
+		if (layer.source !== "session" && !layer.isWatchdogObject && isPlainObject(layer.document) && isPlainObject(layer.document.subagents) && layer.document.subagents.maxSubagentDepth !== undefined) {
+			unsupported.push({ ...at, key: "subagents.maxSubagentDepth", message: `subagents.maxSubagentDepth is not supported yet: a child here cannot launch children of its own, whatever the depth` });
+		}
 		const extracted = layer.isWatchdogObject ? { ok: true as const, value: layer.document } : extractWatchdog(layer.document);
 		if (!extracted.ok) {
 			errors.push({ ...at, message: extracted.error });
@@ -94,6 +100,11 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 			continue;
 		}
 		const normalized = normalizeLayer(checked.layer, (w) => warnings.push({ ...at, ...w }));
+		for (const [key, why] of Object.entries(UNSUPPORTED_KEYS)) {
+			if (getPath(normalized, key) === undefined) continue;
+			unsupported.push({ ...at, key, message: `${ROOT}.${key} is not supported: ${why}` });
+			setPath(normalized as Record<string, unknown>, key, undefined);
+		}
 		forEachLeaf(normalized, "", (path, value) => {
 			setPath(settings as unknown as Record<string, unknown>, path, value);
 			sources[path] = layer.source;
@@ -102,7 +113,7 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 
 	// `enabled` is the master switch; `main.enabled` (by default the same) the main session's own.
 	const enabled = settings.enabled && settings.main.enabled !== false && errors.length === 0;
-	return { settings, sources, errors, warnings, ignored, enabled, ...(childPolicy.length ? { childPolicy } : {}) };
+	return { settings, sources, errors, warnings, ignored, unsupported, enabled, ...(childPolicy.length ? { childPolicy } : {}) };
 }
 
 function childPolicyOf(doc: unknown): Omit<ChildPolicyLayer, "source" | "origin"> | undefined {
@@ -177,6 +188,13 @@ function normalizeModelPair(pair: { model?: string; thinking?: string }): void {
 	if (pair.model === undefined) return;
 	if (pair.model === "inherit") {
 		pair.thinking ??= "inherit";
+		return;
+	}
+	if (isBareModelId(pair.model)) {
+		// Placed at a provider when the session reads the settings (it knows Pi's models).
+		const bare = splitBareId(pair.model);
+		pair.model = bare.id;
+		pair.thinking ??= bare.thinking ?? "off";
 		return;
 	}
 	const parsed = parseModelRef(pair.model);
