@@ -335,12 +335,10 @@ export class WatchdogSession {
 	settings(ctx: Ctx): ResolvedSettings {
 		const parent = this.options.parentSettings;
 		if (parent) return childView(parent(), this.options.role);
-		const resolved = this.store.resolve(this.project(ctx));
+		const from = this.store.resolve(this.project(ctx));
 		// Bare model ids are placed against Pi's models; the store's memo keeps this to one lookup per change.
-		if (this.placed?.from === resolved && this.placed.registry === ctx.modelRegistry) return this.placed.value;
-		const value = placeBareModels(resolved, ctx.modelRegistry, (source) => (source === "user" ? this.store.userPath() : source === "project" ? this.store.projectPath(ctx.cwd) : "session overrides"));
-		this.placed = { from: resolved, registry: ctx.modelRegistry, value };
-		return value;
+		if (this.placed?.from !== from || this.placed.registry !== ctx.modelRegistry) this.placed = { from, registry: ctx.modelRegistry, value: placeBareModels(from, ctx.modelRegistry, (source) => (source === "user" ? this.store.userPath() : source === "project" ? this.store.projectPath(ctx.cwd) : "session overrides")) };
+		return this.placed.value;
 	}
 
 	sessionModel(ctx: Ctx): SessionModelInfo {
