@@ -9,7 +9,7 @@ import type { WatchdogSession } from "../session/index.ts";
 export function showTestFinding(session: WatchdogSession, ctx: ExtensionContext, severity: "concern" | "blocker", text: string): string {
 	const finding = makeFinding(
 		{
-			summary: `[test] ${text.trim() || `A sample ${severity} from /subagents-watchdog test`}`,
+			summary: `Test finding: ${text.trim() || `a sample ${severity} from /subagents-watchdog test`}`,
 			evidence: `This is a test finding the user asked for with /subagents-watchdog test ${severity} at ${new Date().toISOString()}; nothing was reviewed.`,
 			recommendedAction: "Nothing to do: it shows how a finding reaches you.",
 			importance: "medium",
