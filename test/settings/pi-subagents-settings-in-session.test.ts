@@ -124,3 +124,51 @@ describe("keys with no meaning here", () => {
 		expect(t.notices.filter((n) => /pi-subagents settings? that do/.test(n.message))).toHaveLength(1);
 	});
 });
+
+describe("pi-subagents' README configuration, in the same shapes", () => {
+	it("a full watchdog block loads with the documented meaning", async () => {
+		const watchdog = {
+			enabled: true,
+			clarification: false,
+			agentEndTimeoutMs: 45_000,
+			severityThreshold: "concern",
+			maxWarnings: null,
+			stalemateRepeats: 4,
+			guidance: { watchdogMd: true },
+			scope: { enabled: true },
+			cadence: { everyNTools: null },
+			main: { enabled: true, model: "faux-reviewer/reviewer-model", thinking: "high" },
+			children: {
+				enabled: true,
+				model: "reviewer-model",
+				thinking: false,
+				watchdogTailTimeoutMs: 60_000,
+				cadence: { everyNTools: 12 },
+				overrides: { scout: { enabled: false }, worker: { model: "faux-reviewer/reviewer-model:medium", cadence: { everyNTools: null } } },
+			},
+			lsp: { enabled: true, timeoutMs: 4000, maxFiles: 15, maxDiagnostics: 40 },
+			rules: { action: "block", roleModels: { oracle: { deny: ["*:off"], note: "oracle thinks before it answers" } } },
+		};
+		const t = (open = await startSession({ userSettings: { subagents: { watchdog, modelScope: { enforce: true, allow: ["faux/*", "faux-reviewer/*"] } } } }));
+		const status = await statusOf(t, "--settings");
+		expect(status).not.toMatch(/Config errors/);
+		expect(status).toMatch(/^Watchdog: on/m);
+		expect(status).toContain("Reviewer model: faux-reviewer/reviewer-model, thinking high");
+		const setting = (key: string) => new RegExp(`^\\s+${key.replaceAll(".", "\\.")}\\s+(\\S+)`, "m").exec(status)?.[1];
+		// Placed at its one provider; false is off; null is off; a role's model keeps its level.
+		expect(setting("children.model")).toBe('"faux-reviewer/reviewer-model"');
+		expect(setting("children.thinking")).toBe('"off"');
+		expect(setting("cadence.everyNTools")).toBe("0");
+		expect(setting("children.overrides.worker.cadence.everyNTools")).toBe("0");
+		expect(setting("children.overrides.worker.thinking")).toBe('"medium"');
+		expect(setting("children.overrides.scout.enabled")).toBe("false");
+		expect(setting("maxWarnings")).toBe("null");
+		expect(setting("stalemateRepeats")).toBe("4");
+		expect(setting("lsp.maxFiles")).toBe("15");
+		expect(setting("rules.action")).toBe('"block"');
+		// The two keys with no meaning here are named, not applied.
+		expect(status).toContain("subagents.watchdog.children.watchdogTailTimeoutMs is not supported");
+		expect(status).toContain("subagents.watchdog.lsp.maxDiagnostics is not supported");
+		expect(status).not.toMatch(/^\s+lsp\.maxDiagnostics/m);
+	});
+});
