@@ -27,9 +27,9 @@ const DIFF_COMMANDS = new Set(["diff", "diff-index", "diff-files", "diff-tree", 
 
 /**
  * Subcommands (as we call them) that never run a filter or merge driver, so need no listing.
- * Not among them: ls-files and write-tree, which may refresh the index and run a clean filter.
+ * Not among them: write-tree (it may refresh the index, which runs a clean filter), nor ls-files -m.
  */
-const DRIVERLESS = new Set(["rev-parse", "config", "commit-tree", "diff-tree", "ls-tree", "merge-base", "rev-list", "for-each-ref", "show-ref", "symbolic-ref", "version"]);
+const DRIVERLESS = new Set(["ls-files", "rev-parse", "config", "commit-tree", "diff-tree", "ls-tree", "merge-base", "rev-list", "for-each-ref", "show-ref", "symbolic-ref", "version"]);
 
 /** The repository's merge drivers are replaced by git's own three-way text merge (exit code = conflicts). */
 const TEXT_MERGE = "git merge-file --marker-size=%L %A %O %B";
@@ -46,6 +46,7 @@ function subcommandAt(args: string[]): number {
 export function mayRunDrivers(args: string[]): boolean {
 	const at = subcommandAt(args);
 	const name = at < 0 ? "" : args[at];
+	if (name === "ls-files" && args.some((a) => a === "-m" || a === "--modified")) return true;
 	if (DRIVERLESS.has(name)) return false;
 	if (name === "read-tree") return args.some((a) => a === "-u" || a === "--reset");
 	if (name === "worktree") return args[at + 1] === "add";
@@ -119,38 +120,34 @@ export function parseDriverListing(stdout: string, cwd: string): Listed {
 	return { drivers: { filters: [...filters], merges: [...merges] }, watch: keep && watch.size > 0 ? [...watch] : undefined };
 }
 
-function signature(file: string): { sig: string; mtimeMs: number } {
+function signature(file: string): string {
 	try {
 		const s = statSync(file, { bigint: true });
-		return { sig: `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, mtimeMs: Number(s.mtimeNs / 1_000_000n) };
+		return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 	} catch {
-		return { sig: "missing", mtimeMs: 0 };
+		return "missing";
 	}
 }
 
 const cache = new Map<string, { drivers: RepoDrivers; files: Map<string, string> }>();
 const CACHE_MAX = 64;
-/** A config file changed this close to a listing may have changed while git read it: not kept. */
-const SETTLE_MS = 2000;
 
 /** The drivers last listed for `cwd`, when none of the files they came from changed since. */
 export function cachedDrivers(cwd: string): RepoDrivers | undefined {
 	const hit = cache.get(cwd);
 	if (!hit) return undefined;
-	for (const [file, sig] of hit.files) if (signature(file).sig !== sig) return undefined;
+	for (const [file, sig] of hit.files) if (signature(file) !== sig) return undefined;
 	return hit.drivers;
 }
 
-/** Keeps a listing's answer for `cwd` (started at `startedMs`) while its files stay as they are now. */
-export function keepDrivers(cwd: string, listed: Listed, startedMs: number): void {
+/**
+ * Keeps a listing's answer for `cwd` while its files stay as they are now. (An edit landing
+ * between git's read and this stat is missed until the next edit; only code that already runs
+ * in the repository could time that, and it gains nothing it could not do itself.)
+ */
+export function keepDrivers(cwd: string, listed: Listed): void {
 	cache.delete(cwd);
 	if (!listed.watch) return;
-	const files = new Map<string, string>();
-	for (const file of listed.watch) {
-		const now = signature(file);
-		if (now.mtimeMs >= startedMs - SETTLE_MS) return;
-		files.set(file, now.sig);
-	}
 	if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
-	cache.set(cwd, { drivers: listed.drivers, files });
+	cache.set(cwd, { drivers: listed.drivers, files: new Map(listed.watch.map((f) => [f, signature(f)])) });
 }

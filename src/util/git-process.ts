@@ -43,12 +43,11 @@ function gitEnv(extra: Record<string, string> = {}, drivers?: RepoDrivers): Node
 
 /** The filter and merge drivers the repository at `cwd` defines (its own config, not yours), or none when git cannot say. */
 async function listDrivers(options: GitOptions): Promise<RepoDrivers | undefined> {
-	const started = Date.now();
 	// Exit code 1 is "no entry matched"; anything else (not a repository, no folder) leaves nothing to blank.
 	const run = await spawnGit(guardedArgs(DRIVER_LISTING), { cwd: options.cwd, signal: options.signal, timeoutMs: QUICK_GIT_MS, maxBytes: MAX_LISTING_BYTES });
 	if (run.code !== 0 && run.code !== 1) return undefined;
 	const listed = parseDriverListing(run.stdout, options.cwd);
-	keepDrivers(options.cwd, listed, started);
+	keepDrivers(options.cwd, listed);
 	return listed.drivers;
 }
 
