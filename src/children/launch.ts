@@ -91,7 +91,7 @@ export async function runLaunch(plan: LaunchPlan, children: PreparedChild[], env
 
 async function runParallel(children: PreparedChild[], env: LaunchEnv, hooks: LaunchHooks, signal: AbortSignal, notes: string[]): Promise<{ results: ChildResult[]; notes: string[] }> {
 	const results: ChildResult[] = new Array(children.length);
-	const writers = children.filter((c) => mayWrite(c.agent) && !c.step.cwd).length;
+	const writers = children.filter((c) => mayWrite(c.agent)).length;
 	let inTree = !env.isolate && writers <= 1; // a lone writer needs no worktree: nobody else writes beside it
 	let landing: Promise<unknown> = Promise.resolve();
 	let treeTurn: Promise<unknown> = Promise.resolve();
@@ -102,9 +102,10 @@ async function runParallel(children: PreparedChild[], env: LaunchEnv, hooks: Lau
 			const child = children[i];
 			const cwd = child.step.cwd ?? env.cwd;
 			let wt: Worktree | undefined;
-			if (!inTree && mayWrite(child.agent) && !child.step.cwd) {
+			// A writer gets its worktree whatever its cwd: it works in the worktree's matching subfolder.
+			if (!inTree && mayWrite(child.agent)) {
 				try {
-					wt = await env.worktrees.create(env.cwd, join(env.runDir, "worktrees", String(i + 1)), signal);
+					wt = await env.worktrees.create(cwd, join(env.runDir, "worktrees", String(i + 1)), signal);
 				} catch (error) {
 					if (!inTree) notes.push(`No worktrees (${error instanceof Error ? error.message : String(error)}): the writing children ran one after another in your tree instead.`);
 					inTree = true;
@@ -112,7 +113,7 @@ async function runParallel(children: PreparedChild[], env: LaunchEnv, hooks: Lau
 			}
 			const step = `${i + 1}/${children.length}`;
 			let result: ChildResult;
-			if (wt || !mayWrite(child.agent) || child.step.cwd) {
+			if (wt || !mayWrite(child.agent)) {
 				result = await runOne(child, child.step.task, wt ? (wt.workDir ?? wt.dir) : cwd, wt, env, hooks, signal, step);
 			} else {
 				// Writers in the parent's own tree take turns.
@@ -139,10 +140,10 @@ async function runParallel(children: PreparedChild[], env: LaunchEnv, hooks: Lau
 /** One child at a time: in the parent's tree, or (isolated) in a worktree landed when it ends. */
 async function runIsolated(child: PreparedChild, task: string, env: LaunchEnv, hooks: LaunchHooks, signal: AbortSignal, step: string, notes: string[]): Promise<ChildResult> {
 	const cwd = child.step.cwd ?? env.cwd;
-	if (!env.isolate || child.step.cwd || !mayWrite(child.agent)) return runOne(child, task, cwd, undefined, env, hooks, signal, step);
+	if (!env.isolate || !mayWrite(child.agent)) return runOne(child, task, cwd, undefined, env, hooks, signal, step);
 	let wt: Worktree;
 	try {
-		wt = await env.worktrees.create(env.cwd, join(env.runDir, "worktrees", child.label.replace(/[^A-Za-z0-9_.-]/g, "_")), signal);
+		wt = await env.worktrees.create(cwd, join(env.runDir, "worktrees", child.label.replace(/[^A-Za-z0-9_.-]/g, "_")), signal);
 	} catch (error) {
 		notes.push(`No worktree (${error instanceof Error ? error.message : String(error)}): ${child.label} worked in your tree directly.`);
 		return runOne(child, task, cwd, undefined, env, hooks, signal, step);

@@ -3,7 +3,7 @@
 export { applyConfigure, planConfigure, settingsAtScope, type ConfigureEnv, type ConfigurePlan, type ConfigureRequest, type ConfigureScope } from "./configure.ts";
 export { childOffReason, childView } from "./child-view.ts";
 export { loweredOversight } from "./oversight.ts";
-export { forEachLeaf, howToTurnOn, type ResolvedSettings, type SettingsProblem } from "./resolve.ts";
-export { type SettingsLayer, type WatchdogSettings } from "./schema.ts";
+export { type ChildPolicyLayer, forEachLeaf, howToTurnOn, type ResolvedSettings, type SettingsProblem } from "./resolve.ts";
+export { MAX_CHILD_TIMEOUT_MS, MAX_CHILD_TIMEOUT_TEXT, type SettingsLayer, type WatchdogSettings } from "./schema.ts";
 export { SettingsStore, type ProjectContext, type SettingsLocation } from "./store.ts";
 export { parseJson } from "./files.ts";
