@@ -1,13 +1,13 @@
 // Through the real `pi` CLI in RPC mode: a child launched with `cwd` set to the folder above the
-// repository. Its own reviewer and the stopped-subtree verifier both try `read secret.txt` (a
-// file in that folder, outside the repository): neither may get its content, and the verifier
-// is told it looks in the parent's repository. Then the history side: a worktree child's
+// parent's project. Its own reviewer and the stopped-subtree verifier both try `read secret.txt` (a
+// file in that folder, outside the project): neither may get its content, and the verifier
+// is told it looks in the parent's project. Then the history side: a worktree child's
 // permission decision and the deny line of a child whose folder name is ~1,000 control
 // characters are both found by `history --kind permission` in the project.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { git, makeGitRepo } from "../support/git.ts";
+import { makeGitRepo } from "../support/git.ts";
 import { type ChatRequest, type Reply, subagentCallScript, textOf } from "../support/openai-server.ts";
 import { type CliSession, startCli } from "../support/pi-cli.ts";
 import { wd, writeJson } from "../support/settings-files.ts";
@@ -32,6 +32,7 @@ function script(request: ChatRequest): Reply {
 	return { text: "plain answer" };
 }
 
+const SETTINGS = wd({ enabled: true, main: { model: "local/reviewer" }, children: { enabled: true }, lsp: { enabled: false } });
 let cli: CliSession | undefined;
 afterEach(async () => {
 	await cli?.stop().catch(() => {});
@@ -47,18 +48,17 @@ const until = async (what: string, check: () => boolean | Promise<boolean>, time
 	throw new Error(`timed out waiting for ${what}`);
 };
 
-it("keeps the child's reviewer and the verifier in the parent's repository when the launch names the folder above it", async () => {
+it("keeps the child's reviewer and the verifier in the parent's project when the launch names the folder above it", async () => {
+	// Outside any repository a launch may name any folder (inside one, a cwd outside it is refused).
 	const outer = tempDir("pi-watchdog-outer-");
 	writeFileSync(join(outer, "secret.txt"), `${SECRET}\n`);
-	const repo = join(outer, "repo");
-	mkdirSync(repo);
-	git(repo, "init", "-q", "-b", "main");
-	writeFileSync(join(repo, "README.md"), "hi\n");
-	git(repo, "-c", "user.email=t@example.com", "-c", "user.name=T", "add", "-A");
-	git(repo, "-c", "user.email=t@example.com", "-c", "user.name=T", "commit", "-qm", "initial");
-	cli = await startCli({ script, cwd: repo, userSettings: wd({ enabled: true, main: { model: "local/reviewer" }, children: { enabled: true }, lsp: { enabled: false } }), args: ["--tools", "read,bash,edit,write,subagent"] });
+	const project = join(outer, "project");
+	mkdirSync(project);
+	writeFileSync(join(project, "README.md"), "hi\n");
+	cli = await startCli({ script, cwd: project, userSettings: SETTINGS, args: ["--tools", "read,bash,edit,write,subagent"] });
 	const c = cli;
 	await c.run(`call ${JSON.stringify({ agent: "worker", task: "WRITE note.txt", cwd: outer })}`, 90_000);
+	expect(readFileSync(join(outer, "note.txt"), "utf8")).toBe("from the child\n");
 	const verifier = () => c.server.requests.filter((r) => firstUser(r).startsWith("Verify the stopped children"));
 	await until("the verifier's read", () => verifier().some((r) => toolTexts(r).length > 0));
 	const reviewerReads = c.server.requests.filter((r) => r.tools?.some((t) => t.function.name === "watchdog_warn")).flatMap(toolTexts);
@@ -66,7 +66,7 @@ it("keeps the child's reviewer and the verifier in the parent's repository when 
 	expect(verifierReads.length).toBeGreaterThan(0);
 	expect(reviewerReads.length).toBeGreaterThan(0);
 	for (const text of [...reviewerReads, ...verifierReads]) expect(text).not.toContain(SECRET);
-	expect(firstUser(verifier()[0])).toContain(`outside the project's repository ${repo}`);
+	expect(firstUser(verifier()[0])).toContain(`outside this project (${project})`);
 });
 
 it("files a worktree child's and a control-character folder's permission lines under the project", async () => {
@@ -75,7 +75,7 @@ it("files a worktree child's and a control-character folder's permission lines u
 	const names = Array.from({ length: 5 }, (_, i) => String.fromCharCode(1 + i).repeat(199) + String.fromCharCode(0x1f));
 	const odd = join(repo, ...names);
 	mkdirSync(odd, { recursive: true });
-	cli = await startCli({ script, cwd: repo, userSettings: wd({ enabled: true, main: { model: "local/reviewer" }, children: { enabled: true }, lsp: { enabled: false } }), args: ["--tools", "read,bash,edit,write,subagent"] });
+	cli = await startCli({ script, cwd: repo, userSettings: SETTINGS, args: ["--tools", "read,bash,edit,write,subagent"] });
 	writeJson(join(cli.agentDir, "extensions", "subagent", "config.json"), { permissions: { rules: { write: "ask" } } });
 	// Two writers side by side: each runs in its own worktree.
 	await cli.run(`call ${JSON.stringify({ tasks: [{ agent: "worker", task: "WRITE a.txt" }, { agent: "worker", task: "WRITE b.txt" }] })}`, 120_000);
