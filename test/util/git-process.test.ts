@@ -78,6 +78,7 @@ describe("a repository's own programs", () => {
 		const { repo, marked } = boobyTrappedRepo();
 		writeFiles(repo, { "lines.txt": "changed\n" });
 		git(repo, "status", "--porcelain");
+		git(repo, "add", "lines.txt"); // a clean filter runs on every file added
 		expect(marked()).toMatch(/fsmonitor/);
 		expect(marked()).toMatch(/clean/);
 	});
