@@ -201,10 +201,11 @@ export function eventLine(event: HistoryEventInput, now: Date): { ok: true; line
 	// and at the very last only they remain. A line is never dropped for its length.
 	const cut = `${JSON.stringify(capped(ordered, 1 / 64, 1 / 4))}\n`;
 	if (Buffer.byteLength(cut) <= MAX_LINE_BYTES) return { ok: true, line: cut };
-	return { ok: true, line: `${JSON.stringify(capped({ at, session: ordered.session, cwd: ordered.cwd, kind: ordered.kind, note: "fields left out: too long" }, 1, 1 / 4))}\n` };
+	const bare = { at, session: ordered.session, cwd: ordered.cwd, kind: ordered.kind, note: "fields left out: too long" };
+	return { ok: true, line: `${JSON.stringify(capped(bare, 1, 1 / 4))}\n` };
 }
 
-/** Written as a JSON string, a character takes at most 6 bytes (\uXXXX); kept fields get this many per character of their cap. */
+/** As JSON a character takes up to 6 bytes (\uXXXX); kept fields get this many bytes per character of their cap. */
 const KEPT_BYTES_PER_CHAR = 2;
 
 /** `text` cut to `chars` characters and to `bytes` bytes as a JSON string, whichever is shorter. */
@@ -237,7 +238,9 @@ function capped(value: Record<string, unknown>, scale: number, keptScale: number
 			out[key] = key === "at" ? v : fitText(text, chars, KEPT.has(key) ? chars * KEPT_BYTES_PER_CHAR : chars * 6);
 		} else if (typeof v === "number") out[key] = Number.isFinite(v) ? v : 0;
 		else if (typeof v === "boolean" || v === null) out[key] = v;
-		else if (typeof v === "object" && !Array.isArray(v)) out[key] = capped(v as Record<string, unknown>, scale, scale);
+		else if (typeof v === "object" && !Array.isArray(v)) {
+			out[key] = capped(v as Record<string, unknown>, scale, scale);
+		}
 		// Arrays and anything else are left out: a line holds counts and short texts, not lists.
 	}
 	return out;

@@ -207,7 +207,9 @@ export class ModelReview {
 		const own = gate?.repo?.root ?? ctx.cwd;
 		const place: ToolsRoot = this.deps.project ? toolsRootFor(own, this.deps.project) : { root: own };
 		// The gate's git runner and baseline belong to the child's own tree: not used elsewhere.
-		const tools = place.root === own ? createReviewerReadTools({ root: own, git: gate?.git, baseline: gate?.baseline ?? null }) : createReviewerReadTools({ root: place.root, baseline: null });
+		const tools = createReviewerReadTools(
+			place.root === own ? { root: own, git: gate?.git, baseline: gate?.baseline ?? null } : { root: place.root, baseline: null },
+		);
 		const input = buildReviewInput({
 			changedPaths: paths,
 			carriedOver,

@@ -38,5 +38,6 @@ export function toolsRootFor(cwd: string, project: string): ToolsRoot {
 	// The child's worktree: another work tree of the parent's repository.
 	if (own && parentRepo && real(own.commonDir) === real(parentRepo.commonDir)) return { root: own.root };
 	if (inside(top, cwd)) return { root: own && inside(top, own.root) ? own.root : resolve(cwd) };
-	return { root: top, note: `The child's folder ${resolve(cwd)} is outside this project (${top}); the tools look only in ${top}.` };
+	const note = `The child's folder ${resolve(cwd)} is outside this project (${top}); the tools look only in ${top}.`;
+	return { root: top, note };
 }

@@ -29,7 +29,20 @@ const DIFF_COMMANDS = new Set(["diff", "diff-index", "diff-files", "diff-tree", 
  * Subcommands (as we call them) that never run a filter or merge driver, so need no listing.
  * Not among them: write-tree (it may refresh the index, which runs a clean filter), nor ls-files -m.
  */
-const DRIVERLESS = new Set(["ls-files", "rev-parse", "config", "commit-tree", "diff-tree", "ls-tree", "merge-base", "rev-list", "for-each-ref", "show-ref", "symbolic-ref", "version"]);
+const DRIVERLESS = new Set([
+	"ls-files",
+	"rev-parse",
+	"config",
+	"commit-tree",
+	"diff-tree",
+	"ls-tree",
+	"merge-base",
+	"rev-list",
+	"for-each-ref",
+	"show-ref",
+	"symbolic-ref",
+	"version",
+]);
 
 /** The repository's merge drivers are replaced by git's own three-way text merge (exit code = conflicts). */
 const TEXT_MERGE = "git merge-file --marker-size=%L %A %O %B";
@@ -61,7 +74,8 @@ export interface RepoDrivers {
 /** The call's arguments after our settings, with diff programs refused after a diff subcommand. */
 export function guardedArgs(args: string[]): string[] {
 	const at = subcommandAt(args);
-	const own = at >= 0 && DIFF_COMMANDS.has(args[at]) ? [...args.slice(0, at + 1), "--no-ext-diff", "--no-textconv", ...args.slice(at + 1)] : args;
+	const diff = at >= 0 && DIFF_COMMANDS.has(args[at]);
+	const own = diff ? [...args.slice(0, at + 1), "--no-ext-diff", "--no-textconv", ...args.slice(at + 1)] : args;
 	return [...FIXED_CONFIG.flatMap((c) => ["-c", c]), ...own];
 }
 
@@ -71,9 +85,13 @@ export function guardedArgs(args: string[]): string[] {
  */
 export function driverEnv(drivers: RepoDrivers | undefined, env: NodeJS.ProcessEnv): Record<string, string> {
 	const pairs: [string, string][] = [];
-	for (const name of drivers?.filters ?? []) for (const key of ["clean", "smudge", "process"]) pairs.push([`filter.${name}.${key}`, ""]);
-	for (const name of drivers?.filters ?? []) pairs.push([`filter.${name}.required`, "false"]);
-	for (const name of drivers?.merges ?? []) pairs.push([`merge.${name}.driver`, TEXT_MERGE], [`merge.${name}.recursive`, "text"]);
+	for (const name of drivers?.filters ?? []) {
+		for (const key of ["clean", "smudge", "process"]) pairs.push([`filter.${name}.${key}`, ""]);
+		pairs.push([`filter.${name}.required`, "false"]);
+	}
+	for (const name of drivers?.merges ?? []) {
+		pairs.push([`merge.${name}.driver`, TEXT_MERGE], [`merge.${name}.recursive`, "text"]);
+	}
 	if (pairs.length === 0) return {};
 	const inherited = Number.parseInt(env.GIT_CONFIG_COUNT ?? "", 10);
 	const first = Number.isSafeInteger(inherited) && inherited > 0 ? inherited : 0;
@@ -86,7 +104,14 @@ export function driverEnv(drivers: RepoDrivers | undefined, env: NodeJS.ProcessE
 }
 
 /** The listing runGit asks for: scope, origin, key and value of each entry that can define or pull in a driver. */
-export const DRIVER_LISTING = ["config", "-z", "--show-scope", "--show-origin", "--get-regexp", "^(filter|merge|include|includeif|extensions|core)\\."];
+export const DRIVER_LISTING = [
+	"config",
+	"-z",
+	"--show-scope",
+	"--show-origin",
+	"--get-regexp",
+	"^(filter|merge|include|includeif|extensions|core)\\.",
+];
 
 interface Listed {
 	drivers: RepoDrivers;
@@ -115,9 +140,16 @@ export function parseDriverListing(stdout: string, cwd: string): Listed {
 		if (driver) (driver[1] === "filter" ? filters : merges).add(driver[2]);
 		// A conditional include can depend on the branch, a worktree config on a file not listed yet.
 		if (key.startsWith("includeif.") || key === "extensions.worktreeconfig") keep = false;
-		if (key === "include.path" && file) watch.add(value.startsWith("~/") ? join(homedir(), value.slice(2)) : isAbsolute(value) ? value : resolve(dirname(file), value));
+		if (key === "include.path" && file) watch.add(includedFile(value, file));
 	}
-	return { drivers: { filters: [...filters], merges: [...merges] }, watch: keep && watch.size > 0 ? [...watch] : undefined };
+	const drivers = { filters: [...filters], merges: [...merges] };
+	return { drivers, watch: keep && watch.size > 0 ? [...watch] : undefined };
+}
+
+/** Where an `include.path` value leads, as git resolves it: `~/` from home, relative from the including file. */
+function includedFile(value: string, from: string): string {
+	if (value.startsWith("~/")) return join(homedir(), value.slice(2));
+	return isAbsolute(value) ? value : resolve(dirname(from), value);
 }
 
 function signature(file: string): string {

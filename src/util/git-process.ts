@@ -5,13 +5,24 @@
 // No git process starts anywhere else (test/util/git-process.test.ts checks), and each runs with
 // the repository's hooks, fsmonitor and configured programs off (git-guard.ts).
 import { spawn } from "node:child_process";
-import { cachedDrivers, driverEnv, DRIVER_LISTING, guardedArgs, keepDrivers, mayRunDrivers, parseDriverListing, PROGRAM_VARIABLES, QUIET_PROGRAMS, type RepoDrivers } from "./git-guard.ts";
+import {
+	cachedDrivers,
+	DRIVER_LISTING,
+	driverEnv,
+	guardedArgs,
+	keepDrivers,
+	mayRunDrivers,
+	PROGRAM_VARIABLES,
+	parseDriverListing,
+	QUIET_PROGRAMS,
+	type RepoDrivers,
+} from "./git-guard.ts";
 
 export interface GitRun {
 	code: number;
 	stdout: string;
 	stderr: string;
-	/** Git processes this call started: its own, and one listing of the repository's drivers when not known yet. */
+	/** Git processes this call started: its own, and a listing of the repository's drivers when not known yet. */
 	processes: number;
 }
 
@@ -38,13 +49,15 @@ function gitEnv(extra: Record<string, string> = {}, drivers?: RepoDrivers): Node
 	const env: NodeJS.ProcessEnv = { ...process.env };
 	for (const name of [...REPOSITORY_VARIABLES, ...PROGRAM_VARIABLES]) delete env[name];
 	// Never wait on a prompt; never take the index lock just to refresh stat data.
-	return { ...env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C", ...QUIET_PROGRAMS, ...driverEnv(drivers, env), ...extra };
+	const quiet = { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C", ...QUIET_PROGRAMS };
+	return { ...env, ...quiet, ...driverEnv(drivers, env), ...extra };
 }
 
-/** The filter and merge drivers the repository at `cwd` defines (its own config, not yours), or none when git cannot say. */
+/** The filter and merge drivers the repository at `cwd` defines (its config, not yours); none when git cannot say. */
 async function listDrivers(options: GitOptions): Promise<RepoDrivers | undefined> {
 	// Exit code 1 is "no entry matched"; anything else (not a repository, no folder) leaves nothing to blank.
-	const run = await spawnGit(guardedArgs(DRIVER_LISTING), { cwd: options.cwd, signal: options.signal, timeoutMs: QUICK_GIT_MS, maxBytes: MAX_LISTING_BYTES });
+	const listing = { cwd: options.cwd, signal: options.signal, timeoutMs: QUICK_GIT_MS, maxBytes: MAX_LISTING_BYTES };
+	const run = await spawnGit(guardedArgs(DRIVER_LISTING), listing);
 	if (run.code !== 0 && run.code !== 1) return undefined;
 	const listed = parseDriverListing(run.stdout, options.cwd);
 	keepDrivers(options.cwd, listed);
@@ -77,7 +90,8 @@ function spawnGit(args: string[], options: GitOptions, drivers?: RepoDrivers): P
 	return new Promise((resolvePromise, reject) => {
 		if (options.signal?.aborted) return reject(new Error(`${what} was aborted`));
 		// No stdin pipe unless there is input: git then reads an empty stdin, one pipe fewer per call.
-		const child = spawn("git", args, { cwd: options.cwd, env: gitEnv(options.env, drivers), stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+		const stdio: ["ignore" | "pipe", "pipe", "pipe"] = [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"];
+		const child = spawn("git", args, { cwd: options.cwd, env: gitEnv(options.env, drivers), stdio });
 		const out: Buffer[] = [];
 		const err: Buffer[] = [];
 		let bytes = 0;
@@ -108,7 +122,8 @@ function spawnGit(args: string[], options: GitOptions, drivers?: RepoDrivers): P
 		child.on("close", (code) => {
 			done();
 			if (failure) return reject(failure);
-			resolvePromise({ processes: 1, code: code ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8").trim() });
+			const stdout = Buffer.concat(out).toString("utf8");
+			resolvePromise({ processes: 1, code: code ?? -1, stdout, stderr: Buffer.concat(err).toString("utf8").trim() });
 		});
 		if (child.stdin) {
 			// A git that exits before reading its input must not crash us with EPIPE.

@@ -213,7 +213,16 @@ export class SubtreeVerifier {
 			const { root, note } = rootFor(undecided, ctx.cwd);
 			if (note) this.deps.note(ctx, `Watchdog verification: ${note}`);
 			const baseline = root === projectRoot(ctx.cwd) ? this.deps.baseline() : null;
-			const { verdicts, outcome } = await runModelCheck({ registry: ctx.modelRegistry, choice: how.choice, checks: undecided, root, note, baseline, timeoutMs: how.timeoutMs, cancel: this.stop.signal });
+			const { verdicts, outcome } = await runModelCheck({
+				registry: ctx.modelRegistry,
+				choice: how.choice,
+				checks: undecided,
+				root,
+				note,
+				baseline,
+				timeoutMs: how.timeoutMs,
+				cancel: this.stop.signal,
+			});
 			model = { ref: outcome.model, cost: outcome.usage.cost };
 			const decided = withModelVerdicts(undecided, verdicts, outcome.failure ? `${outcome.failure.kind}: ${outcome.failure.message}` : outcome.status === "cancelled" ? "cancelled" : undefined);
 			judged = checks.map((c) => decided.find((d) => d.id === c.id) ?? c);
