@@ -16,7 +16,7 @@ import type { LaunchPlan } from "./launch-plan.ts";
 import { type ChildResult, forModel, launchText } from "./launch-result.ts";
 import { findAgents, labelsFor, type LauncherDeps, type LaunchOutput, permissionPolicies } from "./launcher.ts";
 import type { RunnerSpec } from "./runner.ts";
-import { isRunId, listRuns, makeRunDir, newRunId, processAlive, readRunJson, readStatus, runDir, runningBackground, runsDir, type RunStatus, writeJsonAtomic } from "./runs.ts";
+import { isRunId, listRuns, makeRunDir, newRunId, processAlive, readRunJson, readStatus, runDir, runningBackground, type RunStatus, writeJsonAtomic } from "./runs.ts";
 import type { SubagentParams } from "./tool-params.ts";
 
 export const RUNNER_SCRIPT = fileURLToPath(new URL("../../bin/subagent-runner.mjs", import.meta.url));
@@ -143,7 +143,8 @@ function settle(deps: LauncherDeps, runId: string): { status: RunStatus; results
 	if (status.state === "running" && !processAlive(status.pid)) {
 		const lost: RunStatus = { ...status, state: "lost", updatedAt: new Date().toISOString(), error: "the runner process ended without a result" };
 		writeJsonAtomic(join(dir, "status.json"), lost);
-		void deps.worktrees.cleanStale?.(lost ? readSpecCwd(dir) : "", runsDir(deps.agentDir), () => false).catch(() => {});
+		// Only this run's worktrees: the other runs' are still being worked in.
+		void deps.worktrees.cleanStale?.(readSpecCwd(dir), dir, () => false).catch(() => {});
 		return { status: lost, results: [] };
 	}
 	return undefined;

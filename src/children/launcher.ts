@@ -3,7 +3,8 @@
 // (launch.ts), show progress, keep the result on disk, and say what happened. Thin glue over Pi.
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import type { ExtensionContext, ExtensionFactory, ModelRuntime } from "@earendil-works/pi-coding-agent";
-import type { ChildBlockers, Finding, ParentChannel } from "../findings/index.ts";
+import type { ChildBlockers, Finding, ParentChannel, ParentUser } from "../findings/index.ts";
+import { present } from "../host/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
 import type { WatchdogSession } from "../session/index.ts";
 import { resolveChildModel } from "./child-model.ts";
@@ -160,7 +161,15 @@ export async function launchForeground(
 		return m ? [{ label: c.label, role: c.agent.name, model: m.model, thinking: m.thinking, explicit: Boolean(c.step.model && c.step.model !== "inherit") }] : [];
 	}));
 	const dir = makeRunDir(deps.agentDir, runId);
+	// What a child tells or asks the user reaches this session's user (its own UI reaches nobody).
+	const user: ParentUser = {
+		mode: ctx.mode,
+		notify: (text, level) => present(ctx, text, level),
+		saved: (path, mutate) => watchdog.settingsWatch.files.ownWrite(path, mutate),
+		...(ctx.mode === "tui" && ctx.hasUI ? { ask: (title: string, choices: string[]) => ctx.ui.select(title, choices, { signal }) } : {}),
+	};
 	const channelFor = (label: string, role: string): ParentChannel => ({
+		user,
 		deliver(findings) {
 			const kept = channels.get(label);
 			kept?.findings.push(...findings);

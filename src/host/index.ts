@@ -3,6 +3,7 @@
 export { quietly, restoreWorkingRow, showReviewing } from "./progress.ts";
 export { guarded } from "./guard.ts";
 export { present, type Level } from "./present.ts";
+export { askToLower, type Chooser, KEEP_CHOICE, LOWER_CHOICE } from "./ask.ts";
 export { renderFindings, renderQuestion } from "./render.ts";
 export { piTrusts, repositoryTrust } from "./trust.ts";
 export { appName, envName } from "./app-name.ts";

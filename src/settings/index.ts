@@ -7,3 +7,4 @@ export { type ChildPolicyLayer, forEachLeaf, howToTurnOn, type ResolvedSettings,
 export { MAX_CHILD_TIMEOUT_MS, MAX_CHILD_TIMEOUT_TEXT, type SettingsLayer, type WatchdogSettings } from "./schema.ts";
 export { SettingsStore, type ProjectContext, type SettingsLocation } from "./store.ts";
 export { parseJson } from "./files.ts";
+export { type HeldChange, settingsDiff, WatchedFileCache } from "./file-watch.ts";

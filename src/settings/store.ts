@@ -22,14 +22,16 @@ export interface ProjectContext {
 }
 
 export class SettingsStore {
-	private files = new SettingsFileCache();
+	private readonly files: SettingsFileCache;
 	private session: SettingsLayer = {};
 	private sessionVersion = 0;
 	private memo?: { key: string; value: ResolvedSettings };
 	private readonly location: SettingsLocation;
 
-	constructor(location: SettingsLocation) {
+	/** `files`: the cache files are read through (the session's passes a watching one, see file-watch.ts). */
+	constructor(location: SettingsLocation, files: SettingsFileCache = new SettingsFileCache()) {
 		this.location = location;
+		this.files = files;
 	}
 
 	/** Pi's agent folder, as the host names it now. */
