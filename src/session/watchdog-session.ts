@@ -137,8 +137,7 @@ export class WatchdogSession {
 			reviewer: (ctx) => this.reviewer(ctx),
 			present,
 			persist: (type, data) => this.host.appendEntry(type, data),
-			role: options.role,
-			project: options.project,
+			role: options.role, project: options.project,
 		});
 		this.loops = new LoopWatch();
 		this.subtree = new SubtreeVerifier({
@@ -317,8 +316,7 @@ export class WatchdogSession {
 		try {
 			const session = ctx.sessionManager?.getSessionId() ?? "unknown";
 			const trusted = ctx.isProjectTrusted ? piTrusts({ isProjectTrusted: ctx.isProjectTrusted }) : false;
-			const parent = this.options.parentSettings;
-			this.historyMaxBytes = (parent ? parent() : this.store.resolve({ cwd: ctx.cwd, trusted })).settings.history.maxBytes;
+			this.historyMaxBytes = (this.options.parentSettings?.() ?? this.store.resolve({ cwd: ctx.cwd, trusted })).settings.history.maxBytes;
 			const child = this.options.role !== "main" ? { role: this.options.role, ...(this.options.runId ? { run: this.options.runId } : {}) } : {};
 			this.historyLog.append({ ...event, ...child, session, cwd: this.options.project ?? ctx.cwd } as HistoryEventInput);
 		} catch {
