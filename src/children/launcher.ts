@@ -45,6 +45,8 @@ export interface ChildWatchdogOptions {
 	/** The child's tool permissions; absent when nothing asks or denies (no gate). */
 	permissions?: PermissionPolicy;
 	task?: string;
+	/** The parent's folder (see WatchdogOptions.project). */
+	project: string;
 }
 
 export interface LauncherDeps {
@@ -230,7 +232,7 @@ export async function launchForeground(
 					thinking: m.thinking,
 					timeoutMs: child.step.timeoutMs ?? settings.children.timeoutMs,
 					modelRuntime: runtime,
-					watchdog: deps.childWatchdog({ role: child.agent.name, parent: channelFor(child.label, child.agent.name), parentSettings: () => watchdog.settings(ctx), runId, task, ...(permissions.has(child.label) ? { permissions: permissions.get(child.label) } : {}) }),
+					watchdog: deps.childWatchdog({ role: child.agent.name, parent: channelFor(child.label, child.agent.name), parentSettings: () => watchdog.settings(ctx), runId, task, project: ctx.cwd, ...(permissions.has(child.label) ? { permissions: permissions.get(child.label) } : {}) }),
 					...sessionPlace(ctx),
 				},
 				hooks,

@@ -142,7 +142,7 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 						thinking: c.thinking as ThinkingLevel,
 						timeoutMs: child.step.timeoutMs ?? spec.settings.settings.children.timeoutMs,
 						modelRuntime: runtime,
-						watchdog: deps.childWatchdog({ role: child.agent.name, parent: channel(child.label), parentSettings: () => spec.settings, runId: spec.runId, task, ...(c.permissions ? { permissions: c.permissions } : {}) }),
+						watchdog: deps.childWatchdog({ role: child.agent.name, parent: channel(child.label), parentSettings: () => spec.settings, runId: spec.runId, task, project: spec.cwd, ...(c.permissions ? { permissions: c.permissions } : {}) }),
 						...(spec.sessionDir ? { sessionDir: spec.sessionDir } : {}),
 						...(spec.parentSessionFile ? { parentSessionFile: spec.parentSessionFile } : {}),
 					},

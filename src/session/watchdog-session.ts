@@ -46,6 +46,7 @@ export interface WatchdogOptions {
 	permissions?: PermissionPolicy;
 	/** A child's task, which the permission arbiter is shown. */
 	task?: string;
+	project?: string; // a child's: the parent's folder (its history lines and its reviewer's root)
 }
 
 export type ToolCallVerdict = { block: true; reason: string } | undefined;
@@ -138,7 +139,7 @@ export class WatchdogSession {
 			reviewer: (ctx) => this.reviewer(ctx),
 			present,
 			persist: (type, data) => this.host.appendEntry(type, data),
-			role: options.role,
+			role: options.role, project: options.project,
 		});
 		this.loops = new LoopWatch();
 		this.subtree = new SubtreeVerifier({
@@ -317,10 +318,9 @@ export class WatchdogSession {
 		try {
 			const session = ctx.sessionManager?.getSessionId() ?? "unknown";
 			const trusted = ctx.isProjectTrusted ? piTrusts({ isProjectTrusted: ctx.isProjectTrusted }) : false;
-			const parent = this.options.parentSettings;
-			this.historyMaxBytes = (parent ? parent() : this.store.resolve({ cwd: ctx.cwd, trusted })).settings.history.maxBytes;
+			this.historyMaxBytes = (this.options.parentSettings?.() ?? this.store.resolve({ cwd: ctx.cwd, trusted })).settings.history.maxBytes;
 			const child = this.options.role !== "main" ? { role: this.options.role, ...(this.options.runId ? { run: this.options.runId } : {}) } : {};
-			this.historyLog.append({ ...event, ...child, session, cwd: ctx.cwd } as HistoryEventInput);
+			this.historyLog.append({ ...event, ...child, session, cwd: this.options.project ?? ctx.cwd } as HistoryEventInput);
 		} catch {
 			// a stale context or an unwritable agent folder: the event is in the session all the same
 		}
