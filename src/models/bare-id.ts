@@ -10,7 +10,9 @@ export interface ModelLookup {
 }
 
 /** `preferred`: whose model of that id wins (an agent's parent); without it the id must be unique. */
-export function findBareId(lookup: ModelLookup, text: string, preferred?: { provider: string }): { model: Model<Api>; thinking?: Thinking } | { error: string } {
+export type BarePlace = { model: Model<Api>; thinking?: Thinking } | { error: string };
+
+export function findBareId(lookup: ModelLookup, text: string, preferred?: { provider: string }): BarePlace {
 	const { id, thinking } = splitBareId(text);
 	const own = preferred ? lookup.find(preferred.provider, id) : undefined;
 	if (own) return { model: own, ...(thinking ? { thinking } : {}) };
@@ -21,7 +23,8 @@ export function findBareId(lookup: ModelLookup, text: string, preferred?: { prov
 		// no list: the id cannot be placed
 	}
 	if (all.length === 1) return { model: all[0], ...(thinking ? { thinking } : {}) };
-	if (all.length > 1) return { error: `model "${id}" is offered by ${all.map((m) => m.provider).join(", ")}; write provider/${id} to say which (e.g. ${all[0].provider}/${id})` };
+	const providers = all.map((m) => m.provider).join(", ");
+	if (all.length > 1) return { error: `model "${id}" is offered by ${providers}; write provider/${id} to say which` };
 	return { error: `model "${id}" (no provider given) is not known to Pi. Available: ${availableModels(lookup)}` };
 }
 

@@ -255,7 +255,8 @@ export class ModelReview {
 		if (key === this.lastFailureKey) return;
 		this.lastFailureKey = key;
 		const why = failed.map((f) => `${f.model} failed (${f.kind}): ${firstLine(f.message, 160)}`).join("; ");
-		this.deps.present(ctx, `Watchdog: ${why}. This review ran on the fallback ${model} (fallbackModels). See /subagents-watchdog check.`, "warning");
+		const text = `Watchdog: ${why}. This review ran on the fallback ${model} (fallbackModels). See /subagents-watchdog check.`;
+		this.deps.present(ctx, text, "warning");
 	}
 
 	/** A failed review is announced once per kind and model; again, it only updates status and footer. */
@@ -265,7 +266,12 @@ export class ModelReview {
 		const repeated = key === this.lastFailureKey;
 		this.lastFailureKey = key;
 		if (repeated) return;
-		this.deps.present(ctx, `Watchdog: the review failed (${failure.kind}): ${failure.message}\nThe run was not reviewed; its changes stay pending for the next review. The watchdog does not switch models by itself (only to fallbackModels, before any tool work). See /subagents-watchdog check.`, "warning");
+		const text = [
+			`Watchdog: the review failed (${failure.kind}): ${failure.message}`,
+			"The run was not reviewed; its changes stay pending for the next review. The watchdog does not switch models by itself",
+			"(only to fallbackModels, before any tool work). See /subagents-watchdog check.",
+		];
+		this.deps.present(ctx, `${text[0]}\n${text[1]} ${text[2]}`, "warning");
 	}
 }
 
@@ -275,7 +281,9 @@ export { REVIEW_ENTRY };
 function fallbackChoices(refs: string[], primary: ReviewerChoice): ReviewerChoice[] {
 	return refs.flatMap((text) => {
 		const parsed = parseModelRef(text);
-		return parsed.ok ? [{ kind: "configured" as const, provider: parsed.ref.provider, id: parsed.ref.id, thinking: parsed.ref.thinking ?? primary.thinking }] : [];
+		if (!parsed.ok) return [];
+		const { provider, id } = parsed.ref;
+		return [{ kind: "configured" as const, provider, id, thinking: parsed.ref.thinking ?? primary.thinking }];
 	});
 }
 

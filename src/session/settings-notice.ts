@@ -6,7 +6,8 @@ import type { ResolvedSettings } from "../settings/index.ts";
 export function unsupportedSettings(resolved: ResolvedSettings, role: string): string[] {
 	const lines = resolved.unsupported.map((u) => `${u.message} (${u.origin})`);
 	if (role === "main" && process.env.PI_SUBAGENT_MAX_DEPTH !== undefined) {
-		lines.push("PI_SUBAGENT_MAX_DEPTH is not supported yet: a child here cannot launch children of its own, whatever the depth (environment)");
+		const why = "a child here cannot launch children of its own, whatever the depth";
+		lines.push(`PI_SUBAGENT_MAX_DEPTH is not supported yet: ${why} (environment)`);
 	}
 	return lines;
 }
@@ -17,7 +18,8 @@ export class SettingsNotices {
 
 	/** The notices that are new since the last call, joined; undefined when there is nothing new. */
 	next(resolved: ResolvedSettings, role: string): string | undefined {
-		const notices = [this.errorNotice(resolved.errors), this.unsupportedNotice(unsupportedSettings(resolved, role))].filter(Boolean);
+		const errors = this.errorNotice(resolved.errors);
+		const notices = [errors, this.unsupportedNotice(unsupportedSettings(resolved, role))].filter(Boolean);
 		return notices.length ? notices.join("\n") : undefined;
 	}
 
@@ -27,7 +29,8 @@ export class SettingsNotices {
 		this.errors = key;
 		if (!key) return undefined;
 		const first = errors[0];
-		return `Watchdog off for this session: ${errors.length} settings error${errors.length > 1 ? "s" : ""}. First: ${first.origin}: ${first.message}. See /subagents-watchdog status.`;
+		const count = `${errors.length} settings error${errors.length > 1 ? "s" : ""}`;
+		return `Watchdog off for this session: ${count}. First: ${first.origin}: ${first.message}. See /subagents-watchdog status.`;
 	}
 
 	private unsupportedNotice(lines: string[]): string | undefined {
@@ -36,6 +39,7 @@ export class SettingsNotices {
 		this.unsupported = key;
 		if (!key) return undefined;
 		const many = lines.length > 1;
-		return `Watchdog: ${lines.length} pi-subagents setting${many ? "s" : ""} that do${many ? "" : "es"} nothing here:\n${lines.map((l) => `- ${l}`).join("\n")}`;
+		const head = `Watchdog: ${lines.length} pi-subagents setting${many ? "s" : ""} that do${many ? "" : "es"} nothing here:`;
+		return `${head}\n${lines.map((l) => `- ${l}`).join("\n")}`;
 	}
 }

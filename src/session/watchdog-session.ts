@@ -337,7 +337,8 @@ export class WatchdogSession {
 		if (parent) return childView(parent(), this.options.role);
 		const from = this.store.resolve(this.project(ctx));
 		// Bare model ids are placed against Pi's models; the store's memo keeps this to one lookup per change.
-		if (this.placed?.from !== from || this.placed.registry !== ctx.modelRegistry) this.placed = { from, registry: ctx.modelRegistry, value: placeBareModels(from, ctx.modelRegistry, (source) => (source === "user" ? this.store.userPath() : source === "project" ? this.store.projectPath(ctx.cwd) : "session overrides")) };
+		const origin = (source: string) => (source === "user" ? this.store.userPath() : source === "project" ? this.store.projectPath(ctx.cwd) : "session overrides");
+		if (this.placed?.from !== from || this.placed.registry !== ctx.modelRegistry) this.placed = { from, registry: ctx.modelRegistry, value: placeBareModels(from, ctx.modelRegistry, origin) };
 		return this.placed.value;
 	}
 

@@ -7,13 +7,18 @@ import { getPath, type ResolvedSettings, setPath, type SourceName } from "./reso
 /** The settings keys that hold one model, or a list of them. */
 function modelKeys(resolved: ResolvedSettings): string[] {
 	const s = resolved.settings;
-	const keys = ["main.model", "children.model", "idle.model", ...Object.keys(s.children.overrides).map((role) => `children.overrides.${role}.model`)];
+	const keys = ["main.model", "children.model", "idle.model"];
+	keys.push(...Object.keys(s.children.overrides).map((role) => `children.overrides.${role}.model`));
 	keys.push(...s.rotate.models.map((_, i) => `rotate.models.${i}`), ...s.fallbackModels.map((_, i) => `fallbackModels.${i}`));
 	return keys;
 }
 
 /** The settings with every bare id placed; unchanged (the same object) when there is none. */
-export function placeBareModels(resolved: ResolvedSettings, lookup: ModelLookup, originOf: (source: SourceName) => string): ResolvedSettings {
+export function placeBareModels(
+	resolved: ResolvedSettings,
+	lookup: ModelLookup,
+	originOf: (source: SourceName) => string,
+): ResolvedSettings {
 	const bare = modelKeys(resolved).filter((key) => {
 		const value = valueAt(resolved, key);
 		return typeof value === "string" && isBareModelId(value);
@@ -26,7 +31,8 @@ export function placeBareModels(resolved: ResolvedSettings, lookup: ModelLookup,
 		const found = findBareId(lookup, text);
 		const source = resolved.sources[key] ?? resolved.sources[key.replace(/\.\d+$/, "")] ?? "default";
 		if ("error" in found) {
-			errors.push({ source, origin: originOf(source), key, message: `subagents.watchdog.${key}: ${found.error}` });
+			const message = `subagents.watchdog.${key}: ${found.error}`;
+			errors.push({ source, origin: originOf(source), key, message });
 			continue;
 		}
 		writeAt(settings as unknown as Record<string, unknown>, key, `${found.model.provider}/${found.model.id}`);

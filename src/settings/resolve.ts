@@ -84,8 +84,9 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 		}
 		const policy = layer.source !== "session" && !layer.isWatchdogObject ? childPolicyOf(layer.document) : undefined;
 		if (policy) childPolicy.push({ source: layer.source as "user" | "project", origin: layer.origin, ...policy });
-		if (layer.source !== "session" && !layer.isWatchdogObject && isPlainObject(layer.document) && isPlainObject(layer.document.subagents) && layer.document.subagents.maxSubagentDepth !== undefined) {
-			unsupported.push({ ...at, key: "subagents.maxSubagentDepth", message: `subagents.maxSubagentDepth is not supported yet: a child here cannot launch children of its own, whatever the depth` });
+		if (layer.source !== "session" && !layer.isWatchdogObject && maxDepthSet(layer.document)) {
+			const message = "subagents.maxSubagentDepth is not supported yet: a child here cannot launch children of its own, whatever the depth";
+			unsupported.push({ ...at, key: "subagents.maxSubagentDepth", message });
 		}
 		const extracted = layer.isWatchdogObject ? { ok: true as const, value: layer.document } : extractWatchdog(layer.document);
 		if (!extracted.ok) {
@@ -113,7 +114,8 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 
 	// `enabled` is the master switch; `main.enabled` (by default the same) the main session's own.
 	const enabled = settings.enabled && settings.main.enabled !== false && errors.length === 0;
-	return { settings, sources, errors, warnings, ignored, unsupported, enabled, ...(childPolicy.length ? { childPolicy } : {}) };
+	const policy = childPolicy.length ? { childPolicy } : {};
+	return { settings, sources, errors, warnings, ignored, unsupported, enabled, ...policy };
 }
 
 function childPolicyOf(doc: unknown): Omit<ChildPolicyLayer, "source" | "origin"> | undefined {
@@ -121,6 +123,10 @@ function childPolicyOf(doc: unknown): Omit<ChildPolicyLayer, "source" | "origin"
 	if (!isPlainObject(subagents)) return undefined;
 	const found = CHILD_POLICY_KEYS.filter((k) => subagents[k] !== undefined);
 	return found.length ? Object.fromEntries(found.map((k) => [k, subagents[k]])) : undefined;
+}
+
+function maxDepthSet(doc: unknown): boolean {
+	return isPlainObject(doc) && isPlainObject(doc.subagents) && doc.subagents.maxSubagentDepth !== undefined;
 }
 
 function extractWatchdog(doc: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
