@@ -1,0 +1,50 @@
+// The gate alone, with the arbiter as a plain function: allowed calls answer synchronously,
+// the reasons name the rule, and a fault anywhere in the gate blocks the call.
+import { describe, expect, it } from "vitest";
+import { layerPolicy, PermissionGate, type ArbiterOutcome, type GateDeps } from "../../../src/permissions/index.ts";
+
+const policy = layerPolicy({ rules: { edit: "ask", write: "deny" }, file: "/g/config.json" }, undefined);
+const ctx = { modelRegistry: {} as never, sessionManager: { getBranch: () => [] } };
+const on = { enabled: true, choice: { kind: "configured" as const, provider: "p", id: "m", thinking: "off" as const }, timeoutMs: 1000 };
+
+function gate(over: Partial<GateDeps> = {}, answer: ArbiterOutcome = { kind: "decision", decision: "approve", reason: "ok", model: "p/m" }) {
+	const lines: unknown[] = [];
+	const g = new PermissionGate(policy, { role: "worker", task: "t", settings: () => on, record: (_c, l) => void lines.push(l), arbiter: async () => answer, ...over });
+	return { g, lines };
+}
+
+describe("PermissionGate", () => {
+	it("answers an allowed call synchronously with nothing recorded", () => {
+		const { g, lines } = gate();
+		expect(g.check(ctx, { toolName: "read", input: { path: "a" } })).toBeUndefined();
+		expect(lines).toEqual([]);
+	});
+
+	it("blocks a fault closed: a throwing audit, settings or arbiter never lets the call through", async () => {
+		const throwing = gate({ record: () => { throw new Error("disk full"); } });
+		expect(await throwing.g.check(ctx, { toolName: "edit", input: {} })).toMatchObject({ block: true, reason: expect.stringContaining("permission gate failed (disk full)") });
+		expect(throwing.g.check(ctx, { toolName: "write", input: {} })).toMatchObject({ block: true });
+		const badSettings = gate({ settings: () => { throw new Error("no settings"); } });
+		expect(await badSettings.g.check(ctx, { toolName: "edit", input: {} })).toMatchObject({ block: true, reason: expect.stringContaining("no settings") });
+		const badArbiter = gate({ arbiter: async () => { throw new Error("boom"); } });
+		expect(await badArbiter.g.check(ctx, { toolName: "edit", input: {} })).toMatchObject({ block: true, reason: expect.stringContaining("boom") });
+	});
+
+	it("reuses a decision only for the same tool and arguments, whatever their key order", async () => {
+		let asked = 0;
+		const { g, lines } = gate({ arbiter: async () => (asked++, { kind: "decision", decision: "approve", reason: "ok", model: "p/m" }) });
+		expect(await g.check(ctx, { toolName: "edit", input: { path: "a", edits: [1] } })).toBeUndefined();
+		expect(await g.check(ctx, { toolName: "edit", input: { edits: [1], path: "a" } })).toBeUndefined();
+		expect(await g.check(ctx, { toolName: "edit", input: { path: "b", edits: [1] } })).toBeUndefined();
+		expect(asked).toBe(2);
+		expect(lines.map((l: any) => l.how)).toEqual(["arbiter", "reused", "arbiter"]);
+	});
+
+	it("does not reuse a failure", async () => {
+		let asked = 0;
+		const { g } = gate({ arbiter: async () => (asked++, { kind: "failure", failure: "timeout", reason: "late" }) });
+		await g.check(ctx, { toolName: "edit", input: { path: "a" } });
+		await g.check(ctx, { toolName: "edit", input: { path: "a" } });
+		expect(asked).toBe(2);
+	});
+});
