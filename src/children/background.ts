@@ -6,7 +6,8 @@ import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { CONFIG_DIR_NAME, type ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { piSettingsTrusted } from "../session/index.ts";
 import type { Finding } from "../findings/index.ts";
 import { envName } from "../host/index.ts";
 import { resolveChildModel } from "./child-model.ts";
@@ -25,7 +26,7 @@ const DEFAULT_WAIT_MS = 60_000;
 export const SUBAGENT_MESSAGE = "watchdog-subagent";
 
 export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext, plan: LaunchPlan): Promise<LaunchOutput> {
-	const agents = findAgents(deps.agents(ctx), plan.steps.map((s) => s.agent));
+	const agents = findAgents(deps.agents(ctx, deps.watchdog.trust), plan.steps.map((s) => s.agent));
 	const policies = permissionPolicies(deps.agentDir, agents);
 	const labels = labelsFor(agents.map((a) => a.name));
 	const children: RunnerSpec["children"] = [];
@@ -52,7 +53,8 @@ export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext
 		plan,
 		children,
 		cwd: ctx.cwd,
-		projectTrusted: deps.watchdog.project(ctx).trusted,
+		projectTrusted: piSettingsTrusted(deps.watchdog.trust.snapshot, ctx.cwd, CONFIG_DIR_NAME),
+		trust: deps.watchdog.trust.snapshot,
 		agentDir: deps.agentDir,
 		settings: deps.watchdog.settings(ctx),
 		parentPid: process.pid,

@@ -15,6 +15,7 @@ export type CommandOp =
 	| { kind: "review" }
 	| { kind: "dismiss"; which: number | "all" }
 	| { kind: "policy"; policy: "off" | "keep" | "handsoff" }
+	| { kind: "trust" }
 	| { kind: "help" }
 	| { kind: "error"; message: string };
 
@@ -33,6 +34,7 @@ export const USAGE = [
 	`/${COMMAND_NAME} review                   review the pending changes now`,
 	`/${COMMAND_NAME} policy off|keep|handsoff   this session's claims and unfinished-stop checks: off, as usual, or shown to you and never sent to the agent (reviews and loops are not affected)`,
 	`/${COMMAND_NAME} dismiss [N|all]          mark finding N of status (default: all) as seen: not raised again, not counted for stalemate`,
+	`/${COMMAND_NAME} trust                    trust the project's own files (settings, WATCHDOG.md, agents, language server) as they are now, for this session`,
 ].join("\n");
 
 export function parseCommand(args: string): CommandOp {
@@ -51,6 +53,7 @@ export function parseCommand(args: string): CommandOp {
 		return { kind: "error", message: `check takes only --offline, not "${rest.join(" ")}".\n${USAGE}` };
 	}
 	if (first === "review") return rest.length ? tooMany(first) : { kind: "review" };
+	if (first === "trust") return rest.length ? tooMany(first) : { kind: "trust" };
 	if (first === "dismiss") {
 		if (rest.length === 0 || (rest.length === 1 && rest[0] === "all")) return { kind: "dismiss", which: "all" };
 		if (rest.length === 1 && /^[1-9]\d{0,3}$/.test(rest[0])) return { kind: "dismiss", which: Number(rest[0]) };
@@ -150,6 +153,7 @@ const TOP: Array<[string, string]> = [
 	["review", "review the pending changes now"],
 	["dismiss", "mark findings as seen"],
 	["policy", "this session's claims and unfinished-stop checks: off, keep or handsoff"],
+	["trust", "trust the project's own files as they are now"],
 ];
 
 /** Completes the whole argument text; `models` are the known model refs for `model …`. */

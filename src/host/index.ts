@@ -4,5 +4,7 @@ export { quietly, restoreWorkingRow, showReviewing } from "./progress.ts";
 export { guarded } from "./guard.ts";
 export { present, type Level } from "./present.ts";
 export { renderFindings, renderQuestion } from "./render.ts";
-export { piTrusts, repositoryTrust } from "./trust.ts";
+export { childSnapshot, piTrusts, ProjectTrust, repositoryTrust } from "./trust.ts";
+export { fileState, type FileTrust, readState, takeSnapshot, type TrustedRead } from "./trust-files.ts";
+export { type FileState, judgeFile, type TrustSnapshot } from "./trust-snapshot.ts";
 export { appName, envName } from "./app-name.ts";

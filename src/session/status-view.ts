@@ -6,6 +6,7 @@ import { clampThinkingLevel } from "@earendil-works/pi-ai";
 import { sourceName } from "../findings/index.ts";
 import { lspBrief, lspSection } from "../lsp/index.ts";
 import { describeChoice } from "../models/index.ts";
+import { TRUST_COMMAND } from "../settings/index.ts";
 import { baselineSections, formatBrief, formatStatus, onOff, type StatusSection } from "../status/index.ts";
 import type { RunMonitors } from "./settle.ts";
 import type { Ctx, WatchdogSession } from "./watchdog-session.ts";
@@ -28,6 +29,7 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 				userExists: existsSync(session.store.userPath()),
 				...(project.trusted ? { projectExists: existsSync(session.store.projectPath(project.cwd)) } : {}),
 			},
+			trust: { why: session.trust.snapshot.why, held: session.trust.held.list(), command: TRUST_COMMAND },
 			sections: [
 				...withLive(baselineSections(s), [
 					...session.review.sections(resolved.enabled),
@@ -63,8 +65,14 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 			...(session.subtree.brief() ? [session.subtree.brief() as string] : []),
 			`Cadence: ${every(s.cadence.everyNTools)} · Children: ${s.children.enabled ? "watchdogs on" : "watchdogs off"}`,
 			session.launchRules.brief(s.rules),
+			...heldLine(session),
 		],
 	});
+}
+
+function heldLine(session: WatchdogSession): string[] {
+	const held = session.trust.held.list();
+	return held.length ? [`Held back: ${held.map((h) => h.path).join(", ")} (changed or added after the trust decision; ${TRUST_COMMAND} allows them)`] : [];
 }
 
 /** The reviewer and the thinking it really runs at (a model without reasoning runs at off). */

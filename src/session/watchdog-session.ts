@@ -5,14 +5,12 @@
 import { isAbsolute, join } from "node:path";
 import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Cadence } from "../cadence/index.ts";
-import { present, restoreWorkingRow } from "../host/index.ts";
-import type { HistoryEventInput } from "../findings/index.ts";
-import { DEFAULT_MAX_BYTES, HistoryLog } from "../findings/index.ts";
-import { ChildFindings, FindingsSink, type ParentChannel, type SinkEvent } from "../findings/index.ts";
+import { present, ProjectTrust, restoreWorkingRow, type TrustSnapshot } from "../host/index.ts";
+import { ChildFindings, DEFAULT_MAX_BYTES, FindingsSink, type HistoryEventInput, HistoryLog, type ParentChannel, type SinkEvent } from "../findings/index.ts";
 
 /** A history event as a monitor or the sink makes it; the session adds session id and cwd. */
 export type HistoryLine = SinkEvent | Record<string, unknown>;
-import { piTrusts } from "../host/index.ts";
+import { heldBackNotice, startTrust } from "./trust-step.ts";
 import { EvidenceWatch, type Policy } from "../evidence/index.ts";
 import { LoopWatch, LOOP_RESOLVED_ENTRY } from "../loops/index.ts";
 import type { Thinking } from "../models/index.ts";
@@ -20,11 +18,9 @@ import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../m
 import { ActivityTail, ModelReview, type TurnLike } from "../review/index.ts";
 import { Rotation } from "../rotate/index.ts";
 import { LaunchRuleWatch } from "../rules/index.ts";
-import { childView, type ResolvedSettings } from "../settings/index.ts";
+import { childView, type ProjectContext, type ResolvedSettings, type SettingsLayer, type SettingsLocation, SettingsStore } from "../settings/index.ts";
 import { gates, type PermissionPolicy } from "../permissions/index.ts";
 import { contentText, isPlainObject } from "../util/index.ts";
-import type { SettingsLayer } from "../settings/index.ts";
-import { type ProjectContext, type SettingsLocation, SettingsStore } from "../settings/index.ts";
 import { type RunMonitors, settleRun, startMonitors } from "./settle.ts";
 import { type StatusLevel, statusView } from "./status-view.ts";
 import { cadenceReview } from "./cadence-step.ts";
@@ -49,6 +45,8 @@ export interface WatchdogOptions {
 	permissions?: PermissionPolicy;
 	/** A child's task, which the permission arbiter is shown. */
 	task?: string;
+	/** A child's trust in the project files of the folder it works in (judged by the parent at launch). */
+	trust?: TrustSnapshot;
 }
 
 export type ToolCallVerdict = { block: true; reason: string } | undefined;
@@ -112,6 +110,8 @@ export class WatchdogSession {
 	private readonly toolCallChecks: ToolCallCheck[];
 	/** Whether this session has a permission gate (only when its policy can ask or deny). */
 	readonly permissionGated: boolean;
+	/** Trust in the project's own files, bound to what was there at the decision (see trust-step.ts). */
+	trust = new ProjectTrust({ root: "", decided: false, why: "the session has not started", files: {}, takenAt: 0 });
 
 	constructor(location: SettingsLocation, host: WatchdogHost, options: WatchdogOptions = { role: "main" }) {
 		this.location = location;
@@ -139,6 +139,7 @@ export class WatchdogSession {
 			present,
 			persist: (type, data) => this.host.appendEntry(type, data),
 			role: options.role,
+			trust: () => this.trust,
 		});
 		this.loops = new LoopWatch();
 		this.subtree = new SubtreeVerifier({
@@ -177,6 +178,7 @@ export class WatchdogSession {
 		this.subtree.restore(entries);
 		this.loops.sessionStart();
 		this.run = startMonitors(this.run, ctx.cwd, this.location.configDirName);
+		this.trust = startTrust(this, ctx, entries, this.run.lsp?.root ?? ctx.cwd);
 	}
 
 	/** A real user prompt (typed, or sent over RPC; never another extension's message). */
@@ -313,9 +315,8 @@ export class WatchdogSession {
 	recordHistory(ctx: HistoryCtx, event: HistoryLine): void {
 		try {
 			const session = ctx.sessionManager?.getSessionId() ?? "unknown";
-			const trusted = ctx.isProjectTrusted ? piTrusts({ isProjectTrusted: ctx.isProjectTrusted }) : false;
 			const parent = this.options.parentSettings;
-			this.historyMaxBytes = (parent ? parent() : this.store.resolve({ cwd: ctx.cwd, trusted })).settings.history.maxBytes;
+			this.historyMaxBytes = (parent ? parent() : this.store.resolve(this.project(ctx as Ctx))).settings.history.maxBytes;
 			const child = this.options.role !== "main" ? { role: this.options.role, ...(this.options.runId ? { run: this.options.runId } : {}) } : {};
 			this.historyLog.append({ ...event, ...child, session, cwd: ctx.cwd } as HistoryEventInput);
 		} catch {
@@ -326,13 +327,15 @@ export class WatchdogSession {
 	// ---------- settings and status ----------
 
 	project(ctx: Ctx): ProjectContext {
-		return { cwd: ctx.cwd, trusted: piTrusts(ctx) };
+		return { cwd: ctx.cwd, trusted: this.trust.decided, trust: this.trust };
 	}
 
 	settings(ctx: Ctx): ResolvedSettings {
 		const parent = this.options.parentSettings;
-		if (parent) return childView(parent(), this.options.role);
-		return this.store.resolve(this.project(ctx));
+		const resolved = parent ? childView(parent(), this.options.role) : this.store.resolve(this.project(ctx));
+		const held = heldBackNotice(this.trust);
+		if (held) present(ctx as ExtensionContext, held, "warning");
+		return resolved;
 	}
 
 	sessionModel(ctx: Ctx): SessionModelInfo {

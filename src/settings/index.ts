@@ -5,5 +5,5 @@ export { childOffReason, childView } from "./child-view.ts";
 export { loweredOversight } from "./oversight.ts";
 export { forEachLeaf, howToTurnOn, type ResolvedSettings, type SettingsProblem } from "./resolve.ts";
 export { type SettingsLayer, type WatchdogSettings } from "./schema.ts";
-export { SettingsStore, type ProjectContext, type SettingsLocation } from "./store.ts";
+export { type ProjectContext, type ProjectFileTrust, type SettingsLocation, SettingsStore, TRUST_COMMAND } from "./store.ts";
 export { parseJson } from "./files.ts";

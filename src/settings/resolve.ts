@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { parseModelRef } from "../models/index.ts";
 import { DEFAULT_SETTINGS, layerSchemaStripping, type SettingsLayer, strictLayerSchema, type WatchdogSettings } from "./schema.ts";
 import { isPlainObject } from "../util/index.ts";
+import { tightenOnly } from "./tighten.ts";
 
 export type SourceName = "default" | "user" | "project" | "session";
 
@@ -19,6 +20,10 @@ export interface LayerInput {
 	readError?: string;
 	/** The source exists but was deliberately not read (e.g. untrusted project). */
 	ignoredReason?: string;
+	/** A word on where the file was found, for status. */
+	note?: string;
+	/** The project's layer: its values may only tighten what the layers before it set. */
+	tightenOnly?: boolean;
 }
 
 export interface SettingsProblem {
@@ -37,6 +42,10 @@ export interface ResolvedSettings {
 	warnings: SettingsProblem[];
 	/** Sources present but not read, with why. */
 	ignored: SettingsProblem[];
+	/** Values a project set that would have loosened yours, with why (see tighten.ts). */
+	refused?: SettingsProblem[];
+	/** Words on the files read (e.g. a project file found above the working folder). */
+	notes?: SettingsProblem[];
 	/** Whether the main watchdog is on: `settings.enabled` and no errors. */
 	enabled: boolean;
 }
@@ -50,9 +59,12 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 	const errors: SettingsProblem[] = [];
 	const warnings: SettingsProblem[] = [];
 	const ignored: SettingsProblem[] = [];
+	const refused: SettingsProblem[] = [];
+	const notes: SettingsProblem[] = [];
 
 	for (const layer of layers) {
 		const at = { source: layer.source, origin: layer.origin };
+		if (layer.note) notes.push({ ...at, message: layer.note });
 		if (layer.ignoredReason) {
 			ignored.push({ ...at, message: layer.ignoredReason });
 			continue;
@@ -73,14 +85,19 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 			for (const e of checked.errors) errors.push({ ...at, ...e });
 			continue;
 		}
-		const normalized = normalizeLayer(checked.layer, (w) => warnings.push({ ...at, ...w }));
+		let normalized = normalizeLayer(checked.layer, (w) => warnings.push({ ...at, ...w }));
+		if (layer.tightenOnly) {
+			const judged = tightenOnly(settings, normalized);
+			normalized = judged.layer;
+			for (const r of judged.refused) refused.push({ ...at, key: r.key, message: `${ROOT}.${r.key} = ${JSON.stringify(r.value)} refused: ${r.why}` });
+		}
 		forEachLeaf(normalized, "", (path, value) => {
 			setPath(settings as unknown as Record<string, unknown>, path, value);
 			sources[path] = layer.source;
 		});
 	}
 
-	return { settings, sources, errors, warnings, ignored, enabled: settings.enabled && errors.length === 0 };
+	return { settings, sources, errors, warnings, ignored, refused, notes, enabled: settings.enabled && errors.length === 0 };
 }
 
 function extractWatchdog(doc: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
