@@ -79,6 +79,6 @@ export class HeldBack {
 		if (this.items.size === 0 || this.noticed) return undefined;
 		this.noticed = true;
 		const list = this.list().map((i) => `${i.path} (${i.why})`).join("; ");
-		return `Watchdog: held back project files: ${list}. They are not run, read or applied. If you trust them, run ${command}.`;
+		return `Watchdog: held back project files: ${list}. They are not run, read or applied (status --all lists all held back). If you trust them, run ${command}.`;
 	}
 }

@@ -254,9 +254,9 @@ describe("scope", () => {
 
 describe("WATCHDOG.md", () => {
 	it("gives the reviewer the project's then the user's standing instructions, read fresh, unless turned off", async () => {
-		const repo = makeGitRepo({ "a.txt": "a\n" });
+		// The project's file is there when the session starts (one added later is held back: see test/cli/rpc-trust-snapshot.test.ts).
+		const repo = makeGitRepo({ "a.txt": "a\n", ".pi/WATCHDOG.md": "Project rule: never touch migrations.\n" });
 		const t = await startSession({ cwd: repo, userSettings: ON });
-		writeFiles(repo, { ".pi/WATCHDOG.md": "Project rule: never touch migrations.\n" });
 		writeFileSync(join(t.agentDir, "WATCHDOG.md"), "User rule: prefer small diffs.\n");
 		const inputs: string[] = [];
 		const capture = (ctx: unknown) => (inputs.push(firstUser(ctx as Ctx)), fauxAssistantMessage("clean"));
