@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import { makeGitRepo, writeFiles } from "../support/git.ts";
+import { makeGitRepo } from "../support/git.ts";
 import { startSession, type TestSession } from "../support/pi-session.ts";
 import { wd } from "../support/settings-files.ts";
 import { type Ctx, entryKinds, firstUser, ON, text, toolUse, warn } from "./review-helpers.ts";
