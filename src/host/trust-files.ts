@@ -41,7 +41,12 @@ export function present(path: string): boolean {
 	}
 }
 
-export function takeSnapshot(root: string, decision: { decided: boolean; why: string }, reads: TrustedRead[], now = Date.now()): TrustSnapshot {
+export function takeSnapshot(
+	root: string,
+	decision: { decided: boolean; why: string },
+	reads: TrustedRead[],
+	now = Date.now(),
+): TrustSnapshot {
 	const files: Record<string, FileState> = {};
 	for (const read of reads) {
 		if (decision.decided) files[read.path] = fileState(read);

@@ -33,7 +33,9 @@ export function judgeFile(snapshot: TrustSnapshot, path: string, now: FileState)
 	const then = snapshot.files[path] ?? { kind: "absent" };
 	if (now.kind === "absent") return { use: true };
 	if (!sameState(then, now)) {
-		const since = snapshot.decided ? "after you decided to trust the project" : "after the session started, and no trust decision covers this project";
+		const since = snapshot.decided
+			? "after you decided to trust the project"
+			: "after the session started, and no trust decision covers this project";
 		return { use: false, held: true, why: `it ${then.kind === "absent" ? "appeared" : "changed"} ${since}` };
 	}
 	if (!snapshot.decided) return { use: false, held: false, why: snapshot.why };
@@ -50,7 +52,13 @@ function sameState(a: FileState, b: FileState): boolean {
  * made): a path there is judged as the path at the same place under `to`, so only content
  * identical to what was trusted is used.
  */
-export function mappedSnapshot(snapshot: TrustSnapshot, from: string, to: string, rel: (a: string, b: string) => string, join: (a: string, b: string) => string): TrustSnapshot {
+export function mappedSnapshot(
+	snapshot: TrustSnapshot,
+	from: string,
+	to: string,
+	rel: (a: string, b: string) => string,
+	join: (a: string, b: string) => string,
+): TrustSnapshot {
 	const files: Record<string, FileState> = {};
 	for (const [path, state] of Object.entries(snapshot.files)) files[join(from, rel(to, path))] = state;
 	return { ...snapshot, root: from, files };
@@ -79,6 +87,7 @@ export class HeldBack {
 		if (this.items.size === 0 || this.noticed) return undefined;
 		this.noticed = true;
 		const list = this.list().map((i) => `${i.path} (${i.why})`).join("; ");
-		return `Watchdog: held back project files: ${list}. They are not run, read or applied (status --all lists all held back). If you trust them, run ${command}.`;
+		const what = "They are not run, read or applied (status --all lists all held back).";
+		return `Watchdog: held back project files: ${list}. ${what} If you trust them, run ${command}.`;
 	}
 }

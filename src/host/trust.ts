@@ -99,12 +99,22 @@ export class ProjectTrust {
  * snapshot moved there, so only content identical to what was trusted is used; any other
  * folder on its own: only a decision saved for it with /trust counts, bound to what is there now.
  */
-export function childSnapshot(parent: TrustSnapshot, childCwd: string, worktreesDir: string | undefined, agentDir: string, reads: (cwd: string) => TrustedRead[]): TrustSnapshot {
+export function childSnapshot(
+	parent: TrustSnapshot,
+	childCwd: string,
+	worktreesDir: string | undefined,
+	agentDir: string,
+	reads: (cwd: string) => TrustedRead[],
+): TrustSnapshot {
 	const child = resolve(childCwd);
 	if (inside(resolve(parent.root), child)) return parent;
-	if (worktreesDir && inside(resolve(worktreesDir), child)) return mappedSnapshot(parent, child, resolve(parent.root), relative, join);
+	if (worktreesDir && inside(resolve(worktreesDir), child)) {
+		return mappedSnapshot(parent, child, resolve(parent.root), relative, join);
+	}
 	const saved = safely(() => new ProjectTrustStore(agentDir).get(child) === true);
-	const why = saved ? "a child's folder you trusted with /trust" : `a child's folder outside the project (${child}) that you have not trusted with /trust`;
+	const why = saved
+		? "a child's folder you trusted with /trust"
+		: `a child's folder outside the project (${child}) that you have not trusted with /trust`;
 	return takeSnapshot(child, { decided: saved, why }, reads(child));
 }
 

@@ -4,7 +4,8 @@
 // was held back, and the trust command that takes the decision again.
 import { join } from "node:path";
 import { AGENT_FILE_MAX_BYTES, listAgentFiles } from "../children/agents.ts";
-import { childSnapshot, fileState, judgeFile, ProjectTrust, repositoryTrust, takeSnapshot, type TrustedRead, type TrustSnapshot } from "../host/index.ts";
+import { childSnapshot, fileState, judgeFile, ProjectTrust, repositoryTrust, takeSnapshot } from "../host/index.ts";
+import type { TrustedRead, TrustSnapshot } from "../host/index.ts";
 import { GUIDANCE_FILE, GUIDANCE_READ_BYTES } from "../review/guidance.ts";
 import { SETTINGS_MAX_BYTES } from "../settings/files.ts";
 import { findProjectSettings } from "../settings/project-file.ts";
@@ -24,14 +25,20 @@ export function trustReads(cwd: string, config: string, lspRoot: string): Truste
 	return [
 		{ path: settings.path, root: settings.root, maxBytes: SETTINGS_MAX_BYTES, overLimit: "refuse" },
 		{ path: join(cwd, config, GUIDANCE_FILE), root: cwd, maxBytes: GUIDANCE_READ_BYTES, overLimit: "truncate" },
-		...listAgentFiles(agentsDir, cwd).files.map((path): TrustedRead => ({ path, root: cwd, maxBytes: AGENT_FILE_MAX_BYTES, overLimit: "refuse" })),
+		...listAgentFiles(agentsDir, cwd).files.map(
+			(path): TrustedRead => ({ path, root: cwd, maxBytes: AGENT_FILE_MAX_BYTES, overLimit: "refuse" }),
+		),
 		...lspReads(lspRoot),
 	];
 }
 
 /** The repository's own language server and TypeScript, by the files the server starts from. */
 export function lspReads(root: string): TrustedRead[] {
-	const paths = ["node_modules/.bin/typescript-language-server", "node_modules/typescript/package.json", "node_modules/typescript/lib/tsserver.js"];
+	const paths = [
+		"node_modules/.bin/typescript-language-server",
+		"node_modules/typescript/package.json",
+		"node_modules/typescript/lib/tsserver.js",
+	];
 	return paths.map((p) => ({ path: join(root, p), root, maxBytes: CODE_MAX_BYTES, overLimit: "refuse" }));
 }
 
@@ -39,10 +46,13 @@ export function lspReads(root: string): TrustedRead[] {
 export function startTrust(session: WatchdogSession, ctx: Ctx, entries: readonly Entry[], lspRoot: string): ProjectTrust {
 	const given = session.options.trust;
 	if (given) return new ProjectTrust(given);
-	const kept = [...entries].reverse().find((e) => e.type === "custom" && e.customType === TRUST_ENTRY && isOurs(e.data, ctx.cwd));
+	const kept = [...entries]
+		.reverse()
+		.find((e) => e.type === "custom" && e.customType === TRUST_ENTRY && isOurs(e.data, ctx.cwd));
 	if (kept) return new ProjectTrust((kept.data as { snapshot: TrustSnapshot }).snapshot);
 	const decision = repositoryTrust(ctx, session.store.agentDir());
-	return record(session, takeSnapshot(ctx.cwd, { decided: decision.trusted, why: decision.why }, trustReads(ctx.cwd, session.store.configDirName(), lspRoot)));
+	const reads = trustReads(ctx.cwd, session.store.configDirName(), lspRoot);
+	return record(session, takeSnapshot(ctx.cwd, { decided: decision.trusted, why: decision.why }, reads));
 }
 
 /** The trust command: you decided to trust the project's files as they are now. */
@@ -51,10 +61,14 @@ export function trustNow(session: WatchdogSession, ctx: Ctx): string {
 	const why = `you trusted its files as they were at ${at} (${TRUST_COMMAND})`;
 	const reads = trustReads(ctx.cwd, session.store.configDirName(), session.monitors().lsp?.root ?? ctx.cwd);
 	session.trust = record(session, takeSnapshot(ctx.cwd, { decided: true, why }, reads));
-	const files = Object.entries(session.trust.snapshot.files).filter(([, state]) => state.kind === "file").map(([path]) => `- ${path}`);
-	const unreadable = Object.entries(session.trust.snapshot.files).filter(([, state]) => state.kind === "unreadable").map(([path]) => `- ${path}`);
+	const of = (kind: string) =>
+		Object.entries(session.trust.snapshot.files)
+			.filter(([, state]) => state.kind === kind)
+			.map(([path]) => `- ${path}`);
+	const files = of("file");
+	const unreadable = of("unreadable");
 	return [
-		`Watchdog: the project's own files are trusted for this session as they are now${files.length ? ":" : " (it has none yet)."}`,
+		`Watchdog: the project's own files are trusted for this session as they are now${files.length ? ":" : " (none yet)."}`,
 		...files,
 		...(unreadable.length ? ["Not trusted (they cannot be read safely):", ...unreadable] : []),
 		"A file that appears or changes after this is held back again until you run this command again.",
@@ -62,11 +76,9 @@ export function trustNow(session: WatchdogSession, ctx: Ctx): string {
 }
 
 /** Whether the repository's own server and TypeScript may run: trusted, and what was there at the decision. */
+// Without a decision nothing is noted: an `npm install` there is no news (status says the bundled server ran).
 export function lspTrusted(trust: ProjectTrust, root: string): boolean {
-	if (!trust.decided) {
-		for (const read of lspReads(root)) trust.mayOpen(read.path);
-		return false;
-	}
+	if (!trust.decided) return false;
 	return lspReads(root)
 		.map((read) => trust.allows(read.path, fileState(read)))
 		.every(Boolean);
@@ -76,7 +88,13 @@ export function lspTrusted(trust: ProjectTrust, root: string): boolean {
  * A child's trust, for the folder it works in (see `childSnapshot`); `runDir` holds the
  * worktrees this launch makes.
  */
-export function childTrust(parent: TrustSnapshot, childCwd: string, runDir: string, agentDir: string, config: string): TrustSnapshot {
+export function childTrust(
+	parent: TrustSnapshot,
+	childCwd: string,
+	runDir: string,
+	agentDir: string,
+	config: string,
+): TrustSnapshot {
 	return childSnapshot(parent, childCwd, join(runDir, "worktrees"), agentDir, (cwd) => trustReads(cwd, config, cwd));
 }
 
@@ -86,7 +104,8 @@ export function childTrust(parent: TrustSnapshot, childCwd: string, runDir: stri
  */
 export function piSettingsTrusted(trust: TrustSnapshot, cwd: string, config: string): boolean {
 	const path = join(cwd, config, "settings.json");
-	return trust.decided && judgeFile(trust, path, fileState({ path, root: cwd, maxBytes: SETTINGS_MAX_BYTES, overLimit: "refuse" })).use;
+	if (!trust.decided) return false;
+	return judgeFile(trust, path, fileState({ path, root: cwd, maxBytes: SETTINGS_MAX_BYTES, overLimit: "refuse" })).use;
 }
 
 /** The one notice of what was held back, when there is something new to say. */

@@ -25,7 +25,8 @@ export function findProjectSettings(cwd: string, configDirName: string): Project
 	if (!top || top === start) return own;
 	for (let dir = dirname(start), n = 0; n < MAX_LEVELS; dir = dirname(dir), n++) {
 		const path = join(dir, configDirName, "settings.json");
-		if (there(path)) return { path, root: dir, above: `found above the working folder ${start}, at or below the repository's top ${top}` };
+		const above = `found above the working folder ${start}, at or below the repository's top ${top}`;
+		if (there(path)) return { path, root: dir, above };
 		if (dir === top || dirname(dir) === dir) break;
 	}
 	return own;

@@ -89,7 +89,9 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 		if (layer.tightenOnly) {
 			const judged = tightenOnly(settings, normalized);
 			normalized = judged.layer;
-			for (const r of judged.refused) refused.push({ ...at, key: r.key, message: `${ROOT}.${r.key} = ${JSON.stringify(r.value)} refused: ${r.why}` });
+			for (const r of judged.refused) {
+				refused.push({ ...at, key: r.key, message: `${ROOT}.${r.key} = ${JSON.stringify(r.value)} refused: ${r.why}` });
+			}
 		}
 		forEachLeaf(normalized, "", (path, value) => {
 			setPath(settings as unknown as Record<string, unknown>, path, value);

@@ -84,17 +84,23 @@ export class SettingsStore {
 		const projectPath = file.path;
 		const user = this.files.read(userPath, userRoot(this.location.agentDir()));
 		// An untrusted project's file is not opened: the agent could have made it a FIFO.
-		const proj = project.trusted && (project.trust?.mayOpen(projectPath) ?? true) ? this.files.read(projectPath, file.root) : undefined;
+		const open = project.trusted && (project.trust?.mayOpen(projectPath) ?? true);
+		const proj = open ? this.files.read(projectPath, file.root) : undefined;
 		// Content that changed or appeared after the trust decision is held back, errors and all.
-		const held = proj && proj.read.state !== "missing" && project.trust && !project.trust.allows(projectPath, stateOf(proj.read)) ? project.trust.heldWhy(projectPath) ?? "changed" : undefined;
-		const key = [userPath, user.token, projectPath, proj?.token ?? "untrusted", held ?? "", withSession ? this.sessionVersion : "no-session"].join("|");
+		const trust = project.trust;
+		const changed = proj && proj.read.state !== "missing" && trust && !trust.allows(projectPath, stateOf(proj.read));
+		const held = changed ? (trust.heldWhy(projectPath) ?? "changed") : undefined;
+		const session = withSession ? this.sessionVersion : "no-session";
+		const key = [userPath, user.token, projectPath, proj?.token ?? "untrusted", held ?? "", session].join("|");
 		if (this.memo?.key === key) return this.memo.value;
 
 		const layers: LayerInput[] = [fileLayer("user", userPath, user.read)];
 		const heldText = `held back: ${held}; run ${TRUST_COMMAND} to apply it`;
 		if (!proj) layers.push({ source: "project", origin: projectPath, ignoredReason: "not read: this project is not trusted, so its settings are ignored" });
 		else if (held) layers.push({ source: "project", origin: projectPath, ignoredReason: heldText });
-		else if (proj.read.state !== "missing") layers.push({ ...fileLayer("project", projectPath, proj.read), tightenOnly: true, ...(file.above ? { note: file.above } : {}) });
+		else if (proj.read.state !== "missing") {
+			layers.push({ ...fileLayer("project", projectPath, proj.read), tightenOnly: true, ...(file.above ? { note: file.above } : {}) });
+		}
 		if (withSession && Object.keys(this.session).length > 0) {
 			layers.push({ source: "session", origin: "session overrides", document: this.session, isWatchdogObject: true });
 		}

@@ -38,13 +38,13 @@ async function call(c: CliSession, args: Record<string, unknown>): Promise<{ tex
 	return { text: textOf(result?.message.content), isError: result?.message.isError === true };
 }
 
-describe("trust bound to the project's content", () => {
-	let cli: CliSession | undefined;
-	afterEach(async () => {
-		await cli?.stop().catch(() => {});
-		cli = undefined;
-	});
+let cli: CliSession | undefined;
+afterEach(async () => {
+	await cli?.stop().catch(() => {});
+	cli = undefined;
+});
 
+describe("trust bound to the project's content", () => {
 	it("holds back what a checked-out branch brings until the user runs the trust command", async () => {
 		const marker = join(tempDir("pi-watchdog-marker-"), "ran");
 		const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": "export const a: number = 1;\n", "README.md": "hi\n" });
@@ -124,12 +124,6 @@ describe("trust bound to the project's content", () => {
 });
 
 describe("project settings", () => {
-	let cli: CliSession | undefined;
-	afterEach(async () => {
-		await cli?.stop().catch(() => {});
-		cli = undefined;
-	});
-
 	it("may tighten the user's launch rules, never loosen them; status names the refused values", async () => {
 		const repo = makeGitRepo({ "README.md": "hi\n", ".pi/settings.json": JSON.stringify(wd({ rules: { action: "warn", roleModels: { scout: { deny: ["local/reviewer"] } } } })) });
 		cli = await startCli({ script, cwd: repo, args: ["--approve", "--tools", "read,bash,edit,write,subagent"], userSettings: wd({ enabled: false, rules: RULES }) });
