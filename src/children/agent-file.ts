@@ -1,8 +1,18 @@
 // One agent file: Markdown with YAML frontmatter between `---` lines; the body is the agent's
 // system prompt. Pure: text in, a definition or an error with the file's line out. Line numbers
 // count from the file's first line, so an error points where the user has to look.
+import { basename } from "node:path";
 import { isMap, isScalar, LineCounter, type Node, type Pair, parseDocument, type YAMLMap } from "yaml";
 import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/index.ts";
+
+/** The built-in tools a child gets when its agent file has no `tools:` line. */
+export const DEFAULT_CHILD_TOOLS = ["read", "bash", "edit", "write"];
+
+/** The tools an agent's child gets: its list (or the defaults) without its `excludeTools`. */
+export function effectiveTools(agent: { tools?: string[]; excludeTools?: string[] }): string[] {
+	const out = new Set(agent.excludeTools ?? []);
+	return (agent.tools ?? DEFAULT_CHILD_TOOLS).filter((t) => !out.has(t));
+}
 
 export type ToolPermission = "allow" | "ask" | "deny";
 export const TOOL_PERMISSIONS: readonly ToolPermission[] = ["allow", "ask", "deny"];
@@ -14,8 +24,10 @@ export interface AgentDefinition {
 	model: string;
 	/** A thinking level or "inherit"; absent when the file does not say. */
 	thinking?: string;
-	/** Tool allowlist; undefined means Pi's defaults. */
+	/** Tool allowlist; undefined means the defaults, an empty list (`tools:` left empty) no tools. */
 	tools?: string[];
+	/** Tools taken away after `tools` (or the defaults) are settled. */
+	excludeTools?: string[];
 	/** Tool → allow | ask | deny, from `permission:` or `permissions:`. */
 	permissions?: Record<string, ToolPermission>;
 	extensions?: string[];
@@ -24,12 +36,21 @@ export interface AgentDefinition {
 	systemPrompt: string;
 	source: "package" | "user" | "project";
 	path: string;
+	/** For a project agent that takes the name of a user or package agent: the one it stands in for (see agents.ts). */
+	base?: { path: string; source: "package" | "user"; permissions?: Record<string, ToolPermission> };
 }
 
 export interface AgentLoadError {
 	path: string;
 	line?: number;
 	message: string;
+	/**
+	 * The agent names the broken file claims (its `name:` when that much can be read, and its
+	 * file name): launches of them are refused, so a broken file never falls through to another
+	 * agent of the same name. Absent for a problem with a whole folder.
+	 */
+	names?: string[];
+	source?: "package" | "user" | "project";
 }
 
 /** Letters, digits, `_`, `.`, `-`; starting with a letter or digit so it is never `.` or `..`. */
@@ -46,14 +67,27 @@ export function formatAgentError(error: AgentLoadError): string {
 }
 
 export function parseAgentFile(text: string, path: string, source: AgentDefinition["source"]): AgentDefinition | AgentLoadError {
-	const fail = (message: string, line?: number): AgentLoadError => ({ path, ...(line !== undefined ? { line } : {}), message });
+	const names = claimedNames(text, path);
+	const fail = (message: string, line?: number): AgentLoadError => ({ path, ...(line !== undefined ? { line } : {}), message, names, source });
 	const lines = text.split(/\r?\n/);
 	if (lines[0]?.trimEnd() !== "---") return fail("an agent file starts with a `---` line, then YAML frontmatter (name, description, ...), then `---` and the system prompt", 1);
 	const close = lines.findIndex((line, i) => i > 0 && line.trimEnd() === "---");
 	if (close < 0) return fail("the frontmatter is not closed: add a `---` line after it, before the system prompt", 1);
 
-	const lineCounter = new LineCounter();
-	const doc = parseDocument(lines.slice(1, close).join("\n"), { lineCounter, prettyErrors: false, uniqueKeys: true });
+	let lineCounter = new LineCounter();
+	const front = lines.slice(1, close);
+	let doc = parseDocument(front.join("\n"), { lineCounter, prettyErrors: false, uniqueKeys: true });
+	if (doc.errors.length) {
+		// Frontmatter written for a line-based reader (`description: Reviews code: finds bugs`) is
+		// read as that reader would: such a value is taken whole. Lines keep their numbers.
+		const quoted = front.map(quotePlainValue);
+		const counter = new LineCounter();
+		const retry = parseDocument(quoted.join("\n"), { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+		if (!retry.errors.length && quoted.some((l, i) => l !== front[i])) {
+			doc = retry;
+			lineCounter = counter;
+		}
+	}
 	// The frontmatter's first line is the file's second.
 	const fileLine = (offset: number | undefined) => (offset === undefined ? undefined : lineCounter.linePos(offset).line + 1);
 	const [yamlError] = doc.errors;
@@ -84,15 +118,18 @@ export function parseAgentFile(text: string, path: string, source: AgentDefiniti
 	// model
 	let model = "inherit";
 	if (has("model") && data.model !== null) {
-		if (typeof data.model !== "string") return fail(`\`model\` must be "inherit" or provider/id[:thinking]; got ${show(data.model)}`, lineOfKey("model"));
+		if (typeof data.model !== "string") return fail(`\`model\` must be "inherit", provider/id[:thinking] or a bare model id; got ${show(data.model)}`, lineOfKey("model"));
 		model = data.model.trim();
-		if (model !== "inherit") {
+		// A bare id (no provider) is looked up among the models Pi has when the agent is launched.
+		if (model !== "inherit" && (model.includes("/") || !BARE_ID.test(model))) {
 			const parsed = parseModelRef(model);
-			if (!parsed.ok) return fail(`\`model\`: ${parsed.error}, or write inherit`, lineOfKey("model"));
+			if (!parsed.ok) return fail(`\`model\`: ${parsed.error}, a bare model id, or inherit`, lineOfKey("model"));
 		}
 	}
 	// thinking
 	let thinking: string | undefined;
+	// `thinking: false` is how other agent formats say "off".
+	if (data.thinking === false) data.thinking = "off";
 	if (has("thinking") && data.thinking !== null) {
 		if (data.thinking !== "inherit" && !isThinking(data.thinking)) {
 			return fail(`\`thinking\` must be one of ${THINKING_LEVELS.join(", ")} or inherit; got ${show(data.thinking)}`, lineOfKey("thinking"));
@@ -100,10 +137,15 @@ export function parseAgentFile(text: string, path: string, source: AgentDefiniti
 		thinking = data.thinking as string;
 	}
 	// lists
-	const lists: Partial<Record<"tools" | "extensions" | "subagentOnlyExtensions", string[]>> = {};
-	for (const key of ["tools", "extensions", "subagentOnlyExtensions"] as const) {
-		if (!has(key) || data[key] === null) continue;
-		const list = stringList(data[key], key === "tools");
+	const lists: Partial<Record<"tools" | "excludeTools" | "extensions" | "subagentOnlyExtensions", string[]>> = {};
+	for (const key of ["tools", "excludeTools", "extensions", "subagentOnlyExtensions"] as const) {
+		if (!has(key)) continue;
+		// `tools:` left empty means no tools at all (never the defaults).
+		if (data[key] === null) {
+			if (key === "tools") lists.tools = [];
+			continue;
+		}
+		const list = stringList(data[key], key === "tools" || key === "excludeTools");
 		if (typeof list === "string") return fail(`\`${key}\` ${list}`, lineOfKey(key));
 		lists[key] = list;
 	}
@@ -140,6 +182,23 @@ export function parseAgentFile(text: string, path: string, source: AgentDefiniti
 		source,
 		path,
 	};
+}
+
+/** A model id without a provider, with an optional `:thinking`. */
+const BARE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:@+-]*$/;
+
+/** The names a file claims: its `name:` line when one can be read, and its file name. */
+function claimedNames(text: string, path: string): string[] {
+	const fromFile = basename(path).replace(/\.md$/, "");
+	const line = /^name:[ \t]*["']?([A-Za-z0-9][A-Za-z0-9_.-]*)["']?[ \t]*$/m.exec(text.split(/\r?\n---/)[0] ?? "");
+	return [...new Set([...(line ? [line[1]] : []), fromFile])];
+}
+
+/** `key: a: b` → `key: "a: b"`, for a top-level plain value a line-based reader takes whole. */
+function quotePlainValue(line: string): string {
+	const m = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+(.+?)[ \t]*$/.exec(line);
+	if (!m || /^["'[{|>&*!#%@`]/.test(m[2]) || !/: /.test(m[2])) return line;
+	return `${m[1]}: ${JSON.stringify(m[2])}`;
 }
 
 /** A YAML list of names, or one comma-separated string; the reason as a string when neither. */

@@ -1,15 +1,18 @@
 // Finding the agent files: the package's `agents/`, then the user's `<agentDir>/agents/`, then
 // the project's `<cwd>/<configDirName>/agents/` (trusted projects only: an untrusted repository
-// must not define the agents its own parent launches); a later one shadows an earlier one of the
-// same name. The user's and the project's folders are someone else's files, so a folder that
-// links out of its root is not listed, each file is read through the guarded reader (regular
-// files only, bounded), and a broken file is reported and skipped while the rest load.
+// must not define the agents its own parent launches), each with its subfolders. A user agent
+// shadows a package agent of the same name; a project agent may take such a name only as a
+// narrower version (see shadowProblem). The user's and the project's folders are someone else's
+// files, so a folder that links out of its root is not listed, each file is read through the
+// guarded reader (regular files only, bounded), and a broken file is reported with the names it
+// claims: the launcher refuses those names rather than fall back to another agent of that name.
 import { type Dir, opendirSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type FileState, type FileTrust, readState } from "../host/index.ts";
+import type { ChildPolicyLayer } from "../settings/index.ts";
 import { fileToken, readFileInRoot, userRoot } from "../util/index.ts";
-import { type AgentDefinition, type AgentLoadError, isAgentLoadError, parseAgentFile } from "./agent-file.ts";
+import { type AgentDefinition, type AgentLoadError, effectiveTools, isAgentLoadError, parseAgentFile } from "./agent-file.ts";
 
 /** The package's root folder (this file is src/children/agents.ts). */
 export const PACKAGE_DIR = resolve(fileURLToPath(new URL("../../", import.meta.url)));
@@ -40,6 +43,8 @@ export interface LoadedAgents {
 	/** By name; the later source's definition where names repeat. */
 	agents: Map<string, AgentDefinition>;
 	errors: AgentLoadError[];
+	/** The settings' child policy keys (agent-policy.ts), added by the tool before a launch. */
+	policy?: ChildPolicyLayer[];
 }
 
 export function loadAgents(options: LoadAgentsOptions): LoadedAgents {
@@ -53,7 +58,7 @@ export function loadAgents(options: LoadAgentsOptions): LoadedAgents {
 	const errors: AgentLoadError[] = [];
 	for (const { source, dir, root } of sources) {
 		const listed = listAgentFiles(dir, root);
-		errors.push(...listed.errors);
+		errors.push(...listed.errors.map((e) => ({ ...e, source })));
 		const seen = new Map<string, string>();
 		for (const path of listed.files) {
 			const read = readAgentFile(path, root, source);
@@ -66,10 +71,20 @@ export function loadAgents(options: LoadAgentsOptions): LoadedAgents {
 			}
 			const earlier = seen.get(parsed.name);
 			if (earlier) {
-				errors.push({ path, message: `the name "${parsed.name}" is already used by ${earlier} in the same folder; rename one of them (this file is skipped)` });
+				errors.push({ path, message: `the name "${parsed.name}" is already used by ${earlier}; rename one of them (launches of "${parsed.name}" are refused until then)`, names: [parsed.name], source });
 				continue;
 			}
 			seen.set(parsed.name, path);
+			const shadowed = agents.get(parsed.name);
+			if (source === "project" && shadowed) {
+				const refused = shadowProblem(parsed, shadowed);
+				if (refused) {
+					errors.push({ path, message: refused, names: [parsed.name], source });
+					continue;
+				}
+				agents.set(parsed.name, { ...parsed, base: { path: shadowed.path, source: shadowed.source as "package" | "user", ...(shadowed.permissions ? { permissions: shadowed.permissions } : {}) } });
+				continue;
+			}
 			agents.set(parsed.name, parsed);
 		}
 	}
@@ -77,8 +92,30 @@ export function loadAgents(options: LoadAgentsOptions): LoadedAgents {
 }
 
 /**
- * The `*.md` files of a folder, sorted by name. A missing folder is empty; a folder that is,
- * or leads through, a link out of `root` is reported and not listed.
+ * A project agent may take the name of a user or package agent only as a narrower version of
+ * it: no tool the other lacks, no extension of its own (extensions are code that runs in the
+ * child). Its permission rules are layered over the other's and can only tighten them.
+ */
+function shadowProblem(project: AgentDefinition, other: AgentDefinition): string | undefined {
+	const allowed = new Set(effectiveTools(other));
+	const extra = effectiveTools(project).filter((t) => !allowed.has(t));
+	if (extra.length) {
+		return `this project agent takes the name "${project.name}" of the ${other.source} agent ${other.path} and asks for tools that one does not have (${extra.join(", ")}); a project agent may narrow an agent of yours, never widen it. Rename the project agent, or drop those tools (launches of "${project.name}" are refused until then)`;
+	}
+	const ext = [...(project.extensions ?? []), ...(project.subagentOnlyExtensions ?? [])];
+	if (ext.length) {
+		return `this project agent takes the name "${project.name}" of the ${other.source} agent ${other.path} and adds extensions (${ext.join(", ")}), code the child would run; rename the project agent (launches of "${project.name}" are refused until then)`;
+	}
+	return undefined;
+}
+
+/** Folders below an agents folder that are read (agents may be grouped in subfolders). */
+const MAX_DEPTH = 4;
+
+/**
+ * The `*.md` files of a folder and its subfolders (not `*.chain.md`, not hidden folders), sorted
+ * by path. A missing folder is empty; a folder that is, or leads through, a link out of `root`
+ * is reported and not listed.
  */
 export function listAgentFiles(dir: string, root: string): { files: string[]; errors: AgentLoadError[] } {
 	let real: string;
@@ -89,32 +126,79 @@ export function listAgentFiles(dir: string, root: string): { files: string[]; er
 		if (code === "ENOENT" || code === "ENOTDIR") return { files: [], errors: [] };
 		return { files: [], errors: [{ path: dir, message: `the agents folder cannot be read: ${(error as Error).message}` }] };
 	}
-	if (!isInside(realOr(root), real)) {
+	const realRoot = realOr(root);
+	if (!isInside(realRoot, real)) {
 		return { files: [], errors: [{ path: dir, message: `the agents folder leads outside ${root} (to ${real}) through a symbolic link; its files are not read` }] };
 	}
-	let handle: Dir | undefined;
-	const names: string[] = [];
-	const errors: AgentLoadError[] = [];
 	try {
 		if (!statSync(real).isDirectory()) return { files: [], errors: [{ path: dir, message: "is not a folder; agent files go in a folder of that name" }] };
-		handle = opendirSync(real);
-		for (let seen = 0; seen < MAX_ENTRIES; seen++) {
+	} catch (error) {
+		return { files: [], errors: [{ path: dir, message: `the agents folder cannot be read: ${(error as Error).message}` }] };
+	}
+	const files: string[] = [];
+	const errors: AgentLoadError[] = [];
+	const budget = { entries: MAX_ENTRIES };
+	walk(dir, realRoot, 0, files, errors, budget, new Set([real]));
+	files.sort();
+	if (files.length > MAX_FILES) {
+		errors.push({ path: dir, message: `holds ${files.length} agent files; only the first ${MAX_FILES} by path are read` });
+		files.length = MAX_FILES;
+	}
+	return { files, errors };
+}
+
+function walk(dir: string, realRoot: string, depth: number, files: string[], errors: AgentLoadError[], budget: { entries: number }, visited: Set<string>): void {
+	let handle: Dir | undefined;
+	const subdirs: string[] = [];
+	try {
+		handle = opendirSync(dir);
+		for (;;) {
+			if (budget.entries-- <= 0) {
+				errors.push({ path: dir, message: `more than ${MAX_ENTRIES} entries under the agents folder; the rest are not read` });
+				break;
+			}
 			const entry = handle.readSync();
 			if (!entry) break;
-			// Directories are not descended into; anything else named *.md goes to the guarded reader, which refuses what is not a regular file.
-			if (entry.name.endsWith(".md") && !entry.isDirectory()) names.push(entry.name);
+			const path = join(dir, entry.name);
+			if (entry.name.endsWith(".chain.md")) continue;
+			let isDir = entry.isDirectory();
+			if (entry.isSymbolicLink()) {
+				// A linked folder is followed when it stays inside the root; one leading out is reported.
+				try {
+					const target = realpathSync(path);
+					if (statSync(target).isDirectory()) {
+						if (!isInside(realRoot, target)) {
+							errors.push({ path, message: `leads outside the agents' root (to ${target}) through a symbolic link; its files are not read` });
+							continue;
+						}
+						isDir = true;
+					}
+				} catch {
+					// a broken link: a *.md one goes to the reader, which reports nothing for a missing file
+				}
+			}
+			if (isDir) {
+				if (!entry.name.startsWith(".")) subdirs.push(path);
+				continue;
+			}
+			// Anything else named *.md goes to the guarded reader, which refuses what is not a regular file.
+			if (entry.name.endsWith(".md")) files.push(path);
 		}
 	} catch (error) {
 		errors.push({ path: dir, message: `the agents folder cannot be listed: ${(error as Error).message}` });
 	} finally {
 		handle?.closeSync();
 	}
-	names.sort();
-	if (names.length > MAX_FILES) {
-		errors.push({ path: dir, message: `holds ${names.length} agent files; only the first ${MAX_FILES} by name are read` });
-		names.length = MAX_FILES;
+	for (const sub of subdirs.sort()) {
+		if (depth + 1 > MAX_DEPTH) {
+			errors.push({ path: sub, message: `is more than ${MAX_DEPTH} folders deep; its agent files are not read` });
+			continue;
+		}
+		const real = realOr(sub);
+		if (visited.has(real)) continue;
+		visited.add(real);
+		walk(sub, realRoot, depth + 1, files, errors, budget, visited);
 	}
-	return { files: names.map((name) => join(dir, name)), errors };
 }
 
 // Parsed files by (source, root, path), valid while the file's size, times and inode stay the same.
@@ -129,7 +213,7 @@ function readAgentFile(path: string, root: string, source: AgentDefinition["sour
 	if (hit && hit.token === token && !token.startsWith("stat-error")) return hit;
 	const read = readFileInRoot(path, { root, maxBytes: AGENT_FILE_MAX_BYTES, overLimit: "refuse" });
 	if (read.state === "missing") return undefined; // gone since the listing, or a broken link
-	const result = read.state === "refused" ? { path, message: read.reason } : parseAgentFile(read.text, path, source);
+	const result = read.state === "refused" ? { path, message: read.reason, names: [basename(path).replace(/\.md$/, "")], source } : parseAgentFile(read.text, path, source);
 	if (cache.size >= CACHE_MAX) cache.clear();
 	const entry = { token, result, state: readState(read) };
 	cache.set(key, entry);

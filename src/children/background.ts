@@ -12,11 +12,12 @@ import type { Finding } from "../findings/index.ts";
 import { envName } from "../host/index.ts";
 import { resolveChildModel } from "./child-model.ts";
 import { type CheckedChild, enforceLaunchRules } from "./launch-check.ts";
+import { resolveLaunchCwds } from "./launch-cwd.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import { type ChildResult, forModel, launchText } from "./launch-result.ts";
 import { findAgents, labelsFor, type LauncherDeps, type LaunchOutput, permissionPolicies } from "./launcher.ts";
 import type { RunnerSpec } from "./runner.ts";
-import { isRunId, listRuns, makeRunDir, newRunId, processAlive, readRunJson, readStatus, runDir, runsDir, type RunStatus, writeJsonAtomic } from "./runs.ts";
+import { isRunId, listRuns, makeRunDir, newRunId, processAlive, readRunJson, readStatus, runDir, runningBackground, type RunStatus, writeJsonAtomic } from "./runs.ts";
 import type { SubagentParams } from "./tool-params.ts";
 
 export const RUNNER_SCRIPT = fileURLToPath(new URL("../../bin/subagent-runner.mjs", import.meta.url));
@@ -25,9 +26,11 @@ const MAX_WAIT_MS = 10 * 60_000;
 const DEFAULT_WAIT_MS = 60_000;
 export const SUBAGENT_MESSAGE = "watchdog-subagent";
 
-export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext, plan: LaunchPlan): Promise<LaunchOutput> {
-	const agents = findAgents(deps.agents(ctx, deps.watchdog.trust), plan.steps.map((s) => s.agent));
+export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext, asked: LaunchPlan, signal?: AbortSignal): Promise<LaunchOutput> {
+	const agents = findAgents(deps.agents(ctx, deps.watchdog.trust), asked.steps.map((s) => s.agent));
 	const policies = permissionPolicies(deps.agentDir, agents);
+	// Made absolute here: the runner starts in its run folder, not in this session's.
+	const plan = await resolveLaunchCwds(asked, ctx.cwd, agents, signal);
 	const labels = labelsFor(agents.map((a) => a.name));
 	const children: RunnerSpec["children"] = [];
 	const problems: string[] = [];
@@ -38,11 +41,13 @@ export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext
 		if ("error" in choice) problems.push(`${labels[i]}: ${choice.error}`);
 		else {
 			children.push({ label: labels[i], step, agent, model: `${choice.model.provider}/${choice.model.id}`, thinking: choice.thinking, ...(policies[i] ? { permissions: policies[i] } : {}) });
-			checked.push({ label: labels[i], role: agent.name, model: choice.model, thinking: choice.thinking });
+			checked.push({ label: labels[i], role: agent.name, model: choice.model, thinking: choice.thinking, explicit: Boolean(step.model && step.model !== "inherit") });
 		}
 	}
 	// Nothing starts in the background on a plan that is already known to be broken.
 	if (problems.length) throw new Error(`not launched: ${problems.join("; ")}`);
+	// From the count to the status file below nothing awaits: launches of one turn's parallel tool calls count each other.
+	refuseOverCap(deps.agentDir, deps.watchdog.settings(ctx).settings.children.maxBackground);
 	const runId = newRunId();
 	// Judged here, in the parent: a blocked launch never gets a runner.
 	enforceLaunchRules(deps.watchdog, ctx, runId, checked);
@@ -77,6 +82,17 @@ export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext
 		text: `Run ${runId} started in the background: ${children.map((c) => c.label).join(", ")}. A message arrives here when it ends; meanwhile use subagent {action: "status", id: "${runId}"}, "wait", "steer", "interrupt" or "stop".`,
 		details: { runId, mode: plan.mode, async: true, pid },
 	};
+}
+
+/** Each runner is a whole Node process with its children's sessions: `children.maxBackground` bounds them. */
+function refuseOverCap(agentDir: string, max: number): void {
+	const running = runningBackground(agentDir);
+	if (running.length < max) return;
+	const runs = running.length === 1 ? "1 background run is" : `${running.length} background runs are`;
+	throw new Error(
+		`not launched: ${runs} already running (children.maxBackground is ${max}): ${running.join(", ")}. ` +
+			'Wait for one to end (subagent {action: "wait", id}), stop one (subagent {action: "stop", id}), or launch without async.',
+	);
 }
 
 function startRunner(dir: string, agentDir: string, parentSession: string | undefined): number | undefined {
@@ -129,7 +145,8 @@ function settle(deps: LauncherDeps, runId: string): { status: RunStatus; results
 	if (status.state === "running" && !processAlive(status.pid)) {
 		const lost: RunStatus = { ...status, state: "lost", updatedAt: new Date().toISOString(), error: "the runner process ended without a result" };
 		writeJsonAtomic(join(dir, "status.json"), lost);
-		void deps.worktrees.cleanStale?.(lost ? readSpecCwd(dir) : "", runsDir(deps.agentDir), () => false).catch(() => {});
+		// Only this run's worktrees: the other runs' are still being worked in.
+		void deps.worktrees.cleanStale?.(readSpecCwd(dir), dir, () => false).catch(() => {});
 		return { status: lost, results: [] };
 	}
 	return undefined;

@@ -14,6 +14,10 @@ import {
 	SessionManager,
 	SettingsManager,
 } from "@earendil-works/pi-coding-agent";
+import { contentText } from "../util/index.ts";
+import { DEFAULT_CHILD_TOOLS } from "./agent-file.ts";
+
+export { DEFAULT_CHILD_TOOLS };
 
 /** What of an agent file a child session needs. */
 export interface ChildAgent {
@@ -25,8 +29,6 @@ export interface ChildAgent {
 	subagentOnlyExtensions?: string[];
 }
 
-/** The built-in tools a child gets when its agent names none. */
-export const DEFAULT_CHILD_TOOLS = ["read", "bash", "edit", "write"];
 
 export type ChildStatus = "done" | "failed" | "timed out" | "stopped";
 
@@ -101,11 +103,19 @@ export async function runChildSession(spec: ChildSpec, hooks: ChildHooks = {}): 
 		session = await openSession(spec, notices);
 		if (ended) return outcome(session, ended, notices);
 		const s = session;
+		let interrupted = false;
+		const steers = new Set<string>();
 		hooks.onControls?.({
 			steer: async (message) => {
+				steers.add(message);
 				await s.steer(message);
 			},
-			interrupt: () => s.abort(),
+			// Ends the current step only (below, the run goes on); a child at rest has no step to end.
+			interrupt: async () => {
+				if (!s.isStreaming) return;
+				interrupted = true;
+				await s.abort();
+			},
 			stop: async () => stopWith("stopped"),
 		});
 		let toolCount = 0;
@@ -119,8 +129,16 @@ export async function runChildSession(spec: ChildSpec, hooks: ChildHooks = {}): 
 			hooks.onProgress?.({ tool, toolCount, tokens: stats.tokens.total, cost: stats.cost });
 		});
 		try {
-			await s.prompt(spec.task);
-			await s.waitForIdle();
+			let next: string | undefined = spec.task;
+			for (let first = true; next !== undefined && !ended; first = false) {
+				interrupted = false;
+				// What follows the task is text for the model as it is (a run still going takes it as a steer).
+				await s.prompt(next, first ? {} : { expandPromptTemplates: false, streamingBehavior: "steer" });
+				await s.waitForIdle();
+				// An aborted run leaves Pi's agent idle: an interrupted child is given its next
+				// instruction (the steers queued for it, else a continuation), so the run goes on.
+				next = interrupted && !ended ? nextAfterInterrupt(s, steers) : undefined;
+			}
 		} finally {
 			unsubscribe();
 		}
@@ -163,7 +181,8 @@ async function openSession(spec: ChildSpec, notices: string[]): Promise<AgentSes
 		modelRuntime: spec.modelRuntime,
 		model: spec.model,
 		thinkingLevel: spec.thinking,
-		tools: spec.agent.tools?.length ? spec.agent.tools : DEFAULT_CHILD_TOOLS,
+		// The launcher settles the list (defaults, excludeTools, overrides); an empty one is no tools.
+		tools: spec.agent.tools ?? DEFAULT_CHILD_TOOLS,
 		resourceLoader,
 		settingsManager,
 		sessionManager,
@@ -184,6 +203,29 @@ async function closeSession(session: AgentSession): Promise<void> {
 	} catch {
 		// already gone
 	}
+}
+
+const INTERRUPTED = "[watchdog] Your parent interrupted your current step.";
+const CARRY_ON =
+	"Continue with your task from where you are (leave that step if it is no longer needed), " +
+	"or, if the task is done, give your final result.";
+
+/**
+ * After an interrupt: the parent's steers that the aborted run took in but never answered, and
+ * those still queued (taken off the queue), as its next instruction; else a continuation note.
+ */
+function nextAfterInterrupt(session: AgentSession, steers: Set<string>): string {
+	const unanswered: string[] = [];
+	for (const m of [...session.messages].reverse()) {
+		if (m.role === "assistant" && (m as { stopReason?: string }).stopReason === "aborted") continue;
+		const text = m.role === "user" ? contentText(m.content) : undefined;
+		if (text === undefined || !steers.has(text)) break;
+		unanswered.unshift(text);
+	}
+	const queued = session.clearQueue();
+	const next = [...unanswered, ...queued.steering, ...queued.followUp].filter((t) => t.trim());
+	if (!next.length) return `${INTERRUPTED} ${CARRY_ON}`;
+	return `${INTERRUPTED} It asks you to do this next:\n\n${next.join("\n\n")}`;
 }
 
 function statusOfLastMessage(session: AgentSession): ChildStatus {

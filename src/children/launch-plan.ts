@@ -1,6 +1,7 @@
 // What a `subagent` call asks to launch, checked before anything starts: one child, parallel
 // tasks or a chain, with the per-launch options. Pure: the tool's arguments in, a plan or the
 // reason it is not one out.
+import { MAX_CHILD_TIMEOUT_MS, MAX_CHILD_TIMEOUT_TEXT } from "../settings/index.ts";
 
 export interface LaunchStep {
 	agent: string;
@@ -68,6 +69,9 @@ export function planLaunch(args: LaunchArgs): LaunchPlan | { error: string } {
 		const where = steps.length > 1 ? `step ${i + 1}: ` : "";
 		if (!step.agent) return { error: `${where}which agent? give "agent"` };
 		if (typeof step.task !== "string" || !step.task.trim()) return { error: `${where}the task is empty` };
+		if (step.timeoutMs !== undefined && !(step.timeoutMs <= MAX_CHILD_TIMEOUT_MS)) {
+			return { error: `${where}timeoutMs ${step.timeoutMs} is more than the most a child may run, ${MAX_CHILD_TIMEOUT_TEXT}; give a shorter deadline` };
+		}
 		if (i === 0 && mode === "chain" && step.task.includes(PREVIOUS)) return { error: `step 1: ${PREVIOUS} has no previous step to take from` };
 	}
 	return { mode, steps, async: args.async === true };

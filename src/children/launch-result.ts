@@ -7,10 +7,15 @@ import { clip, oneLine } from "../util/index.ts";
 import type { ChildOutcome } from "./child-session.ts";
 
 export interface Landing {
+	/** conflict: the change did not land (or not whole); it is in the patch, or still in the worktree. */
 	status: "applied" | "conflict" | "unchanged";
 	paths: string[];
 	conflicts?: string[];
+	/** Why it did not land, when it is not a plain merge conflict. */
+	reason?: string;
 	patchPath?: string;
+	/** The child's worktree, kept when its change could be neither landed nor saved as a patch. */
+	worktreeDir?: string;
 }
 
 export interface ChildResult extends ChildOutcome {
@@ -41,7 +46,7 @@ export function acceptance(r: ChildResult): Acceptance {
 	const open = r.blockers.blockers;
 	if (open.length) failed.push(`watchdog-blocker: ${open.map((f) => oneLine(clip(f.summary, 160))).join("; ")}${r.blockers.stalemate ? " (stalemate)" : ""}`);
 	if (r.status !== "done") failed.push(`status: ${r.status}`);
-	if (r.landed?.status === "conflict") failed.push(`merge conflict: ${(r.landed.conflicts ?? []).join(", ")}`);
+	if (r.landed?.status === "conflict") failed.push(r.landed.reason ? `not landed: ${r.landed.reason}` : `merge conflict: ${(r.landed.conflicts ?? []).join(", ")}`);
 	return { accepted: failed.length === 0, failedChecks: failed };
 }
 
@@ -74,7 +79,9 @@ export function childText(r: ChildResult): string {
 export function landingLine(l: Landing): string {
 	if (l.status === "unchanged") return "Changes: none.";
 	if (l.status === "applied") return `Changes landed in your tree: ${l.paths.join(", ")}.`;
-	return `Merge conflict in ${(l.conflicts ?? []).join(", ")}: your files were left as they were; the child's patch is at ${l.patchPath}.`;
+	const kept = l.patchPath ? `the child's patch is at ${l.patchPath}` : l.worktreeDir ? `the child's files are still in its worktree at ${l.worktreeDir}` : "nothing of it was kept";
+	if (l.reason) return `Not landed: ${l.reason}; ${kept}.`;
+	return `Merge conflict in ${(l.conflicts ?? []).join(", ")}: your files were left as they were; ${kept}.`;
 }
 
 export function launchText(results: ChildResult[], notes: string[] = []): string {

@@ -2,6 +2,7 @@
 // up to `children.concurrency` with a git worktree each for those that may write, their
 // changes landed back in the parent's tree one at a time. What a child needs from Pi comes in
 // through `LaunchEnv`, so the same code runs in the parent and in a background runner.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ChildBlockers, Finding } from "../findings/index.ts";
 import { type ChildAgent, type ChildOutcome, type ChildProgress, type ChildControls, DEFAULT_CHILD_TOOLS } from "./child-session.ts";
@@ -91,7 +92,7 @@ export async function runLaunch(plan: LaunchPlan, children: PreparedChild[], env
 
 async function runParallel(children: PreparedChild[], env: LaunchEnv, hooks: LaunchHooks, signal: AbortSignal, notes: string[]): Promise<{ results: ChildResult[]; notes: string[] }> {
 	const results: ChildResult[] = new Array(children.length);
-	const writers = children.filter((c) => mayWrite(c.agent) && !c.step.cwd).length;
+	const writers = children.filter((c) => mayWrite(c.agent)).length;
 	let inTree = !env.isolate && writers <= 1; // a lone writer needs no worktree: nobody else writes beside it
 	let landing: Promise<unknown> = Promise.resolve();
 	let treeTurn: Promise<unknown> = Promise.resolve();
@@ -102,17 +103,19 @@ async function runParallel(children: PreparedChild[], env: LaunchEnv, hooks: Lau
 			const child = children[i];
 			const cwd = child.step.cwd ?? env.cwd;
 			let wt: Worktree | undefined;
-			if (!inTree && mayWrite(child.agent) && !child.step.cwd) {
+			// A writer gets its worktree whatever its cwd: it works in the worktree's matching subfolder.
+			// A stopped run makes no more worktrees: its children that had not started do not run.
+			if (!inTree && !signal.aborted && mayWrite(child.agent)) {
 				try {
-					wt = await env.worktrees.create(env.cwd, join(env.runDir, "worktrees", String(i + 1)), signal);
+					wt = await env.worktrees.create(cwd, join(env.runDir, "worktrees", String(i + 1)), signal);
 				} catch (error) {
-					if (!inTree) notes.push(`No worktrees (${error instanceof Error ? error.message : String(error)}): the writing children ran one after another in your tree instead.`);
+					if (!inTree && !signal.aborted) notes.push(`No worktrees (${error instanceof Error ? error.message : String(error)}): the writing children ran one after another in your tree instead.`);
 					inTree = true;
 				}
 			}
 			const step = `${i + 1}/${children.length}`;
 			let result: ChildResult;
-			if (wt || !mayWrite(child.agent) || child.step.cwd) {
+			if (wt || !mayWrite(child.agent)) {
 				result = await runOne(child, child.step.task, wt ? (wt.workDir ?? wt.dir) : cwd, wt, env, hooks, signal, step);
 			} else {
 				// Writers in the parent's own tree take turns.
@@ -123,7 +126,7 @@ async function runParallel(children: PreparedChild[], env: LaunchEnv, hooks: Lau
 			if (wt) {
 				const worktree = wt;
 				// Landings take turns too: each merges against the tree as the last one left it.
-				const landed = landing.then(() => landBack(worktree, child, env, signal));
+				const landed = landing.then(() => landBack(worktree, child, env));
 				landing = landed.catch(() => {});
 				result.landed = await landed;
 				result.worktree = true;
@@ -139,26 +142,34 @@ async function runParallel(children: PreparedChild[], env: LaunchEnv, hooks: Lau
 /** One child at a time: in the parent's tree, or (isolated) in a worktree landed when it ends. */
 async function runIsolated(child: PreparedChild, task: string, env: LaunchEnv, hooks: LaunchHooks, signal: AbortSignal, step: string, notes: string[]): Promise<ChildResult> {
 	const cwd = child.step.cwd ?? env.cwd;
-	if (!env.isolate || child.step.cwd || !mayWrite(child.agent)) return runOne(child, task, cwd, undefined, env, hooks, signal, step);
+	if (!env.isolate || signal.aborted || !mayWrite(child.agent)) return runOne(child, task, cwd, undefined, env, hooks, signal, step);
 	let wt: Worktree;
 	try {
-		wt = await env.worktrees.create(env.cwd, join(env.runDir, "worktrees", child.label.replace(/[^A-Za-z0-9_.-]/g, "_")), signal);
+		wt = await env.worktrees.create(cwd, join(env.runDir, "worktrees", child.label.replace(/[^A-Za-z0-9_.-]/g, "_")), signal);
 	} catch (error) {
-		notes.push(`No worktree (${error instanceof Error ? error.message : String(error)}): ${child.label} worked in your tree directly.`);
+		if (!signal.aborted) notes.push(`No worktree (${error instanceof Error ? error.message : String(error)}): ${child.label} worked in your tree directly.`);
 		return runOne(child, task, cwd, undefined, env, hooks, signal, step);
 	}
 	const result = await runOne(child, task, wt.workDir ?? wt.dir, wt, env, hooks, signal, step);
-	result.landed = await landBack(wt, child, env, signal);
+	result.landed = await landBack(wt, child, env);
 	return result;
 }
 
-async function landBack(wt: Worktree, child: PreparedChild, env: LaunchEnv, signal: AbortSignal): Promise<Landing> {
+/** A landing's own deadline: stopping the run never cancels it, or what the child wrote would be lost. */
+const LANDING_MS = 120_000;
+
+/** Lands a child's worktree or keeps its change as a patch; the worktree goes only once its change is in one of them. */
+async function landBack(wt: Worktree, child: PreparedChild, env: LaunchEnv): Promise<Landing> {
+	const name = child.label.replace(/[^A-Za-z0-9_.-]/g, "_");
 	try {
-		return await env.worktrees.land(wt, env.runDir, child.label.replace(/[^A-Za-z0-9_.-]/g, "_"), signal);
-	} catch (error) {
-		return { status: "conflict", paths: [], conflicts: [`(could not merge: ${error instanceof Error ? error.message : String(error)})`], patchPath: wt.dir };
-	} finally {
+		const landed = await env.worktrees.land(wt, env.runDir, name, AbortSignal.timeout(LANDING_MS));
 		await env.worktrees.remove(wt).catch(() => {});
+		return landed;
+	} catch (error) {
+		const why = error instanceof Error ? error.message : String(error);
+		const failed = { status: "conflict" as const, paths: [], conflicts: [] };
+		if (!existsSync(wt.dir)) return { ...failed, reason: `its change could not be landed (${why})` };
+		return { ...failed, reason: `its change could be neither landed nor saved as a patch (${why})`, worktreeDir: wt.dir };
 	}
 }
 

@@ -3,18 +3,22 @@
 // (launch.ts), show progress, keep the result on disk, and say what happened. Thin glue over Pi.
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { CONFIG_DIR_NAME, type ExtensionContext, type ExtensionFactory, type ModelRuntime } from "@earendil-works/pi-coding-agent";
-import type { ChildBlockers, Finding, ParentChannel } from "../findings/index.ts";
+import type { ChildBlockers, Finding, ParentChannel, ParentUser } from "../findings/index.ts";
+import { present } from "../host/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
 import type { WatchdogSession } from "../session/index.ts";
 import { resolveChildModel } from "./child-model.ts";
 import { type ChildAgent, type ChildProgress, runChildSession } from "./child-session.ts";
 import { enforceLaunchRules } from "./launch-check.ts";
+import { resolveLaunchCwds } from "./launch-cwd.ts";
 import { type LaunchEnv, type PreparedChild, runLaunch, type WorktreeOps } from "./launch.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import { type ChildResult, launchDetails, launchText } from "./launch-result.ts";
 import { makeRunDir, newRunId, type RunStatus, writeJsonAtomic } from "./runs.ts";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { LoadedAgents } from "./agents.ts";
+import { effectiveTools, formatAgentError } from "./agent-file.ts";
+import { applyAgentOverrides } from "./agent-policy.ts";
 import { childPolicy, type PermissionPolicy, readGlobalRules } from "../permissions/index.ts";
 import type { ProjectTrust, TrustSnapshot } from "../host/index.ts";
 import { childTrust, piSettingsTrusted } from "../session/index.ts";
@@ -28,6 +32,10 @@ export interface LaunchAgent extends ChildAgent {
 	path?: string;
 	/** The frontmatter's `permission:` rules. */
 	permissions?: Record<string, string>;
+	/** Where the file came from: a project agent's rules can only tighten. */
+	source?: "package" | "user" | "project";
+	/** The user or package agent a project agent stands in for (its rules stay in force). */
+	base?: { path: string; permissions?: Record<string, string> };
 }
 
 
@@ -60,21 +68,45 @@ export interface LaunchOutput {
 	results?: ChildResult[];
 }
 
-/** Unknown agents are the caller's mistake: the error lists the agents there are (and files that did not load). */
+/**
+ * The agents a launch names, ready to run. Unknown agents are the caller's mistake: the error
+ * lists the agents there are (and files that did not load). A name a broken agent file claims
+ * is refused with that file's line and problem, never served by another agent of that name;
+ * so is an agent from a folder below one that could not be read whole. The settings' agent
+ * overrides apply (agent-policy.ts), then the tool list is settled: the file's (or the
+ * defaults), less its `excludeTools`; an empty list is no tools.
+ */
 export function findAgents(loaded: LoadedAgents, names: string[]): LaunchAgent[] {
-	return findDefinitions(loaded, names).map((a) => ({
-		...a,
-		// An agent's extension paths are relative to its file.
-		extensions: a.extensions?.map((p) => (isAbsolute(p) ? p : resolve(dirname(a.path), p))),
-		subagentOnlyExtensions: a.subagentOnlyExtensions?.map((p) => (isAbsolute(p) ? p : resolve(dirname(a.path), p))),
-	}));
+	return findDefinitions(loaded, names).map((found) => {
+		const applied = applyAgentOverrides(found, loaded.policy);
+		if ("error" in applied) throw new Error(`Not launched: ${applied.error}.`);
+		const a = applied.agent;
+		return {
+			...a,
+			tools: effectiveTools(a),
+			// An agent's extension paths are relative to its file.
+			extensions: a.extensions?.map((p) => (isAbsolute(p) ? p : resolve(dirname(a.path), p))),
+			subagentOnlyExtensions: a.subagentOnlyExtensions?.map((p) => (isAbsolute(p) ? p : resolve(dirname(a.path), p))),
+		};
+	});
 }
 
+const RANK = { package: 0, user: 1, project: 2 } as const;
+
 function findDefinitions(loaded: LoadedAgents, names: string[]) {
+	for (const name of new Set(names)) {
+		const found = loaded.agents.get(name);
+		const rank = found ? RANK[found.source] : -1;
+		// A broken file of this name at the found agent's level or above; or a folder above it not read whole.
+		const blocking = loaded.errors.filter((e) => (e.names ? e.names.includes(name) && RANK[e.source ?? "project"] >= rank : found && RANK[e.source ?? "project"] > rank));
+		if (blocking.length) {
+			throw new Error(`Not launched: agent "${name}" cannot be used while ${blocking.length === 1 ? "this agent file or folder has a problem" : "these agent files or folders have problems"}: ${blocking.map(formatAgentError).join("; ")}. Fix ${blocking.length === 1 ? "it" : "them"} (a broken agent file never falls back to another agent of its name), then launch again.`);
+		}
+	}
 	const missing = [...new Set(names.filter((n) => !loaded.agents.has(n)))];
 	if (missing.length) {
 		const known = [...loaded.agents.keys()].sort();
-		const broken = loaded.errors.length ? ` Agent files that did not load: ${loaded.errors.map((e) => `${e.path}${e.line ? `:${e.line}` : ""}: ${e.message}`).join("; ")}.` : "";
+		const broken = loaded.errors.length ? ` Agent files that did not load: ${loaded.errors.map(formatAgentError).join("; ")}.` : "";
 		throw new Error(`unknown agent${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")}. Available: ${known.join(", ") || "none"}.${broken}`);
 	}
 	return names.map((n) => loaded.agents.get(n) as NonNullable<ReturnType<LoadedAgents["agents"]["get"]>>);
@@ -87,7 +119,7 @@ function findDefinitions(loaded: LoadedAgents, names: string[]) {
 export function permissionPolicies(agentDir: string, agents: LaunchAgent[]): Array<PermissionPolicy | undefined> {
 	const global = readGlobalRules(agentDir);
 	return agents.map((agent) => {
-		const resolved = childPolicy(global, { name: agent.name, path: agent.path ?? agent.name, permissions: agent.permissions });
+		const resolved = childPolicy(global, { name: agent.name, path: agent.path ?? agent.name, permissions: agent.permissions, ...(agent.source ? { source: agent.source } : {}), ...(agent.base ? { base: agent.base } : {}) });
 		if (!resolved.ok) throw new Error(resolved.error);
 		return resolved.policy;
 	});
@@ -96,13 +128,14 @@ export function permissionPolicies(agentDir: string, agents: LaunchAgent[]): Arr
 export async function launchForeground(
 	deps: LauncherDeps,
 	ctx: ExtensionContext,
-	plan: LaunchPlan,
+	asked: LaunchPlan,
 	signal: AbortSignal | undefined,
 	onUpdate: ((partial: { content: Array<{ type: "text"; text: string }>; details: Record<string, unknown> }) => void) | undefined,
 ): Promise<LaunchOutput> {
 	const { watchdog } = deps;
-	const agents = findAgents(deps.agents(ctx, watchdog.trust), plan.steps.map((s) => s.agent));
+	const agents = findAgents(deps.agents(ctx, watchdog.trust), asked.steps.map((s) => s.agent));
 	const policies = permissionPolicies(deps.agentDir, agents);
+	const plan = await resolveLaunchCwds(asked, ctx.cwd, agents, signal);
 	const settings = watchdog.settings(ctx).settings;
 	const runId = newRunId();
 	const labels = labelsFor(agents.map((a) => a.name));
@@ -127,10 +160,18 @@ export async function launchForeground(
 	// Every child is judged before any starts: a blocked launch leaves no run folder, no session.
 	enforceLaunchRules(watchdog, ctx, runId, prepared.flatMap((c) => {
 		const m = models.get(c.label);
-		return m ? [{ label: c.label, role: c.agent.name, model: m.model, thinking: m.thinking }] : [];
+		return m ? [{ label: c.label, role: c.agent.name, model: m.model, thinking: m.thinking, explicit: Boolean(c.step.model && c.step.model !== "inherit") }] : [];
 	}));
 	const dir = makeRunDir(deps.agentDir, runId);
+	// What a child tells or asks the user reaches this session's user (its own UI reaches nobody).
+	const user: ParentUser = {
+		mode: ctx.mode,
+		notify: (text, level) => present(ctx, text, level),
+		saved: (path, mutate) => watchdog.settingsWatch.files.ownWrite(path, mutate),
+		...(ctx.mode === "tui" && ctx.hasUI ? { ask: (title: string, choices: string[]) => ctx.ui.select(title, choices, { signal }) } : {}),
+	};
 	const channelFor = (label: string, role: string): ParentChannel => ({
+		user,
 		deliver(findings) {
 			const kept = channels.get(label);
 			kept?.findings.push(...findings);

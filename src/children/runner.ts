@@ -44,6 +44,7 @@ export interface RunnerDeps {
 const CONTROL_POLL_MS = 250;
 /** A spec without a snapshot (written by an older parent): nothing of the project's is trusted. */
 const UNDECIDED: TrustSnapshot = { root: "/", decided: false, why: "the launch carried no trust decision", files: {}, takenAt: 0 };
+const CONTROL_WAIT_MS = 5_000;
 
 /** Runs the launch in `runDir` to its end; returns the process exit code. */
 export async function runBackground(runDir: string, deps: RunnerDeps): Promise<number> {
@@ -72,15 +73,26 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 	writeStatus("running");
 	const stop = new AbortController();
 	const controls = new Map<string, ChildControls>();
+	// Steers and interrupts apply one after another, in the order they were sent: a steer sent
+	// before an interrupt is queued before the interrupt lands, so it is what the children do
+	// next. A stop waits for nothing.
+	let applying: Promise<unknown> = Promise.resolve();
+	const apply = async (command: { action?: string; message?: unknown }) => {
+		const each = [...controls.values()].map((c) => {
+			if (command.action === "steer" && typeof command.message === "string") return c.steer(command.message);
+			if (command.action === "interrupt") return c.interrupt();
+			return undefined;
+		});
+		// Bounded: an abort that never settles must not hold the commands after it.
+		const settled = Promise.all(each.map((p) => p?.catch(() => {})));
+		await Promise.race([settled, new Promise((r) => setTimeout(r, CONTROL_WAIT_MS).unref?.())]);
+	};
 	const timer = setInterval(() => {
 		// The parent is gone (quit or killed): stop, so no runner outlives the session that owns it.
 		if (!processAlive(spec.parentPid)) stop.abort();
 		for (const command of takeControls(runDir)) {
 			if (command.action === "stop") stop.abort();
-			for (const c of controls.values()) {
-				if (command.action === "steer" && typeof command.message === "string") void c.steer(command.message).catch(() => {});
-				if (command.action === "interrupt") void c.interrupt().catch(() => {});
-			}
+			else applying = applying.then(() => apply(command));
 		}
 	}, CONTROL_POLL_MS);
 	const onSignal = () => stop.abort();

@@ -3,7 +3,7 @@
 // atomic (a temp file renamed over the old one): a reader never sees half a file. Reads are
 // bounded and never follow links.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isPlainObject, readFileInRoot } from "../util/index.ts";
 
@@ -80,6 +80,14 @@ export function listRuns(agentDir: string): string[] {
 	} catch {
 		return [];
 	}
+}
+
+/** Background runs of this agent folder whose runner is alive (a foreground run has no spec.json), newest first. */
+export function runningBackground(agentDir: string): string[] {
+	return listRuns(agentDir).filter((id) => {
+		const status = readStatus(agentDir, id);
+		return status?.state === "running" && existsSync(join(runDir(agentDir, id), "spec.json")) && processAlive(status.pid);
+	});
 }
 
 /** Whether a process is alive (signal 0 checks without touching it). */

@@ -14,7 +14,7 @@ const DESCRIPTION = [
 	"Launch child agents, and inspect and configure the watchdog that reviews this session's work with a second model.",
 	'- {agent, task}: one child; {tasks: [{agent, task}, ...]}: side by side; {chain: [{agent, task}, ...]}: one after another, {previous} in a task is the previous answer. Optional: model, thinking, cwd, timeoutMs, async (background: returns a run id; a message arrives when it ends).',
 	"  Agents: scout (read-only reconnaissance), worker (edits and verifies), reviewer (read-only review), plus the user's own. Each child has its own session and watchdog; the result gives each child's answer, status, counts and its watchdog's high-importance findings; accepted: false means a check failed.",
-	'- {action: "status", id?}, {action: "wait", id, timeoutMs?}, {action: "steer", id, message}, {action: "interrupt", id}, {action: "stop", id}: background runs.',
+	'- {action: "status", id?}, {action: "wait", id, timeoutMs?}, {action: "steer", id, message}, {action: "interrupt", id}, {action: "stop", id}: background runs. interrupt ends the children\'s current step (they go on with a steer sent before it, else with their task); stop ends the run.',
 	'- {action: "watchdog.status"}: settings and their sources, the reviewer model in effect, errors.',
 	'- {action: "watchdog.recommend-model"}: the suggested reviewer model.',
 	'- {action: "watchdog.configure", model?, thinking?, enabled?, scope?, target?}: change the reviewer model, thinking level or switch.',
@@ -26,7 +26,12 @@ const DESCRIPTION = [
 
 /** `onConfigured` lets the host refresh what it shows after a configure action; `launcher` runs children. */
 export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionContext) => void, launcher: Omit<LauncherDeps, "watchdog">): ToolDefinition<typeof subagentParameters> {
-	const deps: LauncherDeps = { ...launcher, watchdog };
+	// The settings' child policy keys (pi-subagents' agentOverrides, disableBuiltins) travel with the agents.
+	const agents: LauncherDeps["agents"] = (ctx, trust) => {
+		const policy = watchdog.settings(ctx).childPolicy;
+		return { ...launcher.agents(ctx, trust), ...(policy ? { policy } : {}) };
+	};
+	const deps: LauncherDeps = { ...launcher, agents, watchdog };
 	return {
 		name: "subagent",
 		label: "Subagent",
@@ -43,7 +48,7 @@ export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionCo
 				watchdog.subtree.launching(id);
 				let out: Awaited<ReturnType<typeof launchForeground>>;
 				try {
-					out = plan.async ? await launchBackground(deps, ctx, plan) : await launchForeground(deps, ctx, plan, signal, onUpdate as never);
+					out = plan.async ? await launchBackground(deps, ctx, plan, signal) : await launchForeground(deps, ctx, plan, signal, onUpdate as never);
 				} catch (error) {
 					watchdog.subtree.abandoned(id);
 					throw error;

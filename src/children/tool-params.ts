@@ -12,8 +12,8 @@ const step = Type.Object({
 	task: Type.String({ description: "What this child should do, self-contained. In a chain, {previous} is replaced by the previous step's final answer." }),
 	model: Type.Optional(Type.String({ description: '"provider/id[:thinking]"; default: the agent\'s model, else this session\'s.' })),
 	thinking: Type.Optional(enumOf([...THINKING_LEVELS, "inherit"], "Thinking level for this child.")),
-	cwd: Type.Optional(Type.String({ description: "Folder the child works in (default: this session's)." })),
-	timeoutMs: Type.Optional(Type.Integer({ minimum: 1000, description: "Stop the child after this long." })),
+	cwd: Type.Optional(Type.String({ description: "Folder the child works in, inside this session's repository; relative to this session's folder (default: that folder)." })),
+	timeoutMs: Type.Optional(Type.Integer({ minimum: 1000, description: "Stop the child after this long (at most 86400000, 24 hours)." })),
 });
 
 export const subagentParameters = Type.Object({
@@ -24,8 +24,8 @@ export const subagentParameters = Type.Object({
 	chain: Type.Optional(Type.Array(step, { description: "Launch children one after another; {previous} in a task is the previous step's final answer." })),
 	model: Type.Optional(Type.String({ description: 'A launch: the children\'s model "provider/id[:thinking]". watchdog.configure: the reviewer model, "recommended" or "inherit".' })),
 	thinking: Type.Optional(enumOf([...THINKING_LEVELS, "inherit"], "A launch: the children's thinking level. watchdog.configure: the reviewer's.")),
-	cwd: Type.Optional(Type.String({ description: "A launch: the folder the children work in." })),
-	timeoutMs: Type.Optional(Type.Integer({ minimum: 1000, description: "A launch: each child's deadline. wait: how long to wait (at most 10 minutes)." })),
+	cwd: Type.Optional(Type.String({ description: "A launch: the folder the children work in, inside this session's repository; relative to this session's folder." })),
+	timeoutMs: Type.Optional(Type.Integer({ minimum: 1000, description: "A launch: each child's deadline (at most 86400000, 24 hours). wait: how long to wait (at most 10 minutes)." })),
 	async: Type.Optional(Type.Boolean({ description: "A launch: run in the background and return a run id at once; a message arrives when it finishes." })),
 	id: Type.Optional(Type.String({ description: "status, steer, interrupt, stop, wait: the run id." })),
 	message: Type.Optional(Type.String({ description: "steer: what to tell the running children." })),

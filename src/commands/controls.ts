@@ -54,18 +54,26 @@ export async function configure(session: WatchdogSession, ctx: Ctx, request: Con
 /** A change an agent asked for: one that lowers oversight needs the user (see agent-change.ts). */
 export async function configureForAgent(session: WatchdogSession, ctx: AgentCtx, request: ConfigureRequest, signal?: AbortSignal): Promise<{ outcome: ChangeOutcome; text: string }> {
 	const env = configureEnv(session, ctx);
+	// A child's own UI reaches nobody: its parent's user is told and asked, as for the parent's own change.
+	const child = session.options.role !== "main";
+	const user = session.options.parent?.user;
 	// Only the TUI has a person at hand to answer; an RPC client is a program, print mode has nobody.
-	const canAsk = ctx.mode === "tui" && ctx.hasUI;
+	const canAsk = !child && ctx.mode === "tui" && ctx.hasUI;
 	const deps: AgentChangeDeps = {
 		env,
-		mode: ctx.mode,
-		ask: canAsk ? (title, message) => ctx.ui.confirm(title, message, { signal }) : undefined,
+		mode: user?.mode ?? ctx.mode,
+		...(child ? { who: `the ${session.options.role} child agent` } : {}),
+		ask: user ? user.ask : canAsk ? (title, choices) => ctx.ui.select(title, choices, { signal }) : undefined,
 		apply: (plan) => applyChange(session, env, request, plan),
 		record: (entry) => {
 			session.host.appendEntry(CONFIG_CHANGE_ENTRY, entry);
 			session.recordHistory(ctx as never, { kind: "config-change", by: entry.by, outcome: entry.outcome, change: entry.command });
 		},
-		announce: (text, level) => present(ctx, text, level),
+		announce: (text, level) => {
+			if (user) user.notify(text, level);
+			else present(ctx, text, level);
+			return !child || user !== undefined;
+		},
 	};
 	return withForceHint(AGENT_FORCE_HINT, () => agentConfigure(deps, request));
 }
@@ -83,7 +91,9 @@ async function withForceHint<T>(hint: string, fn: () => Promise<T>): Promise<T> 
 }
 
 function configureEnv(session: WatchdogSession, ctx: Ctx): ConfigureEnv {
-	return { store: session.store, project: session.project(ctx), registry: ctx.modelRegistry, session: session.sessionModel(ctx) };
+	// A saved change was the user's, or confirmed by them: the file watch must not judge it as the agent's (a child's parent's watch).
+	const saved = session.options.parent?.user?.saved ?? ((path, mutate) => session.settingsWatch.files.ownWrite(path, mutate));
+	return { store: session.store, project: session.project(ctx), registry: ctx.modelRegistry, session: session.sessionModel(ctx), saved };
 }
 
 async function applyChange(session: WatchdogSession, env: ConfigureEnv, request: ConfigureRequest, plan: ConfigurePlan): Promise<string> {

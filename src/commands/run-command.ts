@@ -49,6 +49,8 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 			if (!dismissed.length) return say(op.which === "all" ? "Nothing to dismiss: no recent finding is open." : `There is no open finding ${op.which}; status lists them with their numbers.`, "warning");
 			return say(`Dismissed ${dismissed.length} finding(s); they will not be raised again:\n${dismissed.map((f) => `- ${f.summary}`).join("\n")}`);
 		}
+		case "settings-accept":
+			return say(watchdog.settingsWatch.accept(watchdog, ctx as ExtensionContext), "info", true);
 		case "policy":
 			return say(setPolicy(watchdog, ctx, op.policy), "info", true);
 		case "trust":

@@ -15,6 +15,7 @@ export type CommandOp =
 	| { kind: "review" }
 	| { kind: "dismiss"; which: number | "all" }
 	| { kind: "policy"; policy: "off" | "keep" | "handsoff" }
+	| { kind: "settings-accept" }
 	| { kind: "trust" }
 	| { kind: "help" }
 	| { kind: "error"; message: string };
@@ -34,6 +35,7 @@ export const USAGE = [
 	`/${COMMAND_NAME} review                   review the pending changes now`,
 	`/${COMMAND_NAME} policy off|keep|handsoff   this session's claims and unfinished-stop checks: off, as usual, or shown to you and never sent to the agent (reviews and loops are not affected)`,
 	`/${COMMAND_NAME} dismiss [N|all]          mark finding N of status (default: all) as seen: not raised again, not counted for stalemate`,
+	`/${COMMAND_NAME} settings accept          let a settings-file change held back during an agent run (it lowers oversight) take effect`,
 	`/${COMMAND_NAME} trust                    trust the project's own files (settings, WATCHDOG.md, agents, language server) as they are now, for this session`,
 ].join("\n");
 
@@ -63,6 +65,7 @@ export function parseCommand(args: string): CommandOp {
 		if (rest.length === 1 && (rest[0] === "off" || rest[0] === "keep" || rest[0] === "handsoff")) return { kind: "policy", policy: rest[0] };
 		return { kind: "error", message: `policy takes off, keep or handsoff${rest.length ? `, not "${rest.join(" ")}"` : ""}` };
 	}
+	if (first === "settings") return rest.length === 1 && rest[0] === "accept" ? { kind: "settings-accept" } : { kind: "error", message: `settings takes accept${rest.length ? `, not "${rest.join(" ")}"` : ""}` };
 	if (first === "history") {
 		const parsed = parseHistoryArgs(rest);
 		return parsed.ok ? { kind: "history", request: parsed.request } : { kind: "error", message: parsed.error };
@@ -153,6 +156,7 @@ const TOP: Array<[string, string]> = [
 	["review", "review the pending changes now"],
 	["dismiss", "mark findings as seen"],
 	["policy", "this session's claims and unfinished-stop checks: off, keep or handsoff"],
+	["settings", "accept a held-back settings-file change"],
 	["trust", "trust the project's own files as they are now"],
 ];
 
@@ -170,6 +174,7 @@ export function completeArguments(prefix: string, models: readonly string[]): Co
 	else if (done[0] === "status") options = done.length === 1 ? [["--all", "your settings and each part's details"], ["--settings", "every setting, defaults too"]] : [];
 	else if (done[0] === "dismiss") options = done.length === 1 ? [["all", "every recent finding"]] : [];
 	else if (done[0] === "policy") options = done.length === 1 ? [["off", "no claim or unfinished-stop checks"], ["keep", "as usual (default)"], ["handsoff", "claims and stops shown to you, never sent to the agent"]] : [];
+	else if (done[0] === "settings") options = done.length === 1 ? [["accept", "let the held-back change take effect"]] : [];
 	else if (done[0] === "check") options = done.length === 1 ? [["--offline", "only resolve the model and its credentials"]] : [];
 	else if (isSettingHead(done)) options = TOP.filter(([v]) => ["on", "off", "model", "thinking"].includes(v));
 	else if (last === "model") options = [["recommended", "the strongest model of another family"], ["inherit", "use the session's model"], ...models.map((m): [string, string] => [m, ""])];

@@ -63,7 +63,8 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 }
 
 function fateOf(f: Finding, input: DeliveryInput): Fate {
-	if (input.threshold === "blocker" && f.severity !== "blocker") return "below threshold";
+	// A launch-rule warning answers a rule the user set to be warned about: no threshold hides it.
+	if (input.threshold === "blocker" && f.severity !== "blocker" && f.source !== "rules") return "below threshold";
 	if (input.dismissed?.some((d) => sameFinding(d, f))) return "dismissed";
 	if (f.importance === "high") {
 		if (input.stalemated.includes(f)) return "stalemate";

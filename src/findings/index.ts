@@ -8,4 +8,4 @@ export { sourceOf, type HistoryFilter } from "./history-filter.ts";
 export { DEFAULT_MAX_BYTES, HistoryLog, historyDir } from "./history-log.ts";
 export { readHistory } from "./history-read.ts";
 export { isQuestion, QUESTION_MESSAGE, QUESTION_NOTE, type Question } from "./question.ts";
-export { FindingsSink, type ParentChannel, type SinkEvent } from "./sink.ts";
+export { FindingsSink, type ParentChannel, type ParentUser, type SinkEvent } from "./sink.ts";

@@ -29,9 +29,22 @@ export type SinkEvent =
 	| { kind: "loop-resolved"; summary: string }
 	| { kind: "question"; source: string; question: string; evidence: string; outcome: "delivered" | "suppressed"; reason?: string };
 
+/** The parent's user, for what a child must tell or ask them (a child's own UI reaches nobody). */
+export interface ParentUser {
+	/** Pi's mode where the user is (named when nobody can be asked). */
+	mode: string;
+	notify(text: string, level: Level): void;
+	/** A select dialog where a person can answer (the parent's TUI); absent elsewhere. */
+	ask?(title: string, choices: string[]): Promise<string | undefined>;
+	/** The child saved a settings change the user made or allowed (the parent's file watch takes it as accepted). */
+	saved?(path: string, mutate: (watchdog: Record<string, unknown>) => void): void;
+}
+
 /** Where a child's findings go besides its own session. */
 export interface ParentChannel {
 	deliver(findings: Finding[], from: string): void;
+	/** The parent's user (foreground children); absent where the child cannot reach them (a detached runner). */
+	user?: ParentUser;
 	/** After each boundary review of the child: the blockers it left open, and whether it stalemated. */
 	settled?(state: { blockers: Finding[]; stalemate: boolean }): void;
 }

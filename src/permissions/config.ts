@@ -47,19 +47,35 @@ export function readGlobalRules(agentDir: string): GlobalRules {
 	return { ok: true, rules, file };
 }
 
+export interface AgentRulesSource {
+	name: string;
+	path: string;
+	permissions?: Record<string, string>;
+	/** A project agent's rules only tighten (see rules.ts). */
+	source?: "package" | "user" | "project";
+	/** The user or package agent a project agent stands in for: its rules keep their place. */
+	base?: { path: string; permissions?: Record<string, string> };
+}
+
 /**
  * The policy one child runs under, from the global rules and its agent's frontmatter; undefined
- * when nothing asks or denies (no gate). An error when either rule set is broken: the launch is
+ * when nothing asks or denies (no gate). An error when a rule set is broken: the launch is
  * refused rather than run ungated.
  */
-export function childPolicy(global: GlobalRules, agent: { name: string; path: string; permissions?: Record<string, string> }): { ok: true; policy?: PermissionPolicy } | { ok: false; error: string } {
+export function childPolicy(global: GlobalRules, agent: AgentRulesSource): { ok: true; policy?: PermissionPolicy } | { ok: false; error: string } {
 	if (!global.ok) return { ok: false, error: `the permission rules cannot be used (${global.error}); no child runs ungated under a broken rule set, so nothing was launched. Fix the file, then launch again.` };
-	let agentRules: { rules: RuleSet; file: string } | undefined;
-	if (agent.permissions && Object.keys(agent.permissions).length) {
-		const problems = ruleSetProblems(agent.permissions);
-		if (problems.length) return { ok: false, error: `${agent.path}: the permission rules of agent "${agent.name}": ${problems.join("; ")}. Nothing was launched.` };
-		agentRules = { rules: agent.permissions as RuleSet, file: agent.path };
-	}
-	const policy = layerPolicy(global.rules ? { rules: global.rules, file: global.file } : undefined, agentRules);
+	const own = agentLayer(agent.name, agent.path, agent.permissions);
+	if (typeof own === "string") return { ok: false, error: own };
+	const base = agent.base ? agentLayer(agent.name, agent.base.path, agent.base.permissions) : undefined;
+	if (typeof base === "string") return { ok: false, error: base };
+	const project = agent.source === "project";
+	const policy = layerPolicy(global.rules ? { rules: global.rules, file: global.file } : undefined, project ? base : own, project ? own : undefined);
 	return { ok: true, ...(gates(policy) ? { policy } : {}) };
+}
+
+function agentLayer(name: string, path: string, permissions: Record<string, string> | undefined): { rules: RuleSet; file: string } | undefined | string {
+	if (!permissions || !Object.keys(permissions).length) return undefined;
+	const problems = ruleSetProblems(permissions);
+	if (problems.length) return `${path}: the permission rules of agent "${name}": ${problems.join("; ")}. Nothing was launched.`;
+	return { rules: permissions as RuleSet, file: path };
 }

@@ -1,8 +1,11 @@
 // What the arbiter is shown of a tool call's arguments: a readable preview (string values as
 // they are, so code reads as code) with credentials replaced, at most 2,000 characters. Values
-// under secret-looking keys go whole; then known secret shapes are replaced in the text (PEM
-// private keys, cloud and vendor keys, JWTs, bearer and basic headers, credentials in URLs,
-// `.env`-style assignments). Pure, and bounded: the text is cut before the patterns run.
+// under secret-looking keys go whole; then every string value is redacted on its own decoded
+// text before it is rendered (so a `.env` line inside an edit's JSON, or on a write's first
+// line, is still a line), and the rendered text once more. The shapes: PEM and PGP private
+// keys, cloud and vendor keys, JWTs, bearer and basic headers, credentials in URLs and
+// connection strings, `.env`-style assignments, command-line passwords, long base64 blobs.
+// Pure, and bounded: at most SCAN_CHARS characters in all are looked at.
 import { clip } from "../util/index.ts";
 
 export const PREVIEW_CHARS = 2000;
@@ -16,8 +19,10 @@ const SECRET_KEY = /pass(?:word|wd|phrase)?$|^pwd$|secret|token|api[_-]?key|apik
 
 /** Shapes of secrets, replaced wherever they stand. Order matters: whole blocks first. */
 const PATTERNS: Array<[RegExp, string]> = [
-	// PEM private keys (RSA, EC, OPENSSH, ENCRYPTED …), to their END line or the end of the text.
-	[/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g, "[redacted private key]"],
+	// PEM and PGP private keys (RSA, EC, OPENSSH, ENCRYPTED, PGP … BLOCK), to their END line or the end of the text.
+	[/-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g, "[redacted private key]"],
+	// Connection strings (Azure storage and service bus, ADO.NET): AccountKey=…; Password=…;
+	[/\b(AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecretValue|Password|Pwd)=[^;\s"'`]+/gi, `$1=${R}`],
 	// Credentials in a URL: scheme://user:password@host, scheme://token@host.
 	[/\b([a-z][a-z0-9+.-]{1,20}:\/\/)[^\s/@'"`<>]+@/gi, `$1${R}@`],
 	// Authorization headers and bearer/basic/token schemes.
@@ -32,9 +37,18 @@ const PATTERNS: Array<[RegExp, string]> = [
 	[/\bAIza[0-9A-Za-z_-]{30,}/g, R],
 	[/\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g, R],
 	[/\bnpm_[A-Za-z0-9]{30,}/g, R],
+	// Hugging Face tokens.
+	[/\bhf_[A-Za-z0-9]{30,}/g, R],
 	[/\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b/g, R],
 	// `.env` lines: NAME=value (optionally `export`), at the start of a line, any upper-case name.
 	[/^([ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*[ \t]*=[ \t]*)\S.*$/gm, `$1${R}`],
+	// Lower-case `.env` lines under a secret-looking name, `=` without spaces (code puts spaces around it).
+	[/^([ \t]*(?:export[ \t]+)?[A-Za-z][A-Za-z0-9_.-]*(?:pass|passwd|password|pwd|secret|token|api[_-]?key|private[_-]?key|access[_-]?key|credentials?)[A-Za-z0-9_]*=)\S.*$/gim, `$1${R}`],
+	// An upper-case secret-looking NAME=value anywhere (a command's environment, an `echo … >> .env`).
+	[/\b([A-Z][A-Z0-9_]*(?:PASS|PASSWD|PASSWORD|PWD|SECRET|TOKEN|KEY|CREDENTIALS?|SALT)[A-Z0-9_]*=)(?!\[redacted)[^\s"'`;&|]+/g, `$1${R}`],
+	// Passwords on a command line: mysql -pSECRET (the MySQL family), --password=SECRET (anything).
+	[/(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mariadb[a-z-]*)\b[^\n|;&]*?\s)-p(?=[^\s-])\S+/g, `$1-p${R}`],
+	[/(--pass(?:word)?=)(?!\[redacted)\S+/g, `$1${R}`],
 	// key = "literal" or key: 'literal' under a secret-looking name, in any language.
 	[/\b([A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)[A-Za-z0-9_.-]*["']?[ \t]*[:=]{1,2}[ \t]*)(["'`])[^"'`\n]+\2/gi, `$1$2${R}$2`],
 	// The same with a bare value that is not an identifier or type (it holds a digit or a symbol).
@@ -43,16 +57,30 @@ const PATTERNS: Array<[RegExp, string]> = [
 	[/(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*[a-z])(?=[A-Za-z0-9/+]*[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g, R],
 ];
 
+/** A run of base64 this long (with its padding) is a key, a token or a blob, never code a reviewer needs. */
+const BLOB = /(?<![A-Za-z0-9/+=_-])[A-Za-z0-9/+]{48,}={0,2}(?![A-Za-z0-9/+=_-])/g;
+
+/**
+ * Base64: many upper and many lower-case letters (a long camelCase name has an upper-case letter
+ * every word, base64 two in five characters), a digit, and few slashes (a path has one every
+ * few characters).
+ */
+function looksLikeBlob(run: string): boolean {
+	const count = (re: RegExp) => run.match(re)?.length ?? 0;
+	const sixth = run.length / 6;
+	return count(/[A-Z]/g) >= sixth && count(/[a-z]/g) >= sixth && count(/[0-9]/g) >= 1 && count(/\//g) * 16 < run.length;
+}
+
 /** Credentials in a text replaced (used for the preview and for recent calls' targets). */
 export function redactText(text: string): string {
 	let out = text.length > SCAN_CHARS ? text.slice(0, SCAN_CHARS) : text;
 	for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
-	return out;
+	return out.replace(BLOB, (run) => (looksLikeBlob(run) ? R : run));
 }
 
 /** The preview of a call's arguments: `key: value` lines, secrets replaced, at most PREVIEW_CHARS. */
 export function previewArguments(input: unknown): string {
-	const scrubbed = scrubKeys(input, 0);
+	const scrubbed = scrubKeys(input, 0, { left: SCAN_CHARS });
 	let text: string;
 	if (scrubbed && typeof scrubbed === "object" && !Array.isArray(scrubbed)) {
 		const lines: string[] = [];
@@ -68,16 +96,25 @@ export function previewArguments(input: unknown): string {
 	return clip(redactText(text), PREVIEW_CHARS);
 }
 
-/** A copy with every value under a secret-looking key replaced; deep structures cut at MAX_DEPTH. */
-function scrubKeys(value: unknown, depth: number): unknown {
+/**
+ * A copy with every value under a secret-looking key replaced and every string redacted on its
+ * own decoded text; deep structures cut at MAX_DEPTH, and strings past the scan budget dropped.
+ */
+function scrubKeys(value: unknown, depth: number, budget: { left: number }): unknown {
+	if (typeof value === "string") {
+		if (budget.left <= 0) return "[…]";
+		const text = value.length > budget.left ? value.slice(0, budget.left) : value;
+		budget.left -= text.length;
+		return redactText(text);
+	}
 	if (value === null || typeof value !== "object") return value;
 	if (depth >= MAX_DEPTH) return "[…]";
-	if (Array.isArray(value)) return value.slice(0, 200).map((v) => scrubKeys(v, depth + 1));
+	if (Array.isArray(value)) return value.slice(0, 200).map((v) => scrubKeys(v, depth + 1, budget));
 	const out: Record<string, unknown> = {};
 	let n = 0;
 	for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
 		if (n++ >= 200) break;
-		out[key] = SECRET_KEY.test(key) && v !== null && v !== "" && typeof v !== "boolean" ? R : scrubKeys(v, depth + 1);
+		out[key] = SECRET_KEY.test(key) && v !== null && v !== "" && typeof v !== "boolean" ? R : scrubKeys(v, depth + 1, budget);
 	}
 	return out;
 }

@@ -1,12 +1,15 @@
 // Permission rules: checking one rule set (the global config's or an agent's frontmatter),
 // layering the agent's over the global one, and deciding one tool name. Pure.
 //
-// How a tool name is decided: the agent's rules are asked first and the global ones only when
-// no agent rule matches, so an agent file overrides the global config for every tool it names
-// (an explicit `allow` there lifts a global `ask`/`deny`). Inside one layer the most specific
-// matching rule wins: an exact tool name beats any glob; among globs, the one with more literal
-// (non-wildcard) characters wins; on a tie the stricter value wins (deny, then ask, then allow).
-// A tool no rule matches is allowed. Globs are minimatch patterns (`*`, `?`, `[...]`), anchored
+// How a tool name is decided, layer by layer; inside one layer the most specific matching rule
+// wins: an exact tool name beats any glob; among globs, the one with more literal (non-wildcard)
+// characters wins; on a tie the stricter value wins (deny, then ask, then allow).
+// - The global config's rule (none: allow).
+// - A user or package agent file's rule: one naming the tool exactly replaces the global
+//   decision, so an explicit `write: allow` lifts a global `write: deny` (both are the user's own
+//   files); a glob (`*`, `mcp_*`) can only make it stricter, so a wildcard never lifts a global rule.
+// - A project agent file's rule (and a project agent standing in for a user agent of the same
+//   name): only ever stricter, whatever it names. The project never loosens the user's rules. Globs are minimatch patterns (`*`, `?`, `[...]`), anchored
 // and case-sensitive; braces, extglobs and negation are off, and patterns are short, so a
 // match is cheap whatever name it is asked about.
 import { Minimatch } from "minimatch";
@@ -29,7 +32,7 @@ export interface PermissionRule {
 	pattern: string;
 	value: Permission;
 	/** Which layer it came from, and the file, for the reason the child sees. */
-	origin: "agent" | "global";
+	origin: "agent" | "global" | "project";
 	file: string;
 }
 
@@ -64,22 +67,29 @@ function patternProblem(pattern: string): string | undefined {
 	return undefined;
 }
 
-/** The policy of one child: the agent's rules over the global ones. Both must be sound (see ruleSetProblems). */
-export function layerPolicy(global: { rules: RuleSet; file: string } | undefined, agent: { rules: RuleSet; file: string } | undefined): PermissionPolicy {
+type Layer = { rules: RuleSet; file: string } | undefined;
+
+/** The policy of one child: the global rules, a user agent's, a project agent's. Each must be sound (see ruleSetProblems). */
+export function layerPolicy(global: Layer, agent: Layer, project?: Layer): PermissionPolicy {
 	const rules: PermissionRule[] = [];
 	for (const [pattern, value] of Object.entries(agent?.rules ?? {})) rules.push({ pattern, value, origin: "agent", file: agent?.file ?? "" });
 	for (const [pattern, value] of Object.entries(global?.rules ?? {})) rules.push({ pattern, value, origin: "global", file: global?.file ?? "" });
+	for (const [pattern, value] of Object.entries(project?.rules ?? {})) rules.push({ pattern, value, origin: "project", file: project?.file ?? "" });
 	return { rules };
 }
 
 /**
- * Whether the policy can ever ask or deny: when not, no gate is installed at all. A global rule
- * an agent rule of the same pattern (or an agent `*`) overrides does not count.
+ * Whether the policy can ever ask or deny: when not, no gate is installed at all. Only a global
+ * rule that an agent rule naming the same tool exactly sets to allow does not count.
  */
 export function gates(policy: PermissionPolicy | undefined): boolean {
 	if (!policy) return false;
-	const agentPatterns = new Set(policy.rules.filter((r) => r.origin === "agent").map((r) => r.pattern));
-	return policy.rules.some((r) => r.value !== "allow" && (r.origin === "agent" || !(agentPatterns.has(r.pattern) || agentPatterns.has("*"))));
+	const lifted = new Set(policy.rules.filter((r) => r.origin === "agent" && r.value === "allow" && isExact(r.pattern)).map((r) => r.pattern));
+	return policy.rules.some((r) => r.value !== "allow" && !(r.origin === "global" && lifted.has(r.pattern)));
+}
+
+function isExact(pattern: string): boolean {
+	return !/[*?[\]]/.test(pattern);
 }
 
 export interface Decision {
@@ -102,17 +112,22 @@ interface Compiled {
 
 /** Decides tool names by a policy; each distinct name is decided once and remembered. */
 export class RuleMatcher {
-	private readonly layers: Compiled[][];
+	private readonly agent: Compiled[];
+	private readonly global: Compiled[];
+	private readonly project: Compiled[];
 	private readonly cache = new Map<string, Decision>();
 
 	constructor(policy: PermissionPolicy) {
 		const compile = (rule: PermissionRule): Compiled => {
-			const exact = !/[*?[\]]/.test(rule.pattern);
+			const exact = isExact(rule.pattern);
 			if (exact) return { rule, exact, literal: rule.pattern.length, test: (name) => name === rule.pattern };
 			const glob = new Minimatch(rule.pattern, { nobrace: true, noext: true, nonegate: true, nocomment: true, noglobstar: true, dot: true, nocase: false });
 			return { rule, exact, literal: rule.pattern.replace(/\[[^\]]*\]|[*?]/g, "").length, test: (name) => glob.match(name) };
 		};
-		this.layers = [policy.rules.filter((r) => r.origin === "agent").map(compile), policy.rules.filter((r) => r.origin === "global").map(compile)];
+		const of = (origin: PermissionRule["origin"]) => policy.rules.filter((r) => r.origin === origin).map(compile);
+		this.agent = of("agent");
+		this.global = of("global");
+		this.project = of("project");
 	}
 
 	decide(toolName: string): Decision {
@@ -126,16 +141,28 @@ export class RuleMatcher {
 
 	private resolve(toolName: string): Decision {
 		if (toolName === BASH || NEVER_GATED.has(toolName) || toolName.length > 256) return ALLOWED;
-		for (const layer of this.layers) {
-			let best: Compiled | undefined;
-			for (const c of layer) {
-				if (!c.test(toolName)) continue;
-				if (!best || moreSpecific(c, best)) best = c;
-			}
-			if (best) return { value: best.rule.value, rule: best.rule };
-		}
-		return ALLOWED;
+		const global = best(this.global, toolName);
+		let decision: Decision = global ? { value: global.rule.value, rule: global.rule } : ALLOWED;
+		const agent = best(this.agent, toolName);
+		if (agent) decision = agent.exact ? { value: agent.rule.value, rule: agent.rule } : stricter({ value: agent.rule.value, rule: agent.rule }, decision);
+		const project = best(this.project, toolName);
+		if (project) decision = stricter({ value: project.rule.value, rule: project.rule }, decision);
+		return decision;
 	}
+}
+
+function best(layer: Compiled[], toolName: string): Compiled | undefined {
+	let found: Compiled | undefined;
+	for (const c of layer) {
+		if (!c.test(toolName)) continue;
+		if (!found || moreSpecific(c, found)) found = c;
+	}
+	return found;
+}
+
+/** The stricter of two decisions; on a tie the first (the more local rule, which the child is told). */
+function stricter(a: Decision, b: Decision): Decision {
+	return STRICTNESS[b.value] > STRICTNESS[a.value] ? b : a;
 }
 
 function moreSpecific(a: Compiled, b: Compiled): boolean {
@@ -147,5 +174,6 @@ function moreSpecific(a: Compiled, b: Compiled): boolean {
 /** `"edit": "ask" (agent file /…/worker.md)`: how a rule is named to the child and in history. */
 export function describeRule(rule: PermissionRule | undefined): string {
 	if (!rule) return "no rule";
-	return `"${rule.pattern}": "${rule.value}" (${rule.origin === "agent" ? "agent file" : "global config"} ${rule.file})`;
+	const where = rule.origin === "agent" ? "agent file" : rule.origin === "project" ? "project agent file" : "global config";
+	return `"${rule.pattern}": "${rule.value}" (${where} ${rule.file})`;
 }

@@ -13,8 +13,7 @@ export type HistoryLine = SinkEvent | Record<string, unknown>;
 import { heldBackNotice, startTrust } from "./trust-step.ts";
 import { EvidenceWatch, type Policy } from "../evidence/index.ts";
 import { LoopWatch, LOOP_RESOLVED_ENTRY } from "../loops/index.ts";
-import type { Thinking } from "../models/index.ts";
-import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
+import { chooseReviewer, type ReviewerChoice, type SessionModelInfo, type Thinking } from "../models/index.ts";
 import { ActivityTail, ModelReview, type TurnLike } from "../review/index.ts";
 import { Rotation } from "../rotate/index.ts";
 import { LaunchRuleWatch } from "../rules/index.ts";
@@ -25,6 +24,7 @@ import { type RunMonitors, settleRun, startMonitors } from "./settle.ts";
 import { type StatusLevel, statusView } from "./status-view.ts";
 import { cadenceReview } from "./cadence-step.ts";
 import { permissionCheck } from "./permission-step.ts";
+import { SettingsChangeWatch } from "./settings-change-step.ts";
 
 export { historyOfReview } from "./cadence-step.ts";
 import { SubtreeVerifier } from "../verify/index.ts";
@@ -77,6 +77,8 @@ export type AgentCtx = Ctx & Pick<ExtensionContext, "mode" | "hasUI" | "ui">;
 type ToolEvent = { toolName: string; input: unknown; content: unknown; isError: boolean; details?: unknown };
 
 export class WatchdogSession {
+	/** The settings files as the user accepted them: an agent's change that lowers oversight waits for the user. */
+	readonly settingsWatch = new SettingsChangeWatch();
 	readonly store: SettingsStore;
 	readonly options: WatchdogOptions;
 	readonly sink: FindingsSink;
@@ -115,7 +117,7 @@ export class WatchdogSession {
 
 	constructor(location: SettingsLocation, host: WatchdogHost, options: WatchdogOptions = { role: "main" }) {
 		this.location = location;
-		this.store = new SettingsStore(location);
+		this.store = new SettingsStore(location, this.settingsWatch.files);
 		this.host = host;
 		this.options = options;
 		this.historyLog = new HistoryLog({ agentDir: location.agentDir, maxBytes: () => this.historyMaxBytes });
@@ -219,6 +221,7 @@ export class WatchdogSession {
 
 	agentStart(ctx: ExtensionContext): void {
 		if (ctx.mode === "tui") restoreWorkingRow(ctx);
+		if (this.options.role === "main") this.settingsWatch.runStart(this, ctx);
 		this.run.startLeaf ??= { leaf: ctx.sessionManager.getLeafId() };
 	}
 
@@ -233,6 +236,7 @@ export class WatchdogSession {
 	}
 
 	toolResult(ctx: ExtensionContext, event: ToolEvent): void {
+		if (this.options.role === "main") this.settingsWatch.toolResult(this, ctx, event.toolName);
 		const resolved = this.settings(ctx);
 		if (!resolved.enabled) return;
 		this.run.gate?.afterTool(event.toolName, event.input, event.isError);
@@ -270,6 +274,7 @@ export class WatchdogSession {
 	async beforeSettle(ctx: ExtensionContext, event: { entries: BoundaryResult["entries"]; continue: boolean; outcome: string }): Promise<BoundaryResult | undefined> {
 		this.cadence.cancel(); // the boundary review replaces a cadence review still running
 		this.cadence.resetCount();
+		this.settingsWatch.settle(this, ctx);
 		const result = await settleRun(this, this.run, ctx, event);
 		// A run the watchdog's delivery continued cannot bring fresh activity of its own.
 		if (result?.continue && !event.continue) this.activity.continuedByWatchdog();
@@ -387,6 +392,7 @@ export class WatchdogSession {
 	statusLabel(ctx: Ctx): string | undefined {
 		const r = this.settings(ctx);
 		if (r.errors.length) return "watchdog: settings error";
+		if (this.settingsWatch.held().length) return "watchdog: settings change held";
 		if (!r.enabled) return undefined;
 		if (this.lastOutcome) return this.lastOutcome;
 		const failed = this.review.lastFailureKind();

@@ -23,15 +23,21 @@ export function childView(parent: ResolvedSettings, role: string): ResolvedSetti
 		clarification: false,
 		rotate: { ...s.rotate, enabled: false },
 	};
-	const enabled = parent.enabled && s.children.enabled && override?.enabled !== false;
+	// The master switch, then the role's own switch where it has one, else `children.enabled`
+	// (as pi-subagents reads them). `main.enabled` is the main session's alone.
+	const enabled = masterOn(parent) && (override?.enabled ?? s.children.enabled);
 	return { ...parent, settings: { ...settings, enabled }, enabled };
+}
+
+function masterOn(parent: ResolvedSettings): boolean {
+	return parent.settings.enabled && parent.errors.length === 0;
 }
 
 /** Why a child's watchdog is off, or undefined when it is on. */
 export function childOffReason(parent: ResolvedSettings, role: string): string | undefined {
-	if (!parent.enabled) return parent.errors.length ? "settings errors" : "the watchdog is off";
-	if (!parent.settings.children.enabled) return "children.enabled is false";
+	if (!masterOn(parent)) return parent.errors.length ? "settings errors" : "the watchdog is off";
 	const override = Object.hasOwn(parent.settings.children.overrides, role) ? parent.settings.children.overrides[role] : undefined;
 	if (override?.enabled === false) return `children.overrides.${role}.enabled is false`;
+	if (override?.enabled === undefined && !parent.settings.children.enabled) return "children.enabled is false";
 	return undefined;
 }

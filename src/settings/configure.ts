@@ -7,6 +7,7 @@ import { chooseReviewer, checkReviewer, recommendFor, type Registry, type Sessio
 import { getPath, howToTurnOn, setPath, type ResolvedSettings, type SourceName } from "./resolve.ts";
 import type { ThinkingSetting } from "./schema.ts";
 import type { ProjectContext, SettingsStore } from "./store.ts";
+import type { WatchdogMutation } from "./write.ts";
 
 export type ConfigureScope = "session" | "user" | "project";
 
@@ -27,6 +28,8 @@ export interface ConfigureEnv {
 	project: ProjectContext;
 	registry: Registry;
 	session: SessionModelInfo;
+	/** Told of every file saved (the session's file watch takes the change as accepted, not as the agent's). */
+	saved?: (path: string, mutate: WatchdogMutation) => void;
 }
 
 const ROLE_NAME = /^[A-Za-z0-9_-]+$/;
@@ -99,6 +102,15 @@ export async function planConfigure(env: ConfigureEnv, req: ConfigureRequest): P
 	return { changes, notes, label };
 }
 
+/** What saving `changes` does to a file's `subagents.watchdog` object. */
+export function watchdogMutation(changes: Map<string, unknown>): WatchdogMutation {
+	return (watchdog) => {
+		for (const [key, value] of changes) setPath(watchdog, key, value);
+		// `main.enabled` is another name for `enabled`; drop it so the two cannot disagree.
+		if (changes.has("enabled") && typeof watchdog.main === "object" && watchdog.main) delete (watchdog.main as Record<string, unknown>).enabled;
+	};
+}
+
 /** Saves a planned change in its scope and says what was done. */
 export async function applyConfigure(env: ConfigureEnv, req: ConfigureRequest, plan: ConfigurePlan): Promise<string> {
 	const { changes, notes, label } = plan;
@@ -107,11 +119,9 @@ export async function applyConfigure(env: ConfigureEnv, req: ConfigureRequest, p
 		for (const [key, value] of changes) env.store.setSessionValue(key, value);
 		where = "for this session";
 	} else {
-		const path = await env.store.write(req.scope, env.project, (watchdog) => {
-			for (const [key, value] of changes) setPath(watchdog, key, value);
-			// `main.enabled` is another name for `enabled`; drop it so the two cannot disagree.
-			if (changes.has("enabled") && typeof watchdog.main === "object" && watchdog.main) delete (watchdog.main as Record<string, unknown>).enabled;
-		});
+		const mutate = watchdogMutation(changes);
+		const path = await env.store.write(req.scope, env.project, mutate);
+		env.saved?.(path, mutate);
 		where = `in ${req.scope} settings (${path})`;
 	}
 

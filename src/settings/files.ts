@@ -9,7 +9,8 @@ export const SETTINGS_MAX_BYTES = 2 * 1024 * 1024;
 
 export type FileRead =
 	| { state: "missing" }
-	| { state: "ok"; document: unknown; sha256: string }
+	/** `sha256` of the bytes read; absent on a version the watchdog made from the user's own write (file-watch.ts). */
+	| { state: "ok"; document: unknown; sha256?: string }
 	/** `sha256` when the file was read (and did not parse). */
 	| { state: "error"; message: string; sha256?: string };
 

@@ -48,6 +48,10 @@ const ORDERED: Array<[key: string, order: readonly string[], what: (was: string,
 function lostSwitches(before: WatchdogSettings, after: WatchdogSettings): string[] {
 	const reasons: string[] = [];
 	for (const [key, what] of SWITCHES) if (getPath(before, key) === true && getPath(after, key) === false) reasons.push(what);
+	// `main.enabled` absent follows `enabled`: setting it false while the master switch is on stops the main review.
+	if (before.enabled && before.main.enabled !== false && after.enabled && after.main.enabled === false) {
+		reasons.push("stops reviewing the main session (main.enabled: false)");
+	}
 	for (const [key, order, what] of ORDERED) {
 		const was = String(getPath(before, key));
 		const now = String(getPath(after, key));

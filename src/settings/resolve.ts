@@ -46,9 +46,26 @@ export interface ResolvedSettings {
 	refused?: SettingsProblem[];
 	/** Words on the files read (e.g. a project file found above the working folder). */
 	notes?: SettingsProblem[];
-	/** Whether the main watchdog is on: `settings.enabled` and no errors. */
+	/** Whether the main session's watchdog is on: `settings.enabled`, `settings.main.enabled` and no errors. */
 	enabled: boolean;
+	/**
+	 * pi-subagents' child policy keys (`subagents.disableBuiltins`, `.agentOverrides`,
+	 * `.modelScope`) of each file read, raw: the launcher checks and applies them.
+	 */
+	childPolicy?: ChildPolicyLayer[];
 }
+
+/** What one settings file holds under `subagents` besides `watchdog` (raw; src/children/agent-policy.ts reads it). */
+export interface ChildPolicyLayer {
+	source: "user" | "project";
+	/** The file. */
+	origin: string;
+	disableBuiltins?: unknown;
+	agentOverrides?: unknown;
+	modelScope?: unknown;
+}
+
+const CHILD_POLICY_KEYS = ["disableBuiltins", "agentOverrides", "modelScope"] as const;
 
 const ROOT = "subagents.watchdog";
 
@@ -61,6 +78,7 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 	const ignored: SettingsProblem[] = [];
 	const refused: SettingsProblem[] = [];
 	const notes: SettingsProblem[] = [];
+	const childPolicy: ChildPolicyLayer[] = [];
 
 	for (const layer of layers) {
 		const at = { source: layer.source, origin: layer.origin };
@@ -73,6 +91,8 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 			errors.push({ ...at, message: layer.readError });
 			continue;
 		}
+		const policy = layer.source !== "session" && !layer.isWatchdogObject ? childPolicyOf(layer.document) : undefined;
+		if (policy) childPolicy.push({ source: layer.source as "user" | "project", origin: layer.origin, ...policy });
 		const extracted = layer.isWatchdogObject ? { ok: true as const, value: layer.document } : extractWatchdog(layer.document);
 		if (!extracted.ok) {
 			errors.push({ ...at, message: extracted.error });
@@ -99,7 +119,16 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 		});
 	}
 
-	return { settings, sources, errors, warnings, ignored, refused, notes, enabled: settings.enabled && errors.length === 0 };
+	// `enabled` is the master switch; `main.enabled` (by default the same) the main session's own.
+	const enabled = settings.enabled && settings.main.enabled !== false && errors.length === 0;
+	return { settings, sources, errors, warnings, ignored, refused, notes, enabled, ...(childPolicy.length ? { childPolicy } : {}) };
+}
+
+function childPolicyOf(doc: unknown): Omit<ChildPolicyLayer, "source" | "origin"> | undefined {
+	const subagents = isPlainObject(doc) ? doc.subagents : undefined;
+	if (!isPlainObject(subagents)) return undefined;
+	const found = CHILD_POLICY_KEYS.filter((k) => subagents[k] !== undefined);
+	return found.length ? Object.fromEntries(found.map((k) => [k, subagents[k]])) : undefined;
 }
 
 function extractWatchdog(doc: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
@@ -143,7 +172,9 @@ export function validateLayer(value: unknown): { layer: SettingsLayer; errors: K
 
 /**
  * Makes a layer's meaning explicit before merging:
- * - `main.enabled` is another name for `enabled`;
+ * - `main.enabled` alone also sets `enabled` (as it always has); beside `enabled` it is the main
+ *   session's own switch, so `enabled: true` with `main.enabled: false` watches children only
+ *   (until a layer sets `main.enabled` again; `/subagents-watchdog on` removes it from the file);
  * - a model carries its thinking level: `provider/id:high` sets thinking high, a model without
  *   a level runs with thinking off, and `inherit` also inherits the session's thinking level.
  */
@@ -151,8 +182,7 @@ function normalizeLayer(layer: SettingsLayer, warn: (p: KeyProblem) => void): Se
 	const out = structuredClone(layer);
 	if (out.main?.enabled !== undefined) {
 		if (out.enabled === undefined) out.enabled = out.main.enabled;
-		else if (out.enabled !== out.main.enabled) warn({ key: "main.enabled", message: `${ROOT}.main.enabled disagrees with ${ROOT}.enabled; enabled wins` });
-		delete out.main.enabled;
+		else if (!out.enabled && out.main.enabled) warn({ key: "main.enabled", message: `${ROOT}.enabled is false, which turns every watchdog off; main.enabled: true has no effect` });
 	}
 	const pairs: Array<{ model?: string; thinking?: string }> = [];
 	if (out.main) pairs.push(out.main);

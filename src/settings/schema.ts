@@ -6,6 +6,10 @@ import { DEFAULT_THRESHOLDS, type LoopThresholds } from "../loops/index.ts";
 import { parseModelRef, THINKING_LEVELS, type ThinkingSetting } from "../models/index.ts";
 import { MAX_STAR_GLOB_CHARS } from "../util/index.ts";
 
+/** The longest a child may run: a day, well under the 2^31-1 ms past which Node's timers fire at once. */
+export const MAX_CHILD_TIMEOUT_MS = 86_400_000;
+export const MAX_CHILD_TIMEOUT_TEXT = `${MAX_CHILD_TIMEOUT_MS} ms (24 hours)`;
+
 /** Patterns one allow or deny list may hold. */
 export const MAX_RULE_PATTERNS = 64;
 
@@ -92,7 +96,8 @@ function layerSchema(obj: ObjectMaker) {
 			cadence: cadence.optional(),
 			overrides: z.record(z.string(), childRole).optional(),
 			concurrency: z.int().min(1).max(32).optional(),
-			timeoutMs: positiveMs(1000).optional(),
+			timeoutMs: positiveMs(1000).max(MAX_CHILD_TIMEOUT_MS, { error: `must be at most ${MAX_CHILD_TIMEOUT_TEXT}` }).optional(),
+			maxBackground: z.int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(32, { error: "must be at most 32" }).optional(),
 		}).optional(),
 		rules: obj({
 			action: z.enum(["warn", "block"], { error: "must be warn or block" }).optional(),
@@ -142,7 +147,8 @@ export interface ChildRoleSettings {
 /** The effective settings: every key has a value. */
 export interface WatchdogSettings {
 	enabled: boolean;
-	main: { model: ModelSetting; thinking: ThinkingSetting };
+	/** `enabled`: the main session's own switch under the master `enabled` (absent: on). */
+	main: { enabled?: boolean; model: ModelSetting; thinking: ThinkingSetting };
 	agentEndTimeoutMs: number;
 	severityThreshold: "concern" | "blocker";
 	stalemateRepeats: number;
@@ -162,6 +168,8 @@ export interface WatchdogSettings {
 		overrides: Record<string, ChildRoleSettings>;
 		concurrency: number;
 		timeoutMs: number;
+		/** Background runs of this agent folder running at once; a launch past it is refused. */
+		maxBackground: number;
 	};
 	rules: { action: "warn" | "block"; roleModels: Record<string, { allow?: string[]; deny?: string[]; note?: string }> };
 	/** The permission arbiter's deadline; the rules themselves live in `<agentDir>/extensions/subagent/config.json`. */
@@ -183,7 +191,7 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 	clarification: false,
 	idle: { main: false, children: true, policy: "keep", cooldownMs: 120_000, maxNudges: 3, stallMs: 60_000, model: "inherit" },
 	rotate: { enabled: false, models: [], cooldownMs: 600_000 },
-	children: { enabled: false, model: "inherit", thinking: "inherit", cadence: { everyNTools: 0 }, overrides: {}, concurrency: 4, timeoutMs: 1_800_000 },
+	children: { enabled: false, model: "inherit", thinking: "inherit", cadence: { everyNTools: 0 }, overrides: {}, concurrency: 4, timeoutMs: 1_800_000, maxBackground: 4 },
 	rules: { action: "warn", roleModels: {} },
 	permissions: { timeoutMs: 20_000 },
 	history: { maxBytes: 10_485_760 },

@@ -37,15 +37,17 @@ export interface ProjectFileTrust {
 export const TRUST_COMMAND = "/subagents-watchdog trust";
 
 export class SettingsStore {
-	private files = new SettingsFileCache();
+	private readonly files: SettingsFileCache;
 	private session: SettingsLayer = {};
 	private sessionVersion = 0;
 	private memo?: { key: string; value: ResolvedSettings };
 	private readonly location: SettingsLocation;
 	private projectFiles = new Map<string, ProjectSettingsFile>();
 
-	constructor(location: SettingsLocation) {
+	/** `files`: the cache files are read through (the session's passes a watching one, see file-watch.ts). */
+	constructor(location: SettingsLocation, files: SettingsFileCache = new SettingsFileCache()) {
 		this.location = location;
+		this.files = files;
 	}
 
 	/** Pi's agent folder, as the host names it now. */
@@ -88,7 +90,8 @@ export class SettingsStore {
 		const proj = open ? this.files.read(projectPath, file.root) : undefined;
 		// Content that changed or appeared after the trust decision is held back, errors and all.
 		const trust = project.trust;
-		const changed = proj && proj.read.state !== "missing" && trust && !trust.allows(projectPath, stateOf(proj.read));
+		const state = proj && stateOf(proj.read);
+		const changed = state && trust && !trust.allows(projectPath, state);
 		const held = changed ? (trust.heldWhy(projectPath) ?? "changed") : undefined;
 		const session = withSession ? this.sessionVersion : "no-session";
 		const key = [userPath, user.token, projectPath, proj?.token ?? "untrusted", held ?? "", session].join("|");
@@ -133,7 +136,7 @@ export class SettingsStore {
 		const path = scope === "user" ? this.userPath() : this.projectPath(project.cwd);
 		await updateWatchdogSettings(path, root, mutate);
 		// Your own write through a command: the content now there is yours, not something to hold back.
-		if (scope === "project") project.trust?.record(path, stateOf(readSettingsFile(path, root)));
+		if (scope === "project") project.trust?.record(path, stateOf(readSettingsFile(path, root)) ?? { kind: "absent" });
 		return path;
 	}
 }
@@ -143,7 +146,9 @@ function fileLayer(source: "user" | "project", origin: string, read: ReturnType<
 	return { source, origin, document: read.state === "ok" ? read.document : undefined };
 }
 
-function stateOf(read: FileRead): FileState {
-	if (read.state === "missing") return { kind: "absent" };
-	return read.sha256 ? { kind: "file", hash: read.sha256 } : { kind: "unreadable", reason: read.state === "error" ? read.message : "unreadable" };
+/** What the trust snapshot judges; undefined for nothing to judge (no file, or the user's own accepted write). */
+function stateOf(read: FileRead): FileState | undefined {
+	if (read.state === "missing") return undefined;
+	if (read.sha256) return { kind: "file", hash: read.sha256 };
+	return read.state === "error" ? { kind: "unreadable", reason: read.message } : undefined;
 }

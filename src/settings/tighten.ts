@@ -14,7 +14,20 @@ export interface RefusedValue {
 }
 
 // Where `true` watches more closely.
-const SWITCHES = new Set(["enabled", "children.enabled", "lsp.enabled", "loops.enabled", "loops.stopRun", "scope.enabled", "guidance.watchdogMd", "clarification", "idle.main", "idle.children"]);
+const SWITCHES = new Set([
+	"enabled",
+	"main.enabled",
+	"children.enabled",
+	"lsp.enabled",
+	"loops.enabled",
+	"loops.stopRun",
+	"scope.enabled",
+	"guidance.watchdogMd",
+	"clarification",
+	"idle.main",
+	"idle.children",
+]);
+const MODELS_ARE_YOURS = "a project may not choose the models that watch it; set it in your own settings";
 // Ordered from the least to the most oversight.
 const ORDERED: Record<string, readonly string[]> = {
 	severityThreshold: ["blocker", "concern"],
@@ -40,9 +53,19 @@ const LOWER = new Set([
 // Where a larger number looks further or waits longer for an answer.
 const HIGHER = new Set(["loops.window", "lsp.maxFiles", "idle.maxNudges", "agentEndTimeoutMs", "lsp.timeoutMs"]);
 // Housekeeping that changes how, not how closely, the watchdog watches.
-const NEUTRAL = new Set(["lsp.idleMs", "children.concurrency", "children.timeoutMs", "permissions.timeoutMs", "history.maxBytes"]);
+const NEUTRAL = new Set([
+	"lsp.idleMs",
+	"children.concurrency",
+	"children.timeoutMs",
+	"children.maxBackground",
+	"permissions.timeoutMs",
+	"history.maxBytes",
+]);
 
-export function tightenOnly(below: WatchdogSettings, layer: SettingsLayer): { layer: SettingsLayer; refused: RefusedValue[] } {
+export function tightenOnly(
+	below: WatchdogSettings,
+	layer: SettingsLayer,
+): { layer: SettingsLayer; refused: RefusedValue[] } {
 	const kept: Record<string, unknown> = {};
 	const refused: RefusedValue[] = [];
 	forEachLeaf(layer, "", (key, value) => {
@@ -62,28 +85,36 @@ function judge(below: WatchdogSettings, key: string, value: unknown): Judged {
 	const role = /^children\.overrides\.([^.]+)\.(.+)$/.exec(key);
 	if (role) return judgeRole(below, role[1], role[2], value);
 	const rule = /^rules\.roleModels\.([^.]+)\.(allow|deny|note)$/.exec(key);
-	if (rule) return judgeRule(below.rules.roleModels[rule[1]], rule[2] as "allow" | "deny" | "note", value);
+	if (rule) return judgeRule(below.rules.roleModels[rule[1]], rule[2] as keyof RoleRule, value);
 	if (SWITCHES.has(key)) return value === true ? take : refuse("would turn off what your settings leave on");
+	const change = `${String(was)} → ${String(value)}`;
 	const order = ORDERED[key];
-	if (order) return order.indexOf(String(value)) >= order.indexOf(String(was)) ? take : refuse(`would weaken ${String(was)} to ${String(value)}`);
+	const weaker = `would weaken ${String(was)} to ${String(value)}`;
+	if (order) return order.indexOf(String(value)) >= order.indexOf(String(was)) ? take : refuse(weaker);
 	if (key.endsWith("cadence.everyNTools")) return cadence(was, value);
-	if (LOWER.has(key)) return Number(value) <= Number(was) ? take : refuse(`would notice later (${String(was)} → ${String(value)})`);
-	if (HIGHER.has(key)) return Number(value) >= Number(was) ? take : refuse(`would look less far or give up sooner (${String(was)} → ${String(value)})`);
+	if (LOWER.has(key)) return Number(value) <= Number(was) ? take : refuse(`would notice later (${change})`);
+	const shorter = `would look less far or give up sooner (${change})`;
+	if (HIGHER.has(key)) return Number(value) >= Number(was) ? take : refuse(shorter);
 	if (key.endsWith("thinking")) return thinking(was, value);
 	// Models (the reviewers', the nudge writer's, rotation) are yours to choose.
-	return refuse("a project may not choose the models that watch it; set it in your own settings");
+	return refuse(MODELS_ARE_YOURS);
 }
 
 function judgeRole(below: WatchdogSettings, role: string, rest: string, value: unknown): Judged {
 	const own = below.children.overrides[role];
 	const take = { take: true as const, value };
-	if (rest === "enabled") return value === true || (own?.enabled ?? below.children.enabled) === false ? take : refuse("would turn this role's watchdog off");
+	if (rest === "enabled") {
+		const off = (own?.enabled ?? below.children.enabled) === false;
+		return value === true || off ? take : refuse("would turn this role's watchdog off");
+	}
 	if (rest === "cadence.everyNTools") return cadence(own?.cadence?.everyNTools ?? below.children.cadence.everyNTools, value);
 	if (rest === "thinking") return thinking(own?.thinking ?? below.children.thinking, value);
-	return (own?.model ?? below.children.model) === value ? take : refuse("a project may not choose the models that watch it; set it in your own settings");
+	return (own?.model ?? below.children.model) === value ? take : refuse(MODELS_ARE_YOURS);
 }
 
-function judgeRule(was: { allow?: string[]; deny?: string[]; note?: string } | undefined, field: "allow" | "deny" | "note", value: unknown): Judged {
+type RoleRule = { allow?: string[]; deny?: string[]; note?: string };
+
+function judgeRule(was: RoleRule | undefined, field: keyof RoleRule, value: unknown): Judged {
 	// More denied models is always tighter: the project's patterns join yours.
 	if (field === "deny") return { take: true, value: [...new Set([...(was?.deny ?? []), ...(value as string[])])] };
 	if (field === "note") return was?.note === undefined ? { take: true, value } : refuse("your own note for this role stays");
@@ -96,7 +127,8 @@ function judgeRule(was: { allow?: string[]; deny?: string[]; note?: string } | u
 function cadence(was: unknown, value: unknown): Judged {
 	const every = (v: unknown) => (typeof v === "number" && v > 0 ? v : Number.POSITIVE_INFINITY);
 	if (every(value) <= every(was)) return { take: true, value };
-	return refuse(every(value) === Number.POSITIVE_INFINITY ? "would turn cadence reviews off" : "would make cadence reviews rarer");
+	const off = every(value) === Number.POSITIVE_INFINITY;
+	return refuse(off ? "would turn cadence reviews off" : "would make cadence reviews rarer");
 }
 
 function thinking(was: unknown, value: unknown): Judged {

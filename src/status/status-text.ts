@@ -89,6 +89,7 @@ function wrap(text: string, width: number, indent: string): string[] {
 
 export function onOff(resolved: ResolvedSettings): string {
 	if (resolved.errors.length > 0) return `off for this session: the settings have ${resolved.errors.length} error${resolved.errors.length > 1 ? "s" : ""} (listed below)`;
+	if (resolved.settings.enabled && resolved.settings.main.enabled === false) return `on for child agents only (main.enabled = false from ${resolved.sources["main.enabled"]}: this session's own work is not reviewed)`;
 	return resolved.settings.enabled ? `on (enabled from ${resolved.sources.enabled})` : `off (enabled = false from ${resolved.sources.enabled}; ${howToTurnOn(resolved)})`;
 }
 

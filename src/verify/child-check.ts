@@ -118,7 +118,7 @@ export function judgeChild(runId: string, background: boolean, child: StoppedChi
 		checked: "",
 		toolLog: [],
 		written: [],
-		...(child.landed ? { landed: child.landed.status === "applied" ? `landed in the tree: ${child.landed.paths.join(", ")}` : child.landed.status === "unchanged" ? "no change landed" : "did not land (merge conflict)" } : {}),
+		...(child.landed ? { landed: child.landed.status === "applied" ? `landed in the tree: ${child.landed.paths.join(", ")}` : child.landed.status === "unchanged" ? "no change landed" : `did not land (${child.landed.reason ?? "merge conflict"})` } : {}),
 		answer: child.answer,
 	};
 	const facts = "error" in log ? [] : log.facts;
@@ -145,7 +145,12 @@ export function judgeChild(runId: string, background: boolean, child: StoppedChi
 		return { ...base, verdict: "unfinished", checked: "a blocker left open", claim: clip(child.answer.trim(), 120), evidence: `Its watchdog left ${open.length} blocker(s) open${child.blockers.stalemate ? " (stalemate)" : ""}: "${first}" (${where(child, calls(0, facts.length - 1))}).`, instruction: `Address the open blocker: ${first}.` };
 	}
 	if (child.landed?.status === "conflict") {
-		return { ...base, verdict: "unfinished", checked: "its changes did not land", evidence: `Merge conflict in ${(child.landed.conflicts ?? []).join(", ")}; nothing of it is in the tree. Its patch is at ${child.landed.patchPath}.`, instruction: `Apply the kept patch ${child.landed.patchPath} by hand, or re-run the task on the current tree.` };
+		const l = child.landed;
+		const why = l.reason ? `It did not land: ${l.reason}.` : `Merge conflict in ${(l.conflicts ?? []).join(", ")}; nothing of it is in the tree.`;
+		// Only a place that holds the change is named: the kept patch, else the worktree kept with it.
+		const kept = l.patchPath ? ` Its patch is at ${l.patchPath}.` : l.worktreeDir ? ` Its files are still in its worktree at ${l.worktreeDir}.` : "";
+		const take = l.patchPath ? `Apply the kept patch ${l.patchPath} by hand` : l.worktreeDir ? `Take its change from ${l.worktreeDir} by hand` : "Redo its change";
+		return { ...base, verdict: "unfinished", checked: "its changes did not land", evidence: `${why}${kept}`, instruction: `${take}, or re-run the task on the current tree.` };
 	}
 	if ("error" in log) return { ...base, checked: `its session file could not be read (${log.error})`, evidence: `Its session file could not be read: ${log.error}.` };
 	if (!child.answer.trim()) return { ...base, verdict: "unfinished", checked: "an empty final answer", evidence: `It ended with an empty final message (${where(child, `after tool call ${last}`)}).`, instruction: "Report what you did: the files changed and the checks you ran, with their results." };

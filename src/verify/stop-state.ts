@@ -16,7 +16,7 @@ export interface StoppedChild {
 	error?: string;
 	sessionFile?: string;
 	cwd: string;
-	landed?: { status: string; paths: string[]; conflicts?: string[]; patchPath?: string };
+	landed?: { status: string; paths: string[]; conflicts?: string[]; reason?: string; patchPath?: string; worktreeDir?: string };
 	blockers: { blockers: Array<{ summary: string; severity: string }>; stalemate: boolean };
 	/** Permission asks still waiting for an answer (filled by the permission gate once it keeps any). */
 	pendingAsks?: string[];

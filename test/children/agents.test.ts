@@ -97,7 +97,7 @@ describe("parsing an agent file", () => {
 		expect(failed("---\nname: a b\ndescription: d\n---\n")).toMatchObject({ line: 2 });
 		expect(failed("---\nname: a\n---\n")).toMatchObject({ line: 1, message: expect.stringMatching(/`description:` is missing/) });
 		expect(failed(agentText("a", "thinking: extreme\n"))).toMatchObject({ line: 4, message: expect.stringMatching(/one of off, minimal.*or inherit; got "extreme"/) });
-		expect(failed(agentText("a", "model: gpt-5\n"))).toMatchObject({ line: 4, message: expect.stringMatching(/provider\/id/) });
+		expect(failed(agentText("a", "model: gpt 5\n"))).toMatchObject({ line: 4, message: expect.stringMatching(/provider\/id/) });
 		expect(failed(agentText("a", "model: 5\n"))).toMatchObject({ line: 4 });
 		expect(failed(agentText("a", "tools:\n  - read\n  - 3\n"))).toMatchObject({ line: 4, message: expect.stringMatching(/`tools` must hold names only/) });
 		expect(failed(agentText("a", "tools: read grep\n"))).toMatchObject({ line: 4, message: expect.stringMatching(/no spaces/) });
@@ -164,7 +164,7 @@ describe("loading the agents", () => {
 		writeFileSync(join(l.agentDir, "agents", "good.md"), agentText("good"));
 		const { agents, errors } = loadAgents({ packageDir: tempDir(), agentDir: l.agentDir, cwd: join(l.cwd, "nowhere"), configDirName: ".pi", projectTrusted: true });
 		expect([...agents.keys()]).toEqual(["good"]);
-		expect(errors).toEqual([{ path: bad, line: 5, message: expect.stringMatching(/"bash" must be allow, ask or deny/) }]);
+		expect(errors).toEqual([{ path: bad, line: 5, message: expect.stringMatching(/"bash" must be allow, ask or deny/), names: ["bad"], source: "user" }]);
 	});
 
 	it("reports two files of one name in the same folder and keeps the first by file name", () => {
@@ -173,7 +173,7 @@ describe("loading the agents", () => {
 		writeFileSync(join(l.agentDir, "agents", "b.md"), agentText("twin", "", "second"));
 		const { agents, errors } = load(l);
 		expect(agents.get("twin")?.systemPrompt).toBe("first");
-		expect(errors).toEqual([{ path: join(l.agentDir, "agents", "b.md"), message: expect.stringMatching(/already used by .*a\.md/) }]);
+		expect(errors).toEqual([{ path: join(l.agentDir, "agents", "b.md"), message: expect.stringMatching(/already used by .*a\.md/), names: ["twin"], source: "user" }]);
 	});
 
 	it("refuses a file that links out of the project, and a project agents folder that links out", () => {
@@ -185,7 +185,7 @@ describe("loading the agents", () => {
 		symlinkSync(join(l.cwd, "docs.md"), join(l.cwd, ".pi", "agents", "inside.md"));
 		const first = load(l);
 		expect([...first.agents.keys()]).toEqual(["inside"]);
-		expect(first.errors).toEqual([{ path: join(l.cwd, ".pi", "agents", "stolen.md"), message: expect.stringMatching(/leads outside/) }]);
+		expect(first.errors).toEqual([{ path: join(l.cwd, ".pi", "agents", "stolen.md"), message: expect.stringMatching(/leads outside/), names: ["stolen"], source: "project" }]);
 
 		const other = layout();
 		const outsideDir = tempDir();
@@ -194,7 +194,7 @@ describe("loading the agents", () => {
 		symlinkSync(outsideDir, join(other.cwd, ".q", "agents"));
 		const second = loadAgents({ ...other, configDirName: ".q", projectTrusted: true });
 		expect(second.agents.size).toBe(0);
-		expect(second.errors).toEqual([{ path: join(other.cwd, ".q", "agents"), message: expect.stringMatching(/agents folder leads outside/) }]);
+		expect(second.errors).toEqual([{ path: join(other.cwd, ".q", "agents"), message: expect.stringMatching(/agents folder leads outside/), source: "project" }]);
 	});
 
 	it("refuses a FIFO named like an agent at once, without waiting for a writer", () => {
@@ -206,7 +206,7 @@ describe("loading the agents", () => {
 		const { agents, errors } = load(l);
 		expect(Date.now() - started).toBeLessThan(1000);
 		expect([...agents.keys()]).toEqual(["real"]);
-		expect(errors).toEqual([{ path: fifo, message: expect.stringMatching(/a FIFO, not a regular file/) }]);
+		expect(errors).toEqual([{ path: fifo, message: expect.stringMatching(/a FIFO, not a regular file/), names: ["pipe"], source: "project" }]);
 	});
 
 	it("refuses an agent file over 256 KiB", () => {

@@ -30,6 +30,13 @@ describe("planLaunch", () => {
 		expect(planLaunch({ tasks: Array.from({ length: 33 }, () => ({ agent: "a", task: "x" })) })).toEqual({ error: expect.stringMatching(/at most 32/) });
 	});
 
+	it("refuses a deadline past the most a timer can hold, saying the maximum", () => {
+		// 3,000,000,000 ms overflows Node's timers (2^31-1 ms), which then fire at once.
+		expect(planLaunch({ agent: "a", task: "x", timeoutMs: 3_000_000_000 })).toEqual({ error: expect.stringMatching(/timeoutMs 3000000000 is more than the most a child may run, 86400000 ms \(24 hours\)/) });
+		expect(planLaunch({ tasks: [{ agent: "a", task: "x" }, { agent: "b", task: "y", timeoutMs: 2 ** 31 }] })).toEqual({ error: expect.stringMatching(/^step 2: timeoutMs 2147483648 is more than/) });
+		expect(planLaunch({ agent: "a", task: "x", timeoutMs: 86_400_000 })).toMatchObject({ steps: [{ timeoutMs: 86_400_000 }] });
+	});
+
 	it("replaces every {previous} with the previous answer", () => {
 		expect(chainTask("fix {previous}; then recheck {previous}", "A")).toBe("fix A; then recheck A");
 	});
@@ -57,7 +64,16 @@ describe("resolveChildModel", () => {
 
 	it("fails a model Pi does not know, with the ones it does", () => {
 		expect(resolveChildModel(lookup, { launchModel: "z/none" }, parent)).toEqual({ error: "model z/none is not known to Pi. Available: p/big, q/small" });
-		expect(resolveChildModel(lookup, { launchModel: "nonsense" }, parent)).toEqual({ error: expect.stringMatching(/not a model reference/) });
+		expect(resolveChildModel(lookup, { launchModel: "nonsense" }, parent)).toEqual({ error: 'model "nonsense" (no provider given) is not known to Pi. Available: p/big, q/small' });
+		expect(resolveChildModel(lookup, { launchModel: "p/ has space" }, parent)).toEqual({ error: expect.stringMatching(/not a model reference/) });
+	});
+
+	it("finds a bare model id (pi-subagents' form): the parent's provider's, else the only one, else says which", () => {
+		expect(resolveChildModel(lookup, { agentModel: "big:high" }, parent)).toMatchObject({ ref: "p/big:high" });
+		const twice = [...models, { provider: "r", id: "big" }] as never[];
+		const both = { find: (provider: string, id: string) => twice.find((m: { provider: string; id: string }) => m.provider === provider && m.id === id), getAvailable: () => twice };
+		expect(resolveChildModel(both, { agentModel: "big" }, parent)).toEqual({ error: 'model "big" is offered by p, r; write provider/big to say which' });
+		expect(resolveChildModel(both, { agentModel: "big" }, { model: twice[2], thinking: "off" })).toMatchObject({ ref: "r/big" });
 	});
 });
 

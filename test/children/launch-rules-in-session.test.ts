@@ -8,11 +8,10 @@ import { join } from "node:path";
 import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { startSession, type TestSession } from "../support/pi-session.ts";
+import { launchOnce, subagentResult } from "./launch-once.ts";
 import { wd } from "../support/settings-files.ts";
-import { allText, type Ctx, text, toolUse } from "../review/review-helpers.ts";
+import { type Ctx, text } from "../review/review-helpers.ts";
 
-type Msg = { role: string; toolName?: string; content: unknown; isError?: boolean };
-const subagentResult = (t: TestSession) => (t.session.messages as Msg[]).filter((m) => m.role === "toolResult" && m.toolName === "subagent").at(-1);
 
 /** Every .jsonl under the agent folder but the history log: the children's session files. */
 function childSessionFiles(dir: string): string[] {
@@ -27,21 +26,6 @@ const historyLines = (t: TestSession) => {
 
 const rules = (roleModels: Record<string, unknown>, action: "warn" | "block", more: Record<string, unknown> = {}) => wd({ rules: { action, roleModels }, ...more });
 
-/**
- * The parent calls subagent once with `args`, then answers; every request after the first that
- * is not the parent's own answer is a child's. Returns what the parent's model saw after the call.
- */
-async function launchOnce(t: TestSession, args: Record<string, unknown>, childTurns: Array<(ctx: Ctx) => ReturnType<typeof fauxAssistantMessage>> = []) {
-	const seen = { after: "", childRequests: 0 };
-	t.main.setResponses([
-		toolUse("subagent", args),
-		...childTurns.map((turn) => (ctx: Ctx) => (seen.childRequests++, turn(ctx))),
-		(ctx: Ctx) => ((seen.after = allText(ctx)), fauxAssistantMessage("Parent done.")),
-	]);
-	await t.session.prompt("launch it");
-	await t.session.waitForIdle();
-	return seen;
-}
 
 describe("block", () => {
 	it("refuses a single launch with the rule, the model and the note, and starts nothing", async () => {

@@ -1,12 +1,13 @@
 // Parallel children in git worktrees (their changes merged back, a conflict kept as a patch)
 // and chains with {previous}, in a real Pi session with faux models. Children running side by
 // side share the faux model, so one script answers every request by the task it belongs to.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { git, makeGitRepo } from "../support/git.ts";
 import { startSession } from "../support/pi-session.ts";
+import { tempDir } from "../support/temp.ts";
 import { type Ctx, text, toolUse } from "../review/review-helpers.ts";
 
 type Turn = (ctx: Ctx) => ReturnType<typeof fauxAssistantMessage>;
@@ -90,16 +91,8 @@ describe("parallel children", () => {
 
 	it("runs writing children one after another in the parent's folder when it is not a git repository, and says so", async () => {
 		const t = await startSession();
-		const script = byTask({
-			PARENT: [() => toolUse("subagent", { tasks: [{ agent: "worker", task: "TASK-A" }, { agent: "worker", task: "TASK-B" }] }), () => fauxAssistantMessage("Done.")],
-			"TASK-A": [() => toolUse("write", { path: "a.txt", content: "A\n" }), () => fauxAssistantMessage("A")],
-			"TASK-B": [() => toolUse("write", { path: "b.txt", content: "B\n" }), () => fauxAssistantMessage("B")],
-		});
-		t.main.setResponses(Array.from({ length: 8 }, () => script as never));
 		try {
-			await t.session.prompt("PARENT: go");
-			await t.session.waitForIdle();
-			const result = subagentResult(t);
+			const result = await twoWriters(t, [{ agent: "worker", task: "TASK-A" }, { agent: "worker", task: "TASK-B" }]);
 			expect(result).toMatch(/No worktrees \(.*not a git repository.*\): the writing children ran one after another in your tree instead\./);
 			expect(readFileSync(join(t.cwd, "a.txt"), "utf8")).toBe("A\n");
 			expect(readFileSync(join(t.cwd, "b.txt"), "utf8")).toBe("B\n");
@@ -107,7 +100,34 @@ describe("parallel children", () => {
 			await t.dispose();
 		}
 	});
+
+	it("outside any repository takes a cwd anywhere that exists: writers work there directly, and the result says so", async () => {
+		const t = await startSession();
+		const elsewhere = tempDir("pi-watchdog-elsewhere-");
+		mkdirSync(join(t.cwd, "sub"));
+		try {
+			const result = await twoWriters(t, [{ agent: "worker", task: "TASK-A", cwd: "sub" }, { agent: "worker", task: "TASK-B", cwd: elsewhere }]);
+			expect(result).toMatch(/No worktrees \(.*not a git repository.*\): the writing children ran one after another/);
+			expect(readFileSync(join(t.cwd, "sub", "a.txt"), "utf8")).toBe("A\n");
+			expect(readFileSync(join(elsewhere, "b.txt"), "utf8")).toBe("B\n");
+		} finally {
+			await t.dispose();
+		}
+	});
 });
+
+/** Two writers launched side by side with `tasks` (TASK-A writes a.txt, TASK-B b.txt); the launch's result text. */
+async function twoWriters(t: Awaited<ReturnType<typeof startSession>>, tasks: Array<Record<string, string>>): Promise<string> {
+	const script = byTask({
+		PARENT: [() => toolUse("subagent", { tasks }), () => fauxAssistantMessage("Done.")],
+		"TASK-A": [() => toolUse("write", { path: "a.txt", content: "A\n" }), () => fauxAssistantMessage("A")],
+		"TASK-B": [() => toolUse("write", { path: "b.txt", content: "B\n" }), () => fauxAssistantMessage("B")],
+	});
+	t.main.setResponses(Array.from({ length: 8 }, () => script as never));
+	await t.session.prompt("PARENT: go");
+	await t.session.waitForIdle();
+	return subagentResult(t);
+}
 
 describe("a chain", () => {
 	it("gives each step the previous step's final answer in place of {previous}", async () => {

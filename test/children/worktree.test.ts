@@ -249,10 +249,15 @@ describe("stale worktrees at session start", () => {
 		// Someone else's worktree outside the runs folder is never ours to remove.
 		const other = join(tempDir(), "other");
 		git(repo, "worktree", "add", "--detach", "--quiet", other);
-		writeFiles(dead.dir, { "unsaved.txt": "lost with the crash\n" });
+		writeFiles(dead.dir, { "unsaved.txt": "kept through the crash\n" });
 		const removed = await cleanStaleWorktrees(repo, runs, (dir) => dir.includes("live-run"));
 		expect(removed).toEqual([dead.dir]);
 		expect(existsSync(dead.dir)).toBe(false);
+		// What the dead run's child wrote is kept as a patch in its run folder, and applies to the user's tree.
+		const patch = join(runs, "dead-run", "worktree-1.patch");
+		expect(read(patch)).toContain("+kept through the crash");
+		git(repo, "apply", "--check", patch);
+		expect(existsSync(join(runs, "live-run", "worktree-1.patch"))).toBe(false);
 		const listed = worktreeList(repo);
 		expect(listed).not.toContain(dead.dir);
 		expect(listed).toContain(live.dir);

@@ -1,6 +1,7 @@
 // An agent changing its own watchdog through the `subagent` tool, in a real in-process session
-// whose UI answers the confirmation dialog: lowering oversight needs the user's yes; anything
-// else goes through without a question; every change is announced and recorded.
+// whose UI answers the question: lowering oversight needs the user's yes (a select whose first,
+// default choice keeps the watchdog as it is); anything else goes through without a question;
+// every change is announced and recorded.
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { type SessionOptions, startSession, type TestSession } from "../support/pi-session.ts";
@@ -32,17 +33,26 @@ async function agentCalls(t: TestSession, calls: Array<Record<string, unknown>>)
 	return results;
 }
 
+/** The user picks the choice that lets the agent lower oversight. */
+const allow = (_title: string, options: string[]) => options.find((o) => /^Yes/.test(o));
+/** The user presses Enter on the first (default) choice. */
+const first = (_title: string, options: string[]) => options[0];
+const never = () => expect.fail("no question may be asked");
+
 function changeEntries(t: TestSession): any[] {
 	return t.session.sessionManager.getEntries().filter((e: any) => e.type === "custom" && e.customType === "watchdog-config-change").map((e: any) => e.data);
 }
 
 describe("an agent lowering its own oversight in the TUI", () => {
 	it("asks the user; yes applies the change and announces it", async () => {
-		const t = await startSession({ ...WATCHED, confirm: true });
+		const t = await startSession({ ...WATCHED, select: allow });
 		try {
 			const [result] = await agentCalls(t, [{ enabled: false, scope: "user" }]);
-			expect(t.confirms).toHaveLength(1);
-			expect(t.confirms[0].message).toMatch(/\/subagents-watchdog off[\s\S]*turns the main watchdog off/);
+			expect(t.confirms).toEqual([]);
+			expect(t.selects).toHaveLength(1);
+			expect(t.selects[0].title).toMatch(/\/subagents-watchdog off[\s\S]*turns the main watchdog off/);
+			expect(t.selects[0].options).toHaveLength(2);
+			expect(t.selects[0].options[0]).toMatch(/^No, keep the watchdog as it is/);
 			expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog.enabled).toBe(false);
 			expect(result).toMatch(/^The user confirmed this change, which lowers the watchdog's oversight \(turns the main watchdog off\)\.\nSet enabled = false \(main watchdog\) in user settings/);
 			expect(t.notices.map((n) => n.message).join("\n")).toMatch(/Applied the agent's change you confirmed \(it lowers oversight: turns the main watchdog off\)/);
@@ -61,15 +71,15 @@ describe("an agent lowering its own oversight in the TUI", () => {
 		}
 	});
 
-	it("no leaves everything as it was, and tells the agent only the user can make the change", async () => {
-		const t = await startSession({ ...WATCHED, confirm: false });
+	it("the first choice (Enter) leaves everything as it was, and tells the agent only the user can make the change", async () => {
+		const t = await startSession({ ...WATCHED, select: first });
 		const fileBefore = readJson(userSettingsPath(t.agentDir));
 		try {
 			const results = await agentCalls(t, [
 				{ model: "faux/claude-sonnet-4-6", scope: "user" },
 				{ model: "acme/claude-opus-4-8", thinking: "high" },
 			]);
-			expect(t.confirms).toHaveLength(2);
+			expect(t.selects).toHaveLength(2);
 			expect(readJson(userSettingsPath(t.agentDir))).toEqual(fileBefore);
 			const status = await t.command("/subagents-watchdog status --settings");
 			expect(status.map((n) => n.message).join("\n")).toMatch(/Reviewer model: acme\/gpt-5\.5, thinking high/);
@@ -92,14 +102,14 @@ describe("an agent lowering its own oversight in the TUI", () => {
 
 describe("an agent change that does not lower oversight", () => {
 	it("applies without a question, and is still announced and recorded", async () => {
-		const t = await startSession({ ...WATCHED, userSettings: wd({ enabled: false }), confirm: () => expect.fail("confirm must not be called") });
+		const t = await startSession({ ...WATCHED, userSettings: wd({ enabled: false }), select: never, confirm: never });
 		try {
 			const results = await agentCalls(t, [
 				{ enabled: true, scope: "user" },
 				{ model: "acme/gpt-5.5", thinking: "high" },
 				{ scope: "user", target: "children", enabled: true },
 			]);
-			expect(t.confirms).toEqual([]);
+			expect(t.selects).toEqual([]);
 			expect(results[0]).toMatch(/^Set enabled = true \(main watchdog\) in user settings[\s\S]*\nThe user has been told of this change\.$/);
 			expect(results[1]).toMatch(/^Set main\.model = "acme\/gpt-5\.5", main\.thinking = "high" \(main watchdog\) for this session/);
 			expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog).toEqual({ enabled: true, children: { enabled: true } });
@@ -117,11 +127,11 @@ describe("an agent change that does not lower oversight", () => {
 	});
 
 	it("the user's own command lowers oversight without a question", async () => {
-		const t = await startSession({ ...WATCHED, confirm: () => expect.fail("confirm must not be called") });
+		const t = await startSession({ ...WATCHED, select: never, confirm: never });
 		try {
 			await t.command("/subagents-watchdog off");
 			await t.command("/subagents-watchdog session model faux/claude-sonnet-4-6");
-			expect(t.confirms).toEqual([]);
+			expect(t.selects).toEqual([]);
 			expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog.enabled).toBe(false);
 			expect(changeEntries(t)).toEqual([]);
 		} finally {
@@ -132,10 +142,10 @@ describe("an agent change that does not lower oversight", () => {
 
 describe("outside the TUI (the in-process session in RPC mode)", () => {
 	it("refuses a lowering change without asking, even though this UI could answer", async () => {
-		const t = await startSession({ ...WATCHED, mode: "rpc", confirm: true });
+		const t = await startSession({ ...WATCHED, mode: "rpc", select: allow });
 		try {
 			const [result] = await agentCalls(t, [{ thinking: "minimal", target: "main" }]);
-			expect(t.confirms).toEqual([]);
+			expect(t.selects).toEqual([]);
 			expect(result).toMatch(/^Not changed: this change lowers the watchdog's oversight \(the main watchdog's reviewer thinking drops from high to minimal\)\.\nAn agent may make such a change only with the user's confirmation, and in rpc mode there is no way to ask\. Only the user can make it, with:\n {2}\/subagents-watchdog session thinking minimal\n/);
 			expect(changeEntries(t).map((e) => e.outcome)).toEqual(["refused"]);
 			expect(t.notices.find((n) => n.level === "warning")?.message).toMatch(/^Refused a change the agent asked for[\s\S]*\/subagents-watchdog session thinking minimal/);

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { childPolicy, gates, layerPolicy, readGlobalRules, RuleMatcher, ruleSetProblems, type RuleSet } from "../../src/permissions/index.ts";
+import { describeRule } from "../../src/permissions/rules.ts";
 import { WatchdogSession } from "../../src/session/index.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -25,6 +26,43 @@ describe("specificity", () => {
 		expect(decide(p, "xmcp__a")).toBe("allow");
 		expect(decide(p, "MCP__a")).toBe("allow");
 		expect(ruleSetProblems({ "{read,write}": "deny", "!(read)": "deny", "a/b": "deny", "": "deny" })).toHaveLength(4);
+	});
+
+	it("lets an agent's exact rule replace the global decision, while its globs only make it stricter", () => {
+		const p = policy({ write: "deny", edit: "ask", "mcp__*": "ask", read: "allow" }, { "*": "allow", write: "allow", "mcp__gh*": "allow", "re*": "deny" });
+		expect(decide(p, "write")).toBe("allow"); // exact: lifts the global deny
+		expect(decide(p, "edit")).toBe("ask"); // `*: allow` lifts nothing
+		expect(decide(p, "mcp__gh_issue")).toBe("ask"); // a narrower glob lifts nothing either
+		expect(decide(p, "read")).toBe("deny"); // a glob may tighten
+		expect(decide(p, "ls")).toBe("allow");
+		expect(new RuleMatcher(p).decide("edit").rule).toMatchObject({ pattern: "edit", origin: "global" });
+	});
+
+	it("lets a project agent's rules only tighten, even one naming the tool exactly, over a user agent's and the global ones", () => {
+		const p = layerPolicy({ rules: { write: "deny", edit: "ask" }, file: "/g/config.json" }, { rules: { write: "allow" }, file: "/u/helper.md" }, { rules: { write: "deny", edit: "allow", ls: "ask", "*": "allow" }, file: "/p/.pi/agents/helper.md" });
+		const m = new RuleMatcher(p);
+		expect(m.decide("write")).toMatchObject({ value: "deny", rule: { origin: "project" } }); // the user agent allowed it; the project tightens
+		expect(m.decide("edit")).toMatchObject({ value: "ask", rule: { origin: "global" } }); // the project's allow lifts nothing
+		expect(m.decide("ls").value).toBe("ask");
+		expect(m.decide("grep").value).toBe("allow");
+		expect(describeRule(m.decide("ls").rule)).toBe('"ls": "ask" (project agent file /p/.pi/agents/helper.md)');
+		const loosening = layerPolicy({ rules: { write: "deny" }, file: "/g" }, undefined, { rules: { write: "allow" }, file: "/p" });
+		expect(new RuleMatcher(loosening).decide("write").value).toBe("deny");
+		expect(gates(loosening)).toBe(true);
+	});
+
+	it("childPolicy puts a project agent's rules in the tightening layer and keeps the user agent's it stands in for", () => {
+		const global = { ok: true as const, rules: { edit: "deny" as const }, file: "/g/config.json" };
+		const r = childPolicy(global, { name: "helper", path: "/p/helper.md", source: "project", permissions: { edit: "allow", write: "ask" }, base: { path: "/u/helper.md", permissions: { edit: "allow" } } });
+		if (!r.ok || !r.policy) expect.fail("expected a policy");
+		const m = new RuleMatcher(r.policy);
+		// The user agent's exact allow lifts the global deny; the project's agreeing allow adds nothing.
+		expect(m.decide("edit").value).toBe("allow");
+		expect(r.policy.rules).toContainEqual({ pattern: "edit", value: "allow", origin: "agent", file: "/u/helper.md" });
+		expect(m.decide("write")).toMatchObject({ value: "ask", rule: { origin: "project" } });
+		const alone = childPolicy(global, { name: "helper", path: "/p/helper.md", source: "project", permissions: { edit: "allow" } });
+		if (!alone.ok || !alone.policy) expect.fail("expected a policy");
+		expect(new RuleMatcher(alone.policy).decide("edit").value).toBe("deny");
 	});
 
 	it("asks the agent's layer first: its rules override the global ones for every tool they match", () => {
@@ -49,7 +87,8 @@ describe("when there is a gate", () => {
 		expect(gates(undefined)).toBe(false);
 		expect(gates(policy({ write: "allow", "mcp__*": "allow" }))).toBe(false);
 		expect(gates(policy({ write: "deny" }, { write: "allow" }))).toBe(false);
-		expect(gates(policy({ write: "deny", edit: "ask" }, { "*": "allow" }))).toBe(false);
+		// A wildcard never lifts a global rule, so the gate stays.
+		expect(gates(policy({ write: "deny", edit: "ask" }, { "*": "allow" }))).toBe(true);
 		expect(gates(policy({ write: "deny" }))).toBe(true);
 		expect(gates(policy(undefined, { edit: "ask" }))).toBe(true);
 	});

@@ -35,4 +35,21 @@ describe("childView", () => {
 		expect(childOffReason(kidsOff, "worker")).toBe("children.enabled is false");
 		expect(childView(resolved({ enabled: false, children: { enabled: true } }), "worker").enabled).toBe(false);
 	});
+
+	it("turns one role on by its override without children.enabled, as pi-subagents does", () => {
+		const r = resolved({ enabled: true, children: { overrides: { worker: { enabled: true } } } });
+		expect(childView(r, "worker").enabled).toBe(true);
+		expect(childOffReason(r, "worker")).toBeUndefined();
+		expect(childView(r, "scout").enabled).toBe(false);
+		expect(childOffReason(r, "scout")).toBe("children.enabled is false");
+		// The master switch still rules.
+		expect(childView(resolved({ enabled: false, children: { overrides: { worker: { enabled: true } } } }), "worker").enabled).toBe(false);
+	});
+
+	it("keeps the children watched when main.enabled is false (watch children only)", () => {
+		const r = resolved({ enabled: true, main: { enabled: false }, children: { enabled: true } });
+		expect(r.enabled).toBe(false);
+		expect(childView(r, "worker").enabled).toBe(true);
+		expect(childOffReason(r, "worker")).toBeUndefined();
+	});
 });

@@ -24,6 +24,12 @@ describe("what lowers oversight", () => {
 		expect(judge(watched((s) => (s.children.enabled = true)), { "children.enabled": false })).toEqual(["turns the child watchdogs off"]);
 	});
 
+	it("watching children only (main.enabled: false under enabled) stops the main review", () => {
+		expect(judge(watched(), { "main.enabled": false })).toEqual(["stops reviewing the main session (main.enabled: false)"]);
+		expect(judge(watched((s) => (s.main.enabled = false)), { "main.enabled": false })).toEqual([]);
+		expect(judge(watched((s) => (s.main.enabled = false)), { "main.enabled": true })).toEqual([]);
+	});
+
 	it("a role's switch counts against what the role had, its own or the children's", () => {
 		const childrenOn = watched((s) => (s.children.enabled = true));
 		expect(judge(childrenOn, { "children.overrides.worker.enabled": false })).toEqual(['turns the watchdog of the "worker" role off']);

@@ -65,13 +65,18 @@ describe("settings precedence and provenance", () => {
 		expect(e.settings.main).toEqual({ model: "inherit", thinking: "inherit" });
 	});
 
-	it("treats main.enabled as another name for enabled", () => {
+	it("treats main.enabled alone as enabled, and beside enabled as the main session's own switch", () => {
 		const r = resolveSettings([user(wd({ main: { enabled: true } }))]);
 		expect(r.enabled).toBe(true);
 		expect(r.sources.enabled).toBe("user");
 		const both = resolveSettings([user(wd({ enabled: false, main: { enabled: true } }))]);
 		expect(both.enabled).toBe(false);
-		expect(both.warnings.map((w) => w.message).join()).toMatch(/main\.enabled disagrees/);
+		expect(both.warnings.map((w) => w.message).join()).toMatch(/enabled is false, which turns every watchdog off; main\.enabled: true has no effect/);
+		// Watch children only: the master switch on, the main session's off.
+		const kids = resolveSettings([user(wd({ enabled: true, main: { enabled: false }, children: { enabled: true } }))]);
+		expect(kids.settings.enabled).toBe(true);
+		expect(kids.enabled).toBe(false);
+		expect(kids.warnings).toEqual([]);
 	});
 });
 

@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { delimiter, dirname, resolve } from "node:path";
 import { RpcClient } from "@earendil-works/pi-coding-agent";
+import { afterEach } from "vitest";
 import { startScriptedServer, type Script, type ScriptedServer } from "./openai-server.ts";
 import { QUIET_PI_SETTINGS } from "./pi-session.ts";
 import { type Ran, runProcess } from "./run-process.ts";
@@ -114,4 +115,17 @@ export function runPi(args: string[], options: { cwd: string; agentDir: string; 
 /** RpcClient spawns `node` from PATH: make it the Node running the tests (22), not the shell's. */
 function nodeFirstPath(): string {
 	return [dirname(process.execPath), process.env.PATH ?? ""].join(delimiter);
+}
+
+/** A CLI for each test of the calling `describe`, stopped after the test: `start()` makes it. */
+export function cliForEachTest(options: () => CliOptions): () => Promise<CliSession> {
+	let cli: CliSession | undefined;
+	afterEach(async () => {
+		await cli?.stop().catch(() => {});
+		cli = undefined;
+	});
+	return async () => {
+		cli = await startCli(options());
+		return cli;
+	};
 }

@@ -45,6 +45,8 @@ export interface SessionOptions {
 	mode?: "rpc" | "tui";
 	/** How the UI answers `confirm` dialogs: a fixed answer or a function (default: no). */
 	confirm?: boolean | ((title: string, message: string) => boolean);
+	/** How the UI answers `select` dialogs: the option to pick (default: none, as Escape). */
+	select?: (title: string, options: string[]) => string | undefined;
 	/** Load this factory instead of src/extension.ts by path (e.g. createWatchdogExtension with options). */
 	extension?: ExtensionFactory;
 	/** UI calls that behave otherwise than the recording UI's (e.g. one that throws). */
@@ -69,6 +71,8 @@ export interface TestSession {
 	statuses: Map<string, string | undefined>;
 	/** Every `confirm` dialog the extension opened, in order. */
 	confirms: Dialog[];
+	/** Every `select` dialog the extension opened, in order. */
+	selects: Array<{ title: string; options: string[] }>;
 	/** Runs a slash command and returns the notices it produced. */
 	command(text: string): Promise<Notice[]>;
 	dispose(): Promise<void>;
@@ -127,10 +131,12 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 	const confirms: Dialog[] = [];
 	const answer = options.confirm ?? false;
 	const confirm = (title: string, message: string) => (confirms.push({ title, message }), typeof answer === "function" ? answer(title, message) : answer);
+	const selects: TestSession["selects"] = [];
+	const select = async (title: string, choices: string[]) => (selects.push({ title, options: choices }), options.select?.(title, choices));
 	const errors: unknown[] = [];
 	await session.bindExtensions({
 		mode: options.mode ?? "rpc",
-		uiContext: recordingUi(notices, statuses, confirm, options.ui),
+		uiContext: recordingUi(notices, statuses, confirm, { select, ...options.ui }),
 		onError: (e) => errors.push(e),
 	});
 	if (errors.length) throw new Error(`extension error at start: ${JSON.stringify(errors)}`);
@@ -146,6 +152,7 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 		notices,
 		statuses,
 		confirms,
+		selects,
 		async command(text) {
 			const before = notices.length;
 			await session.prompt(text);

@@ -108,6 +108,10 @@ describe("one child against its own log", () => {
 		expect(judgeChild("r1", false, child({ status: "stopped" }), wrote)).toMatchObject({ verdict: "stopped" });
 		expect(judgeChild("r1", false, child({ blockers: { blockers: [{ summary: "greet drops the name", severity: "blocker" }], stalemate: true } }), wrote)).toMatchObject({ verdict: "unfinished", instruction: "Address the open blocker: greet drops the name." });
 		expect(judgeChild("r1", false, child({ landed: { status: "conflict", paths: [], conflicts: ["a.ts"], patchPath: "/runs/r1/worker.patch" } }), wrote).instruction).toMatch(/Apply the kept patch \/runs\/r1\/worker\.patch/);
+		// A change kept in its worktree (no patch could be written): the worktree is named, never a patch that does not exist.
+		const inWorktree = judgeChild("r1", false, child({ landed: { status: "conflict", paths: [], conflicts: [], reason: "its change could be neither landed nor saved as a patch (disk full)", worktreeDir: "/runs/r1/worktrees/1" } }), wrote);
+		expect(inWorktree.evidence).toBe("It did not land: its change could be neither landed nor saved as a patch (disk full). Its files are still in its worktree at /runs/r1/worktrees/1.");
+		expect(inWorktree.instruction).toBe("Take its change from /runs/r1/worktrees/1 by hand, or re-run the task on the current tree.");
 		const unreadable = judgeChild("r1", false, child(), { error: "ENOENT" });
 		expect(unreadable.verdict).toBeUndefined();
 		expect(unreadable.checked).toBe("its session file could not be read (ENOENT)");
