@@ -72,6 +72,17 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 	});
 }
 
+/** The footer's word: errors, a held settings change, the last review's outcome, or just on. */
+export function footerLabel(session: WatchdogSession, ctx: Ctx): string | undefined {
+	const r = session.settings(ctx);
+	if (r.errors.length) return "watchdog: settings error";
+	if (session.settingsWatch.held().length) return "watchdog: settings change held";
+	if (!r.enabled) return undefined;
+	if (session.lastOutcome) return session.lastOutcome;
+	const failed = session.review.lastFailureKind();
+	return failed ? `watchdog: review failed (${failed})` : "watchdog on";
+}
+
 function heldLine(session: WatchdogSession): string[] {
 	const held = session.trust.held.list();
 	return held.length ? [`Held back: ${held.map((h) => h.path).join(", ")} (changed or added after the trust decision; ${TRUST_COMMAND} allows them)`] : [];

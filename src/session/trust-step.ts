@@ -4,7 +4,8 @@
 // was held back, and the trust command that takes the decision again.
 import { join } from "node:path";
 import { AGENT_FILE_MAX_BYTES, listAgentFiles } from "../children/agents.ts";
-import { childSnapshot, fileState, judgeFile, ProjectTrust, repositoryTrust, takeSnapshot } from "../host/index.ts";
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { childSnapshot, fileState, judgeFile, present, ProjectTrust, repositoryTrust, takeSnapshot } from "../host/index.ts";
 import type { TrustedRead, TrustSnapshot } from "../host/index.ts";
 import { GUIDANCE_FILE, GUIDANCE_READ_BYTES } from "../review/guidance.ts";
 import { SETTINGS_MAX_BYTES } from "../settings/files.ts";
@@ -108,9 +109,16 @@ export function piSettingsTrusted(trust: TrustSnapshot, cwd: string, config: str
 	return judgeFile(trust, path, fileState({ path, root: cwd, maxBytes: SETTINGS_MAX_BYTES, overLimit: "refuse" })).use;
 }
 
-/** The one notice of what was held back, when there is something new to say. */
-export function heldBackNotice(trust: ProjectTrust): string | undefined {
-	return trust.held.notice(TRUST_COMMAND);
+/** Says once what was held back (when there is something to say); returns `value`. */
+export function noticeHeld<T>(trust: ProjectTrust, ctx: Ctx, value: T): T {
+	const held = trust.held.notice(TRUST_COMMAND);
+	if (held) present(ctx as ExtensionContext, held, "warning");
+	return value;
+}
+
+/** Before the session starts: nothing of the project's is trusted. */
+export function unstartedTrust(): ProjectTrust {
+	return new ProjectTrust({ root: "", decided: false, why: "the session has not started", files: {}, takenAt: 0 });
 }
 
 function record(session: WatchdogSession, snapshot: TrustSnapshot): ProjectTrust {

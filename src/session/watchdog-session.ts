@@ -5,12 +5,12 @@
 import { isAbsolute, join } from "node:path";
 import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Cadence } from "../cadence/index.ts";
-import { present, ProjectTrust, restoreWorkingRow, type TrustSnapshot } from "../host/index.ts";
+import { present, restoreWorkingRow, type TrustSnapshot } from "../host/index.ts";
 import { ChildFindings, DEFAULT_MAX_BYTES, FindingsSink, type HistoryEventInput, HistoryLog, type ParentChannel, type SinkEvent } from "../findings/index.ts";
 
 /** A history event as a monitor or the sink makes it; the session adds session id and cwd. */
 export type HistoryLine = SinkEvent | Record<string, unknown>;
-import { heldBackNotice, startTrust } from "./trust-step.ts";
+import { noticeHeld, startTrust, unstartedTrust } from "./trust-step.ts";
 import { EvidenceWatch, type Policy } from "../evidence/index.ts";
 import { LoopWatch, LOOP_RESOLVED_ENTRY } from "../loops/index.ts";
 import { chooseReviewer, type ReviewerChoice, type SessionModelInfo, type Thinking } from "../models/index.ts";
@@ -21,7 +21,7 @@ import { childView, type ProjectContext, type ResolvedSettings, type SettingsLay
 import { gates, type PermissionPolicy } from "../permissions/index.ts";
 import { contentText, isPlainObject } from "../util/index.ts";
 import { type RunMonitors, settleRun, startMonitors } from "./settle.ts";
-import { type StatusLevel, statusView } from "./status-view.ts";
+import { footerLabel, type StatusLevel, statusView } from "./status-view.ts";
 import { cadenceReview } from "./cadence-step.ts";
 import { permissionCheck } from "./permission-step.ts";
 import { SettingsChangeWatch } from "./settings-change-step.ts";
@@ -113,7 +113,7 @@ export class WatchdogSession {
 	/** Whether this session has a permission gate (only when its policy can ask or deny). */
 	readonly permissionGated: boolean;
 	/** Trust in the project's own files, bound to what was there at the decision (see trust-step.ts). */
-	trust = new ProjectTrust({ root: "", decided: false, why: "the session has not started", files: {}, takenAt: 0 });
+	trust = unstartedTrust();
 
 	constructor(location: SettingsLocation, host: WatchdogHost, options: WatchdogOptions = { role: "main" }) {
 		this.location = location;
@@ -337,10 +337,7 @@ export class WatchdogSession {
 
 	settings(ctx: Ctx): ResolvedSettings {
 		const parent = this.options.parentSettings;
-		const resolved = parent ? childView(parent(), this.options.role) : this.store.resolve(this.project(ctx));
-		const held = heldBackNotice(this.trust);
-		if (held) present(ctx as ExtensionContext, held, "warning");
-		return resolved;
+		return noticeHeld(this.trust, ctx, parent ? childView(parent(), this.options.role) : this.store.resolve(this.project(ctx)));
 	}
 
 	sessionModel(ctx: Ctx): SessionModelInfo {
@@ -388,15 +385,9 @@ export class WatchdogSession {
 		return `Watchdog off for this session: ${errors.length} settings error${errors.length > 1 ? "s" : ""}. First: ${first.origin}: ${first.message}. See /subagents-watchdog status.`;
 	}
 
-	/** A short footer label, or undefined when the watchdog is simply off. */
+	/** A short footer label, or undefined when the watchdog is simply off (see status-view.ts). */
 	statusLabel(ctx: Ctx): string | undefined {
-		const r = this.settings(ctx);
-		if (r.errors.length) return "watchdog: settings error";
-		if (this.settingsWatch.held().length) return "watchdog: settings change held";
-		if (!r.enabled) return undefined;
-		if (this.lastOutcome) return this.lastOutcome;
-		const failed = this.review.lastFailureKind();
-		return failed ? `watchdog: review failed (${failed})` : "watchdog on";
+		return footerLabel(this, ctx);
 	}
 
 	/** `/subagents-watchdog status` at one of its levels (see status-view.ts). */
