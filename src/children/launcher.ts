@@ -47,6 +47,8 @@ export interface ChildWatchdogOptions {
 	/** The child's tool permissions; absent when nothing asks or denies (no gate). */
 	permissions?: PermissionPolicy;
 	task?: string;
+	/** The parent's folder (see WatchdogOptions.project). */
+	project: string;
 	/** Trust in the project files of the folder the child works in (see src/session/trust-step.ts). */
 	trust?: TrustSnapshot;
 }
@@ -234,7 +236,7 @@ export async function launchForeground(
 					thinking: m.thinking,
 					timeoutMs: child.step.timeoutMs ?? settings.children.timeoutMs,
 					modelRuntime: runtime,
-					watchdog: deps.childWatchdog({ role: child.agent.name, parent: channelFor(child.label, child.agent.name), parentSettings: () => watchdog.settings(ctx), runId, task, ...(permissions.has(child.label) ? { permissions: permissions.get(child.label) } : {}), trust: childTrust(watchdog.trust.snapshot, cwd, dir, deps.agentDir, CONFIG_DIR_NAME) }),
+					watchdog: deps.childWatchdog({ role: child.agent.name, parent: channelFor(child.label, child.agent.name), parentSettings: () => watchdog.settings(ctx), runId, task, project: ctx.cwd, ...(permissions.has(child.label) ? { permissions: permissions.get(child.label) } : {}), trust: childTrust(watchdog.trust.snapshot, cwd, dir, deps.agentDir, CONFIG_DIR_NAME) }),
 					...sessionPlace(ctx),
 				},
 				hooks,

@@ -148,7 +148,7 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 						thinking: c.thinking as ThinkingLevel,
 						timeoutMs: child.step.timeoutMs ?? spec.settings.settings.children.timeoutMs,
 						modelRuntime: runtime,
-						watchdog: deps.childWatchdog({ role: child.agent.name, parent: channel(child.label), parentSettings: () => spec.settings, runId: spec.runId, task, ...(c.permissions ? { permissions: c.permissions } : {}), trust: childTrust(spec.trust ?? UNDECIDED, cwd, runDir, spec.agentDir, CONFIG_DIR_NAME) }),
+						watchdog: deps.childWatchdog({ role: child.agent.name, parent: channel(child.label), parentSettings: () => spec.settings, runId: spec.runId, task, project: spec.cwd, ...(c.permissions ? { permissions: c.permissions } : {}), trust: childTrust(spec.trust ?? UNDECIDED, cwd, runDir, spec.agentDir, CONFIG_DIR_NAME) }),
 						...(spec.sessionDir ? { sessionDir: spec.sessionDir } : {}),
 						...(spec.parentSessionFile ? { parentSessionFile: spec.parentSessionFile } : {}),
 					},

@@ -192,29 +192,59 @@ export function eventLine(event: HistoryEventInput, now: Date): { ok: true; line
 	const at = typeof event.at === "string" && !Number.isNaN(Date.parse(event.at)) ? new Date(event.at).toISOString() : now.toISOString();
 	const { at: _ignored, session, cwd, kind, ...rest } = event as HistoryEventInput & Record<string, unknown>;
 	// `at` first, then the fields every filter looks at, then the kind's own.
-	const ordered = { at, session: String(session ?? ""), cwd: String(cwd ?? ""), kind, ...rest };
+	const ordered = { at, session: String(session ?? ""), cwd: String(cwd ?? ""), kind: clip(kind, 40), ...rest };
 	for (let scale = 1; scale >= 1 / 64; scale /= 2) {
-		const line = `${JSON.stringify(capped(ordered, scale))}\n`;
+		const line = `${JSON.stringify(capped(ordered, scale, 1))}\n`;
 		if (Buffer.byteLength(line) <= MAX_LINE_BYTES) return { ok: true, line };
 	}
-	return { ok: false, error: `a ${kind} event does not fit in one history line even with its texts cut` };
+	// Still too long (fields full of characters JSON writes as \uXXXX): the kept ones are cut too,
+	// and at the very last only they remain. A line is never dropped for its length.
+	const cut = `${JSON.stringify(capped(ordered, 1 / 64, 1 / 4))}\n`;
+	if (Buffer.byteLength(cut) <= MAX_LINE_BYTES) return { ok: true, line: cut };
+	const bare = { at, session: ordered.session, cwd: ordered.cwd, kind: ordered.kind, note: "fields left out: too long" };
+	return { ok: true, line: `${JSON.stringify(capped(bare, 1, 1 / 4))}\n` };
 }
 
-/** A copy with every string cut to its cap × scale (the kept fields to their full cap), numbers finite. */
-function capped(value: Record<string, unknown>, scale: number): Record<string, unknown> {
+/** As JSON a character takes up to 6 bytes (\uXXXX); kept fields get this many bytes per character of their cap. */
+const KEPT_BYTES_PER_CHAR = 2;
+
+/** `text` cut to `chars` characters and to `bytes` bytes as a JSON string, whichever is shorter. */
+function fitText(text: string, chars: number, bytes: number): string {
+	const size = (t: string) => Buffer.byteLength(JSON.stringify(t));
+	let fitted = clip(text, chars);
+	if (size(fitted) <= bytes) return fitted;
+	let [low, high] = [0, Math.min(text.length, chars)];
+	while (low < high) {
+		const mid = Math.ceil((low + high) / 2);
+		if (size(clip(text, mid)) <= bytes) low = mid;
+		else high = mid - 1;
+	}
+	fitted = clip(text, low);
+	return size(fitted) <= bytes ? fitted : "";
+}
+
+/**
+ * A copy with every string cut to its cap × scale (kept fields to their cap × keptScale, and
+ * to twice as many bytes, so escaped control characters cannot swell them), numbers finite.
+ */
+function capped(value: Record<string, unknown>, scale: number, keptScale: number): Record<string, unknown> {
 	const out: Record<string, unknown> = {};
 	for (const [key, v] of Object.entries(value)) {
 		if (v === undefined) continue;
 		const cap = CAPS[key] ?? DEFAULT_CAP;
-		if (typeof v === "string") out[key] = clip(key === "summary" ? oneLine(v) : v, KEPT.has(key) ? cap : Math.max(8, Math.floor(cap * scale)));
-		else if (typeof v === "number") out[key] = Number.isFinite(v) ? v : 0;
+		if (typeof v === "string") {
+			const text = key === "summary" ? oneLine(v) : v;
+			const chars = Math.max(8, Math.floor(cap * (KEPT.has(key) ? keptScale : scale)));
+			out[key] = key === "at" ? v : fitText(text, chars, KEPT.has(key) ? chars * KEPT_BYTES_PER_CHAR : chars * 6);
+		} else if (typeof v === "number") out[key] = Number.isFinite(v) ? v : 0;
 		else if (typeof v === "boolean" || v === null) out[key] = v;
-		else if (typeof v === "object" && !Array.isArray(v)) out[key] = capped(v as Record<string, unknown>, scale);
+		else if (typeof v === "object" && !Array.isArray(v)) {
+			out[key] = capped(v as Record<string, unknown>, scale, scale);
+		}
 		// Arrays and anything else are left out: a line holds counts and short texts, not lists.
 	}
 	return out;
 }
-
 
 /** A parsed line, if it is one: a plain object with a valid `at` and a `kind`. */
 export function asEvent(value: unknown): HistoryEvent | undefined {

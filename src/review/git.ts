@@ -27,12 +27,13 @@ export function createGitRunner(cwd: string): GitRunner {
 			return processes;
 		},
 		async run(args, options = {}) {
-			processes++;
 			try {
 				const run = await runGit(args, { cwd, signal: options.signal, timeoutMs: options.timeoutMs ?? 30_000, maxBytes: MAX_OUTPUT_BYTES });
+				processes += run.processes;
 				if (run.code !== 0) return { ok: false, stdout: "", error: run.stderr || `exit code ${run.code}` };
 				return { ok: true, stdout: run.stdout };
 			} catch (error) {
+				processes++;
 				return { ok: false, stdout: "", error: error instanceof Error ? error.message : String(error) };
 			}
 		},

@@ -21,6 +21,7 @@ import { addRecord, EMPTY_HISTORY, historyFromEntries, REVIEW_ENTRY, type Review
 import { type ReviewOutcome, runReview } from "./reviewer.ts";
 import { addPrompt, EMPTY_SCOPE, type Scope, SCOPE_ENTRY, scopeFromEntries } from "./scope.ts";
 import { createReviewerReadTools } from "./tools/reviewer-tools.ts";
+import { type ToolsRoot, toolsRootFor } from "./tools-root.ts";
 import { type EntryLike, renderTurnDelta } from "./turn-delta.ts";
 
 export type ReviewCtx = Pick<ExtensionContext, "cwd" | "mode" | "ui" | "sessionManager" | "modelRegistry" | "model" | "thinkingLevel" | "isProjectTrusted">;
@@ -35,6 +36,8 @@ export interface ModelReviewDeps {
 	persist: (customType: string, data: unknown) => void;
 	/** "main" or the child role: the source of the findings. */
 	role: string;
+	/** A child's project (the parent's folder): the tools never look outside its repository. */
+	project?: string;
 	/** The session's trust in its project's files (snapshot at its start); without it, Pi's decision now. */
 	trust?: () => FileTrust & { decided: boolean };
 }
@@ -202,6 +205,13 @@ export class ModelReview {
 	private async ask(ctx: ReviewCtx, run: ReviewRun, paths: string[], carriedOver: string[], cancel: AbortSignal): Promise<ReviewOutcome> {
 		const settings = this.deps.settings(ctx).settings;
 		const entries = entriesSince(ctx.sessionManager.getBranch() as unknown as Array<EntryLike & { id?: string }>, run.since);
+		const gate = run.gate;
+		const own = gate?.repo?.root ?? ctx.cwd;
+		const place: ToolsRoot = this.deps.project ? toolsRootFor(own, this.deps.project) : { root: own };
+		// The gate's git runner and baseline belong to the child's own tree: not used elsewhere.
+		const tools = createReviewerReadTools(
+			place.root === own ? { root: own, git: gate?.git, baseline: gate?.baseline ?? null } : { root: place.root, baseline: null },
+		);
 		const input = buildReviewInput({
 			changedPaths: paths,
 			carriedOver,
@@ -209,11 +219,10 @@ export class ModelReview {
 			guidance: settings.guidance.watchdogMd ? this.guidance(ctx) : undefined,
 			delta: renderTurnDelta(entries, FINDING_MESSAGE),
 			signals: run.signals,
-			note: run.note,
+			note: [run.note, place.note].filter(Boolean).join("\n") || undefined,
 			activity: run.clarification?.activity,
 			nonce: randomBytes(6).toString("hex"),
 		});
-		const gate = run.gate;
 		const clarify = run.clarification;
 		// Off, the reviewer's prompt and tools are exactly what they were without clarification.
 		const prompt = [loadPrompt("reviewer"), ...(clarify ? [loadPrompt("reviewer-clarification")] : []), ...(clarify?.ask ? [loadPrompt("reviewer-ask")] : [])].join("\n\n");
@@ -223,7 +232,7 @@ export class ModelReview {
 			systemPrompt: prompt,
 			ask: clarify?.ask ?? false,
 			input,
-			tools: createReviewerReadTools({ root: gate?.repo?.root ?? ctx.cwd, git: gate?.git, baseline: gate?.baseline ?? null }),
+			tools,
 			timeoutMs: settings.agentEndTimeoutMs,
 			cancel,
 			source: this.deps.role,

@@ -45,8 +45,8 @@ export interface WatchdogOptions {
 	permissions?: PermissionPolicy;
 	/** A child's task, which the permission arbiter is shown. */
 	task?: string;
-	/** A child's trust in the project files of the folder it works in (judged by the parent at launch). */
-	trust?: TrustSnapshot;
+	project?: string; // a child's: the parent's folder (its history lines and its reviewer's root)
+	trust?: TrustSnapshot; // a child's: its trust in the files of the folder it works in (judged at launch)
 }
 
 export type ToolCallVerdict = { block: true; reason: string } | undefined;
@@ -140,8 +140,7 @@ export class WatchdogSession {
 			reviewer: (ctx) => this.reviewer(ctx),
 			present,
 			persist: (type, data) => this.host.appendEntry(type, data),
-			role: options.role,
-			trust: () => this.trust,
+			role: options.role, project: options.project, trust: () => this.trust,
 		});
 		this.loops = new LoopWatch();
 		this.subtree = new SubtreeVerifier({
@@ -320,10 +319,9 @@ export class WatchdogSession {
 	recordHistory(ctx: HistoryCtx, event: HistoryLine): void {
 		try {
 			const session = ctx.sessionManager?.getSessionId() ?? "unknown";
-			const parent = this.options.parentSettings;
-			this.historyMaxBytes = (parent ? parent() : this.store.resolve(this.project(ctx as Ctx))).settings.history.maxBytes;
+			this.historyMaxBytes = (this.options.parentSettings?.() ?? this.store.resolve(this.project(ctx as Ctx))).settings.history.maxBytes;
 			const child = this.options.role !== "main" ? { role: this.options.role, ...(this.options.runId ? { run: this.options.runId } : {}) } : {};
-			this.historyLog.append({ ...event, ...child, session, cwd: ctx.cwd } as HistoryEventInput);
+			this.historyLog.append({ ...event, ...child, session, cwd: this.options.project ?? ctx.cwd } as HistoryEventInput);
 		} catch {
 			// a stale context or an unwritable agent folder: the event is in the session all the same
 		}

@@ -11,6 +11,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { checkClaims, EvidenceLog } from "../evidence/index.ts";
 import type { Finding } from "../findings/index.ts";
 import type { ReviewerChoice } from "../models/index.ts";
+import { projectRoot, toolsRootFor, type ToolsRoot } from "../review/index.ts";
 import { readSessionEvents } from "../scan/index.ts";
 import { isPlainObject, type StatusSection } from "../util/index.ts";
 import { type ChildCheck, type ChildLog, judgeChild } from "./child-check.ts";
@@ -209,8 +210,19 @@ export class SubtreeVerifier {
 		const undecided = checks.filter((c) => c.verdict === undefined);
 		let judged = checks;
 		if (undecided.length) {
-			const root = rootFor(undecided, ctx.cwd);
-			const { verdicts, outcome } = await runModelCheck({ registry: ctx.modelRegistry, choice: how.choice, checks: undecided, root, baseline: root === ctx.cwd ? this.deps.baseline() : null, timeoutMs: how.timeoutMs, cancel: this.stop.signal });
+			const { root, note } = rootFor(undecided, ctx.cwd);
+			if (note) this.deps.note(ctx, `Watchdog verification: ${note}`);
+			const baseline = root === projectRoot(ctx.cwd) ? this.deps.baseline() : null;
+			const { verdicts, outcome } = await runModelCheck({
+				registry: ctx.modelRegistry,
+				choice: how.choice,
+				checks: undecided,
+				root,
+				note,
+				baseline,
+				timeoutMs: how.timeoutMs,
+				cancel: this.stop.signal,
+			});
 			model = { ref: outcome.model, cost: outcome.usage.cost };
 			const decided = withModelVerdicts(undecided, verdicts, outcome.failure ? `${outcome.failure.kind}: ${outcome.failure.message}` : outcome.status === "cancelled" ? "cancelled" : undefined);
 			judged = checks.map((c) => decided.find((d) => d.id === c.id) ?? c);
@@ -264,15 +276,17 @@ async function readLog(sessionFile: string | undefined): Promise<ChildLog | { er
 	}
 }
 
-/** Where the model review may look: the children's own folder when they share one that still exists, else the parent's tree. */
-function rootFor(checks: Array<{ cwd: string }>, parentCwd: string): string {
+/**
+ * Where the model review may look: the children's own folder when they share one that still
+ * exists and lies in the parent's repository (or is its worktree), else the parent's repository.
+ */
+function rootFor(checks: Array<{ cwd: string }>, parentCwd: string): ToolsRoot {
 	const dirs = [...new Set(checks.map((c) => c.cwd))];
 	const only = dirs.length === 1 ? dirs[0] : undefined;
 	try {
-		return only && existsSync(only) && statSync(only).isDirectory() ? only : parentCwd;
-	} catch {
-		return parentCwd;
-	}
+		if (only && existsSync(only) && statSync(only).isDirectory()) return toolsRootFor(only, parentCwd);
+	} catch {}
+	return { root: projectRoot(parentCwd) };
 }
 
 function branchOf(ctx: ExtensionContext): ReadonlyArray<{ type: string; message?: unknown }> {

@@ -189,6 +189,19 @@ describe("what a line holds", () => {
 		expect(e.evidence.length).toBeLessThanOrEqual(300);
 	});
 
+	it("keeps a line whose every text is control characters (JSON writes each as six bytes): fields are cut, not the line", async () => {
+		const dir = join(tempDir(), "watchdog");
+		const control = "\u0001\u001f\u007f".repeat(340); // about 1,000 characters, over 6 KB as JSON
+		const deny = { kind: "permission", session: control, cwd: `/p/${control}`, role: control, run: control, tool: control, rule: control, decision: "deny", how: "rule", reason: control, latencyMs: 1 } as const;
+		expect(appendHistory(dir, deny).ok).toBe(true);
+		const [line] = lines(join(dir, HISTORY_FILE));
+		expect(Buffer.byteLength(line) + 1).toBeLessThanOrEqual(MAX_LINE_BYTES);
+		const e = JSON.parse(line);
+		expect(e).toMatchObject({ kind: "permission", decision: "deny", how: "rule" });
+		expect(e.cwd.startsWith("/p/\u0001")).toBe(true);
+		expect(e.reason.length).toBeGreaterThan(0);
+	});
+
 	it("a review line keeps its figures", async () => {
 		const dir = join(tempDir(), "watchdog");
 		appendHistory(dir, {
