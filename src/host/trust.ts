@@ -95,21 +95,24 @@ export class ProjectTrust {
 
 /**
  * Trust for a child working in `childCwd`. The parent's own folder (or one inside it) is judged
- * by the parent's snapshot; a worktree the launch made (under `worktreesDir`) by the parent's
- * snapshot moved there, so only content identical to what was trusted is used; any other
- * folder on its own: only a decision saved for it with /trust counts, bound to what is there now.
+ * by the parent's snapshot; a worktree the launch made (a folder right under `worktrees.dir`,
+ * holding the repository whose top is `worktrees.top`) by the parent's snapshot moved there, so
+ * only content identical to what was trusted, at the same place, is used; any other folder on
+ * its own: only a decision saved for it with /trust counts, bound to what is there now.
  */
 export function childSnapshot(
 	parent: TrustSnapshot,
 	childCwd: string,
-	worktreesDir: string | undefined,
+	worktrees: { dir: string; top: string } | undefined,
 	agentDir: string,
 	reads: (cwd: string) => TrustedRead[],
 ): TrustSnapshot {
 	const child = resolve(childCwd);
 	if (inside(resolve(parent.root), child)) return parent;
-	if (worktreesDir && inside(resolve(worktreesDir), child)) {
-		return mappedSnapshot(parent, child, resolve(parent.root), relative, join);
+	const under = worktrees ? relative(resolve(worktrees.dir), child) : "..";
+	if (worktrees && under && inside(resolve(worktrees.dir), child)) {
+		const tree = join(resolve(worktrees.dir), under.split(sep)[0]);
+		return { ...mappedSnapshot(parent, tree, resolve(worktrees.top), relative, join), root: child };
 	}
 	const saved = safely(() => new ProjectTrustStore(agentDir).get(child) === true);
 	const why = saved

@@ -9,7 +9,7 @@ import { childSnapshot, fileState, judgeFile, present, ProjectTrust, repositoryT
 import type { TrustedRead, TrustSnapshot } from "../host/index.ts";
 import { GUIDANCE_FILE, GUIDANCE_READ_BYTES } from "../review/guidance.ts";
 import { SETTINGS_MAX_BYTES } from "../settings/files.ts";
-import { findProjectSettings } from "../settings/project-file.ts";
+import { findProjectSettings, repositoryTop } from "../settings/project-file.ts";
 import { TRUST_COMMAND } from "../settings/index.ts";
 import type { Ctx, WatchdogSession } from "./watchdog-session.ts";
 
@@ -96,7 +96,8 @@ export function childTrust(
 	agentDir: string,
 	config: string,
 ): TrustSnapshot {
-	return childSnapshot(parent, childCwd, join(runDir, "worktrees"), agentDir, (cwd) => trustReads(cwd, config, cwd));
+	const worktrees = { dir: join(runDir, "worktrees"), top: repositoryTop(parent.root) ?? parent.root };
+	return childSnapshot(parent, childCwd, worktrees, agentDir, (cwd) => trustReads(cwd, config, cwd));
 }
 
 /**

@@ -32,7 +32,8 @@ export function findProjectSettings(cwd: string, configDirName: string): Project
 	return own;
 }
 
-function repositoryTop(start: string): string | undefined {
+/** The nearest folder at or above `start` holding `.git` (a worktree's `.git` file counts). */
+export function repositoryTop(start: string): string | undefined {
 	for (let dir = start, n = 0; n < MAX_LEVELS; dir = dirname(dir), n++) {
 		if (there(join(dir, ".git"))) return dir;
 		if (dirname(dir) === dir) return undefined;
