@@ -36,14 +36,18 @@ describe("trust in the repository's own code", () => {
 });
 
 describe("a child's trust, judged for the folder it works in", () => {
-	const parent = { root: "/p/sub", decided: true, why: "you decided", takenAt: 0, files: { "/p/.pi/settings.json": { kind: "file" as const, hash: "s" }, "/p/sub/.pi/WATCHDOG.md": { kind: "file" as const, hash: "w" } } };
+	const files = { "/p/.pi/settings.json": { kind: "file" as const, hash: "s" }, "/p/sub/.pi/WATCHDOG.md": { kind: "file" as const, hash: "w" } };
+	const parent = { root: "/p/sub", decided: true, why: "you decided", takenAt: 0, files };
 	const none = () => [];
 
 	it("uses the parent's snapshot in its folder, and in a worktree for the same content at the same place", () => {
 		expect(childSnapshot(parent, "/p/sub/deeper", undefined, tempDir(), none)).toBe(parent);
 		const moved = childSnapshot(parent, "/runs/r/worktrees/1/sub", { dir: "/runs/r/worktrees", top: "/p" }, tempDir(), none);
 		expect(moved.root).toBe("/runs/r/worktrees/1/sub");
-		expect(moved.files).toEqual({ "/runs/r/worktrees/1/.pi/settings.json": { kind: "file", hash: "s" }, "/runs/r/worktrees/1/sub/.pi/WATCHDOG.md": { kind: "file", hash: "w" } });
+		expect(moved.files).toEqual({
+			"/runs/r/worktrees/1/.pi/settings.json": { kind: "file", hash: "s" },
+			"/runs/r/worktrees/1/sub/.pi/WATCHDOG.md": { kind: "file", hash: "w" },
+		});
 	});
 
 	it("judges any other folder on its own: only a decision saved for it with /trust counts", () => {
