@@ -3,12 +3,9 @@
 // then the parent. A model the registry does not have fails that launch with the models it
 // does have. Pure over the registry it is given.
 import type { Api, Model } from "@earendil-works/pi-ai";
-import { formatModelRef, isThinking, parseModelRef, type Thinking } from "../models/index.ts";
+import { availableModels as available, findBareId, formatModelRef, isThinking, type ModelLookup, parseModelRef, type Thinking } from "../models/index.ts";
 
-export interface ModelLookup {
-	find(provider: string, id: string): Model<Api> | undefined;
-	getAvailable(): Model<Api>[];
-}
+export type { ModelLookup };
 
 export type ChildModel = { model: Model<Api>; thinking: Thinking; ref: string } | { error: string };
 
@@ -39,35 +36,4 @@ export function resolveChildModel(
 	if (thinking !== undefined && !isThinking(thinking)) return { error: `"${thinking}" is not a thinking level` };
 	const level: Thinking = thinking ?? "off";
 	return { model, thinking: level, ref: formatModelRef(model, level) };
-}
-
-/**
- * A model id without its provider (`claude-haiku-4-5`, `gpt-5:high`): the parent's provider's
- * model of that id, else the one model of that id Pi has; several or none is an error.
- */
-function findBareId(lookup: ModelLookup, text: string, parentModel: Model<Api> | undefined): { model: Model<Api>; thinking?: Thinking } | { error: string } {
-	const colon = text.lastIndexOf(":");
-	const suffix = colon > 0 ? text.slice(colon + 1) : "";
-	const thinking = isThinking(suffix) ? (suffix as Thinking) : undefined;
-	const id = thinking ? text.slice(0, colon) : text;
-	const own = parentModel ? lookup.find(parentModel.provider, id) : undefined;
-	if (own) return { model: own, ...(thinking ? { thinking } : {}) };
-	let all: Model<Api>[] = [];
-	try {
-		all = lookup.getAvailable().filter((m) => m.id === id);
-	} catch {
-		// no list: the id cannot be placed
-	}
-	if (all.length === 1) return { model: all[0], ...(thinking ? { thinking } : {}) };
-	if (all.length > 1) return { error: `model "${id}" is offered by ${all.map((m) => m.provider).join(", ")}; write provider/${id} to say which` };
-	return { error: `model "${id}" (no provider given) is not known to Pi. Available: ${available(lookup)}` };
-}
-
-function available(lookup: ModelLookup): string {
-	try {
-		const refs = lookup.getAvailable().map((m) => `${m.provider}/${m.id}`);
-		return refs.length ? refs.slice(0, 20).join(", ") + (refs.length > 20 ? ", …" : "") : "none (no provider has credentials)";
-	} catch {
-		return "(the model list could not be read)";
-	}
 }

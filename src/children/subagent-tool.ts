@@ -2,7 +2,7 @@
 // watchdog actions. Dispatch only; launching is in launcher.ts, runs in run-actions.ts.
 import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { ChangeOutcome } from "../commands/index.ts";
-import { configureForAgent, recommend } from "../commands/index.ts";
+import { check, configureForAgent, recommend } from "../commands/index.ts";
 import { historyEnv, runHistory } from "../commands/index.ts";
 import { type AgentCtx, reviewNow, type WatchdogSession as Watchdog } from "../session/index.ts";
 import { launchBackground, runAction } from "./background.ts";
@@ -18,6 +18,7 @@ const DESCRIPTION = [
 	'- {action: "watchdog.status"}: settings and their sources, the reviewer model in effect, errors.',
 	'- {action: "watchdog.recommend-model"}: the suggested reviewer model.',
 	'- {action: "watchdog.configure", model?, thinking?, enabled?, scope?, target?}: change the reviewer model, thinking level or switch.',
+	'- {action: "watchdog.check"}: whether the reviewer model resolves and has credentials (no model call).',
 	'- {action: "watchdog.history", session?, since?, source?, limit?, json?}: past reviews, findings (and what became of each), failures; newest first.',
 	'- {action: "watchdog.review"}: review the pending changes (those an earlier review did not complete) now.',
 	'Use scope "session" (the default) unless the user asked for a lasting default; "user" and "project" write settings files that affect other sessions.',
@@ -39,10 +40,12 @@ export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionCo
 		promptSnippet: "subagent: launch child agents ({agent, task}, {tasks}, {chain}; async for background); watchdog.status, watchdog.configure (scope session unless asked otherwise), watchdog.history",
 		parameters: subagentParameters,
 		async execute(id, raw, signal, onUpdate, ctx) {
-			const params = raw as SubagentParams;
+			// pi-subagents' thinking false is off, for launches and watchdog.configure alike.
+			const params = { ...(raw as SubagentParams) };
+			if (params.thinking === false) params.thinking = "off";
 			if (params.action === undefined) {
 				if (watchdog.options.role !== "main") throw new Error("a child agent cannot launch children of its own; report back to the parent instead");
-				const plan = planLaunch(params);
+				const plan = planLaunch({ ...params, thinking: params.thinking || undefined });
 				if ("error" in plan) throw new Error(plan.error);
 				// The stopped-subtree verifier follows every launch of this prompt (src/verify/).
 				watchdog.subtree.launching(id);
@@ -76,15 +79,17 @@ async function run(watchdog: Watchdog, ctx: AgentCtx & Partial<Pick<ExtensionCon
 			return { text: watchdog.statusText(ctx) };
 		case "watchdog.recommend-model":
 			return { text: await recommend(watchdog, ctx) };
+		case "watchdog.check":
+			return { text: (await check(watchdog, ctx, { offline: true })).lines.join("\n") };
 		case "watchdog.configure":
 			return configureForAgent(
 				watchdog,
 				ctx,
 				{
 					scope: params.scope ?? "session",
-					target: params.target?.trim() || "main",
+					target: configureTarget(params),
 					model: params.model,
-					thinking: params.thinking,
+					thinking: params.thinking || undefined,
 					enabled: params.enabled,
 					...(params.force ? { force: true } : {}),
 				},
@@ -102,4 +107,13 @@ async function run(watchdog: Watchdog, ctx: AgentCtx & Partial<Pick<ExtensionCon
 		default:
 			throw new Error(`unknown action; use one of ${[...RUN_ACTIONS, ...WATCHDOG_ACTIONS].join(", ")}, or leave it out to launch`);
 	}
+}
+
+/** pi-subagents' `{target: "child", agent}` names a role; a bare `target` is main, children or a role. */
+function configureTarget(params: SubagentParams): string {
+	const target = params.target?.trim() || "main";
+	if (target !== "child") return target;
+	const role = params.agent?.trim();
+	if (!role) throw new Error('watchdog.configure with target "child" needs agent: the role to configure');
+	return role;
 }

@@ -5,6 +5,7 @@ import { check, configure, recommend } from "./controls.ts";
 import { historyEnv, runHistory } from "./history-command.ts";
 import type { Level } from "../host/index.ts";
 import { setPolicy } from "./policy.ts";
+import { showTestFinding } from "./test-finding.ts";
 import { parseCommand, USAGE } from "./watchdog-command.ts";
 
 export interface CommandOutcome {
@@ -59,5 +60,7 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 			const result = await runHistory(op.request, historyEnv(ctx));
 			return say(result.text, result.level);
 		}
+		case "test":
+			return say(showTestFinding(watchdog, ctx as ExtensionContext, op.severity, op.text));
 	}
 }

@@ -16,6 +16,7 @@ export type CommandOp =
 	| { kind: "dismiss"; which: number | "all" }
 	| { kind: "policy"; policy: "off" | "keep" | "handsoff" }
 	| { kind: "settings-accept" }
+	| { kind: "test"; severity: "concern" | "blocker"; text: string }
 	| { kind: "trust" }
 	| { kind: "help" }
 	| { kind: "error"; message: string };
@@ -36,6 +37,7 @@ export const USAGE = [
 	`/${COMMAND_NAME} policy off|keep|handsoff   this session's claims and unfinished-stop checks: off, as usual, or shown to you and never sent to the agent (reviews and loops are not affected)`,
 	`/${COMMAND_NAME} dismiss [N|all]          mark finding N of status (default: all) as seen: not raised again, not counted for stalemate`,
 	`/${COMMAND_NAME} settings accept          let a settings-file change held back during an agent run (it lowers oversight) take effect`,
+	`/${COMMAND_NAME} test concern|blocker [text]   show a sample finding, marked as a test, the way findings reach you (never sent to the agent)`,
 	`/${COMMAND_NAME} trust                    trust the project's own files (settings, WATCHDOG.md, agents, language server) as they are now, for this session`,
 ].join("\n");
 
@@ -66,6 +68,11 @@ export function parseCommand(args: string): CommandOp {
 		return { kind: "error", message: `policy takes off, keep or handsoff${rest.length ? `, not "${rest.join(" ")}"` : ""}` };
 	}
 	if (first === "settings") return rest.length === 1 && rest[0] === "accept" ? { kind: "settings-accept" } : { kind: "error", message: `settings takes accept${rest.length ? `, not "${rest.join(" ")}"` : ""}` };
+	if (first === "test") {
+		const [severity, ...text] = rest;
+		if (severity !== "concern" && severity !== "blocker") return { kind: "error", message: `test takes concern or blocker, then an optional text${severity ? `; not "${severity}"` : ""}` };
+		return { kind: "test", severity, text: text.join(" ") };
+	}
 	if (first === "history") {
 		const parsed = parseHistoryArgs(rest);
 		return parsed.ok ? { kind: "history", request: parsed.request } : { kind: "error", message: parsed.error };
@@ -100,10 +107,10 @@ function parseSetting(all: string[]): CommandOp {
 			if (!value) return { kind: "error", message: `${shown}model needs a value: provider/id[:thinking], recommended, or inherit` };
 			return request({ model: value, ...(force ? { force: true } : {}) });
 		case "thinking":
-			if (!value || !(isThinking(value) || value === "inherit")) {
-				return { kind: "error", message: `${shown}thinking needs a level: ${THINKING_LEVELS.join(", ")} or inherit` };
+			if (!value || !(isThinking(value) || value === "inherit" || value === "false")) {
+				return { kind: "error", message: `${shown}thinking needs a level: ${THINKING_LEVELS.join(", ")} or inherit (false: off)` };
 			}
-			return request({ thinking: value });
+			return request({ thinking: value === "false" ? "off" : value });
 		default:
 			return { kind: "error", message: `unknown subcommand "${shown}${verb ?? ""}".\n${USAGE}` };
 	}
@@ -157,6 +164,7 @@ const TOP: Array<[string, string]> = [
 	["dismiss", "mark findings as seen"],
 	["policy", "this session's claims and unfinished-stop checks: off, keep or handsoff"],
 	["settings", "accept a held-back settings-file change"],
+	["test", "show a sample finding (concern or blocker), marked as a test"],
 	["trust", "trust the project's own files as they are now"],
 ];
 
@@ -175,6 +183,7 @@ export function completeArguments(prefix: string, models: readonly string[]): Co
 	else if (done[0] === "dismiss") options = done.length === 1 ? [["all", "every recent finding"]] : [];
 	else if (done[0] === "policy") options = done.length === 1 ? [["off", "no claim or unfinished-stop checks"], ["keep", "as usual (default)"], ["handsoff", "claims and stops shown to you, never sent to the agent"]] : [];
 	else if (done[0] === "settings") options = done.length === 1 ? [["accept", "let the held-back change take effect"]] : [];
+	else if (done[0] === "test") options = done.length === 1 ? [["concern", "a sample concern"], ["blocker", "a sample blocker"]] : [];
 	else if (done[0] === "check") options = done.length === 1 ? [["--offline", "only resolve the model and its credentials"]] : [];
 	else if (isSettingHead(done)) options = TOP.filter(([v]) => ["on", "off", "model", "thinking"].includes(v));
 	else if (last === "model") options = [["recommended", "the strongest model of another family"], ["inherit", "use the session's model"], ...models.map((m): [string, string] => [m, ""])];

@@ -33,6 +33,8 @@ export interface DeliveryInput {
 	recentlyShown: Finding[];
 	/** Findings the user dismissed: seen, not to be raised again. */
 	dismissed?: Finding[];
+	/** `maxWarnings`: how many more findings may go to the agent this prompt, and why no more may. */
+	sendCap?: { left: number; why: string };
 }
 
 export interface DeliveryPlan {
@@ -46,6 +48,16 @@ export interface DeliveryPlan {
 
 export function planDelivery(input: DeliveryInput): DeliveryPlan {
 	const decisions = input.findings.map((finding) => ({ finding, fate: fateOf(finding, input) }));
+	// Past the cap a finding is held back: still shown to the user, never sent.
+	let left = input.sendCap?.left ?? Infinity;
+	const capped = new Set<Finding>();
+	for (const d of decisions) {
+		// A launch-rule warning answers a rule the user set to be warned about: no cap hides it.
+		if (d.fate !== "sent to the agent" || d.finding.source === "rules") continue;
+		if (left-- > 0) continue;
+		d.fate = "held back";
+		capped.add(d.finding);
+	}
 	const toModel = decisions.filter((d) => d.fate === "sent to the agent").map((d) => d.finding);
 	const toUser = decisions.filter((d) => d.fate === "shown to you" || d.fate === "stalemate" || d.fate === "held back").map((d) => d.finding);
 	const entries: SessionBoundaryDraft[] = [];
@@ -55,11 +67,16 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 	for (const { finding, fate } of decisions) {
 		if (!toUser.includes(finding)) continue;
 		const stalemate = fate === "stalemate";
-		const heldBack = fate === "stalemate" ? "stalemate" : fate === "held back" ? (input.holdBack?.sources.has(finding.source) ? input.holdBack.why : input.continuationBlocked) : undefined;
+		const heldBack = fate === "stalemate" ? "stalemate" : fate === "held back" ? heldBackWhy(finding, input, capped) : undefined;
 		const data: NoteData = { finding, text: noteText(finding, stalemate, heldBack), ...(stalemate ? { stalemate } : {}), ...(heldBack ? { heldBack } : {}) };
 		entries.push({ type: "custom", customType: NOTE_ENTRY, data });
 	}
 	return { entries, continueRun: toModel.length > 0, toModel, toUser, decisions };
+}
+
+function heldBackWhy(f: Finding, input: DeliveryInput, capped: Set<Finding>): string | undefined {
+	if (capped.has(f)) return input.sendCap?.why;
+	return input.holdBack?.sources.has(f.source) ? input.holdBack.why : input.continuationBlocked;
 }
 
 function fateOf(f: Finding, input: DeliveryInput): Fate {

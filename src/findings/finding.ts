@@ -36,7 +36,7 @@ export const EVIDENCE_SOURCES: ReadonlySet<string> = new Set(["claims", "idle"])
 /** How a finding's source reads to a user: the review model is "reviewer", a child's role "child:<role>". */
 export function sourceName(source: string): string {
 	if (source === "main") return "reviewer";
-	return ["lsp", "loops", "claims", "idle", "cadence", "rules", "verify"].includes(source) ? source : `child:${source}`;
+	return ["lsp", "loops", "claims", "idle", "cadence", "rules", "verify", "test"].includes(source) ? source : `child:${source}`;
 }
 
 /** What a finding says, before it is given an id, a source and a time. */

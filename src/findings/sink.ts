@@ -66,6 +66,8 @@ export interface SinkDeps {
 export interface SinkSettings {
 	severityThreshold: Severity;
 	stalemateRepeats: number;
+	/** Findings sent to the agent per user prompt (pi-subagents' `maxWarnings`); null or absent: no cap. */
+	maxWarnings?: number | null;
 	/**
 	 * The session's evidence policy (`idle.policy`): `handsoff` shows the evidence monitors'
 	 * findings (claims, unfinished stops, nudges) and never delivers them to the model.
@@ -98,6 +100,8 @@ export class FindingsSink {
 	/** A finding stalemated since the last user prompt (the watchdog stopped pushing). */
 	private inStalemate = false;
 	private continuations = 0;
+	/** Findings sent to the agent since the last user prompt (`maxWarnings`). */
+	private sentThisPrompt = 0;
 
 	constructor(deps: SinkDeps) {
 		this.deps = deps;
@@ -127,11 +131,13 @@ export class FindingsSink {
 		this.stalemateState = NO_STALEMATE;
 		this.inStalemate = false;
 		this.continuations = 0;
+		this.sentThisPrompt = 0;
 	}
 
 	/** A real user prompt: a fresh continuation budget and stalemate count. */
 	userPrompt(): void {
 		this.prompt++;
+		this.sentThisPrompt = 0;
 		this.stalemateState = NO_STALEMATE;
 		this.inStalemate = false;
 		this.continuations = 0;
@@ -315,12 +321,16 @@ export class FindingsSink {
 			...(settings.idle?.policy === "handsoff" ? { holdBack: { sources: EVIDENCE_SOURCES, why: HANDSOFF } } : {}),
 			recentlyShown: this.recentlyShown,
 			dismissed: this.dismissed,
+			...(typeof settings.maxWarnings === "number"
+				? { sendCap: { left: Math.max(0, settings.maxWarnings - this.sentThisPrompt), why: `maxWarnings ${settings.maxWarnings}: the findings sent to the agent this prompt reached the cap` } }
+				: {}),
 		});
 	}
 
 	/** Everything a plan means besides its entries: budget, memory, print output, history, parent. */
 	private carryOut(ctx: SinkCtx, plan: DeliveryPlan): void {
 		if (plan.continueRun) this.continuations++;
+		this.sentThisPrompt += plan.toModel.length;
 		const shown = [...plan.toModel, ...plan.toUser];
 		this.recentlyShown = [...this.recentlyShown, ...shown].slice(-RECENT);
 		for (const d of plan.decisions) if (shown.includes(d.finding)) this.recent.push({ finding: d.finding, fate: d.fate, prompt: this.prompt });

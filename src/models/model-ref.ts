@@ -42,3 +42,20 @@ export function parseModelRef(text: string): ParsedModelRef {
 export function formatModelRef(ref: { provider: string; id: string }, thinking?: Thinking): string {
 	return `${ref.provider}/${ref.id}${thinking && thinking !== "off" ? `:${thinking}` : ""}`;
 }
+
+/**
+ * A model id without its provider, as pi-subagents accepts it (`claude-opus-4-8`, `gpt-5:high`):
+ * no `/`, no spaces, not a keyword. Which provider's it is, is decided against Pi's models.
+ */
+export function isBareModelId(text: string): boolean {
+	const t = text.trim();
+	return t.length > 0 && !t.includes("/") && !/\s/.test(t) && t !== "inherit" && t !== "recommended" && !t.startsWith(":");
+}
+
+/** A bare id's thinking suffix split off: `gpt-5:high` is id `gpt-5`, thinking high. */
+export function splitBareId(text: string): { id: string; thinking?: Thinking } {
+	const t = text.trim();
+	const colon = t.lastIndexOf(":");
+	const suffix = colon > 0 ? t.slice(colon + 1) : "";
+	return isThinking(suffix) ? { id: t.slice(0, colon), thinking: suffix } : { id: t };
+}

@@ -6,7 +6,7 @@
 // the sink delivers them.
 import { randomBytes } from "node:crypto";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { ReviewerChoice } from "../models/index.ts";
+import { parseModelRef, type ReviewerChoice } from "../models/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
 import type { StatusSection } from "../util/index.ts";
 import { FINDING_MESSAGE } from "../findings/index.ts";
@@ -154,6 +154,7 @@ export class ModelReview {
 			...(this.pending.size ? { pending: Object.fromEntries(this.pending) } : {}),
 		};
 		this.history = outcome.status === "cancelled" ? { ...this.history, pending: record.pending } : addRecord(this.history, record);
+		if (outcome.fellBack?.length) this.fellBack(ctx, outcome.fellBack, outcome.model);
 		if (outcome.failure) this.failed(ctx, outcome.failure, outcome.model);
 		else if (outcome.status !== "cancelled") {
 			this.lastProblem = undefined;
@@ -226,9 +227,11 @@ export class ModelReview {
 		const clarify = run.clarification;
 		// Off, the reviewer's prompt and tools are exactly what they were without clarification.
 		const prompt = [loadPrompt("reviewer"), ...(clarify ? [loadPrompt("reviewer-clarification")] : []), ...(clarify?.ask ? [loadPrompt("reviewer-ask")] : [])].join("\n\n");
+		const choice = this.deps.reviewer(ctx);
 		return runReview({
 			registry: ctx.modelRegistry,
-			choice: this.deps.reviewer(ctx),
+			choice,
+			fallbacks: fallbackChoices(settings.fallbackModels, choice),
 			systemPrompt: prompt,
 			ask: clarify?.ask ?? false,
 			input,
@@ -250,6 +253,16 @@ export class ModelReview {
 		return read.files;
 	}
 
+	/** A review a fallback model did is announced once per chain of failures: the configured reviewer needs attention. */
+	private fellBack(ctx: ReviewCtx, failed: NonNullable<ReviewOutcome["fellBack"]>, model: string): void {
+		const key = `fallback|${failed.map((f) => `${f.model}:${f.kind}`).join(",")}|${model}`;
+		if (key === this.lastFailureKey) return;
+		this.lastFailureKey = key;
+		const why = failed.map((f) => `${f.model} failed (${f.kind}): ${firstLine(f.message, 160)}`).join("; ");
+		const text = `Watchdog: ${why}. This review ran on the fallback ${model} (fallbackModels). See /subagents-watchdog check.`;
+		this.deps.present(ctx, text, "warning");
+	}
+
 	/** A failed review is announced once per kind and model; again, it only updates status and footer. */
 	private failed(ctx: ReviewCtx, failure: NonNullable<ReviewOutcome["failure"]>, model: string): void {
 		this.lastProblem = `review failed (${failure.kind}): ${firstLine(failure.message, 200)}`;
@@ -257,11 +270,26 @@ export class ModelReview {
 		const repeated = key === this.lastFailureKey;
 		this.lastFailureKey = key;
 		if (repeated) return;
-		this.deps.present(ctx, `Watchdog: the review failed (${failure.kind}): ${failure.message}\nThe run was not reviewed; its changes stay pending for the next review. The watchdog does not switch models by itself. See /subagents-watchdog check.`, "warning");
+		const text = [
+			`Watchdog: the review failed (${failure.kind}): ${failure.message}`,
+			"The run was not reviewed; its changes stay pending for the next review. The watchdog does not switch models by itself",
+			"(only to fallbackModels, before any tool work). See /subagents-watchdog check.",
+		];
+		this.deps.present(ctx, `${text[0]}\n${text[1]} ${text[2]}`, "warning");
 	}
 }
 
 export { REVIEW_ENTRY };
+
+/** `fallbackModels` as reviewer choices: a model's own `:thinking`, else the reviewer's level. */
+function fallbackChoices(refs: string[], primary: ReviewerChoice): ReviewerChoice[] {
+	return refs.flatMap((text) => {
+		const parsed = parseModelRef(text);
+		if (!parsed.ok) return [];
+		const { provider, id } = parsed.ref;
+		return [{ kind: "configured" as const, provider, id, thinking: parsed.ref.thinking ?? primary.thinking }];
+	});
+}
 
 function entriesSince<T extends { id?: string }>(branch: T[], leaf: string | null): T[] {
 	if (leaf === null) return branch;

@@ -39,6 +39,8 @@ export interface ReviewOutcome {
 	usage: ReviewUsage;
 	steps: number;
 	stepLimitReached: boolean;
+	/** Reviewer models that failed before this one was tried (`fallbackModels`), each with its failure. */
+	fellBack?: Array<{ model: string; kind: FailureKind; message: string }>;
 }
 
 export interface ReviewRequest {
@@ -53,6 +55,11 @@ export interface ReviewRequest {
 	source: string;
 	/** Offer `watchdog_ask` (clarification on, an eligible boundary, no question yet this prompt). */
 	ask?: boolean;
+	/**
+	 * Tried in order when the reviewer fails before any tool work (no credentials, a limit, a
+	 * provider error), within the same deadline; never after a tool ran or a finding was recorded.
+	 */
+	fallbacks?: ReviewerChoice[];
 	maxSteps?: number;
 	maxTokens?: number;
 }
@@ -63,17 +70,46 @@ export const WARN_TOOL: Tool = {
 	parameters: WARN_PARAMS as unknown as Tool["parameters"],
 };
 
+/** Failures a fallback model may answer: the model could not be used at all, for reasons of its own. */
+const FALL_BACK_ON: ReadonlySet<FailureKind> = new Set(["unknown-model", "no-auth", "rate-limit", "quota", "provider"]);
+
 export async function runReview(req: ReviewRequest): Promise<ReviewOutcome> {
 	const started = Date.now();
 	const usage: ReviewUsage = { input: 0, output: 0, totalTokens: 0, cost: 0 };
+	// The deadline covers everything, resolving credentials (an OAuth refresh) and every fallback included.
+	const timeout = AbortSignal.timeout(req.timeoutMs);
+	const signal = AbortSignal.any([timeout, req.cancel]);
+	const fellBack: NonNullable<ReviewOutcome["fellBack"]> = [];
+	const choices = [req.choice, ...(req.fallbacks ?? [])];
+	for (let i = 0; ; i++) {
+		const outcome = await attempt(req, choices[i], { started, usage, timeout, signal });
+		const failure = outcome.failure;
+		const untouched = outcome.steps <= 1 && outcome.findings.length === 0 && !outcome.question;
+		if (outcome.status !== "failed" || !failure || !FALL_BACK_ON.has(failure.kind) || !untouched || i + 1 >= choices.length || signal.aborted) {
+			return fellBack.length ? { ...outcome, fellBack } : outcome;
+		}
+		fellBack.push({ model: outcome.model, kind: failure.kind, message: failure.message });
+	}
+}
+
+interface AttemptClock {
+	started: number;
+	usage: ReviewUsage;
+	timeout: AbortSignal;
+	signal: AbortSignal;
+}
+
+/** One reviewer model's try at the review. `steps` 0 or 1 on failure: no tool ran. */
+async function attempt(req: ReviewRequest, choice: ReviewerChoice, clock: AttemptClock): Promise<ReviewOutcome> {
+	const { started, usage, timeout, signal } = clock;
 	const findings: Finding[] = [];
 	const malformed: string[] = [];
-	const ref = req.choice.provider && req.choice.id ? `${req.choice.provider}/${req.choice.id}` : "(none)";
+	const ref = choice.provider && choice.id ? `${choice.provider}/${choice.id}` : "(none)";
 	const outcome = (rest: Partial<ReviewOutcome> & Pick<ReviewOutcome, "status">, steps = 0, stepLimitReached = false): ReviewOutcome => ({
 		findings: dedupe(findings),
 		malformed,
 		model: ref,
-		thinking: req.choice.thinking,
+		thinking: choice.thinking,
 		durationMs: Date.now() - started,
 		usage,
 		steps,
@@ -81,18 +117,15 @@ export async function runReview(req: ReviewRequest): Promise<ReviewOutcome> {
 		...rest,
 	});
 
-	// The deadline covers everything, resolving credentials (an OAuth refresh) included.
-	const timeout = AbortSignal.timeout(req.timeoutMs);
-	const signal = AbortSignal.any([timeout, req.cancel]);
-	const check = await Promise.race([checkReviewer(req.registry, req.choice), whenAborted(signal)]);
+	const check = await Promise.race([checkReviewer(req.registry, choice), whenAborted(signal)]);
 	if (!check) return req.cancel.aborted ? outcome({ status: "cancelled" }) : outcome({ status: "failed", failure: { kind: "timeout", message: `resolving the reviewer's credentials took longer than ${req.timeoutMs} ms (agentEndTimeoutMs)` } });
-	const model = req.choice.provider && req.choice.id ? req.registry.find(req.choice.provider, req.choice.id) : undefined;
+	const model = choice.provider && choice.id ? req.registry.find(choice.provider, choice.id) : undefined;
 	if (!check.ok || !model) {
 		const message = check.lines.join(" ");
 		return outcome({ status: "failed", failure: { kind: /^Unknown model|^No reviewer model/.test(message) ? "unknown-model" : "no-auth", message } });
 	}
 
-	const level = clampThinkingLevel(model, req.choice.thinking);
+	const level = clampThinkingLevel(model, choice.thinking);
 	const tools: Tool[] = [...req.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters as Tool["parameters"] })), WARN_TOOL, ...(req.ask ? [ASK_TOOL] : [])];
 	const messages: Message[] = [{ role: "user", content: req.input, timestamp: Date.now() }];
 	const maxSteps = req.maxSteps ?? 10;

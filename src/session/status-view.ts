@@ -9,6 +9,7 @@ import { describeChoice } from "../models/index.ts";
 import { TRUST_COMMAND } from "../settings/index.ts";
 import { baselineSections, formatBrief, formatStatus, onOff, type StatusSection } from "../status/index.ts";
 import type { RunMonitors } from "./settle.ts";
+import { unsupportedSettings } from "./settings-notice.ts";
 import type { Ctx, WatchdogSession } from "./watchdog-session.ts";
 
 export type StatusLevel = "brief" | "all" | "settings";
@@ -44,6 +45,7 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 				]),
 				session.subtree.section(),
 				...session.settingsWatch.section(),
+				...unsupportedSection(unsupportedSettings(resolved, session.options.role)),
 			],
 			defaults: level === "settings",
 		});
@@ -112,4 +114,9 @@ function childrenSection(baseline: StatusSection[], session: WatchdogSession): S
 
 function withLive(baseline: StatusSection[], live: StatusSection[]): StatusSection[] {
 	return baseline.map((section) => live.find((l) => l.title === section.title) ?? section);
+}
+
+/** pi-subagents' settings that load but do nothing here (also announced once at start). */
+function unsupportedSection(lines: string[]): StatusSection[] {
+	return lines.length ? [{ title: "Not supported here (pi-subagents settings)", lines }] : [];
 }

@@ -17,7 +17,7 @@ import { chooseReviewer, type ReviewerChoice, type SessionModelInfo, type Thinki
 import { ActivityTail, ModelReview, type TurnLike } from "../review/index.ts";
 import { Rotation } from "../rotate/index.ts";
 import { LaunchRuleWatch } from "../rules/index.ts";
-import { childView, type ProjectContext, type ResolvedSettings, type SettingsLayer, type SettingsLocation, SettingsStore } from "../settings/index.ts";
+import { childView, placeBareModels, type ProjectContext, type ResolvedSettings, type SettingsLayer, type SettingsLocation, SettingsStore } from "../settings/index.ts";
 import { gates, type PermissionPolicy } from "../permissions/index.ts";
 import { contentText, isPlainObject } from "../util/index.ts";
 import { type RunMonitors, settleRun, startMonitors } from "./settle.ts";
@@ -25,6 +25,7 @@ import { footerLabel, type StatusLevel, statusView } from "./status-view.ts";
 import { cadenceReview } from "./cadence-step.ts";
 import { permissionCheck } from "./permission-step.ts";
 import { SettingsChangeWatch } from "./settings-change-step.ts";
+import { SettingsNotices } from "./settings-notice.ts";
 
 export { historyOfReview } from "./cadence-step.ts";
 import { SubtreeVerifier } from "../verify/index.ts";
@@ -103,10 +104,11 @@ export class WatchdogSession {
 	private readonly location: SettingsLocation;
 	/** Monitors bound to the session's repository (made at session start). */
 	private run: RunMonitors = {};
-	private noticedErrors = "";
 	/** The footer's word on the last boundary review (see outcome-label.ts). */
 	lastOutcome?: string;
 	private modelRefs: string[] = [];
+	private placed?: { from: ResolvedSettings; registry: Ctx["modelRegistry"]; value: ResolvedSettings };
+	private readonly notices = new SettingsNotices();
 	private shutdownHooks = new Set<() => void>();
 	/** The checks that may refuse a tool call: the options' own, then the permission gate when there is one. */
 	private readonly toolCallChecks: ToolCallCheck[];
@@ -335,7 +337,12 @@ export class WatchdogSession {
 
 	settings(ctx: Ctx): ResolvedSettings {
 		const parent = this.options.parentSettings;
-		return noticeHeld(this.trust, ctx, parent ? childView(parent(), this.options.role) : this.store.resolve(this.project(ctx)));
+		if (parent) return noticeHeld(this.trust, ctx, childView(parent(), this.options.role));
+		const from = this.store.resolve(this.project(ctx));
+		// Bare model ids are placed against Pi's models; the store's memo keeps this to one lookup per change.
+		const origin = (source: string) => (source === "user" ? this.store.userPath() : source === "project" ? this.store.projectPath(ctx.cwd) : "session overrides");
+		if (this.placed?.from !== from || this.placed.registry !== ctx.modelRegistry) this.placed = { from, registry: ctx.modelRegistry, value: placeBareModels(from, ctx.modelRegistry, origin) };
+		return noticeHeld(this.trust, ctx, this.placed.value);
 	}
 
 	sessionModel(ctx: Ctx): SessionModelInfo {
@@ -372,15 +379,9 @@ export class WatchdogSession {
 		return this.modelRefs;
 	}
 
-	/** One notice per distinct set of settings errors; returns it, or undefined when there is nothing new. */
+	/** New settings errors and pi-subagents keys that do nothing here, once each (see settings-notice.ts). */
 	settingsNotice(ctx: Ctx): string | undefined {
-		const { errors } = this.settings(ctx);
-		const key = errors.map((e) => `${e.origin}:${e.message}`).join("\n");
-		if (key === this.noticedErrors) return undefined;
-		this.noticedErrors = key;
-		if (!key) return undefined;
-		const first = errors[0];
-		return `Watchdog off for this session: ${errors.length} settings error${errors.length > 1 ? "s" : ""}. First: ${first.origin}: ${first.message}. See /subagents-watchdog status.`;
+		return this.notices.next(this.settings(ctx), this.options.role);
 	}
 
 	/** A short footer label, or undefined when the watchdog is simply off (see status-view.ts). */

@@ -1,8 +1,8 @@
 // Pure resolution of the settings layers into effective settings with provenance.
 // No file access here: the caller hands in what each source contained.
 import type { z } from "zod";
-import { parseModelRef } from "../models/index.ts";
-import { DEFAULT_SETTINGS, layerSchemaStripping, type SettingsLayer, strictLayerSchema, type WatchdogSettings } from "./schema.ts";
+import { isBareModelId, parseModelRef, splitBareId } from "../models/index.ts";
+import { DEFAULT_SETTINGS, layerSchemaStripping, type SettingsLayer, strictLayerSchema, UNSUPPORTED_KEYS, type WatchdogSettings } from "./schema.ts";
 import { isPlainObject } from "../util/index.ts";
 import { tightenOnly } from "./tighten.ts";
 
@@ -46,6 +46,8 @@ export interface ResolvedSettings {
 	refused?: SettingsProblem[];
 	/** Words on the files read (e.g. a project file found above the working folder). */
 	notes?: SettingsProblem[];
+	/** pi-subagents' keys that load but do nothing here (announced once per session, listed in status). */
+	unsupported: SettingsProblem[];
 	/** Whether the main session's watchdog is on: `settings.enabled`, `settings.main.enabled` and no errors. */
 	enabled: boolean;
 	/**
@@ -78,6 +80,7 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 	const ignored: SettingsProblem[] = [];
 	const refused: SettingsProblem[] = [];
 	const notes: SettingsProblem[] = [];
+	const unsupported: SettingsProblem[] = [];
 	const childPolicy: ChildPolicyLayer[] = [];
 
 	for (const layer of layers) {
@@ -93,6 +96,10 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 		}
 		const policy = layer.source !== "session" && !layer.isWatchdogObject ? childPolicyOf(layer.document) : undefined;
 		if (policy) childPolicy.push({ source: layer.source as "user" | "project", origin: layer.origin, ...policy });
+		if (layer.source !== "session" && !layer.isWatchdogObject && maxDepthSet(layer.document)) {
+			const message = "subagents.maxSubagentDepth is not supported yet: a child here cannot launch children of its own, whatever the depth";
+			unsupported.push({ ...at, key: "subagents.maxSubagentDepth", message });
+		}
 		const extracted = layer.isWatchdogObject ? { ok: true as const, value: layer.document } : extractWatchdog(layer.document);
 		if (!extracted.ok) {
 			errors.push({ ...at, message: extracted.error });
@@ -106,6 +113,11 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 			continue;
 		}
 		let normalized = normalizeLayer(checked.layer, (w) => warnings.push({ ...at, ...w }));
+		for (const [key, why] of Object.entries(UNSUPPORTED_KEYS)) {
+			if (getPath(normalized, key) === undefined) continue;
+			unsupported.push({ ...at, key, message: `${ROOT}.${key} is not supported: ${why}` });
+			setPath(normalized as Record<string, unknown>, key, undefined);
+		}
 		if (layer.tightenOnly) {
 			const judged = tightenOnly(settings, normalized);
 			normalized = judged.layer;
@@ -121,7 +133,8 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 
 	// `enabled` is the master switch; `main.enabled` (by default the same) the main session's own.
 	const enabled = settings.enabled && settings.main.enabled !== false && errors.length === 0;
-	return { settings, sources, errors, warnings, ignored, refused, notes, enabled, ...(childPolicy.length ? { childPolicy } : {}) };
+	const policy = childPolicy.length ? { childPolicy } : {};
+	return { settings, sources, errors, warnings, ignored, unsupported, refused, notes, enabled, ...policy };
 }
 
 function childPolicyOf(doc: unknown): Omit<ChildPolicyLayer, "source" | "origin"> | undefined {
@@ -129,6 +142,10 @@ function childPolicyOf(doc: unknown): Omit<ChildPolicyLayer, "source" | "origin"
 	if (!isPlainObject(subagents)) return undefined;
 	const found = CHILD_POLICY_KEYS.filter((k) => subagents[k] !== undefined);
 	return found.length ? Object.fromEntries(found.map((k) => [k, subagents[k]])) : undefined;
+}
+
+function maxDepthSet(doc: unknown): boolean {
+	return isPlainObject(doc) && isPlainObject(doc.subagents) && doc.subagents.maxSubagentDepth !== undefined;
 }
 
 function extractWatchdog(doc: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
@@ -196,6 +213,13 @@ function normalizeModelPair(pair: { model?: string; thinking?: string }): void {
 	if (pair.model === undefined) return;
 	if (pair.model === "inherit") {
 		pair.thinking ??= "inherit";
+		return;
+	}
+	if (isBareModelId(pair.model)) {
+		// Placed at a provider when the session reads the settings (it knows Pi's models).
+		const bare = splitBareId(pair.model);
+		pair.model = bare.id;
+		pair.thinking ??= bare.thinking ?? "off";
 		return;
 	}
 	const parsed = parseModelRef(pair.model);

@@ -3,7 +3,7 @@
 // is optional in a layer; the defaults fill what no layer sets.
 import { z } from "zod";
 import { DEFAULT_THRESHOLDS, type LoopThresholds } from "../loops/index.ts";
-import { parseModelRef, THINKING_LEVELS, type ThinkingSetting } from "../models/index.ts";
+import { isBareModelId, parseModelRef, THINKING_LEVELS, type ThinkingSetting } from "../models/index.ts";
 import { MAX_STAR_GLOB_CHARS } from "../util/index.ts";
 
 /** The longest a child may run: a day, well under the 2^31-1 ms past which Node's timers fire at once. */
@@ -15,15 +15,20 @@ export const MAX_RULE_PATTERNS = 64;
 
 type ObjectMaker = typeof z.strictObject;
 
-const modelRefField = z.string().refine((v) => v === "inherit" || parseModelRef(v).ok, {
-	error: 'must be "inherit" or a model reference provider/id[:thinking], e.g. anthropic/claude-opus-4-8:high',
+// A bare id (pi-subagents' form, `claude-opus-4-8[:high]`) is resolved against Pi's models when the session reads it.
+const modelRefField = z.string().refine((v) => v === "inherit" || parseModelRef(v).ok || isBareModelId(v), {
+	error: 'must be "inherit", a model reference provider/id[:thinking] (e.g. anthropic/claude-opus-4-8:high), or a bare model id',
 });
-const thinkingField = z.enum([...THINKING_LEVELS, "inherit"], {
-	error: `must be one of ${THINKING_LEVELS.join(", ")} or inherit`,
-});
+const THINKING_RULE = `must be one of ${THINKING_LEVELS.join(", ")} or inherit (false: off)`;
+// `false` is pi-subagents' spelling of off.
+const thinkingField = z.union([z.literal(false).transform(() => "off" as const), z.enum([...THINKING_LEVELS, "inherit"])], { error: THINKING_RULE });
 const positiveMs = (min: number) => z.int({ error: "must be a whole number of milliseconds" }).min(min, { error: `must be at least ${min} ms` });
-const CADENCE_RULE = "must be 0 or false (off), or a whole number of tool results of at least 5";
-const cadenceEvery = z.union([z.literal(0), z.literal(false), z.int({ error: CADENCE_RULE }).min(5, { error: CADENCE_RULE })], { error: CADENCE_RULE });
+const CADENCE_RULE = "must be 0, false or null (off), or a whole number of tool results of at least 5";
+// `null` is pi-subagents' spelling of off.
+const cadenceEvery = z.union(
+	[z.literal(0), z.literal(false), z.null().transform(() => 0 as const), z.int({ error: CADENCE_RULE }).min(5, { error: CADENCE_RULE })],
+	{ error: CADENCE_RULE },
+);
 // Launch-rule patterns: bounded in length and number, so judging a launch stays cheap.
 const globList = z
 	.array(
@@ -49,7 +54,10 @@ function layerSchema(obj: ObjectMaker) {
 		main: obj({ enabled: z.boolean().optional(), model: modelRefField.optional(), thinking: thinkingField.optional() }).optional(),
 		agentEndTimeoutMs: positiveMs(1000).optional(),
 		severityThreshold: z.enum(["concern", "blocker"], { error: "must be concern or blocker" }).optional(),
-		stalemateRepeats: z.int().min(2, { error: "must be at least 2" }).max(20, { error: "must be at most 20" }).optional(),
+		// 1 (pi-subagents allows it): a finding stops being pushed after the first boundary review that raises it.
+		stalemateRepeats: z.int().min(1, { error: "must be at least 1" }).max(20, { error: "must be at most 20" }).optional(),
+		maxWarnings: z.union([z.null(), z.int().min(0)], { error: "must be null (no cap) or a whole number of at least 0" }).optional(),
+		fallbackModels: z.array(modelRefField).max(8, { error: "at most 8 fallback models" }).optional(),
 		scope: obj({ enabled: z.boolean().optional() }).optional(),
 		guidance: obj({ watchdogMd: z.boolean().optional() }).optional(),
 		cadence: cadence.optional(),
@@ -58,6 +66,8 @@ function layerSchema(obj: ObjectMaker) {
 			timeoutMs: positiveMs(500).optional(),
 			maxFiles: z.int().min(1).max(500).optional(),
 			idleMs: positiveMs(1000).optional(),
+			/** pi-subagents' key, accepted and announced as not supported (see UNSUPPORTED_KEYS). */
+			maxDiagnostics: z.int().min(0).optional(),
 		}).optional(),
 		loops: obj({
 			enabled: z.boolean().optional(),
@@ -98,6 +108,8 @@ function layerSchema(obj: ObjectMaker) {
 			concurrency: z.int().min(1).max(32).optional(),
 			timeoutMs: positiveMs(1000).max(MAX_CHILD_TIMEOUT_MS, { error: `must be at most ${MAX_CHILD_TIMEOUT_TEXT}` }).optional(),
 			maxBackground: z.int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(32, { error: "must be at most 32" }).optional(),
+			/** pi-subagents' key, accepted and announced as not supported (see UNSUPPORTED_KEYS). */
+			watchdogTailTimeoutMs: z.int().min(1).optional(),
 		}).optional(),
 		rules: obj({
 			action: z.enum(["warn", "block"], { error: "must be warn or block" }).optional(),
@@ -152,6 +164,10 @@ export interface WatchdogSettings {
 	agentEndTimeoutMs: number;
 	severityThreshold: "concern" | "blocker";
 	stalemateRepeats: number;
+	/** Findings sent to the agent per user prompt; null: no cap. Past it they are shown to the user only. */
+	maxWarnings: number | null;
+	/** Reviewer models tried in order when the reviewer fails before any tool work, within the same deadline. */
+	fallbackModels: string[];
 	scope: { enabled: boolean };
 	guidance: { watchdogMd: boolean };
 	cadence: { everyNTools: CadenceSetting };
@@ -183,6 +199,8 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 	agentEndTimeoutMs: 60_000,
 	severityThreshold: "concern",
 	stalemateRepeats: 3,
+	maxWarnings: null,
+	fallbackModels: [],
 	scope: { enabled: true },
 	guidance: { watchdogMd: true },
 	cadence: { everyNTools: 0 },
@@ -199,3 +217,9 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 
 /** Paths whose values are open-ended maps: their children are keyed by role, not by schema. */
 export const MAP_PATHS = new Set(["children.overrides", "rules.roleModels"]);
+
+/** pi-subagents' keys accepted (so the file still loads) that do nothing here; each is announced once per session. */
+export const UNSUPPORTED_KEYS: Record<string, string> = {
+	"children.watchdogTailTimeoutMs": "a child's watchdog here finishes inside the child's own run, so there is no tail to wait for",
+	"lsp.maxDiagnostics": "the LSP pre-pass reports every new error and warning of the files it checks (lsp.maxFiles bounds it)",
+};

@@ -150,8 +150,9 @@ describe("bad settings never break the session", () => {
 	const cases: Array<[string, { userSettingsText?: string; userSettings?: Record<string, unknown> }, RegExp]> = [
 		["malformed JSON", { userSettingsText: '{\n  "subagents": { "watchdog": { "enabled": true, }\n}' }, /settings\.json: invalid JSON at line 2, column \d+/],
 		["a wrong type", { userSettings: wd({ enabled: "yes" }) }, /subagents\.watchdog\.enabled: Invalid input: expected boolean/],
-		["an out-of-range value", { userSettings: wd({ enabled: true, cadence: { everyNTools: 2 } }) }, /subagents\.watchdog\.cadence\.everyNTools: must be 0 or false \(off\), or a whole number of tool results of at least 5/],
-		["a bad model reference", { userSettings: wd({ enabled: true, main: { model: "opus" } }) }, /subagents\.watchdog\.main\.model: must be "inherit" or a model reference/],
+		["an out-of-range value", { userSettings: wd({ enabled: true, cadence: { everyNTools: 2 } }) }, /subagents\.watchdog\.cadence\.everyNTools: must be 0, false or null \(off\), or a whole number of tool results of at least 5/],
+		["a bad model reference", { userSettings: wd({ enabled: true, main: { model: "open ai/opus" } }) }, /subagents\.watchdog\.main\.model: must be "inherit", a model reference/],
+		["a bare model id Pi does not have", { userSettings: wd({ enabled: true, main: { model: "opus" } }) }, /subagents\.watchdog\.main\.model: model "opus" \(no provider given\) is not known to Pi/],
 		["a non-object watchdog", { userSettings: { subagents: { watchdog: [] } } }, /"subagents\.watchdog" must be an object, not an array/],
 	];
 	for (const [name, input, pattern] of cases) {

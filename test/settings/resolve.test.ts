@@ -98,7 +98,7 @@ describe("bad settings input", () => {
 					severityThreshold: "fatal",
 					stalemateRepeats: 1.5,
 					cadence: { everyNTools: 3 },
-					main: { model: "no-slash", thinking: "extreme" },
+					main: { model: "two words", thinking: "extreme" },
 					lsp: { maxFiles: 0 },
 					idle: { policy: "sometimes" },
 					rules: { action: "deny", roleModels: { worker: { allow: "x/*" } } },
