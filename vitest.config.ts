@@ -10,7 +10,10 @@ export default defineConfig({
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
 		projects: [
-			{ extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+			// Unit files share their worker's module cache (isolate: false): most of a unit file's time
+			// was importing Pi's packages again. They change no process state (env, cwd, timers)
+			// that the next file would see; a test that must, belongs in integration.
+			{ extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"], isolate: false } },
 			{ extends: true, test: { name: "integration", include: ["test/integration/**/*.test.ts"] } },
 		],
 	},
