@@ -9,13 +9,9 @@ import { wd, writeJson } from "../../support/settings-files.ts";
 
 describe("reading settings files", () => {
 	it("reports malformed JSON with line and column", () => {
-		const r = parseJson('{\n  "a": 1,\n  "b": }\n');
-		expect(r.ok).toBe(false);
-		if (!r.ok) expect(r.error).toMatch(/line 3, column 8/);
-		const truncated = parseJson('{"a": [1, 2');
-		if (!truncated.ok) expect(truncated.error).toMatch(/line 1, column 12/);
-		const empty = parseJson("  \n");
-		if (!empty.ok) expect(empty.error).toMatch(/empty/);
+		expect(parseJson('{\n  "a": 1,\n  "b": }\n')).toMatchObject({ ok: false, error: expect.stringMatching(/line 3, column 8/) });
+		expect(parseJson('{"a": [1, 2')).toMatchObject({ ok: false, error: expect.stringMatching(/line 1, column 12/) });
+		expect(parseJson("  \n")).toMatchObject({ ok: false, error: expect.stringMatching(/empty/) });
 	});
 
 	it("names the file in read errors, including a folder where the file should be", () => {
