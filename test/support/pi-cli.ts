@@ -7,7 +7,7 @@ import { afterEach } from "vitest";
 import { startScriptedServer, type Script, type ScriptedServer } from "./openai-server.ts";
 import { QUIET_PI_SETTINGS } from "./pi-session.ts";
 import { type Ran, runProcess } from "./run-process.ts";
-import { readJson, userSettingsPath, writeJson } from "./settings-files.ts";
+import { readJson, userSettingsPath, withLspOff, writeJson } from "./settings-files.ts";
 import { tempDir } from "./temp.ts";
 
 export const REPO_ROOT = resolve(import.meta.dirname, "../..");
@@ -17,6 +17,8 @@ export interface CliOptions {
 	script: Script;
 	/** Extra user settings (merged over quiet defaults). */
 	userSettings?: Record<string, unknown>;
+	/** Leave the LSP pre-pass at its default (on); otherwise userSettings get `lsp.enabled: false` unless they name `lsp`. */
+	lsp?: boolean;
 	cwd?: string;
 	agentDir?: string;
 	/** Load the extension with `-e` (default) or rely on what is installed in agentDir. */
@@ -67,7 +69,8 @@ export async function startCli(options: CliOptions): Promise<CliSession> {
 	const models = options.models ?? [{ id: "main" }, { id: "reviewer", reasoning: true }];
 	writeModelsJson(agentDir, server.baseUrl, models);
 	const existing = existsSync(userSettingsPath(agentDir)) ? readJson(userSettingsPath(agentDir)) : {};
-	writeJson(userSettingsPath(agentDir), { ...existing, defaultProvider: "local", defaultModel: models[0].id, ...QUIET_PI_SETTINGS, ...options.userSettings });
+	const settings = { ...existing, defaultProvider: "local", defaultModel: models[0].id, ...QUIET_PI_SETTINGS, ...options.userSettings };
+	writeJson(userSettingsPath(agentDir), options.lsp ? settings : withLspOff(settings));
 	const args = [...(options.loadExtension === false ? [] : ["-e", resolve(REPO_ROOT, "src/extension.ts")]), "--no-session", ...(options.args ?? [])];
 	const client = new RpcClient({ cliPath: PI_CLI, cwd, env: { PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PATH: nodeFirstPath() }, args });
 	const events: any[] = [];

@@ -15,7 +15,7 @@ import {
 	SessionManager,
 	SettingsManager,
 } from "@earendil-works/pi-coding-agent";
-import { projectSettingsPath, userSettingsPath, writeJson } from "./settings-files.ts";
+import { projectSettingsPath, userSettingsPath, withLspOff, writeJson } from "./settings-files.ts";
 import { tempDir } from "./temp.ts";
 
 export const EXTENSION_PATH = resolve(import.meta.dirname, "../../src/extension.ts");
@@ -30,6 +30,8 @@ export interface SessionOptions {
 	userSettings?: Record<string, unknown>;
 	/** `<cwd>/.pi/settings.json`, written as is (a string is written verbatim). */
 	projectSettings?: Record<string, unknown> | string;
+	/** Leave the LSP pre-pass at its default (on); otherwise userSettings get `lsp.enabled: false` unless they name `lsp`. */
+	lsp?: boolean;
 	/** Raw text for the user settings file (for malformed-file tests). */
 	userSettingsText?: string;
 	trusted?: boolean;
@@ -87,7 +89,10 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 	process.env.PI_CODING_AGENT_DIR = agentDir;
 	process.env.PI_OFFLINE = "1";
 	if (options.userSettingsText !== undefined) writeJson(userSettingsPath(agentDir), options.userSettingsText);
-	else writeJson(userSettingsPath(agentDir), { ...QUIET_PI_SETTINGS, ...options.userSettings });
+	else {
+		const settings = { ...QUIET_PI_SETTINGS, ...options.userSettings };
+		writeJson(userSettingsPath(agentDir), options.lsp ? settings : withLspOff(settings));
+	}
 	if (options.projectSettings !== undefined) writeJson(projectSettingsPath(cwd), options.projectSettings);
 
 	const main = fauxProvider({ provider: "faux", models: [options.mainModel ?? { id: "main-model", reasoning: true }] });

@@ -18,3 +18,18 @@ export const projectSettingsPath = (cwd: string) => join(cwd, CONFIG_DIR, "setti
 
 /** `{subagents: {watchdog: w}}` */
 export const wd = (watchdog: unknown) => ({ subagents: { watchdog } });
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * User settings with the LSP pre-pass off unless they name `lsp` themselves: with it on, any
+ * test that writes a `.ts` file starts tsserver, seconds of CPU on a small machine. The session
+ * helpers apply it unless a test asks for `lsp: true` (the tests about LSP).
+ */
+export function withLspOff(settings: Record<string, unknown> = {}): Record<string, unknown> {
+	const subagents = settings.subagents ?? {};
+	if (!isObject(subagents)) return settings;
+	const watchdog = subagents.watchdog ?? {};
+	if (!isObject(watchdog) || watchdog.lsp !== undefined) return settings;
+	return { ...settings, subagents: { ...subagents, watchdog: { ...watchdog, lsp: { enabled: false } } } };
+}

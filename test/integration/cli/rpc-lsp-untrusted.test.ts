@@ -33,7 +33,7 @@ it("never runs an untrusted repository's own server or TypeScript, and the LSP f
 		...fakeTypeScriptFiles(marker),
 	});
 	armFakeServer(repo);
-	const cli = await startCli({ cwd: repo, script, userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }) });
+	const cli = await startCli({ cwd: repo, script, lsp: true, userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }) });
 	try {
 		await cli.run("change a", 60_000);
 		const continuation = cli.server.requests.filter((r) => r.model === "main").at(-1);
@@ -54,7 +54,7 @@ it("does not run a repository's own server when Pi trusts the project only becau
 	const marker = join(tempDir("pi-watchdog-marker-"), "ran");
 	const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": "export const a: number = 1;\n", ...fakeServerFiles(marker), ...fakeTypeScriptFiles(marker) });
 	armFakeServer(repo);
-	const cli = await startCli({ cwd: repo, script, userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }) });
+	const cli = await startCli({ cwd: repo, script, lsp: true, userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }) });
 	try {
 		await cli.run("change a", 60_000);
 		expect(await cli.client.getLastAssistantText()).toBe("I will fix a.ts.");
@@ -64,7 +64,7 @@ it("does not run a repository's own server when Pi trusts the project only becau
 	}
 	// With --approve the user has decided: the repository's own server runs.
 	writeFileSync(join(repo, "src/a.ts"), "export const a: number = 1;\n");
-	const approved = await startCli({ cwd: repo, script, userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }), args: ["--approve"] });
+	const approved = await startCli({ cwd: repo, script, lsp: true, userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }), args: ["--approve"] });
 	try {
 		await approved.run("change a again", 60_000);
 		expect(existsSync(marker)).toBe(true);

@@ -64,6 +64,7 @@ describe("trust bound to the project's content", () => {
 		// Pi trusts the project because the user said so (--approve); it had no .pi folder then.
 		cli = await startCli({
 			script,
+			lsp: true,
 			cwd: repo,
 			args: ["--approve", "--tools", "read,bash,edit,write,subagent"],
 			userSettings: wd({ enabled: true, main: { model: "local/reviewer" }, rules: RULES }),
@@ -109,6 +110,7 @@ describe("trust bound to the project's content", () => {
 		// The parent works outside any repository, where a child may be sent to any folder; Pi trusts the parent's folder.
 		cli = await startCli({
 			script,
+			lsp: true,
 			cwd: tempDir("pi-watchdog-parent-"),
 			args: ["--approve", "--tools", "read,bash,edit,write,subagent"],
 			userSettings: wd({ enabled: true, main: { model: "local/reviewer" }, children: { enabled: true, model: "local/reviewer" } }),

@@ -19,7 +19,7 @@ type Ctx = { messages: Array<{ role: string; content: unknown }> };
 it("sends a new type error to the agent even when the model review fails, and leaves no process at session end", async () => {
 	const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/total.ts": "export const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);\n", "src/use.ts": 'import { total } from "./total";\nexport const t: number = total([1, 2]);\n' });
 	// The reviewer model does not exist: only the LSP can speak, and it needs no model.
-	const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "nosuch/model" } }) });
+	const t = await startSession({ cwd: repo, lsp: true, userSettings: wd({ enabled: true, main: { model: "nosuch/model" } }) });
 	let continuation = "";
 	t.main.setResponses([
 		fauxAssistantMessage([fauxToolCall("write", { path: "src/total.ts", content: "export const total = (xs: number[]): string => String(xs.length);\n" })], { stopReason: "toolUse" }),
@@ -49,7 +49,7 @@ it("sends a new type error to the agent even when the model review fails, and le
 
 it("hands the diagnostics to the reviewer", async () => {
 	const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": "export const a: number = 1;\n" });
-	const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }) });
+	const t = await startSession({ cwd: repo, lsp: true, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }) });
 	let input = "";
 	t.main.setResponses([fauxAssistantMessage([fauxToolCall("write", { path: "src/a.ts", content: 'export const a: number = "1";\n' })], { stopReason: "toolUse" }), fauxAssistantMessage("done"), fauxAssistantMessage("fixing")]);
 	t.reviewer.setResponses([(ctx) => ((input = text((ctx as Ctx).messages.find((m) => m.role === "user")?.content)), fauxAssistantMessage("clean"))]);
@@ -67,7 +67,7 @@ it("runs the bundled server, never the repository's, in a session whose project 
 	const marker = join(tempDir("pi-watchdog-marker-"), "ran");
 	const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": "export const a: number = 1;\n", ...fakeServerFiles(marker), ...fakeTypeScriptFiles(marker) });
 	armFakeServer(repo);
-	const t = await startSession({ cwd: repo, trusted: false, userSettings: wd({ enabled: true, main: { model: "nosuch/model" } }) });
+	const t = await startSession({ cwd: repo, lsp: true, trusted: false, userSettings: wd({ enabled: true, main: { model: "nosuch/model" } }) });
 	let continuation = "";
 	t.main.setResponses([
 		fauxAssistantMessage([fauxToolCall("write", { path: "src/a.ts", content: 'export const a: number = "1";\n' })], { stopReason: "toolUse" }),

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { LspManager } from "../../../src/lsp/lsp-manager.ts";
 import { groupMembers } from "../../../src/lsp/process-tree.ts";
 import { running } from "../../support/processes.ts";
+import { until } from "../../support/subagent-cli.ts";
 import { makeGitRepo, writeFiles } from "../../support/git.ts";
 import { tempDir } from "../../support/temp.ts";
 
@@ -180,7 +181,7 @@ describe("LSP failures", () => {
 		writeFiles(root, { "src/a.ts": "export const a = 2;\n" });
 		await lsp.check(["src/a.ts"], { ...SETTINGS, idleMs: 1000 }, UNTRUSTED);
 		const pid = lsp.status().pid as number;
-		await new Promise((r) => setTimeout(r, 3500));
+		await until("the idle server to stop", () => lsp.status().state === "cold" && groupMembers(pid).length === 0, 10_000);
 		expect(groupMembers(pid)).toEqual([]);
 		expect(lsp.status().state).toBe("cold");
 		writeFiles(root, { "src/a.ts": 'export const a: number = "x";\n' });
