@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // Two projects: `unit` (pure cores: no Pi session, no git, no `pi` CLI, no language server) and
@@ -7,6 +8,9 @@ export default defineConfig({
 	test: {
 		// Each file gets its own process: tests point PI_CODING_AGENT_DIR at temp folders.
 		pool: "forks",
+		// vitest's default is one worker fewer than the cores: a single worker on a 2-core machine.
+		// Integration files mostly wait on other processes (pi, git, tsserver), so two overlap well.
+		maxWorkers: Math.max(2, availableParallelism() - 1),
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
 		projects: [
