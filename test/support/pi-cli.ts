@@ -17,7 +17,10 @@ export interface CliOptions {
 	script: Script;
 	/** Extra user settings (merged over quiet defaults). */
 	userSettings?: Record<string, unknown>;
-	/** Leave the LSP pre-pass at its default (on); otherwise userSettings get `lsp.enabled: false` unless they name `lsp`. */
+	/**
+	 * Write userSettings as given, the LSP pre-pass at its default (on). Otherwise they get
+	 * `lsp.enabled: false` unless they name `lsp`.
+	 */
 	lsp?: boolean;
 	cwd?: string;
 	agentDir?: string;

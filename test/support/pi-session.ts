@@ -30,7 +30,10 @@ export interface SessionOptions {
 	userSettings?: Record<string, unknown>;
 	/** `<cwd>/.pi/settings.json`, written as is (a string is written verbatim). */
 	projectSettings?: Record<string, unknown> | string;
-	/** Leave the LSP pre-pass at its default (on); otherwise userSettings get `lsp.enabled: false` unless they name `lsp`. */
+	/**
+	 * Write userSettings as given, the LSP pre-pass at its default (on). Otherwise they get
+	 * `lsp.enabled: false` unless they name `lsp`.
+	 */
 	lsp?: boolean;
 	/** Raw text for the user settings file (for malformed-file tests). */
 	userSettingsText?: string;

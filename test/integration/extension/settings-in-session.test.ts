@@ -64,7 +64,9 @@ describe("settings in a real session", () => {
 	});
 
 	it("writes on, off, model and thinking to user settings, keeping the file's other keys", async () => {
-		const t = await startSession({ userSettings: { theme: "dark", packages: ["npm:other"], subagents: { defaultModel: "x/y" } } });
+		// lsp: true writes the user's file exactly as given: the test compares what is in it.
+		const userSettings = { theme: "dark", packages: ["npm:other"], subagents: { defaultModel: "x/y" } };
+		const t = await startSession({ lsp: true, userSettings });
 		try {
 			await t.command("/subagents-watchdog on");
 			await t.command("/subagents-watchdog model faux-reviewer/reviewer-model:medium");
@@ -215,7 +217,7 @@ describe("bad settings never break the session", () => {
 
 describe("subagent tool watchdog actions", () => {
 	it("configures the session by default, and user or project scope only when asked", async () => {
-		const t = await startSession({ userSettings: wd({ enabled: true }) });
+		const t = await startSession({ lsp: true, userSettings: wd({ enabled: true }) }); // the user file as given
 		const results: string[] = [];
 		const capture = (context: { messages: Array<{ role: string; content: unknown }> }) => {
 			const last = context.messages.at(-1);
