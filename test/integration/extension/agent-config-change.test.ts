@@ -103,7 +103,8 @@ describe("an agent lowering its own oversight in the TUI", () => {
 describe("an agent change that does not lower oversight", () => {
 	it("applies without a question, and is still announced and recorded", async () => {
 		// lsp: true writes the user's file exactly as given: the test compares what is in it.
-		const t = await startSession({ ...WATCHED, lsp: true, userSettings: wd({ enabled: false }), select: never, confirm: never });
+		const settings = { lsp: true, userSettings: wd({ enabled: false }) };
+		const t = await startSession({ ...WATCHED, ...settings, select: never, confirm: never });
 		try {
 			const results = await agentCalls(t, [
 				{ enabled: true, scope: "user" },
