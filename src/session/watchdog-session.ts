@@ -26,10 +26,9 @@ import { cadenceReview } from "./cadence-step.ts";
 import { permissionCheck } from "./permission-step.ts";
 import { SettingsChangeWatch } from "./settings-change-step.ts";
 import { SettingsNotices } from "./settings-notice.ts";
-
-export { historyOfReview } from "./cadence-step.ts";
 import { SubtreeVerifier } from "../verify/index.ts";
 import { type ChildPort, childPort } from "./child-port.ts";
+export { historyOfReview } from "./cadence-step.ts";
 
 export const SESSION_SETTINGS_ENTRY = "watchdog-session-settings";
 
