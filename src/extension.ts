@@ -16,7 +16,7 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 				appendEntry: (type, data) => pi.appendEntry(type, data),
 				steer: (message) => pi.sendMessage(message as Parameters<typeof pi.sendMessage>[0], { deliverAs: "steer" }),
 				wake: (message) => pi.sendMessage(message as Parameters<typeof pi.sendMessage>[0], { triggerTurn: true }),
-				post: (message) => pi.sendMessage(message),
+				post: (message) => pi.sendMessage(message as Parameters<typeof pi.sendMessage>[0]),
 				setModel: (model) => pi.setModel(model),
 				setThinkingLevel: (level) => pi.setThinkingLevel(level),
 			},

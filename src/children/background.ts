@@ -165,8 +165,13 @@ function deliverCompletion(deps: LauncherDeps, ctx: ExtensionContext, runId: str
 	}
 	const text = status.state === "lost" ? `Background run ${runId} was lost: ${status.error ?? "its runner ended without a result"}. Its worktrees were removed.` : `Background run ${runId} ended (${status.state}).\n${launchText(results)}`;
 	// The notice and the children's findings go through this session's sink: only a finding it sends may start a turn.
-	const report = { notice: { customType: SUBAGENT_MESSAGE, content: text, details: { runId, state: status.state } }, findings: launchFindings(results), details: { run: runId } };
-	void watchdog.port.ended(ctx, { runId, results: endResults(deps.agentDir, status, results), via: "completion", parentSession: status.parentSession }, report);
+	const report = {
+		notice: { customType: SUBAGENT_MESSAGE, content: text, details: { runId, state: status.state } },
+		findings: launchFindings(results),
+		details: { run: runId },
+	};
+	const end = { runId, results: endResults(deps.agentDir, status, results), via: "completion" };
+	void watchdog.port.ended(ctx, { ...end, parentSession: status.parentSession }, report);
 	watchdog.recordHistory(ctx, { kind: "launch", summary: `background run ${runId} ${status.state}: ${results.map((r) => `${r.label} ${r.status}`).join(", ") || "no results"}`, outcome: status.state, details: { run: runId } });
 }
 

@@ -60,7 +60,10 @@ export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionCo
 				const runId = String(out.details.runId);
 				if (plan.async) launch.started(runId);
 				// The tool's answer is the children's results; their findings go through the sink, after it.
-				else if (out.results && !signal?.aborted) await watchdog.port.ended(ctx, { runId, results: out.results, via: "launch", toolCallId: id }, { findings: launchFindings(out.results), details: { run: runId } });
+				else if (out.results && !signal?.aborted) {
+					const end = { runId, results: out.results, via: "launch", toolCallId: id };
+					await watchdog.port.ended(ctx, end, { findings: launchFindings(out.results), details: { run: runId } });
+				}
 				else launch.abandoned();
 				return { content: [{ type: "text", text: out.text }], details: out.details };
 			}

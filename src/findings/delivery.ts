@@ -94,7 +94,10 @@ function fateOf(f: Finding, input: DeliveryInput): Fate {
 function modelMessage(findings: Finding[]): string {
 	if (findings.every((f) => f.child)) {
 		const one = findings.length === 1;
-		return agentMessage(`The watchdog of a child agent you launched (${[...new Set(findings.map((f) => f.child))].join(", ")}) raised ${one ? "this" : "these"} while the child worked; the child was told first, and its result may already answer ${one ? "it" : "them"}.`, findings);
+		const children = [...new Set(findings.map((f) => f.child))].join(", ");
+		const lead = `The watchdog of a child agent you launched (${children}) raised ${one ? "this" : "these"}`;
+		const told = `the child was told first, and its result may already answer ${one ? "it" : "them"}`;
+		return agentMessage(`${lead} while the child worked; ${told}.`, findings);
 	}
 	if (findings.every((f) => f.source === "loops")) return agentMessage("The watchdog noticed the run going in circles.", findings);
 	if (findings.every((f) => f.source === "rules")) return agentMessage("A launch rule set by the user does not allow the model a child you launched runs on; the launch went on.", findings);

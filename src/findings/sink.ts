@@ -68,7 +68,7 @@ export interface SinkDeps {
 	role: string;
 }
 
-/** What a launch brings back to the parent's sink: its notice (a background run's completion) and its children's findings. */
+/** What a launch brings back to the parent's sink: a background run's notice, the children's findings. */
 export interface ChildReport {
 	notice?: { customType: string; content: string; details?: unknown };
 	/** Each tagged with the child it rose from (`Finding.child`). */
@@ -384,7 +384,7 @@ export class FindingsSink {
 	}
 }
 
-/** What policy handsoff keeps from the model: the evidence monitors', the children's, verification's and launch rules' findings. */
+/** What policy handsoff keeps from the model: the evidence monitors', children's, verification's, rules' findings. */
 function handsoff(f: Finding): string | undefined {
 	if (EVIDENCE_SOURCES.has(f.source)) return HANDSOFF;
 	return f.child || CHILD_SOURCES.has(f.source) ? HANDSOFF_CHILDREN : undefined;
