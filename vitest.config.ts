@@ -6,18 +6,19 @@ import { defineConfig } from "vitest/config";
 // `npm run test:unit` and `npm run test:integration` run one each; `npm test` runs both.
 export default defineConfig({
 	test: {
-		// Each file gets its own process: tests point PI_CODING_AGENT_DIR at temp folders.
 		pool: "forks",
+		// Test files share their worker process and its module cache (isolate: false): importing
+		// Pi's packages again for each file was most of the suite's CPU time. What a file leaves in
+		// process.env is put back after it (restore-env.ts); tests set up their own temp folders.
+		isolate: false,
+		setupFiles: ["test/support/restore-env.ts"],
 		// vitest's default is one worker fewer than the cores: a single worker on a 2-core machine.
 		// Integration files mostly wait on other processes (pi, git, tsserver), so two overlap well.
 		maxWorkers: Math.max(2, availableParallelism() - 1),
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
 		projects: [
-			// Unit files share their worker's module cache (isolate: false): most of a unit file's time
-			// was importing Pi's packages again. They change no process state (env, cwd, timers)
-			// that the next file would see; a test that must, belongs in integration.
-			{ extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"], isolate: false } },
+			{ extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
 			{ extends: true, test: { name: "integration", include: ["test/integration/**/*.test.ts"] } },
 		],
 	},
