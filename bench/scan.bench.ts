@@ -27,7 +27,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { LoopDetector } from "../src/loops/loop-detector.ts";
-import type { ToolCallRecord } from "../src/loops/tool-call.ts";
+import type { ToolCallRecord } from "../src/transcript/tool-call.ts";
 import { LineReader } from "../src/scan/line-reader.ts";
 import { openSession } from "../src/scan/read-session.ts";
 import { scanSession } from "../src/scan/scan-session.ts";

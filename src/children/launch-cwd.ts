@@ -7,7 +7,7 @@
 // only has to exist, and writers work there directly (the launch's result says so).
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
-import { runGit } from "../util/index.ts";
+import { runGit } from "../git/index.ts";
 import type { ChildAgent } from "./child-session.ts";
 import { mayWrite } from "./launch.ts";
 import type { LaunchPlan } from "./launch-plan.ts";

@@ -2,7 +2,7 @@
 // checks read: real user prompts, assistant messages (visible text; whether there was hidden
 // reasoning or an error), and each tool call with its result, paired by id. Extension
 // messages (the watchdog's own findings and nudges) are not prompts. Pure.
-import { fromPiToolCall, type SessionEvent } from "../loops/index.ts";
+import { fromPiToolCall, type SessionEvent } from "../transcript/index.ts";
 import { contentText } from "../util/index.ts";
 
 type Entry = { type: string; message?: unknown };

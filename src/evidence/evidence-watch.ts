@@ -8,7 +8,7 @@
 // shows its findings and nudge decisions to the user and never delivers them to the model.
 import type { Finding } from "../findings/index.ts";
 import { firstLine } from "../findings/index.ts";
-import type { SessionEvent } from "../loops/index.ts";
+import type { SessionEvent } from "../transcript/index.ts";
 import type { StatusSection } from "../util/index.ts";
 import { BranchReader } from "./branch.ts";
 import { checkClaims, type ClaimSignal } from "./claims.ts";

@@ -8,7 +8,7 @@ import { clampThinkingLevel } from "@earendil-works/pi-ai";
 import { type Static, Type } from "typebox";
 import { Value } from "typebox/value";
 import { checkReviewer, type Registry, type ReviewerChoice } from "../models/index.ts";
-import { dataFence, loadPrompt } from "../review/index.ts";
+import { dataFence, loadPrompt } from "../model-call/index.ts";
 import { capText, oneLine, whenAborted } from "../util/index.ts";
 
 export const DECISION_TOOL_NAME = "permission_decision";

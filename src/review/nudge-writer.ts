@@ -4,8 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { checkReviewer, type Registry, type ReviewerChoice } from "../models/index.ts";
 import { capText, clip, contentText, whenAborted } from "../util/index.ts";
-import { loadPrompt } from "./prompts.ts";
-import { dataFence } from "./review-input.ts";
+import { dataFence, loadPrompt } from "../model-call/index.ts";
 
 /** The longest nudge kept from the model, and what it may spend writing it. */
 const MAX_NUDGE_CHARS = 1200;

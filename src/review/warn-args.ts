@@ -3,12 +3,10 @@
 // review (not in findings/) so the detectors and scan need no TypeBox.
 import { type Static, Type } from "typebox";
 import { CATEGORIES, IMPORTANCES, SEVERITIES } from "../findings/index.ts";
+import { enumOf } from "../model-call/index.ts";
 import { clip, oneLine } from "../util/index.ts";
 
 const LIMITS = { summary: 300, evidence: 2000, recommendedAction: 1000 };
-
-/** A string enum as a plain JSON-schema enum (what every provider accepts), typed as its union. */
-export const enumOf = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: "string", enum: [...values], description });
 
 /** `watchdog_warn`'s one schema: what the reviewer model is shown, and what its arguments are checked against. */
 export const WARN_PARAMS = Type.Object({

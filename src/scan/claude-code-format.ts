@@ -1,6 +1,6 @@
 // Claude Code project logs (`~/.claude/projects/<slug>/<session>.jsonl`): one JSON object per
 // line; `user` and `assistant` lines carry Claude API blocks, one block per line as a rule.
-import type { SessionEvent } from "../loops/index.ts";
+import type { SessionEvent } from "../transcript/index.ts";
 import { isUserPrompt, userBlocks } from "./claude-blocks.ts";
 import { CallPairer, type ScanStats } from "./pairing.ts";
 import { asObject, assistantContent, CLAUDE_TOOL_BLOCK, parseJsonLine, peekField, type SessionParser } from "./session-parser.ts";

@@ -1,7 +1,7 @@
 // Pi's own session files, and pi-subagents transcripts, which carry the same Pi messages:
 // assistant text and `toolCall` blocks, `toolResult` messages paired by `toolCallId`.
-import type { SessionEvent } from "../loops/index.ts";
-import { piEditEvidence, resultText } from "../loops/index.ts";
+import type { SessionEvent } from "../transcript/index.ts";
+import { piEditEvidence, resultText } from "../transcript/index.ts";
 import { CallPairer, type ScanStats } from "./pairing.ts";
 import { asObject, assistantContent, PI_TOOL_BLOCK, parseJsonLine, parseToolResultLine, peekField, type SessionParser, visibleText } from "./session-parser.ts";
 

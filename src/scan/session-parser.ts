@@ -1,6 +1,6 @@
 // What every format reader is: fed the file's lines in order, it pushes the events each
 // line completes, and at the end the calls still waiting for a result.
-import type { SessionEvent } from "../loops/index.ts";
+import type { SessionEvent } from "../transcript/index.ts";
 import type { CallPairer, ScanStats } from "./pairing.ts";
 import { isPlainObject } from "../util/index.ts";
 

@@ -6,7 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { type Static, Type } from "typebox";
 import type { Registry, ReviewerChoice } from "../models/index.ts";
-import { createReviewerReadTools, dataFence, enumOf, loadPrompt, type ReviewerToolLike, type ReviewOutcome, runReview } from "../review/index.ts";
+import { dataFence, enumOf, loadPrompt } from "../model-call/index.ts";
+import { createReviewerReadTools, type ReviewerToolLike, type ReviewOutcome, runReview } from "../review/index.ts";
 import { capText, clip, oneLine } from "../util/index.ts";
 import type { ChildCheck } from "./child-check.ts";
 
