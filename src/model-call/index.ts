@@ -1,6 +1,8 @@
 // Plumbing for calling a model: prompts loaded from prompts/*.md, data fences around untrusted
-// text, and the schema helpers of the model tools.
+// text, the schema helpers of the model tools, and the one checker of a model's tool arguments
+// (`checkArgs`, TypeBox `Value` over the tool's schema).
 // Other folders import from here; files inside the folder import each other directly.
 export { dataFence } from "./fence.ts";
 export { loadPrompt } from "./prompts.ts";
 export { enumOf } from "./schema.ts";
+export { argsShape, checkArgs, type Checked, trimStrings } from "./check-args.ts";

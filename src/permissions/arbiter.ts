@@ -6,10 +6,9 @@ import { randomBytes } from "node:crypto";
 import type { AssistantMessage, Tool } from "@earendil-works/pi-ai";
 import { clampThinkingLevel } from "@earendil-works/pi-ai";
 import { type Static, Type } from "typebox";
-import { Value } from "typebox/value";
 import { checkReviewer, type Registry, type ReviewerChoice } from "../models/index.ts";
-import { dataFence, loadPrompt } from "../model-call/index.ts";
-import { capText, oneLine, whenAborted } from "../util/index.ts";
+import { checkArgs, dataFence, loadPrompt } from "../model-call/index.ts";
+import { capText, clip, oneLine, whenAborted } from "../util/index.ts";
 
 export const DECISION_TOOL_NAME = "permission_decision";
 const REASON_CHARS = 500;
@@ -48,8 +47,9 @@ export function readDecision(reply: unknown, model = ""): ArbiterOutcome {
 	if (calls.length > 1) return fail("malformed", `the arbiter made ${calls.length} tool calls; exactly one ${DECISION_TOOL_NAME} call is an answer`);
 	const [call] = calls;
 	if (call.name !== DECISION_TOOL_NAME) return fail("malformed", `the arbiter called ${typeof call.name === "string" ? oneLine(call.name).slice(0, 60) : "an unnamed tool"} instead of ${DECISION_TOOL_NAME}`);
-	if (!Value.Check(DECISION_PARAMS, call.arguments)) return fail("malformed", `the arbiter's ${DECISION_TOOL_NAME} arguments are not { decision: "approve" | "deny", reason }`);
-	const args = call.arguments as DecisionArgs;
+	const checked = checkArgs(DECISION_PARAMS, call.arguments);
+	if (!checked.ok) return fail("malformed", `the arbiter's ${DECISION_TOOL_NAME} arguments are not { decision: "approve" | "deny", reason }: ${clip(checked.error, 300)}`);
+	const args = checked.value;
 	const reason = oneLine(args.reason).trim();
 	if (!reason) return fail("malformed", `the arbiter's ${DECISION_TOOL_NAME} gave no reason`);
 	return { kind: "decision", decision: args.decision, reason, model };
