@@ -9,6 +9,7 @@
 import { type Dir, opendirSync, realpathSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type FileState, type FileTrust, readState } from "../host/index.ts";
 import type { ChildPolicyLayer } from "../settings/index.ts";
 import { fileToken, readFileInRoot, userRoot } from "../util/index.ts";
 import { type AgentDefinition, type AgentLoadError, effectiveTools, isAgentLoadError, parseAgentFile } from "./agent-file.ts";
@@ -34,6 +35,8 @@ export interface LoadAgentsOptions {
 	configDirName: string;
 	/** Whether the project may define agents. */
 	projectTrusted: boolean;
+	/** The trust snapshot: a project agent file added or changed since the decision is held back. */
+	trust?: FileTrust;
 }
 
 export interface LoadedAgents {
@@ -58,7 +61,9 @@ export function loadAgents(options: LoadAgentsOptions): LoadedAgents {
 		errors.push(...listed.errors.map((e) => ({ ...e, source })));
 		const seen = new Map<string, string>();
 		for (const path of listed.files) {
-			const parsed = readAgentFile(path, root, source);
+			const read = readAgentFile(path, root, source);
+			if (source === "project" && options.trust && read && !options.trust.allows(path, read.state)) continue;
+			const parsed = read?.result;
 			if (!parsed) continue;
 			if (isAgentLoadError(parsed)) {
 				errors.push(parsed);
@@ -197,20 +202,22 @@ function walk(dir: string, realRoot: string, depth: number, files: string[], err
 }
 
 // Parsed files by (source, root, path), valid while the file's size, times and inode stay the same.
-const cache = new Map<string, { token: string; result: AgentDefinition | AgentLoadError }>();
+type AgentRead = { token: string; result: AgentDefinition | AgentLoadError; state: FileState };
+const cache = new Map<string, AgentRead>();
 const CACHE_MAX = 1000;
 
-function readAgentFile(path: string, root: string, source: AgentDefinition["source"]): AgentDefinition | AgentLoadError | undefined {
+function readAgentFile(path: string, root: string, source: AgentDefinition["source"]): AgentRead | undefined {
 	const key = `${source}\0${root}\0${path}`;
 	const token = fileToken(path);
 	const hit = cache.get(key);
-	if (hit && hit.token === token && !token.startsWith("stat-error")) return hit.result;
+	if (hit && hit.token === token && !token.startsWith("stat-error")) return hit;
 	const read = readFileInRoot(path, { root, maxBytes: AGENT_FILE_MAX_BYTES, overLimit: "refuse" });
 	if (read.state === "missing") return undefined; // gone since the listing, or a broken link
 	const result = read.state === "refused" ? { path, message: read.reason, names: [basename(path).replace(/\.md$/, "")], source } : parseAgentFile(read.text, path, source);
 	if (cache.size >= CACHE_MAX) cache.clear();
-	cache.set(key, { token, result });
-	return result;
+	const entry = { token, result, state: readState(read) };
+	cache.set(key, entry);
+	return entry;
 }
 
 function realOr(path: string): string {

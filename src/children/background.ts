@@ -6,7 +6,8 @@ import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { CONFIG_DIR_NAME, type ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { piSettingsTrusted } from "../session/index.ts";
 import type { Finding } from "../findings/index.ts";
 import { envName } from "../host/index.ts";
 import { resolveChildModel } from "./child-model.ts";
@@ -26,7 +27,7 @@ const DEFAULT_WAIT_MS = 60_000;
 export const SUBAGENT_MESSAGE = "watchdog-subagent";
 
 export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext, asked: LaunchPlan, signal?: AbortSignal): Promise<LaunchOutput> {
-	const agents = findAgents(deps.agents(ctx), asked.steps.map((s) => s.agent));
+	const agents = findAgents(deps.agents(ctx, deps.watchdog.trust), asked.steps.map((s) => s.agent));
 	const policies = permissionPolicies(deps.agentDir, agents);
 	// Made absolute here: the runner starts in its run folder, not in this session's.
 	const plan = await resolveLaunchCwds(asked, ctx.cwd, agents, signal);
@@ -57,7 +58,8 @@ export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext
 		plan,
 		children,
 		cwd: ctx.cwd,
-		projectTrusted: deps.watchdog.project(ctx).trusted,
+		projectTrusted: piSettingsTrusted(deps.watchdog.trust.snapshot, ctx.cwd, CONFIG_DIR_NAME),
+		trust: deps.watchdog.trust.snapshot,
 		agentDir: deps.agentDir,
 		settings: deps.watchdog.settings(ctx),
 		parentPid: process.pid,

@@ -2,7 +2,7 @@
 // the run folder, give every child our watchdog with a channel back to this session, run them
 // (launch.ts), show progress, keep the result on disk, and say what happened. Thin glue over Pi.
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
-import type { ExtensionContext, ExtensionFactory, ModelRuntime } from "@earendil-works/pi-coding-agent";
+import { CONFIG_DIR_NAME, type ExtensionContext, type ExtensionFactory, type ModelRuntime } from "@earendil-works/pi-coding-agent";
 import type { ChildBlockers, Finding, ParentChannel, ParentUser } from "../findings/index.ts";
 import { present } from "../host/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
@@ -20,6 +20,8 @@ import type { LoadedAgents } from "./agents.ts";
 import { effectiveTools, formatAgentError } from "./agent-file.ts";
 import { applyAgentOverrides } from "./agent-policy.ts";
 import { childPolicy, type PermissionPolicy, readGlobalRules } from "../permissions/index.ts";
+import type { ProjectTrust, TrustSnapshot } from "../host/index.ts";
+import { childTrust, piSettingsTrusted } from "../session/index.ts";
 
 /** An agent as the launcher needs it (the agent file's fields). */
 export interface LaunchAgent extends ChildAgent {
@@ -47,12 +49,14 @@ export interface ChildWatchdogOptions {
 	task?: string;
 	/** The parent's folder (see WatchdogOptions.project). */
 	project: string;
+	/** Trust in the project files of the folder the child works in (see src/session/trust-step.ts). */
+	trust?: TrustSnapshot;
 }
 
 export interface LauncherDeps {
 	watchdog: WatchdogSession;
 	agentDir: string;
-	agents(ctx: ExtensionContext): LoadedAgents;
+	agents(ctx: ExtensionContext, trust: ProjectTrust): LoadedAgents;
 	childWatchdog(options: ChildWatchdogOptions): ExtensionFactory;
 	worktrees: WorktreeOps;
 	/** A message in the parent session: "wake" starts a run, "quiet" only adds it, "steer" reaches a running agent. */
@@ -131,7 +135,7 @@ export async function launchForeground(
 	onUpdate: ((partial: { content: Array<{ type: "text"; text: string }>; details: Record<string, unknown> }) => void) | undefined,
 ): Promise<LaunchOutput> {
 	const { watchdog } = deps;
-	const agents = findAgents(deps.agents(ctx), asked.steps.map((s) => s.agent));
+	const agents = findAgents(deps.agents(ctx, watchdog.trust), asked.steps.map((s) => s.agent));
 	const policies = permissionPolicies(deps.agentDir, agents);
 	const plan = await resolveLaunchCwds(asked, ctx.cwd, agents, signal);
 	const settings = watchdog.settings(ctx).settings;
@@ -210,7 +214,7 @@ export async function launchForeground(
 	};
 	show();
 	const runtime = (ctx.modelRegistry as unknown as { runtime: ModelRuntime }).runtime;
-	const trusted = watchdog.project(ctx).trusted;
+	const trusted = piSettingsTrusted(watchdog.trust.snapshot, ctx.cwd, CONFIG_DIR_NAME);
 	const env: LaunchEnv = {
 		cwd: ctx.cwd,
 		concurrency: settings.children.concurrency,
@@ -232,7 +236,7 @@ export async function launchForeground(
 					thinking: m.thinking,
 					timeoutMs: child.step.timeoutMs ?? settings.children.timeoutMs,
 					modelRuntime: runtime,
-					watchdog: deps.childWatchdog({ role: child.agent.name, parent: channelFor(child.label, child.agent.name), parentSettings: () => watchdog.settings(ctx), runId, task, project: ctx.cwd, ...(permissions.has(child.label) ? { permissions: permissions.get(child.label) } : {}) }),
+					watchdog: deps.childWatchdog({ role: child.agent.name, parent: channelFor(child.label, child.agent.name), parentSettings: () => watchdog.settings(ctx), runId, task, project: ctx.cwd, ...(permissions.has(child.label) ? { permissions: permissions.get(child.label) } : {}), trust: childTrust(watchdog.trust.snapshot, cwd, dir, deps.agentDir, CONFIG_DIR_NAME) }),
 					...sessionPlace(ctx),
 				},
 				hooks,

@@ -6,7 +6,9 @@
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
-import { type ExtensionFactory, ModelRuntime } from "@earendil-works/pi-coding-agent";
+import { CONFIG_DIR_NAME, type ExtensionFactory, ModelRuntime } from "@earendil-works/pi-coding-agent";
+import type { TrustSnapshot } from "../host/index.ts";
+import { childTrust } from "../session/index.ts";
 import type { ChildBlockers, Finding, ParentChannel } from "../findings/index.ts";
 import { parseModelRef } from "../models/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
@@ -25,6 +27,8 @@ export interface RunnerSpec {
 	children: Array<{ label: string; step: PreparedChild["step"]; agent: LaunchAgent; model: string; thinking: string; permissions?: PermissionPolicy }>;
 	cwd: string;
 	projectTrusted: boolean;
+	/** The parent's trust snapshot: each child's is judged from it for the folder it works in. */
+	trust?: TrustSnapshot;
 	agentDir: string;
 	settings: ResolvedSettings;
 	parentPid: number;
@@ -38,6 +42,8 @@ export interface RunnerDeps {
 }
 
 const CONTROL_POLL_MS = 250;
+/** A spec without a snapshot (written by an older parent): nothing of the project's is trusted. */
+const UNDECIDED: TrustSnapshot = { root: "/", decided: false, why: "the launch carried no trust decision", files: {}, takenAt: 0 };
 const CONTROL_WAIT_MS = 5_000;
 
 /** Runs the launch in `runDir` to its end; returns the process exit code. */
@@ -142,7 +148,7 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 						thinking: c.thinking as ThinkingLevel,
 						timeoutMs: child.step.timeoutMs ?? spec.settings.settings.children.timeoutMs,
 						modelRuntime: runtime,
-						watchdog: deps.childWatchdog({ role: child.agent.name, parent: channel(child.label), parentSettings: () => spec.settings, runId: spec.runId, task, project: spec.cwd, ...(c.permissions ? { permissions: c.permissions } : {}) }),
+						watchdog: deps.childWatchdog({ role: child.agent.name, parent: channel(child.label), parentSettings: () => spec.settings, runId: spec.runId, task, project: spec.cwd, ...(c.permissions ? { permissions: c.permissions } : {}), trust: childTrust(spec.trust ?? UNDECIDED, cwd, runDir, spec.agentDir, CONFIG_DIR_NAME) }),
 						...(spec.sessionDir ? { sessionDir: spec.sessionDir } : {}),
 						...(spec.parentSessionFile ? { parentSessionFile: spec.parentSessionFile } : {}),
 					},

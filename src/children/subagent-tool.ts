@@ -28,9 +28,9 @@ const DESCRIPTION = [
 /** `onConfigured` lets the host refresh what it shows after a configure action; `launcher` runs children. */
 export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionContext) => void, launcher: Omit<LauncherDeps, "watchdog">): ToolDefinition<typeof subagentParameters> {
 	// The settings' child policy keys (pi-subagents' agentOverrides, disableBuiltins) travel with the agents.
-	const agents: LauncherDeps["agents"] = (ctx) => {
+	const agents: LauncherDeps["agents"] = (ctx, trust) => {
 		const policy = watchdog.settings(ctx).childPolicy;
-		return { ...launcher.agents(ctx), ...(policy ? { policy } : {}) };
+		return { ...launcher.agents(ctx, trust), ...(policy ? { policy } : {}) };
 	};
 	const deps: LauncherDeps = { ...launcher, agents, watchdog };
 	return {

@@ -2,7 +2,7 @@
 // files (a project's only with a trust decision, since they carry prompts and extensions),
 // git worktrees, and the run folders left by a session that crashed.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { repositoryTrust } from "../host/index.ts";
+import type { ProjectTrust } from "../host/index.ts";
 import { loadAgents } from "./agents.ts";
 import type { WorktreeOps } from "./launch.ts";
 import type { ChildWatchdogOptions, LauncherDeps } from "./launcher.ts";
@@ -25,8 +25,9 @@ export interface LauncherHost {
 export function launcherDeps(host: LauncherHost): Omit<LauncherDeps, "watchdog"> {
 	return {
 		agentDir: host.agentDir,
-		agents: (ctx: ExtensionContext) =>
-			loadAgents({ agentDir: host.agentDir, cwd: ctx.cwd, configDirName: host.configDirName, projectTrusted: repositoryTrust(ctx, host.agentDir).trusted }),
+		// A project's agents only under a trust decision, and only as they were when it was taken.
+		agents: (ctx: ExtensionContext, trust: ProjectTrust) =>
+			loadAgents({ agentDir: host.agentDir, cwd: ctx.cwd, configDirName: host.configDirName, projectTrusted: trust.decided, trust }),
 		childWatchdog: host.childWatchdog,
 		worktrees: gitWorktrees,
 		post: host.post,

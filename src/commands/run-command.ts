@@ -1,6 +1,6 @@
 // Runs one `/subagents-watchdog` invocation against the watchdog and says what to show.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { type Ctx, reviewNow, type WatchdogSession as Watchdog } from "../session/index.ts";
+import { type Ctx, reviewNow, trustNow, type WatchdogSession as Watchdog } from "../session/index.ts";
 import { check, configure, recommend } from "./controls.ts";
 import { historyEnv, runHistory } from "./history-command.ts";
 import type { Level } from "../host/index.ts";
@@ -54,6 +54,8 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 			return say(watchdog.settingsWatch.accept(watchdog, ctx as ExtensionContext), "info", true);
 		case "policy":
 			return say(setPolicy(watchdog, ctx, op.policy), "info", true);
+		case "trust":
+			return say(trustNow(watchdog, ctx), "info", true);
 		case "history": {
 			const result = await runHistory(op.request, historyEnv(ctx));
 			return say(result.text, result.level);

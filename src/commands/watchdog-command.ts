@@ -17,6 +17,7 @@ export type CommandOp =
 	| { kind: "policy"; policy: "off" | "keep" | "handsoff" }
 	| { kind: "settings-accept" }
 	| { kind: "test"; severity: "concern" | "blocker"; text: string }
+	| { kind: "trust" }
 	| { kind: "help" }
 	| { kind: "error"; message: string };
 
@@ -37,6 +38,7 @@ export const USAGE = [
 	`/${COMMAND_NAME} dismiss [N|all]          mark finding N of status (default: all) as seen: not raised again, not counted for stalemate`,
 	`/${COMMAND_NAME} settings accept          let a settings-file change held back during an agent run (it lowers oversight) take effect`,
 	`/${COMMAND_NAME} test concern|blocker [text]   show a sample finding, marked as a test, the way findings reach you (never sent to the agent)`,
+	`/${COMMAND_NAME} trust                    trust the project's own files (settings, WATCHDOG.md, agents, language server) as they are now, for this session`,
 ].join("\n");
 
 export function parseCommand(args: string): CommandOp {
@@ -55,6 +57,7 @@ export function parseCommand(args: string): CommandOp {
 		return { kind: "error", message: `check takes only --offline, not "${rest.join(" ")}".\n${USAGE}` };
 	}
 	if (first === "review") return rest.length ? tooMany(first) : { kind: "review" };
+	if (first === "trust") return rest.length ? tooMany(first) : { kind: "trust" };
 	if (first === "dismiss") {
 		if (rest.length === 0 || (rest.length === 1 && rest[0] === "all")) return { kind: "dismiss", which: "all" };
 		if (rest.length === 1 && /^[1-9]\d{0,3}$/.test(rest[0])) return { kind: "dismiss", which: Number(rest[0]) };
@@ -162,6 +165,7 @@ const TOP: Array<[string, string]> = [
 	["policy", "this session's claims and unfinished-stop checks: off, keep or handsoff"],
 	["settings", "accept a held-back settings-file change"],
 	["test", "show a sample finding (concern or blocker), marked as a test"],
+	["trust", "trust the project's own files as they are now"],
 ];
 
 /** Completes the whole argument text; `models` are the known model refs for `model …`. */

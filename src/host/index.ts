@@ -5,5 +5,7 @@ export { guarded } from "./guard.ts";
 export { present, type Level } from "./present.ts";
 export { askToLower, type Chooser, KEEP_CHOICE, LOWER_CHOICE } from "./ask.ts";
 export { renderFindings, renderQuestion } from "./render.ts";
-export { piTrusts, repositoryTrust } from "./trust.ts";
+export { childSnapshot, piTrusts, ProjectTrust, repositoryTrust } from "./trust.ts";
+export { fileState, type FileTrust, readState, takeSnapshot, type TrustedRead } from "./trust-files.ts";
+export { type FileState, judgeFile, type TrustSnapshot } from "./trust-snapshot.ts";
 export { appName, envName } from "./app-name.ts";

@@ -3,12 +3,13 @@
 // through safe-file: a link out of their folder, a FIFO or a device is skipped with a reason,
 // and only the start of a huge file is read. Combining them within the budget is pure.
 import { join } from "node:path";
+import { type FileTrust, readState } from "../host/index.ts";
 import { readFileInRoot, userRoot } from "../util/index.ts";
 import { capText } from "../util/index.ts";
 
 export const GUIDANCE_FILE = "WATCHDOG.md";
 /** Enough bytes for the character budget below, even in multi-byte scripts. */
-const READ_BYTES = 32 * 1024;
+export const GUIDANCE_READ_BYTES = 32 * 1024;
 
 export interface GuidanceFile {
 	source: "project" | "user";
@@ -22,15 +23,18 @@ export interface GuidanceRead {
 	skipped: string[];
 }
 
-export function readGuidance(options: { cwd: string; configDirName: string; agentDir: string; trusted: boolean }): GuidanceRead {
+export function readGuidance(options: { cwd: string; configDirName: string; agentDir: string; trusted: boolean; trust?: FileTrust }): GuidanceRead {
 	const files: GuidanceFile[] = [];
 	const skipped: string[] = [];
 	const sources: Array<{ source: GuidanceFile["source"]; path: string; root: string }> = [];
 	// An untrusted project's instructions would let the repository steer its own reviewer.
-	if (options.trusted) sources.push({ source: "project", path: join(options.cwd, options.configDirName, GUIDANCE_FILE), root: options.cwd });
+	const projectPath = join(options.cwd, options.configDirName, GUIDANCE_FILE);
+	if (options.trusted && (options.trust?.mayOpen(projectPath) ?? true)) sources.push({ source: "project", path: projectPath, root: options.cwd });
 	sources.push({ source: "user", path: join(options.agentDir, GUIDANCE_FILE), root: userRoot(options.agentDir) });
 	for (const { source, path, root } of sources) {
-		const read = readFileInRoot(path, { root, maxBytes: READ_BYTES, overLimit: "truncate" });
+		const read = readFileInRoot(path, { root, maxBytes: GUIDANCE_READ_BYTES, overLimit: "truncate" });
+		// Only the content there when you decided to trust the project (trust-snapshot.ts); the rest is held back.
+		if (source === "project" && options.trust && read.state !== "missing" && !options.trust.allows(path, readState(read))) continue;
 		if (read.state === "refused") skipped.push(read.reason);
 		else if (read.state === "ok" && read.text.trim()) files.push({ source, path, text: read.text.trim() });
 	}

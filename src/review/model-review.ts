@@ -11,7 +11,7 @@ import type { ResolvedSettings } from "../settings/index.ts";
 import type { StatusSection } from "../util/index.ts";
 import { FINDING_MESSAGE } from "../findings/index.ts";
 import { type Finding, firstLine } from "../findings/index.ts";
-import { repositoryTrust } from "../host/index.ts";
+import { type FileTrust, repositoryTrust } from "../host/index.ts";
 import type { ChangeGate } from "./change-gate.ts";
 import { type GuidanceFile, readGuidance } from "./guidance.ts";
 import { type PendingChanges, pendingFromRecord, pendingSection, settlePending, takePending } from "./pending.ts";
@@ -38,6 +38,8 @@ export interface ModelReviewDeps {
 	role: string;
 	/** A child's project (the parent's folder): the tools never look outside its repository. */
 	project?: string;
+	/** The session's trust in its project's files (snapshot at its start); without it, Pi's decision now. */
+	trust?: () => FileTrust & { decided: boolean };
 }
 
 export interface ReviewRun {
@@ -242,7 +244,9 @@ export class ModelReview {
 
 	/** WATCHDOG.md files for this review; a file skipped for safety is announced once. */
 	private guidance(ctx: ReviewCtx): GuidanceFile[] {
-		const read = readGuidance({ cwd: ctx.cwd, configDirName: this.deps.configDirName, agentDir: this.deps.agentDir(), trusted: repositoryTrust(ctx, this.deps.agentDir()).trusted });
+		const trust = this.deps.trust?.();
+		const trusted = trust ? trust.decided : repositoryTrust(ctx, this.deps.agentDir()).trusted;
+		const read = readGuidance({ cwd: ctx.cwd, configDirName: this.deps.configDirName, agentDir: this.deps.agentDir(), trusted, ...(trust ? { trust } : {}) });
 		const skipped = read.skipped.join("\n");
 		if (skipped && skipped !== this.guidanceSkipped) this.deps.present(ctx, `Watchdog: WATCHDOG.md not used: ${skipped}`, "warning");
 		this.guidanceSkipped = skipped;

@@ -4,10 +4,10 @@
 // the footer's word on it. Delivery in between differs, so it stays with the callers.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Finding } from "../findings/index.ts";
-import { repositoryTrust } from "../host/index.ts";
 import type { ReviewRecord, ReviewResult } from "../review/index.ts";
 import type { WatchdogSettings } from "../settings/index.ts";
 import { outcomeLabel } from "./outcome-label.ts";
+import { lspTrusted } from "./trust-step.ts";
 import type { RunMonitors } from "./settle.ts";
 import { settleMark } from "./settle-timing.ts";
 import { historyOfReview, type WatchdogSession } from "./watchdog-session.ts";
@@ -28,7 +28,8 @@ export async function lspAndReview(
 ): Promise<LspAndReview> {
 	// The LSP pre-pass needs no model: its findings stand even if the review fails or is cancelled.
 	const all = session.review.pathsFor(request.paths).paths;
-	const lsp = settings.lsp.enabled && run.lsp ? await run.lsp.check(all, settings.lsp, repositoryTrust(ctx, session.store.agentDir()).trusted) : undefined;
+	// The repository's own server and TypeScript run only as they were when you decided to trust it.
+	const lsp = settings.lsp.enabled && run.lsp ? await run.lsp.check(all, settings.lsp, lspTrusted(session.trust, run.lsp.root)) : undefined;
 	settleMark("lsp");
 	const result = await session.review.review(ctx, { ...request, signals: [...(lsp?.signal ? [lsp.signal] : []), ...session.loops.signals(), ...(request.signals ?? [])], gate: run.gate });
 	const cancelled = result.outcome.status === "cancelled";

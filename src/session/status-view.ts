@@ -6,6 +6,7 @@ import { clampThinkingLevel } from "@earendil-works/pi-ai";
 import { sourceName } from "../findings/index.ts";
 import { lspBrief, lspSection } from "../lsp/index.ts";
 import { describeChoice } from "../models/index.ts";
+import { TRUST_COMMAND } from "../settings/index.ts";
 import { baselineSections, formatBrief, formatStatus, onOff, type StatusSection } from "../status/index.ts";
 import type { RunMonitors } from "./settle.ts";
 import { unsupportedSettings } from "./settings-notice.ts";
@@ -29,6 +30,7 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 				userExists: existsSync(session.store.userPath()),
 				...(project.trusted ? { projectExists: existsSync(session.store.projectPath(project.cwd)) } : {}),
 			},
+			trust: { why: session.trust.snapshot.why, held: session.trust.held.list(), command: TRUST_COMMAND },
 			sections: [
 				...withLive(baselineSections(s), [
 					...session.review.sections(resolved.enabled),
@@ -67,8 +69,25 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 			...session.settingsWatch.brief(),
 			`Cadence: ${every(s.cadence.everyNTools)} · Children: ${s.children.enabled ? "watchdogs on" : "watchdogs off"}`,
 			session.launchRules.brief(s.rules),
+			...heldLine(session),
 		],
 	});
+}
+
+/** The footer's word: errors, a held settings change, the last review's outcome, or just on. */
+export function footerLabel(session: WatchdogSession, ctx: Ctx): string | undefined {
+	const r = session.settings(ctx);
+	if (r.errors.length) return "watchdog: settings error";
+	if (session.settingsWatch.held().length) return "watchdog: settings change held";
+	if (!r.enabled) return undefined;
+	if (session.lastOutcome) return session.lastOutcome;
+	const failed = session.review.lastFailureKind();
+	return failed ? `watchdog: review failed (${failed})` : "watchdog on";
+}
+
+function heldLine(session: WatchdogSession): string[] {
+	const held = session.trust.held.list();
+	return held.length ? [`Held back: ${held.map((h) => h.path).join(", ")} (changed or added after the trust decision; ${TRUST_COMMAND} allows them)`] : [];
 }
 
 /** The reviewer and the thinking it really runs at (a model without reasoning runs at off). */

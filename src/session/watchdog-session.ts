@@ -5,12 +5,12 @@
 import { isAbsolute, join } from "node:path";
 import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Cadence } from "../cadence/index.ts";
-import { present, restoreWorkingRow } from "../host/index.ts";
+import { present, restoreWorkingRow, type TrustSnapshot } from "../host/index.ts";
 import { ChildFindings, DEFAULT_MAX_BYTES, FindingsSink, type HistoryEventInput, HistoryLog, type ParentChannel, type SinkEvent } from "../findings/index.ts";
 
 /** A history event as a monitor or the sink makes it; the session adds session id and cwd. */
 export type HistoryLine = SinkEvent | Record<string, unknown>;
-import { piTrusts } from "../host/index.ts";
+import { noticeHeld, startTrust, unstartedTrust } from "./trust-step.ts";
 import { EvidenceWatch, type Policy } from "../evidence/index.ts";
 import { LoopWatch, LOOP_RESOLVED_ENTRY } from "../loops/index.ts";
 import { chooseReviewer, type ReviewerChoice, type SessionModelInfo, type Thinking } from "../models/index.ts";
@@ -21,7 +21,7 @@ import { childView, placeBareModels, type ProjectContext, type ResolvedSettings,
 import { gates, type PermissionPolicy } from "../permissions/index.ts";
 import { contentText, isPlainObject } from "../util/index.ts";
 import { type RunMonitors, settleRun, startMonitors } from "./settle.ts";
-import { type StatusLevel, statusView } from "./status-view.ts";
+import { footerLabel, type StatusLevel, statusView } from "./status-view.ts";
 import { cadenceReview } from "./cadence-step.ts";
 import { permissionCheck } from "./permission-step.ts";
 import { SettingsChangeWatch } from "./settings-change-step.ts";
@@ -47,6 +47,7 @@ export interface WatchdogOptions {
 	/** A child's task, which the permission arbiter is shown. */
 	task?: string;
 	project?: string; // a child's: the parent's folder (its history lines and its reviewer's root)
+	trust?: TrustSnapshot; // a child's: its trust in the files of the folder it works in (judged at launch)
 }
 
 export type ToolCallVerdict = { block: true; reason: string } | undefined;
@@ -113,6 +114,8 @@ export class WatchdogSession {
 	private readonly toolCallChecks: ToolCallCheck[];
 	/** Whether this session has a permission gate (only when its policy can ask or deny). */
 	readonly permissionGated: boolean;
+	/** Trust in the project's own files, bound to what was there at the decision (see trust-step.ts). */
+	trust = unstartedTrust();
 
 	constructor(location: SettingsLocation, host: WatchdogHost, options: WatchdogOptions = { role: "main" }) {
 		this.location = location;
@@ -139,7 +142,7 @@ export class WatchdogSession {
 			reviewer: (ctx) => this.reviewer(ctx),
 			present,
 			persist: (type, data) => this.host.appendEntry(type, data),
-			role: options.role, project: options.project,
+			role: options.role, project: options.project, trust: () => this.trust,
 		});
 		this.loops = new LoopWatch();
 		this.subtree = new SubtreeVerifier({
@@ -178,6 +181,7 @@ export class WatchdogSession {
 		this.subtree.restore(entries);
 		this.loops.sessionStart();
 		this.run = startMonitors(this.run, ctx.cwd, this.location.configDirName);
+		this.trust = startTrust(this, ctx, entries, this.run.lsp?.root ?? ctx.cwd);
 	}
 
 	/** A real user prompt (typed, or sent over RPC; never another extension's message). */
@@ -317,8 +321,7 @@ export class WatchdogSession {
 	recordHistory(ctx: HistoryCtx, event: HistoryLine): void {
 		try {
 			const session = ctx.sessionManager?.getSessionId() ?? "unknown";
-			const trusted = ctx.isProjectTrusted ? piTrusts({ isProjectTrusted: ctx.isProjectTrusted }) : false;
-			this.historyMaxBytes = (this.options.parentSettings?.() ?? this.store.resolve({ cwd: ctx.cwd, trusted })).settings.history.maxBytes;
+			this.historyMaxBytes = (this.options.parentSettings?.() ?? this.store.resolve(this.project(ctx as Ctx))).settings.history.maxBytes;
 			const child = this.options.role !== "main" ? { role: this.options.role, ...(this.options.runId ? { run: this.options.runId } : {}) } : {};
 			this.historyLog.append({ ...event, ...child, session, cwd: this.options.project ?? ctx.cwd } as HistoryEventInput);
 		} catch {
@@ -329,17 +332,17 @@ export class WatchdogSession {
 	// ---------- settings and status ----------
 
 	project(ctx: Ctx): ProjectContext {
-		return { cwd: ctx.cwd, trusted: piTrusts(ctx) };
+		return { cwd: ctx.cwd, trusted: this.trust.decided, trust: this.trust };
 	}
 
 	settings(ctx: Ctx): ResolvedSettings {
 		const parent = this.options.parentSettings;
-		if (parent) return childView(parent(), this.options.role);
+		if (parent) return noticeHeld(this.trust, ctx, childView(parent(), this.options.role));
 		const from = this.store.resolve(this.project(ctx));
 		// Bare model ids are placed against Pi's models; the store's memo keeps this to one lookup per change.
 		const origin = (source: string) => (source === "user" ? this.store.userPath() : source === "project" ? this.store.projectPath(ctx.cwd) : "session overrides");
 		if (this.placed?.from !== from || this.placed.registry !== ctx.modelRegistry) this.placed = { from, registry: ctx.modelRegistry, value: placeBareModels(from, ctx.modelRegistry, origin) };
-		return this.placed.value;
+		return noticeHeld(this.trust, ctx, this.placed.value);
 	}
 
 	sessionModel(ctx: Ctx): SessionModelInfo {
@@ -381,15 +384,9 @@ export class WatchdogSession {
 		return this.notices.next(this.settings(ctx), this.options.role);
 	}
 
-	/** A short footer label, or undefined when the watchdog is simply off. */
+	/** A short footer label, or undefined when the watchdog is simply off (see status-view.ts). */
 	statusLabel(ctx: Ctx): string | undefined {
-		const r = this.settings(ctx);
-		if (r.errors.length) return "watchdog: settings error";
-		if (this.settingsWatch.held().length) return "watchdog: settings change held";
-		if (!r.enabled) return undefined;
-		if (this.lastOutcome) return this.lastOutcome;
-		const failed = this.review.lastFailureKind();
-		return failed ? `watchdog: review failed (${failed})` : "watchdog on";
+		return footerLabel(this, ctx);
 	}
 
 	/** `/subagents-watchdog status` at one of its levels (see status-view.ts). */

@@ -9,8 +9,10 @@ export const SETTINGS_MAX_BYTES = 2 * 1024 * 1024;
 
 export type FileRead =
 	| { state: "missing" }
-	| { state: "ok"; document: unknown }
-	| { state: "error"; message: string };
+	/** `sha256` of the bytes read; absent on a version the watchdog made from the user's own write (file-watch.ts). */
+	| { state: "ok"; document: unknown; sha256?: string }
+	/** `sha256` when the file was read (and did not parse). */
+	| { state: "error"; message: string; sha256?: string };
 
 interface CacheEntry {
 	token: string;
@@ -40,8 +42,8 @@ export function readSettingsFile(path: string, root: string): FileRead {
 	if (file.state === "refused") return { state: "error", message: `cannot read settings: ${file.reason}` };
 	const text = file.text;
 	const parsed = parseJson(text);
-	if (!parsed.ok) return { state: "error", message: `${path}: ${parsed.error}` };
-	return { state: "ok", document: parsed.value };
+	if (!parsed.ok) return { state: "error", message: `${path}: ${parsed.error}`, sha256: file.sha256 };
+	return { state: "ok", document: parsed.value, sha256: file.sha256 };
 }
 
 /**

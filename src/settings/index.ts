@@ -6,6 +6,6 @@ export { placeBareModels } from "./bare-models.ts";
 export { loweredOversight } from "./oversight.ts";
 export { type ChildPolicyLayer, forEachLeaf, howToTurnOn, type ResolvedSettings, type SettingsProblem } from "./resolve.ts";
 export { MAX_CHILD_TIMEOUT_MS, MAX_CHILD_TIMEOUT_TEXT, type SettingsLayer, UNSUPPORTED_KEYS, type WatchdogSettings } from "./schema.ts";
-export { SettingsStore, type ProjectContext, type SettingsLocation } from "./store.ts";
+export { type ProjectContext, type ProjectFileTrust, type SettingsLocation, SettingsStore, TRUST_COMMAND } from "./store.ts";
 export { parseJson } from "./files.ts";
 export { type HeldChange, settingsDiff, WatchedFileCache } from "./file-watch.ts";

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { isBareModelId, parseModelRef, splitBareId } from "../models/index.ts";
 import { DEFAULT_SETTINGS, layerSchemaStripping, type SettingsLayer, strictLayerSchema, UNSUPPORTED_KEYS, type WatchdogSettings } from "./schema.ts";
 import { isPlainObject } from "../util/index.ts";
+import { tightenOnly } from "./tighten.ts";
 
 export type SourceName = "default" | "user" | "project" | "session";
 
@@ -19,6 +20,10 @@ export interface LayerInput {
 	readError?: string;
 	/** The source exists but was deliberately not read (e.g. untrusted project). */
 	ignoredReason?: string;
+	/** A word on where the file was found, for status. */
+	note?: string;
+	/** The project's layer: its values may only tighten what the layers before it set. */
+	tightenOnly?: boolean;
 }
 
 export interface SettingsProblem {
@@ -37,6 +42,10 @@ export interface ResolvedSettings {
 	warnings: SettingsProblem[];
 	/** Sources present but not read, with why. */
 	ignored: SettingsProblem[];
+	/** Values a project set that would have loosened yours, with why (see tighten.ts). */
+	refused?: SettingsProblem[];
+	/** Words on the files read (e.g. a project file found above the working folder). */
+	notes?: SettingsProblem[];
 	/** pi-subagents' keys that load but do nothing here (announced once per session, listed in status). */
 	unsupported: SettingsProblem[];
 	/** Whether the main session's watchdog is on: `settings.enabled`, `settings.main.enabled` and no errors. */
@@ -69,11 +78,14 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 	const errors: SettingsProblem[] = [];
 	const warnings: SettingsProblem[] = [];
 	const ignored: SettingsProblem[] = [];
+	const refused: SettingsProblem[] = [];
+	const notes: SettingsProblem[] = [];
 	const unsupported: SettingsProblem[] = [];
 	const childPolicy: ChildPolicyLayer[] = [];
 
 	for (const layer of layers) {
 		const at = { source: layer.source, origin: layer.origin };
+		if (layer.note) notes.push({ ...at, message: layer.note });
 		if (layer.ignoredReason) {
 			ignored.push({ ...at, message: layer.ignoredReason });
 			continue;
@@ -100,11 +112,18 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 			for (const e of checked.errors) errors.push({ ...at, ...e });
 			continue;
 		}
-		const normalized = normalizeLayer(checked.layer, (w) => warnings.push({ ...at, ...w }));
+		let normalized = normalizeLayer(checked.layer, (w) => warnings.push({ ...at, ...w }));
 		for (const [key, why] of Object.entries(UNSUPPORTED_KEYS)) {
 			if (getPath(normalized, key) === undefined) continue;
 			unsupported.push({ ...at, key, message: `${ROOT}.${key} is not supported: ${why}` });
 			setPath(normalized as Record<string, unknown>, key, undefined);
+		}
+		if (layer.tightenOnly) {
+			const judged = tightenOnly(settings, normalized);
+			normalized = judged.layer;
+			for (const r of judged.refused) {
+				refused.push({ ...at, key: r.key, message: `${ROOT}.${r.key} = ${JSON.stringify(r.value)} refused: ${r.why}` });
+			}
 		}
 		forEachLeaf(normalized, "", (path, value) => {
 			setPath(settings as unknown as Record<string, unknown>, path, value);
@@ -115,7 +134,7 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 	// `enabled` is the master switch; `main.enabled` (by default the same) the main session's own.
 	const enabled = settings.enabled && settings.main.enabled !== false && errors.length === 0;
 	const policy = childPolicy.length ? { childPolicy } : {};
-	return { settings, sources, errors, warnings, ignored, unsupported, enabled, ...policy };
+	return { settings, sources, errors, warnings, ignored, unsupported, refused, notes, enabled, ...policy };
 }
 
 function childPolicyOf(doc: unknown): Omit<ChildPolicyLayer, "source" | "origin"> | undefined {

@@ -12,6 +12,8 @@ export interface StatusInput {
 	reviewer: ReviewerChoice;
 	/** The settings files; `…Exists` false says the file is not there (never looked at when untrusted). */
 	files: { user: string; project: string; projectTrusted: boolean; userExists?: boolean; projectExists?: boolean };
+	/** Trust in the project's own files: the decision, and what was held back since (see src/host/trust.ts). */
+	trust?: { why: string; held: Array<{ path: string; why: string }>; command: string };
 	sections: StatusSection[];
 	/** Also list every setting left at its default (`status --settings`). */
 	defaults?: boolean;
@@ -30,6 +32,15 @@ export function formatStatus(input: StatusInput): string {
 	if (resolved.errors.length) out.push("  (a source with errors contributes no values until it is fixed)");
 	pushProblems(out, "Warnings", resolved.warnings);
 	pushProblems(out, "Ignored", resolved.ignored);
+	pushProblems(out, "Project values refused (a project may tighten your settings, never loosen them)", resolved.refused ?? []);
+	pushProblems(out, "Found", resolved.notes ?? []);
+	if (input.trust) {
+		out.push(`Project trust: ${input.trust.why}`);
+		if (input.trust.held.length) {
+			out.push(`Held back (not run, read or applied; ${input.trust.command} allows them as they are now):`);
+			for (const h of input.trust.held) out.push(`  - ${h.path}: ${h.why}`);
+		}
+	}
 
 	// What the user set comes first, aligned; the defaults follow compactly so the whole status
 	// fits a screen.

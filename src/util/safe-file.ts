@@ -6,13 +6,14 @@
 // contained path names (a swap between check and open is caught); at most `maxBytes` are read.
 // Synchronous on purpose: settings are consulted on every tool event, and a bounded read of a
 // regular file cannot hang the way a FIFO or `/dev/zero` would.
+import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 
 export type SafeRead =
 	| { state: "missing" }
-	| { state: "ok"; text: string; size: number; truncated: boolean }
+	| { state: "ok"; text: string; size: number; truncated: boolean; /** SHA-256 of the bytes read (hex). */ sha256: string }
 	| { state: "refused"; reason: string };
 
 export interface SafeReadOptions {
@@ -48,7 +49,7 @@ export function readFileInRoot(path: string, options: SafeReadOptions): SafeRead
 			return refused(`${path} is ${opened.size} bytes, over the ${options.maxBytes}-byte limit for this file`);
 		}
 		const { bytes, truncated } = readBounded(fd, options.maxBytes);
-		return { state: "ok", text: stripBom(bytes.toString("utf8")), size: opened.size, truncated };
+		return { state: "ok", text: stripBom(bytes.toString("utf8")), size: opened.size, truncated, sha256: createHash("sha256").update(bytes).digest("hex") };
 	} catch (error) {
 		return refused(`${path} cannot be read: ${(error as Error).message}`);
 	} finally {

@@ -166,16 +166,19 @@ describe("watching children only", () => {
 
 describe("a project agent with a user agent's name", () => {
 	it("may narrow it but not widen it", async () => {
-		const repo = makeGitRepo({ "README.md": "hello\n" });
+		// The project's agent is there when the user decides to trust the project.
+		const repo = makeGitRepo({ "README.md": "hello\n", ".pi/agents/helper.md": "---\nname: helper\ndescription: project helper\ntools: read, grep, write, bash\n---\nYou write.\n" });
+		const file = join(repo, ".pi", "agents", "helper.md");
 		const t = await startSession({ cwd: repo, trusted: true });
 		try {
 			userAgent(t, "helper.md", "---\nname: helper\ndescription: reads\ntools: read, grep\n---\nYou read.\n");
-			const file = writeFile(join(repo, ".pi", "agents", "helper.md"), "---\nname: helper\ndescription: project helper\ntools: read, grep, write, bash\n---\nYou write.\n");
 			const seen = await launchOnce(t, { agent: "helper", task: "look" });
 			expect(subagentResult(t)?.isError).toBe(true);
 			expect(text(subagentResult(t)?.content)).toContain(`${file}: this project agent takes the name "helper" of the user agent`);
 			expect(seen.childRequests).toBe(0);
 			writeFile(file, "---\nname: helper\ndescription: project helper\ntools: read\n---\nYou read the project way.\n");
+			// Changed after the decision, it is held back until the user trusts it as it is now.
+			await t.command("/subagents-watchdog trust");
 			let tools: string[] = [];
 			await launchOnce(t, { agent: "helper", task: "look" }, [(ctx) => ((tools = toolNames(ctx)), fauxAssistantMessage("child done"))]);
 			expect(tools).toEqual(["read"]);

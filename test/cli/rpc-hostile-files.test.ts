@@ -2,7 +2,8 @@
 // `pi --mode rpc`: WATCHDOG.md and .pi/settings.json as a link to a secret outside the
 // repository, a FIFO, a link to /dev/zero and a 300 MB file. Pi must keep answering RPC
 // within a second throughout, nothing outside the repository may reach a model, and memory
-// stays bounded. A freeze of Pi's main thread is exactly what these would show.
+// stays bounded. A freeze of Pi's main thread is exactly what these would show. A file planted
+// after the trust decision is held back unopened; the user's trust command then reads it too.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -13,6 +14,7 @@ import { wd } from "../support/settings-files.ts";
 import { tempDir } from "../support/temp.ts";
 
 const SECRET = "SECRET-KEY-MATERIAL-5c1f";
+const KINDS = ["link-out", "fifo", "dev-zero", "huge"] as const;
 const secretFile = join(tempDir(), "id_rsa");
 writeFileSync(secretFile, `-----BEGIN OPENSSH PRIVATE KEY-----\n${SECRET}\n-----END OPENSSH PRIVATE KEY-----\n`);
 
@@ -77,6 +79,23 @@ function leaked(cli: CliSession): boolean {
 	return JSON.stringify(cli.server.requests).includes(SECRET);
 }
 
+/** Each kind planted at step 2i (with a write, so a review runs), then a plain write at step 2i+1. */
+function plantSteps(path: string): Array<{ bash?: string; file: string }> {
+	return KINDS.flatMap((kind, i) => [{ bash: plant(path, kind), file: `f${i}.txt` }, { file: `g${i}.txt` }]);
+}
+
+/**
+ * Plants kind `i` (held back when it came after the trust decision; one unreadable then and now
+ * counts as unchanged), then the user trusts the files as they are, which reads the hostile
+ * file too; Pi answers throughout. Returns status as it was before the trust command.
+ */
+async function plantAndTrust(cli: CliSession, i: number): Promise<string> {
+	expect(await runWatched(cli, `step ${2 * i}`)).toBeLessThan(1000);
+	const status = (await cli.run("/subagents-watchdog status --all")).map((u) => u.message ?? "").join("\n");
+	expect(await runWatched(cli, "/subagents-watchdog trust")).toBeLessThan(1000);
+	return status;
+}
+
 const sessions: CliSession[] = [];
 
 /** Starts pi and waits for its first answer: the first get_state waits for startup to finish. */
@@ -90,7 +109,6 @@ afterAll(async () => {
 	for (const s of sessions) await s.stop().catch(() => {});
 });
 
-const KINDS = ["link-out", "fifo", "dev-zero", "huge"] as const;
 const ON = wd({ enabled: true, main: { model: "local/reviewer" }, lsp: { enabled: false } });
 
 describe("hostile WATCHDOG.md", () => {
@@ -98,25 +116,27 @@ describe("hostile WATCHDOG.md", () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		mkdirSync(join(repo, ".pi"));
 		const md = join(repo, ".pi", "WATCHDOG.md");
-		const steps = KINDS.map((kind, i) => ({ bash: plant(md, kind), file: `f${i}.txt` }));
-		const cli = await start({ cwd: repo, script: script(steps), userSettings: ON, args: ["--approve"] });
+		const cli = await start({ cwd: repo, script: script(plantSteps(md)), userSettings: ON, args: ["--approve"] });
 		const baseline = peakRssMb(cli);
 		const notices: string[] = [];
 		for (let i = 0; i < KINDS.length; i++) {
+			// Planted after the trust decision, it is held back unopened; the user then trusts it as it is.
 			const before = cli.ui.length;
-			expect(await runWatched(cli, `step ${i}`)).toBeLessThan(1000);
+			const planted = await plantAndTrust(cli, i);
+			if (i === 0) expect(planted).toMatch(/Held back[^\n]*\n\s+- \S*WATCHDOG\.md: it appeared after you decided to trust the project/);
+			expect(await runWatched(cli, `step ${2 * i + 1}`)).toBeLessThan(1000);
 			notices.push(cli.ui.slice(before).map((u) => u.message ?? "").join("\n"));
 			// The attack is real: the planted link does lead to the key.
 			if (i === 0) expect(readFileSync(md, "utf8")).toContain(SECRET);
 		}
 		const reviews = cli.server.requests.filter((r) => r.model === "reviewer");
-		expect(reviews).toHaveLength(KINDS.length);
+		expect(reviews).toHaveLength(2 * KINDS.length);
 		expect(leaked(cli)).toBe(false);
 		expect(notices[0]).toMatch(/WATCHDOG\.md not used: .*leads outside/);
 		expect(notices[1]).toMatch(/WATCHDOG\.md not used: .*a FIFO, not a regular file/);
 		expect(notices[2]).toMatch(/WATCHDOG\.md not used: .*leads outside/);
 		// The huge file: only its start is used, and Pi's memory hardly moves.
-		expect(textOf(reviews[3].messages.find((m) => m.role === "user")?.content)).toContain("RULE-START keep tests green");
+		expect(textOf(reviews.at(-1)?.messages.find((m) => m.role === "user")?.content)).toContain("RULE-START keep tests green");
 		const grown = peakRssMb(cli) - baseline;
 		console.log(`WATCHDOG.md attacks: peak RSS grew ${grown.toFixed(0)} MiB over ${baseline.toFixed(0)} MiB`);
 		expect(grown).toBeLessThan(150);
@@ -139,12 +159,13 @@ describe("hostile .pi/settings.json, planted by the agent mid-session", () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		mkdirSync(join(repo, ".pi"));
 		const settings = join(repo, ".pi", "settings.json");
-		const steps = KINDS.map((kind, i) => ({ bash: plant(settings, kind), file: `f${i}.txt` }));
-		const cli = await start({ cwd: repo, script: script(steps), userSettings: ON, args: ["--approve"] });
+		const cli = await start({ cwd: repo, script: script(plantSteps(settings)), userSettings: ON, args: ["--approve"] });
 		const baseline = peakRssMb(cli);
 		const expected = [/leads outside/, /a FIFO, not a regular file/, /leads outside/, /over the \d+-byte limit/];
 		for (let i = 0; i < KINDS.length; i++) {
-			expect(await runWatched(cli, `step ${i}`)).toBeLessThan(1000);
+			const planted = await plantAndTrust(cli, i);
+			if (i === 0) expect(planted).toMatch(/held back: it appeared after you decided to trust the project/);
+			expect(await runWatched(cli, `step ${2 * i + 1}`)).toBeLessThan(1000);
 			const status = (await cli.run("/subagents-watchdog status --settings")).map((u) => u.message ?? "").join("\n");
 			expect(status).toMatch(expected[i]);
 		}

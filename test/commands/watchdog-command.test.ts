@@ -35,7 +35,7 @@ describe("/subagents-watchdog arguments", () => {
 	});
 
 	it("completes subcommands and their values as whole argument strings", () => {
-		expect(completeArguments("", [])?.map((c) => c.value)).toEqual(["status", "on", "off", "session", "model", "thinking", "recommend-model", "check", "history", "review", "dismiss", "policy", "settings", "test"]);
+		expect(completeArguments("", [])?.map((c) => c.value)).toEqual(["status", "on", "off", "session", "model", "thinking", "recommend-model", "check", "history", "review", "dismiss", "policy", "settings", "test", "trust"]);
 		expect(completeArguments("settings ", [])?.map((c) => c.value)).toEqual(["settings accept"]);
 		expect(parseCommand("settings accept")).toEqual({ kind: "settings-accept" });
 		expect(parseCommand("settings")).toMatchObject({ kind: "error", message: "settings takes accept" });

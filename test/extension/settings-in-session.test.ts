@@ -12,14 +12,14 @@ describe("settings in a real session", () => {
 	it("shows each effective value with its source: default, user, project, session", async () => {
 		const t = await startSession({
 			userSettings: { theme: "dark", ...wd({ enabled: false, main: { model: "faux-reviewer/reviewer-model:high" }, lsp: { maxFiles: 5 } }) },
-			projectSettings: wd({ lsp: { maxFiles: 9 }, stalemateRepeats: 4 }),
+			projectSettings: wd({ lsp: { maxFiles: 9 }, stalemateRepeats: 2 }),
 		});
 		try {
 			let status = text(await t.command("/subagents-watchdog status --settings"));
 			expect(status).toMatch(/Watchdog: off \(enabled = false from user/);
 			expect(status).toMatch(/Reviewer model: faux-reviewer\/reviewer-model, thinking high/);
 			expect(status).toMatch(/lsp\.maxFiles\s+9\s+project/);
-			expect(status).toMatch(/stalemateRepeats\s+4\s+project/);
+			expect(status).toMatch(/stalemateRepeats\s+2\s+project/);
 			expect(status).toMatch(/Defaults: .*lsp\.timeoutMs=10000/s);
 			expect(status).toMatch(/main\.model\s+"faux-reviewer\/reviewer-model"\s+user/);
 			for (const placeholder of ["last review: none this session", "Findings:", "LSP:", "Cadence:", "Children:", "Launch rules:"]) expect(status).toContain(placeholder);
@@ -85,10 +85,12 @@ describe("settings in a real session", () => {
 	});
 
 	it("says when a project setting still overrides what was saved in user settings", async () => {
-		const t = await startSession({ projectSettings: wd({ main: { model: "faux/main-model" } }) });
+		// A project may raise the reviewer's thinking above yours (tighter), never choose its model.
+		const t = await startSession({ projectSettings: wd({ main: { model: "faux/main-model", thinking: "xhigh" } }) });
 		try {
 			const out = text(await t.command("/subagents-watchdog model faux-reviewer/reviewer-model:high"));
-			expect(out).toMatch(/project settings set main\.model = "faux\/main-model", which still takes precedence/);
+			expect(out).toMatch(/project settings set main\.thinking = "xhigh", which still takes precedence/);
+			expect(out).not.toMatch(/main\.model = "faux\/main-model"/);
 			expect(out).toMatch(/saving a model does not turn it on/);
 		} finally {
 			await t.dispose();

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import { makeGitRepo, writeFiles } from "../support/git.ts";
+import { makeGitRepo } from "../support/git.ts";
 import { startSession, type TestSession } from "../support/pi-session.ts";
 import { wd } from "../support/settings-files.ts";
 import { type Ctx, entryKinds, firstUser, ON, text, toolUse, warn } from "./review-helpers.ts";
@@ -254,9 +254,9 @@ describe("scope", () => {
 
 describe("WATCHDOG.md", () => {
 	it("gives the reviewer the project's then the user's standing instructions, read fresh, unless turned off", async () => {
-		const repo = makeGitRepo({ "a.txt": "a\n" });
+		// The project's file is there when the session starts (one added later is held back: see test/cli/rpc-trust-snapshot.test.ts).
+		const repo = makeGitRepo({ "a.txt": "a\n", ".pi/WATCHDOG.md": "Project rule: never touch migrations.\n" });
 		const t = await startSession({ cwd: repo, userSettings: ON });
-		writeFiles(repo, { ".pi/WATCHDOG.md": "Project rule: never touch migrations.\n" });
 		writeFileSync(join(t.agentDir, "WATCHDOG.md"), "User rule: prefer small diffs.\n");
 		const inputs: string[] = [];
 		const capture = (ctx: unknown) => (inputs.push(firstUser(ctx as Ctx)), fauxAssistantMessage("clean"));

@@ -54,15 +54,17 @@ describe("reading settings files", () => {
 		const cwd = tempDir();
 		const store = new SettingsStore({ agentDir: () => agentDir, configDirName: ".pi" });
 		writeJson(join(agentDir, "settings.json"), wd({ enabled: true }));
-		writeJson(join(cwd, ".pi", "settings.json"), wd({ enabled: false, stalemateRepeats: 9 }));
+		writeJson(join(cwd, ".pi", "settings.json"), wd({ enabled: false, stalemateRepeats: 2 }));
 		const untrusted = store.resolve({ cwd, trusted: false });
 		expect(untrusted.enabled).toBe(true);
 		expect(untrusted.settings.stalemateRepeats).toBe(3);
 		expect(untrusted.ignored[0].message).toMatch(/not trusted/);
 		const trusted = store.resolve({ cwd, trusted: true });
-		expect(trusted.enabled).toBe(false);
-		expect(trusted.sources.enabled).toBe("project");
-		expect(trusted.settings.stalemateRepeats).toBe(9);
+		// A trusted project tightens (a stalemate sooner) but cannot turn the watchdog off.
+		expect(trusted.enabled).toBe(true);
+		expect(trusted.sources.stalemateRepeats).toBe("project");
+		expect(trusted.settings.stalemateRepeats).toBe(2);
+		expect(trusted.refused?.map((r) => r.key)).toEqual(["enabled"]);
 	});
 
 	it("accepts a byte-order mark, as Pi does", () => {
