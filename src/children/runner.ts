@@ -13,12 +13,12 @@ import type { ChildBlockers, Finding, ParentChannel } from "../findings/index.ts
 import { parseModelRef } from "../models/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
 import { type ChildControls, runChildSession } from "./child-session.ts";
-import { type LaunchEnv, type PreparedChild, runLaunch, type WorktreeOps } from "./launch.ts";
+import { failedBeforeStart, type LaunchEnv, type PreparedChild, runLaunch, type WorktreeOps } from "./launch.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import type { ChildResult } from "./launch-result.ts";
 import type { ChildWatchdogOptions, LaunchAgent } from "./launcher.ts";
 import type { PermissionPolicy } from "../permissions/index.ts";
-import { processAlive, readRunJson, type RunStatus, writeJsonAtomic } from "./runs.ts";
+import { processAlive, readRunJson, statusWriter, writeJsonAtomic } from "./runs.ts";
 
 /** `spec.json`: everything the runner needs, written by the parent before it starts the runner. */
 export interface RunnerSpec {
@@ -50,26 +50,8 @@ const CONTROL_WAIT_MS = 5_000;
 export async function runBackground(runDir: string, deps: RunnerDeps): Promise<number> {
 	const spec = readRunJson(runDir, "spec.json") as RunnerSpec | undefined;
 	if (!spec) return 2;
-	const startedAt = new Date().toISOString();
 	const progress = new Map(spec.children.map((c) => [c.label, { agent: c.agent.name, status: "queued", tool: undefined as string | undefined, toolCount: 0, tokens: 0, cost: 0 }]));
-	const writeStatus = (state: RunStatus["state"], error?: string) => {
-		const status: RunStatus = {
-			id: spec.runId,
-			state,
-			mode: spec.plan.mode,
-			pid: process.pid,
-			startedAt,
-			updatedAt: new Date().toISOString(),
-			children: [...progress.entries()].map(([label, p]) => ({ label, ...p })),
-			...(spec.parentSessionFile ? { parentSession: spec.parentSessionFile } : {}),
-			...(error ? { error } : {}),
-		};
-		try {
-			writeJsonAtomic(join(runDir, "status.json"), status);
-		} catch {
-			// the folder went away: nobody is left to read it
-		}
-	};
+	const writeStatus = statusWriter(runDir, { id: spec.runId, mode: spec.plan.mode, pid: process.pid, parentSession: spec.parentSessionFile }, () => [...progress.entries()].map(([label, p]) => ({ label, ...p })));
 	writeStatus("running");
 	const stop = new AbortController();
 	const controls = new Map<string, ChildControls>();
@@ -111,7 +93,7 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 			const model = parsed.ok ? runtime.getModel(parsed.ref.provider, parsed.ref.id) : undefined;
 			const child = { label: c.label, step: c.step, agent: c.agent, model: c.model };
 			if (!model) {
-				early.push({ status: "failed", answer: "", error: `model ${c.model} is not available to a background run (only providers from models.json and built-in ones are; one an extension registers is not)`, toolCalls: 0, tokens: 0, cost: 0, notices: [], label: c.label, agent: c.agent.name, task: c.step.task, model: c.model, cwd: "", findings: [], blockers: { blockers: [], stalemate: false } });
+				early.push(failedBeforeStart(child, `model ${c.model} is not available to a background run (only providers from models.json and built-in ones are; one an extension registers is not)`));
 				continue;
 			}
 			models.set(c.label, model);
