@@ -31,7 +31,7 @@ import type { ToolCallRecord } from "../src/transcript/tool-call.ts";
 import { LineReader } from "../src/scan/line-reader.ts";
 import { openSession } from "../src/scan/read-session.ts";
 import { scanSession } from "../src/scan/scan-session.ts";
-import { newStats } from "../src/scan/pairing.ts";
+import { newStats } from "../src/transcript/pairing.ts";
 import { asObject, parseJsonLine, parseToolResultLine, peekField } from "../src/scan/session-parser.ts";
 import { callStream, type RawCall } from "./synthetic-calls.ts";
 import { ROOT, rng } from "./synthetic-vocab.ts";

@@ -3,7 +3,7 @@
 // the user's own words from the user side.
 import type { SessionEvent } from "../transcript/index.ts";
 import { resultText } from "../transcript/index.ts";
-import type { CallPairer } from "./pairing.ts";
+import type { CallPairer } from "../transcript/index.ts";
 import { asObject } from "./session-parser.ts";
 
 // User-side text that the harness wrote, not the user: slash-command wrappers and their

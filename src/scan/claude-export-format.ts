@@ -3,8 +3,8 @@
 // Claude API blocks or plain text (a typed prompt), closed by `---`. Parsed one section at a time.
 import type { SessionEvent } from "../transcript/index.ts";
 import { isCommandWrapper, isUserPrompt, userBlocks } from "./claude-blocks.ts";
-import { CallPairer, type ScanStats } from "./pairing.ts";
-import { assistantContent, CLAUDE_TOOL_BLOCK, type SessionParser } from "./session-parser.ts";
+import { assistantContent, CallPairer, CLAUDE_TOOL_BLOCK, type ScanStats } from "../transcript/index.ts";
+import type { SessionParser } from "./session-parser.ts";
 
 const SECTION = /^### (User|Assistant)\s*$/;
 const JSON_BLOCKS = /^\[\s*(\{|\])/;
