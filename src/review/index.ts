@@ -8,4 +8,5 @@ export { writeNudge, type NudgeOutcome, type NudgeRequest } from "./nudge-writer
 export { runReview, type ReviewerToolLike, type ReviewOutcome } from "./reviewer.ts";
 export { createReviewerReadTools } from "./tools/reviewer-tools.ts";
 export { projectRoot, toolsRootFor, type ToolsRoot } from "./tools-root.ts";
+export { GUIDANCE_FILE, GUIDANCE_READ_BYTES } from "./guidance.ts";
 export { ActivityTail, type TurnLike } from "./activity-tail.ts";

@@ -3,7 +3,7 @@
 // default). Gathers what the monitors report; the formatting is pure (src/status/).
 import { existsSync } from "node:fs";
 import { clampThinkingLevel } from "@earendil-works/pi-ai";
-import { sourceName } from "../findings/index.ts";
+import { sourceLabel } from "../findings/index.ts";
 import { lspBrief, lspSection } from "../lsp/index.ts";
 import { describeChoice } from "../models/index.ts";
 import { TRUST_COMMAND } from "../settings/index.ts";
@@ -58,7 +58,7 @@ export function statusView(session: WatchdogSession, run: RunMonitors, ctx: Ctx,
 		reviewer: reviewerLine(session, ctx),
 		pending: session.review.pendingLine(),
 		lastReview: session.review.lastReviewLine(),
-		findings: findings.map((f) => ({ at: f.finding.at, severity: f.finding.severity, fate: f.fate, source: sourceName(f.finding.source), summary: f.finding.summary, times: f.times, n: f.n })),
+		findings: findings.map((f) => ({ at: f.finding.at, severity: f.finding.severity, fate: f.fate, source: sourceLabel(f.finding), summary: f.finding.summary, times: f.times, n: f.n })),
 		earlier,
 		lines: [
 			lspBrief(s.lsp.enabled, run.lsp?.status()),

@@ -3,14 +3,11 @@
 // covers as each consumer reads them, the language server's part, the one notice of what
 // was held back, and the trust command that takes the decision again.
 import { join } from "node:path";
-import { AGENT_FILE_MAX_BYTES, listAgentFiles } from "../children/agents.ts";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { childSnapshot, fileState, judgeFile, present, ProjectTrust, repositoryTrust, takeSnapshot } from "../host/index.ts";
+import { AGENT_FILE_MAX_BYTES, childSnapshot, fileState, listAgentFiles, judgeFile, present, ProjectTrust, repositoryTrust, takeSnapshot } from "../host/index.ts";
 import type { TrustedRead, TrustSnapshot } from "../host/index.ts";
-import { GUIDANCE_FILE, GUIDANCE_READ_BYTES } from "../review/guidance.ts";
-import { SETTINGS_MAX_BYTES } from "../settings/files.ts";
-import { findProjectSettings, repositoryTop } from "../settings/project-file.ts";
-import { TRUST_COMMAND } from "../settings/index.ts";
+import { GUIDANCE_FILE, GUIDANCE_READ_BYTES } from "../review/index.ts";
+import { findProjectSettings, repositoryTop, SETTINGS_MAX_BYTES, TRUST_COMMAND } from "../settings/index.ts";
 import type { Ctx, WatchdogSession } from "./watchdog-session.ts";
 
 export const TRUST_ENTRY = "watchdog-trust";

@@ -26,9 +26,9 @@ import { cadenceReview } from "./cadence-step.ts";
 import { permissionCheck } from "./permission-step.ts";
 import { SettingsChangeWatch } from "./settings-change-step.ts";
 import { SettingsNotices } from "./settings-notice.ts";
-
-export { historyOfReview } from "./cadence-step.ts";
 import { SubtreeVerifier } from "../verify/index.ts";
+import { type ChildPort, childPort } from "./child-port.ts";
+export { historyOfReview } from "./cadence-step.ts";
 
 export const SESSION_SETTINGS_ENTRY = "watchdog-session-settings";
 
@@ -60,6 +60,7 @@ export interface WatchdogHost {
 	steer(message: { customType: string; content: string | unknown[]; display: boolean; details?: unknown }): void;
 	/** Pi's `sendMessage` with `triggerTurn`: when the agent is idle, starts a run that answers it. */
 	wake?(message: { customType: string; content: string | unknown[]; display: boolean; details?: unknown }): void;
+	post?(message: Parameters<WatchdogHost["steer"]>[0]): void; // Pi's `sendMessage` with no options: starts nothing
 	/** Pi's `setModel` for this session (rotation); false when Pi has no credentials for it. */
 	setModel?(model: NonNullable<ExtensionContext["model"]>): Promise<boolean>;
 	/** Pi's `setThinkingLevel` (a rotation target given with its level). */
@@ -100,6 +101,7 @@ export class WatchdogSession {
 	readonly activity = new ActivityTail();
 	/** Stopped-subtree verification of this session's children (see src/verify/). */
 	readonly subtree: SubtreeVerifier;
+	readonly port: ChildPort = childPort(this); // how this session's children reach it
 	private historyMaxBytes = DEFAULT_MAX_BYTES;
 	private readonly location: SettingsLocation;
 	/** Monitors bound to the session's repository (made at session start). */
@@ -130,6 +132,7 @@ export class WatchdogSession {
 				this.activity.continuedByWatchdog(); // the run this starts is the watchdog's
 				(this.host.wake ?? this.host.steer)(message);
 			},
+			post: (message) => (this.host.post ?? this.host.steer)(message),
 			present,
 			record: (ctx, event) => this.recordHistory(ctx, event),
 			parent: options.parent,
