@@ -4,11 +4,10 @@
 // the child can read. Never throws.
 import { randomBytes } from "node:crypto";
 import type { AssistantMessage, Tool } from "@earendil-works/pi-ai";
-import { clampThinkingLevel } from "@earendil-works/pi-ai";
 import { type Static, Type } from "typebox";
-import { checkReviewer, type Registry, type ReviewerChoice } from "../models/index.ts";
-import { checkArgs, dataFence, loadPrompt } from "../model-call/index.ts";
-import { capText, clip, oneLine, whenAborted } from "../util/index.ts";
+import type { Registry, ReviewerChoice } from "../models/index.ts";
+import { askModel, checkArgs, dataFence, loadPrompt, usableModel } from "../model-call/index.ts";
+import { capText, clip, oneLine } from "../util/index.ts";
 
 export const DECISION_TOOL_NAME = "permission_decision";
 const REASON_CHARS = 500;
@@ -96,20 +95,14 @@ export async function askArbiter(req: AskRequest): Promise<ArbiterOutcome> {
 			? { kind: "failure", failure: "error", reason: "the child's run was stopped while the arbiter was deciding", ...(ref ? { model: ref } : {}) }
 			: { kind: "failure", failure: "timeout", reason: `the arbiter did not answer within ${req.timeoutMs} ms (permissions.timeoutMs)`, ...(ref ? { model: ref } : {}) };
 	try {
-		const check = await Promise.race([checkReviewer(req.registry, req.choice), whenAborted(signal)]);
-		if (!check) return lateOutcome();
-		const model = req.choice.provider && req.choice.id ? req.registry.find(req.choice.provider, req.choice.id) : undefined;
-		if (!check.ok || !model) return { kind: "failure", failure: "no-model", reason: `the arbiter has no usable model: ${check.lines.join(" ")}`, ...(ref ? { model: ref } : {}) };
-		const level = clampThinkingLevel(model, req.choice.thinking);
+		const usable = await usableModel(req.registry, req.choice, signal);
+		if (!usable) return lateOutcome();
+		if ("problem" in usable) return { kind: "failure", failure: "no-model", reason: `the arbiter has no usable model: ${usable.problem}`, ...(ref ? { model: ref } : {}) };
 		const input = buildAskInput(req, randomBytes(6).toString("hex"));
-		const stream = req.registry.streamSimple(
-			model,
-			{ systemPrompt: loadPrompt("permission-arbiter"), messages: [{ role: "user", content: input, timestamp: Date.now() }], tools: [DECISION_TOOL] },
-			{ ...(level !== "off" ? { reasoning: level } : {}), signal, maxTokens: 2048 },
-		);
-		const reply = await Promise.race([stream.result(), whenAborted(signal)]);
-		if (!reply || signal.aborted) return lateOutcome();
-		return readDecision(reply, `${model.provider}/${model.id}`);
+		const context = { systemPrompt: loadPrompt("permission-arbiter"), messages: [{ role: "user" as const, content: input, timestamp: Date.now() }], tools: [DECISION_TOOL] };
+		const reply = await askModel(req.registry, usable, context, { signal, maxTokens: 2048 });
+		if (!reply) return lateOutcome();
+		return readDecision(reply, usable.ref);
 	} catch (error) {
 		if (signal.aborted) return lateOutcome();
 		return { kind: "failure", failure: "error", reason: `the arbiter failed: ${oneLine(error instanceof Error ? error.message : String(error)).slice(0, 200)}`, ...(ref ? { model: ref } : {}) };
