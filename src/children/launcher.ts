@@ -2,14 +2,15 @@
 // the run folder, give every child our watchdog with a channel back to this session, run them
 // (launch.ts), show progress, keep the result on disk, and say what happened. Thin glue over Pi.
 import { CONFIG_DIR_NAME, type ExtensionContext, type ExtensionFactory, type ModelRuntime } from "@earendil-works/pi-coding-agent";
-import type { ChildBlockers, Finding, ParentChannel, ParentUser } from "../findings/index.ts";
+import type { ParentChannel, ParentUser } from "../findings/index.ts";
 import { present } from "../host/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
 import type { WatchdogSession } from "../session/index.ts";
-import { type ChildAgent, type ChildProgress, runChildSession } from "./child-session.ts";
+import type { ChildAgent, ChildProgress } from "./child-session.ts";
+import { childLaunchEnv } from "./launch-env.ts";
 import { enforceLaunchRules } from "./launch-check.ts";
 import { prepareLaunch, sessionInfo } from "./launch-prepare.ts";
-import { type LaunchEnv, runLaunch, type WorktreeOps } from "./launch.ts";
+import { runLaunch, type WorktreeOps } from "./launch.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import { type ChildResult, launchDetails, launchText } from "./launch-result.ts";
 import { makeRunDir, newRunId, statusWriter, writeJsonAtomic } from "./runs.ts";
@@ -19,7 +20,7 @@ import { effectiveTools, formatAgentError } from "./agent-file.ts";
 import { applyAgentOverrides } from "./agent-policy.ts";
 import { childPolicy, type PermissionPolicy, readGlobalRules } from "../permissions/index.ts";
 import type { ProjectTrust, TrustSnapshot } from "../host/index.ts";
-import { childTrust, piSettingsTrusted } from "../session/index.ts";
+import { piSettingsTrusted } from "../session/index.ts";
 
 /** An agent as the launcher needs it (the agent file's fields). */
 export interface LaunchAgent extends ChildAgent {
@@ -132,11 +133,8 @@ export async function launchForeground(
 ): Promise<LaunchOutput> {
 	const { watchdog } = deps;
 	const { plan, children: prepared } = await prepareLaunch(deps, ctx, asked, signal);
-	const settings = watchdog.settings(ctx).settings;
 	const runId = newRunId();
 	const labels = prepared.map((c) => c.label);
-	const channels = new Map(prepared.map((c) => [c.label, { findings: [] as Finding[], blockers: { blockers: [], stalemate: false } as ChildBlockers }]));
-	const byLabel = new Map(prepared.map((c) => [c.label, c]));
 	// Every child is judged before any starts: a blocked launch leaves no run folder, no session.
 	enforceLaunchRules(watchdog, ctx, runId, prepared.map((c) => c.checked));
 	const dir = makeRunDir(deps.agentDir, runId);
@@ -147,19 +145,6 @@ export async function launchForeground(
 		saved: (path, mutate) => watchdog.settingsWatch.files.ownWrite(path, mutate),
 		...(ctx.mode === "tui" && ctx.hasUI ? { ask: (title: string, choices: string[]) => ctx.ui.select(title, choices, { signal }) } : {}),
 	};
-	const channelFor = (label: string, role: string): ParentChannel => ({
-		user,
-		deliver(findings) {
-			const kept = channels.get(label);
-			kept?.findings.push(...findings);
-			watchdog.port.findings(findings.map((finding) => ({ finding, role, runId, child: label })));
-		},
-		settled(state) {
-			const kept = channels.get(label);
-			if (kept) kept.blockers = state;
-			watchdog.port.settled(`${runId}/${label}`, state);
-		},
-	});
 	const progress = new Map<string, ChildProgress & { step: string; status: string; agent: string }>();
 	for (const c of prepared) progress.set(c.label, { step: "", status: "queued", agent: c.agent.name, toolCount: 0, tokens: 0, cost: 0 });
 	const session = sessionInfo(ctx);
@@ -177,37 +162,23 @@ export async function launchForeground(
 		writeStatus("running");
 	};
 	show();
-	const runtime = (ctx.modelRegistry as unknown as { runtime: ModelRuntime }).runtime;
-	const trusted = piSettingsTrusted(watchdog.trust.snapshot, ctx.cwd, CONFIG_DIR_NAME);
-	const env: LaunchEnv = {
-		cwd: ctx.cwd,
-		concurrency: settings.children.concurrency,
+	const env = childLaunchEnv({
+		runId,
 		runDir: dir,
+		project: ctx.cwd,
+		projectTrusted: piSettingsTrusted(watchdog.trust.snapshot, ctx.cwd, CONFIG_DIR_NAME),
+		trust: watchdog.trust.snapshot,
+		agentDir: deps.agentDir,
+		settings: () => watchdog.settings(ctx),
+		runtime: (ctx.modelRegistry as unknown as { runtime: ModelRuntime }).runtime,
+		session,
 		worktrees: deps.worktrees,
-		findingsOf: (label) => channels.get(label) ?? { findings: [], blockers: { blockers: [], stalemate: false } },
-		run: (child, task, cwd, hooks) => {
-			const m = byLabel.get(child.label);
-			if (!m) throw new Error("no model");
-			return runChildSession(
-				{
-					agent: child.agent,
-					task,
-					cwd,
-					projectCwd: ctx.cwd,
-					projectTrusted: trusted,
-					agentDir: deps.agentDir,
-					model: m.resolved,
-					thinking: m.thinking,
-					timeoutMs: child.step.timeoutMs ?? settings.children.timeoutMs,
-					modelRuntime: runtime,
-					watchdog: deps.childWatchdog({ role: child.agent.name, parent: channelFor(child.label, child.agent.name), parentSettings: () => watchdog.settings(ctx), runId, task, project: ctx.cwd, ...(m.permissions ? { permissions: m.permissions } : {}), trust: childTrust(watchdog.trust.snapshot, cwd, dir, deps.agentDir, CONFIG_DIR_NAME) }),
-					...(session.dir ? { sessionDir: session.dir } : {}),
-					...(session.file ? { parentSessionFile: session.file } : {}),
-				},
-				hooks,
-			);
-		},
-	};
+		childWatchdog: deps.childWatchdog,
+		models: new Map(prepared.map((c) => [c.label, { model: c.resolved, thinking: c.thinking, ...(c.permissions ? { permissions: c.permissions } : {}) }])),
+		user,
+		onFindings: (label, role, findings) => watchdog.port.findings(findings.map((finding) => ({ finding, role, runId, child: label }))),
+		onSettled: (label, state) => watchdog.port.settled(`${runId}/${label}`, state),
+	});
 	const live = new AbortController();
 	const forward = () => live.abort();
 	signal?.addEventListener("abort", forward, { once: true });

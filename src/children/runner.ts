@@ -6,14 +6,14 @@
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
-import { CONFIG_DIR_NAME, type ExtensionFactory, ModelRuntime } from "@earendil-works/pi-coding-agent";
+import type { Api, Model } from "@earendil-works/pi-ai";
+import { type ExtensionFactory, ModelRuntime } from "@earendil-works/pi-coding-agent";
 import type { TrustSnapshot } from "../host/index.ts";
-import { childTrust } from "../session/index.ts";
-import type { ChildBlockers, Finding, ParentChannel } from "../findings/index.ts";
 import { parseModelRef } from "../models/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
-import { type ChildControls, runChildSession } from "./child-session.ts";
-import { failedBeforeStart, type LaunchEnv, type PreparedChild, runLaunch, type WorktreeOps } from "./launch.ts";
+import type { ChildControls } from "./child-session.ts";
+import { childLaunchEnv } from "./launch-env.ts";
+import { failedBeforeStart, type PreparedChild, runLaunch, type WorktreeOps } from "./launch.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import type { ChildResult } from "./launch-result.ts";
 import type { ChildWatchdogOptions, LaunchAgent } from "./launcher.ts";
@@ -83,12 +83,10 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 	try {
 		const runtime = await ModelRuntime.create({ authPath: join(spec.agentDir, "auth.json"), modelsPath: join(spec.agentDir, "models.json"), refreshOnCreate: false });
 		await runtime.refresh({ allowNetwork: false });
-		const channels = new Map<string, { findings: Finding[]; blockers: ChildBlockers }>();
 		const prepared: PreparedChild[] = [];
 		const early: ChildResult[] = [];
-		const models = new Map<string, ReturnType<ModelRuntime["getModel"]>>();
+		const models = new Map<string, { model: Model<Api>; thinking: ThinkingLevel; permissions?: PermissionPolicy }>();
 		for (const c of spec.children) {
-			channels.set(c.label, { findings: [], blockers: { blockers: [], stalemate: false } });
 			const parsed = parseModelRef(c.model);
 			const model = parsed.ok ? runtime.getModel(parsed.ref.provider, parsed.ref.id) : undefined;
 			const child = { label: c.label, step: c.step, agent: c.agent, model: c.model };
@@ -96,48 +94,25 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 				early.push(failedBeforeStart(child, `model ${c.model} is not available to a background run (only providers from models.json and built-in ones are; one an extension registers is not)`));
 				continue;
 			}
-			models.set(c.label, model);
+			models.set(c.label, { model, thinking: c.thinking as ThinkingLevel, ...(c.permissions ? { permissions: c.permissions } : {}) });
 			prepared.push(child);
 		}
-		const channel = (label: string): ParentChannel => ({
-			deliver: (findings) => channels.get(label)?.findings.push(...findings),
-			settled: (state) => {
-				const kept = channels.get(label);
-				if (kept) kept.blockers = state;
-			},
-		});
-		const env: LaunchEnv = {
-			cwd: spec.cwd,
-			concurrency: spec.settings.settings.children.concurrency,
+		const env = childLaunchEnv({
+			runId: spec.runId,
 			runDir,
+			project: spec.cwd,
+			projectTrusted: spec.projectTrusted,
+			trust: spec.trust ?? UNDECIDED,
+			agentDir: spec.agentDir,
+			settings: () => spec.settings,
+			runtime,
+			session: { dir: spec.sessionDir, file: spec.parentSessionFile },
 			// The parent goes on working in its tree: every writing child gets a worktree.
 			isolate: true,
 			worktrees: deps.worktrees,
-			findingsOf: (label) => channels.get(label) ?? { findings: [], blockers: { blockers: [], stalemate: false } },
-			run: (child, task, cwd, hooks) => {
-				const c = spec.children.find((x) => x.label === child.label);
-				const model = models.get(child.label);
-				if (!c || !model) throw new Error("no model");
-				return runChildSession(
-					{
-						agent: child.agent,
-						task,
-						cwd,
-						projectCwd: spec.cwd,
-						projectTrusted: spec.projectTrusted,
-						agentDir: spec.agentDir,
-						model,
-						thinking: c.thinking as ThinkingLevel,
-						timeoutMs: child.step.timeoutMs ?? spec.settings.settings.children.timeoutMs,
-						modelRuntime: runtime,
-						watchdog: deps.childWatchdog({ role: child.agent.name, parent: channel(child.label), parentSettings: () => spec.settings, runId: spec.runId, task, project: spec.cwd, ...(c.permissions ? { permissions: c.permissions } : {}), trust: childTrust(spec.trust ?? UNDECIDED, cwd, runDir, spec.agentDir, CONFIG_DIR_NAME) }),
-						...(spec.sessionDir ? { sessionDir: spec.sessionDir } : {}),
-						...(spec.parentSessionFile ? { parentSessionFile: spec.parentSessionFile } : {}),
-					},
-					hooks,
-				);
-			},
-		};
+			childWatchdog: deps.childWatchdog,
+			models,
+		});
 		const { results, notes } = await runLaunch(spec.plan, prepared, env, {
 			signal: stop.signal,
 			onControls: (label, c) => controls.set(label, c),
