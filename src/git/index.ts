@@ -6,6 +6,7 @@
 export { gitOk, type GitOptions, type GitRun, runGit, SLOW_GIT_MS } from "./git-process.ts";
 export { createGitRunner, type GitResult, type GitRunner } from "./runner.ts";
 export { findRepo, readHead, type RepoLocation } from "./repo.ts";
+export { ignoredByGit, repositoryTop } from "./queries.ts";
 export { IgnoreRules } from "./ignore-rules.ts";
 export { parsePorcelainV2, type PorcelainStatus } from "./status-parse.ts";
 export { hashOf, hashPath, type PathMark } from "./file-hash.ts";
