@@ -28,8 +28,16 @@ export interface PreparedLaunch {
 	children: ReadyChild[];
 }
 
-/** Throws (a tool error, nothing started) on an unknown or broken agent, a broken rule set, a bad folder or a model that does not resolve. */
-export async function prepareLaunch(deps: LauncherDeps, ctx: ExtensionContext, asked: LaunchPlan, signal?: AbortSignal): Promise<PreparedLaunch> {
+/**
+ * Throws (a tool error, nothing started) on an unknown or broken agent, a broken rule set, a bad
+ * folder or a model that does not resolve.
+ */
+export async function prepareLaunch(
+	deps: LauncherDeps,
+	ctx: ExtensionContext,
+	asked: LaunchPlan,
+	signal?: AbortSignal,
+): Promise<PreparedLaunch> {
 	const agents = findAgents(deps.agents(ctx, deps.watchdog.trust), asked.steps.map((s) => s.agent));
 	const policies = permissionPolicies(deps.agentDir, agents);
 	// Made absolute here: a background runner starts in its run folder, not in this session's.
@@ -39,7 +47,11 @@ export async function prepareLaunch(deps: LauncherDeps, ctx: ExtensionContext, a
 	const problems: string[] = [];
 	for (const [i, step] of plan.steps.entries()) {
 		const agent = agents[i];
-		const choice = resolveChildModel(ctx.modelRegistry, { launchModel: step.model, launchThinking: step.thinking, agentModel: agent.model, agentThinking: agent.thinking }, { model: ctx.model, thinking: ctx.thinkingLevel });
+		const choice = resolveChildModel(
+			ctx.modelRegistry,
+			{ launchModel: step.model, launchThinking: step.thinking, agentModel: agent.model, agentThinking: agent.thinking },
+			{ model: ctx.model, thinking: ctx.thinkingLevel },
+		);
 		if ("error" in choice) {
 			problems.push(`${labels[i]}: ${choice.error}`);
 			continue;
@@ -53,7 +65,13 @@ export async function prepareLaunch(deps: LauncherDeps, ctx: ExtensionContext, a
 			resolved: choice.model,
 			thinking,
 			...(policies[i] ? { permissions: policies[i] } : {}),
-			checked: { label: labels[i], role: agent.name, model: choice.model, thinking, explicit: Boolean(step.model && step.model !== "inherit") },
+			checked: {
+				label: labels[i],
+				role: agent.name,
+				model: choice.model,
+				thinking,
+				explicit: Boolean(step.model && step.model !== "inherit"),
+			},
 		});
 	}
 	// Nothing starts on a plan already known to be broken: one unresolved child refuses the launch.
@@ -64,7 +82,8 @@ export async function prepareLaunch(deps: LauncherDeps, ctx: ExtensionContext, a
 /** The parent session's id, file and folder (children's session files go beside it); empty when the session is gone. */
 export function sessionInfo(ctx: ExtensionContext): { id?: string; file?: string; dir?: string } {
 	try {
-		return { id: ctx.sessionManager.getSessionId(), file: ctx.sessionManager.getSessionFile(), dir: ctx.sessionManager.getSessionDir() };
+		const manager = ctx.sessionManager;
+		return { id: manager.getSessionId(), file: manager.getSessionFile(), dir: manager.getSessionDir() };
 	} catch {
 		return {};
 	}

@@ -15,7 +15,11 @@ export interface UsableModel {
 }
 
 /** The chosen model ready to call; `{ problem }` says why it is not; undefined when `signal` ended the wait. */
-export async function usableModel(registry: Registry, choice: ReviewerChoice, signal: AbortSignal): Promise<UsableModel | { problem: string } | undefined> {
+export async function usableModel(
+	registry: Registry,
+	choice: ReviewerChoice,
+	signal: AbortSignal,
+): Promise<UsableModel | { problem: string } | undefined> {
 	const check = await Promise.race([checkReviewer(registry, choice), whenAborted(signal)]);
 	if (!check) return undefined;
 	const model = choice.provider && choice.id ? registry.find(choice.provider, choice.id) : undefined;
@@ -24,8 +28,14 @@ export async function usableModel(registry: Registry, choice: ReviewerChoice, si
 }
 
 /** One reply from the model; undefined when `signal` ended the wait first. Throws what the provider throws. */
-export async function askModel(registry: Registry, usable: UsableModel, context: Context, options: { signal: AbortSignal; maxTokens: number }): Promise<AssistantMessage | undefined> {
-	const stream = registry.streamSimple(usable.model, context, { ...(usable.level !== "off" ? { reasoning: usable.level } : {}), signal: options.signal, maxTokens: options.maxTokens });
+export async function askModel(
+	registry: Registry,
+	usable: UsableModel,
+	context: Context,
+	options: { signal: AbortSignal; maxTokens: number },
+): Promise<AssistantMessage | undefined> {
+	const reasoning = usable.level !== "off" ? { reasoning: usable.level } : {};
+	const stream = registry.streamSimple(usable.model, context, { ...reasoning, signal: options.signal, maxTokens: options.maxTokens });
 	const reply = await Promise.race([stream.result(), whenAborted(options.signal)]);
 	return reply && !options.signal.aborted ? reply : undefined;
 }

@@ -7,7 +7,9 @@ import type { Static, TObject } from "typebox";
 import { Value } from "typebox/value";
 import { clip, isPlainObject } from "../util/index.ts";
 
-export type Checked<S extends TObject> = { ok: true; value: Static<S>; unknownKeys: string[] } | { ok: false; error: string };
+export type Checked<S extends TObject> =
+	| { ok: true; value: Static<S>; unknownKeys: string[] }
+	| { ok: false; error: string };
 
 interface FieldSchema {
 	type?: string;
@@ -30,7 +32,9 @@ export function checkArgs<S extends TObject>(schema: S, args: unknown): Checked<
 		}
 	}
 	if (input === undefined || input === null) input = {};
-	if (typeof input !== "object" || Array.isArray(input)) return { ok: false, error: `the arguments must be a JSON object, got ${describe(input)}` };
+	if (typeof input !== "object" || Array.isArray(input)) {
+		return { ok: false, error: `the arguments must be a JSON object, got ${describe(input)}` };
+	}
 
 	const given = input as Record<string, unknown>;
 	const fields = schema.properties as Record<string, FieldSchema>;
@@ -47,11 +51,13 @@ export function checkArgs<S extends TObject>(schema: S, args: unknown): Checked<
 	};
 	for (const error of Value.Errors(schema, candidate)) {
 		if (error.keyword === "required") {
-			for (const name of (error.params as { requiredProperties?: string[] }).requiredProperties ?? []) say(name, "is required");
+			const names = (error.params as { requiredProperties?: string[] }).requiredProperties ?? [];
+			for (const name of names) say(name, "is required");
 			continue;
 		}
 		if (error.keyword === "additionalProperties") {
-			for (const name of (error.params as { additionalProperties?: string[] }).additionalProperties ?? []) say(name, "is not a field of this tool");
+			const names = (error.params as { additionalProperties?: string[] }).additionalProperties ?? [];
+			for (const name of names) say(name, "is not a field of this tool");
 			continue;
 		}
 		const name = error.instancePath.split("/")[1] ?? "";
@@ -77,7 +83,9 @@ export function trimStrings(args: unknown): unknown {
 /** The shape a tool takes, for error messages: `{ path: string, offset?: integer }`. */
 export function argsShape(schema: TObject): string {
 	const required = new Set<string>((schema.required as string[] | undefined) ?? []);
-	const fields = Object.entries(schema.properties as Record<string, FieldSchema>).map(([name, f]) => `${name}${required.has(name) ? "" : "?"}: ${f.type ?? "string"}`);
+	const fields = Object.entries(schema.properties as Record<string, FieldSchema>).map(
+		([name, f]) => `${name}${required.has(name) ? "" : "?"}: ${f.type ?? "string"}`,
+	);
 	return `{ ${fields.join(", ")} }`;
 }
 
@@ -95,7 +103,8 @@ function problemOf(field: FieldSchema, original: unknown, value: unknown): strin
 	switch (field.type) {
 		case "integer":
 		case "number": {
-			if (typeof value !== "number" || (field.type === "integer" && !Number.isInteger(value))) return `must be a whole number, got ${describe(original)}`;
+			const whole = typeof value === "number" && (field.type !== "integer" || Number.isInteger(value));
+			if (!whole) return `must be a whole number, got ${describe(original)}`;
 			if (field.maximum === undefined) return `must be at least ${field.minimum}, got ${value}`;
 			return `must be between ${field.minimum ?? Number.MIN_SAFE_INTEGER} and ${field.maximum}, got ${value}`;
 		}
@@ -103,7 +112,8 @@ function problemOf(field: FieldSchema, original: unknown, value: unknown): strin
 			return `must be true or false, got ${describe(original)}`;
 		case "string":
 			if (typeof value !== "string") return `must be a string, got ${describe(original)}`;
-			if (field.maxLength !== undefined && value.length > field.maxLength) return `must be at most ${field.maxLength} characters, got ${value.length}`;
+			const max = field.maxLength;
+			if (max !== undefined && value.length > max) return `must be at most ${max} characters, got ${value.length}`;
 			return "must not be empty";
 		default:
 			return `is not what this tool takes, got ${describe(original)}`;
