@@ -14,9 +14,9 @@ describe("findings", () => {
 	it("checks watchdog_warn arguments and says what is wrong", () => {
 		expect(parseWarnArgs({ summary: "s", evidence: "e", recommendedAction: "a", importance: "low", severity: "concern" }).ok).toBe(true);
 		const bad = parseWarnArgs({ summary: "", evidence: "e", importance: "urgent", severity: "concern", extra: 1 });
-		expect(bad).toMatchObject({ ok: false, error: expect.stringMatching(/summary is empty/) });
+		expect(bad).toMatchObject({ ok: false, error: expect.stringMatching(/"summary" must not be empty/) });
 		expect(bad).toMatchObject({ error: expect.stringMatching(/recommendedAction/) });
-		expect(bad).toMatchObject({ error: expect.stringMatching(/importance must be low, medium or high/) });
+		expect(bad).toMatchObject({ error: expect.stringMatching(/"importance" must be low, medium or high/) });
 		expect(parseWarnArgs("not an object").ok).toBe(false);
 		const long = parseWarnArgs({ summary: "x".repeat(1000), evidence: "e", recommendedAction: "a", importance: "low", severity: "concern" });
 		expect(long).toMatchObject({ ok: true, value: { summary: `${"x".repeat(299)}…` } }); // 300 characters, cut visibly
