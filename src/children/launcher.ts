@@ -169,7 +169,7 @@ export async function launchForeground(
 	const user: ParentUser = {
 		mode: ctx.mode,
 		notify: (text, level) => present(ctx, text, level),
-		saved: (path, mutate) => watchdog.settingsWatch.files.ownWrite(path, mutate),
+		saved: (path, mutate) => watchdog.ownWrite(path, mutate),
 		...(ctx.mode === "tui" && ctx.hasUI ? { ask: (title: string, choices: string[]) => ctx.ui.select(title, choices, { signal }) } : {}),
 	};
 	const channelFor = (label: string, role: string): ParentChannel => ({
