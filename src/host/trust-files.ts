@@ -4,7 +4,7 @@
 // looked at (lstat), never opened.
 import { lstatSync } from "node:fs";
 import { readFileInRoot } from "../util/index.ts";
-import type { SafeRead } from "../util/safe-file.ts";
+import type { SafeRead } from "../util/index.ts";
 import type { FileState, TrustSnapshot } from "./trust-snapshot.ts";
 
 /** How one consumer reads a file: links stay inside `root`; at most `maxBytes` are read. */

@@ -12,3 +12,4 @@ export { projectRoot, toolsRootFor, type ToolsRoot } from "./tools-root.ts";
 export { loadPrompt } from "./prompts.ts";
 export { dataFence } from "./review-input.ts";
 export { ActivityTail, type TurnLike } from "./activity-tail.ts";
+export { GUIDANCE_FILE, GUIDANCE_READ_BYTES } from "./guidance.ts";

@@ -7,10 +7,8 @@ import { AGENT_FILE_MAX_BYTES, listAgentFiles } from "../children/agents.ts";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { childSnapshot, fileState, judgeFile, present, ProjectTrust, repositoryTrust, takeSnapshot } from "../host/index.ts";
 import type { TrustedRead, TrustSnapshot } from "../host/index.ts";
-import { GUIDANCE_FILE, GUIDANCE_READ_BYTES } from "../review/guidance.ts";
-import { SETTINGS_MAX_BYTES } from "../settings/files.ts";
-import { findProjectSettings, repositoryTop } from "../settings/project-file.ts";
-import { TRUST_COMMAND } from "../settings/index.ts";
+import { GUIDANCE_FILE, GUIDANCE_READ_BYTES } from "../review/index.ts";
+import { findProjectSettings, repositoryTop, SETTINGS_MAX_BYTES, TRUST_COMMAND } from "../settings/index.ts";
 import type { Ctx } from "./monitor.ts";
 
 /** What taking trust needs of the session: a child's given snapshot, the folders, the session entries. */

@@ -7,5 +7,6 @@ export { loweredOversight } from "./oversight.ts";
 export { type ChildPolicyLayer, forEachLeaf, howToTurnOn, type ResolvedSettings, type SettingsProblem } from "./resolve.ts";
 export { MAX_CHILD_TIMEOUT_MS, MAX_CHILD_TIMEOUT_TEXT, type SettingsLayer, UNSUPPORTED_KEYS, type WatchdogSettings } from "./schema.ts";
 export { type ProjectContext, type ProjectFileTrust, type SettingsLocation, SettingsStore, TRUST_COMMAND } from "./store.ts";
-export { parseJson } from "./files.ts";
+export { parseJson, SETTINGS_MAX_BYTES } from "./files.ts";
+export { findProjectSettings, repositoryTop } from "./project-file.ts";
 export { type HeldChange, settingsDiff, WatchedFileCache } from "./file-watch.ts";

@@ -4,7 +4,7 @@
 export { whenAborted } from "./abort.ts";
 export { gitOk, type GitOptions, type GitRun, runGit, SLOW_GIT_MS } from "./git-process.ts";
 export { isPlainObject } from "./json.ts";
-export { fileToken, readFileInRoot, stripBom, userRoot } from "./safe-file.ts";
+export { fileToken, readFileInRoot, type SafeRead, stripBom, userRoot } from "./safe-file.ts";
 export { type StatusSection } from "./status-section.ts";
 export { capText, clip, clipCounting, contentText, oneLine, quoteLines } from "./text.ts";
 export { compileStarGlob, MAX_STAR_GLOB_CHARS, MAX_STAR_GLOB_SUBJECT, type StarGlob } from "./star-glob.ts";
