@@ -16,7 +16,8 @@ export async function cadenceReview(deps: CadenceDeps, ctx: ExtensionContext, ca
 	const stop = () => deps.review.cancel("the end of the run");
 	cancel.addEventListener("abort", stop, { once: true });
 	try {
-		const request = { trigger: "cadence" as const, paths: run.gate?.pendingPaths() ?? [], since: run.startLeaf?.leaf ?? null };
+		const paths = run.gate?.pendingPaths() ?? [];
+		const request = { trigger: "cadence" as const, paths, since: run.startLeaf?.leaf ?? null };
 		const result = await modelReview(deps, ctx, request);
 		// Cancelled by the boundary (which reviews the whole run) or by new input: nothing to record.
 		if (result.outcome.status === "cancelled" || cancel.aborted) return;

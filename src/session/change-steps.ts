@@ -8,7 +8,13 @@ import type { ChangeGate } from "../review/index.ts";
 import type { SettleStage } from "./monitor.ts";
 import { settleMark } from "./settle-timing.ts";
 
-export function gateStage(deps: { gate(): ChangeGate | undefined; problem(ctx: ExtensionContext, text: string): void }): SettleStage {
+export interface GateDeps {
+	gate(): ChangeGate | undefined;
+	/** The review's status shows the gate's trouble. */
+	problem(ctx: ExtensionContext, text: string): void;
+}
+
+export function gateStage(deps: GateDeps): SettleStage {
 	return {
 		name: "gate",
 		async settle(run) {

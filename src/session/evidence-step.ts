@@ -79,7 +79,8 @@ async function writtenNudge(deps: EvidenceDeps, run: SettleRun, evidence: Settle
 			timeoutMs: settings.agentEndTimeoutMs,
 		});
 		if (!written.ok) {
-			run.record({ kind: "failure", what: "nudge model", message: `${model}: ${written.message}; the nudge uses the template` });
+			const message = `${model}: ${written.message}; the nudge uses the template`;
+			run.record({ kind: "failure", what: "nudge model", message });
 			return evidence;
 		}
 		const finding: Finding = { ...due, recommendedAction: written.text };

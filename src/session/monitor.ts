@@ -65,7 +65,11 @@ export interface Monitor {
 	/** Any input at all, the user's or another extension's. */
 	input?(): void;
 	/** Before a tool runs; a verdict that blocks ends the round (the checks that may refuse answer first). */
-	toolCall?(ctx: ExtensionContext, call: ToolCall, settings: ResolvedSettings): ToolCallVerdict | Promise<ToolCallVerdict>;
+	toolCall?(
+		ctx: ExtensionContext,
+		call: ToolCall,
+		settings: ResolvedSettings,
+	): ToolCallVerdict | Promise<ToolCallVerdict>;
 	/** After a tool ran, with the watchdog on. */
 	toolResult?(ctx: ExtensionContext, event: ToolEvent, settings: ResolvedSettings): ToolFindings | undefined;
 	/** An assistant message's visible text. */

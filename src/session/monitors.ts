@@ -98,15 +98,18 @@ export function loopsMonitor(loops: LoopWatch): Monitor {
 		userPrompt: () => loops.userPrompt(),
 		toolResult: (_ctx, event, resolved) => {
 			const loop = loops.toolResult({ enabled: resolved.enabled, loops: resolved.settings.loops }, event);
-			const resolvedLoop = loop.resolved;
+			const over = loop.resolved;
+			const data = { at: Date.now(), call: over?.call };
 			return {
 				findings: loop.findings,
 				...(loop.signal ? { details: { signal: loop.signal } } : {}),
-				...(resolvedLoop ? { resolved: { customType: LOOP_RESOLVED_ENTRY, text: resolvedLoop.text, data: { at: Date.now(), call: resolvedLoop.call } } } : {}),
+				...(over ? { resolved: { customType: LOOP_RESOLVED_ENTRY, text: over.text, data } } : {}),
 				...(loop.stop ? { stop: loop.stop } : {}),
 			};
 		},
-		assistantText: (text, resolved) => loops.assistantText({ enabled: resolved.enabled, loops: resolved.settings.loops }, text),
+		assistantText: (text, resolved) => {
+			loops.assistantText({ enabled: resolved.enabled, loops: resolved.settings.loops }, text);
+		},
 		status: (v) => ({
 			sections: [loops.section(v.enabled, v.settings.loops.enabled)],
 			brief: [loops.brief(v.enabled, v.settings.loops.enabled)],
@@ -148,7 +151,8 @@ export function rotationMonitor(rotation: Rotation): Monitor {
 		userPrompt: () => rotation.userPrompt(Date.now()),
 		status: (v) => {
 			const brief = v.role === "main" ? rotation.brief(v.settings.rotate) : undefined;
-			return { sections: [rotation.section(v.settings.rotate, v.settings.idle.policy)], brief: brief === undefined ? [] : [brief] };
+			const section = rotation.section(v.settings.rotate, v.settings.idle.policy);
+			return { sections: [section], brief: brief === undefined ? [] : [brief] };
 		},
 	};
 }
@@ -199,9 +203,11 @@ export function trustMonitor(trust: () => ProjectTrust): Monitor {
 		name: "trust",
 		status: (v) => {
 			const held = trust().held.list();
-			const heldLine = `Held back: ${held.map((h) => h.path).join(", ")} (changed or added after the trust decision; ${TRUST_COMMAND} allows them)`;
+			const paths = held.map((h) => h.path).join(", ");
+			const heldLine = `Held back: ${paths} (changed or added after the trust decision; ${TRUST_COMMAND} allows them)`;
 			const unsupported = unsupportedSettings(v.resolved, v.role);
-			const sections: StatusSection[] = unsupported.length ? [{ title: "Not supported here (pi-subagents settings)", lines: unsupported }] : [];
+			const title = "Not supported here (pi-subagents settings)";
+			const sections: StatusSection[] = unsupported.length ? [{ title, lines: unsupported }] : [];
 			return { sections, brief: held.length ? [heldLine] : [] };
 		},
 	};

@@ -17,7 +17,8 @@ export function startMonitors(previous: RunMonitors, cwd: string, configDirName:
 	const artifacts = `${configDirName}-subagents/`;
 	const gate = new ChangeGate({
 		cwd,
-		ignore: (p) => p.startsWith(artifacts) || p.startsWith("tmp/") || p.startsWith(".git/") || /(^|\/)node_modules\//.test(p),
+		ignore: (p) =>
+			p.startsWith(artifacts) || p.startsWith("tmp/") || p.startsWith(".git/") || /(^|\/)node_modules\//.test(p),
 		// The first snapshot holds up the agent's first write: a repository too big for this gets a notice, not a wait.
 		timeoutMs: GIT_STATUS_TIMEOUT_MS,
 	});

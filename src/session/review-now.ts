@@ -11,11 +11,18 @@ import { closeReview, lspAndReview, type ReviewDeps } from "./review-steps.ts";
 export interface ReviewNowDeps extends ReviewDeps {
 	settings(ctx: ExtensionContext): ResolvedSettings;
 	/** The sink, with the agent idle: the model's share starts a run. */
-	deliver(ctx: ExtensionContext, findings: Finding[], settings: ResolvedSettings["settings"]): { toModel: Finding[]; toUser: Finding[] } | undefined;
+	deliver(
+		ctx: ExtensionContext,
+		findings: Finding[],
+		settings: ResolvedSettings["settings"],
+	): { toModel: Finding[]; toUser: Finding[] } | undefined;
 	persist(type: string, data: unknown): void;
 }
 
-export async function reviewNow(deps: ReviewNowDeps, ctx: ExtensionContext): Promise<{ text: string; level: "info" | "warning" }> {
+export async function reviewNow(
+	deps: ReviewNowDeps,
+	ctx: ExtensionContext,
+): Promise<{ text: string; level: "info" | "warning" }> {
 	const resolved = deps.settings(ctx);
 	if (!resolved.enabled) return { text: "The watchdog is off, so nothing was reviewed.", level: "warning" };
 	if (!deps.review.hasPending()) return { text: "Nothing pending: every change so far was reviewed.", level: "info" };

@@ -7,6 +7,12 @@ import { REVIEW_ENTRY } from "../review/index.ts";
 import type { SettleRun, SettleStage } from "./monitor.ts";
 import { closeReview, type LspAndReview, lspCheck, modelReview, type ReviewDeps } from "./review-steps.ts";
 
+const NOT_GIT =
+	"(Not a git repository: these are the paths of successful edit and write calls; bash changes are not seen.)";
+const ACTIVITY =
+	"(Nothing changed locally: this run orchestrated child agents, so review what it did with them; " +
+	"see the orchestration activity.)";
+
 export function lspStage(deps: ReviewDeps): SettleStage {
 	return {
 		name: "lsp",
@@ -36,17 +42,15 @@ export function reviewStage(deps: ReviewDeps, clarify: ClarifyDeps): SettleStage
 		async settle(run) {
 			const changes = run.changes;
 			if (!changes) return;
-			const notes = [
-				changes.via === "tools" ? "(Not a git repository: these are the paths of successful edit and write calls; bash changes are not seen.)" : "",
-				changes.trigger === "activity" ? "(Nothing changed locally: this run orchestrated child agents, so review what it did with them; see the orchestration activity.)" : "",
-			].filter(Boolean);
+			const notes = [changes.via === "tools" ? NOT_GIT : "", changes.trigger === "activity" ? ACTIVITY : ""];
+			const note = notes.filter(Boolean).join("\n");
 			const request = {
 				trigger: changes.trigger,
 				paths: changes.paths,
 				since: run.since,
-				note: notes.length ? notes.join("\n") : undefined,
+				note: note || undefined,
 				signals: run.signals,
-				...(run.clarify ? { clarification: { activity: clarify.texts(), ask: clarify.mayAsk() && !clarify.stalemated() } } : {}),
+				...(run.clarify ? { clarification: { activity: clarify.texts(), ask: mayAsk(clarify) } } : {}),
 			};
 			const result = await modelReview(deps, run.ctx, request, run.lsp?.signal);
 			const cancelled = result.outcome.status === "cancelled";
@@ -66,6 +70,11 @@ export function reviewStage(deps: ReviewDeps, clarify: ClarifyDeps): SettleStage
 	};
 }
 
+/** `watchdog_ask` is offered unless this prompt has had its question or a finding is in stalemate. */
+function mayAsk(clarify: ClarifyDeps): boolean {
+	return clarify.mayAsk() && !clarify.stalemated();
+}
+
 /**
  * A question the review came back with: it uses up the prompt's question and the review's
  * evidence. If clarification was turned off while the reviewer worked, it is a stale result:
@@ -76,6 +85,8 @@ function askedQuestion(clarify: ClarifyDeps, run: SettleRun, question: Question 
 	clarify.asked();
 	if (clarify.clarifying(run.ctx)) return question;
 	const reason = "clarification was turned off during the review";
-	run.record({ kind: "question", source: run.role, question: question.question, evidence: question.evidence, outcome: "suppressed", reason });
+	const { evidence } = question;
+	const outcome = "suppressed";
+	run.record({ kind: "question", source: run.role, question: question.question, evidence, outcome, reason });
 	return undefined;
 }

@@ -41,22 +41,37 @@ export interface LspAndReview {
 }
 
 /** The LSP pre-pass over the review's paths and the pending ones; it needs no model. */
-export async function lspCheck(deps: ReviewDeps, settings: WatchdogSettings, paths: string[]): Promise<{ signal?: string; findings: Finding[] }> {
+export async function lspCheck(
+	deps: ReviewDeps,
+	settings: WatchdogSettings,
+	paths: string[],
+): Promise<{ signal?: string; findings: Finding[] }> {
 	const all = deps.review.pathsFor(paths).paths;
 	const lsp = deps.repo().lsp;
 	// The repository's own server and TypeScript run only as they were when you decided to trust it.
-	const checked = settings.lsp.enabled && lsp ? await lsp.check(all, settings.lsp, lspTrusted(deps.trust(), lsp.root)) : undefined;
+	const on = settings.lsp.enabled ? lsp : undefined;
+	const checked = on ? await on.check(all, settings.lsp, lspTrusted(deps.trust(), on.root)) : undefined;
 	settleMark("lsp");
 	return { ...(checked?.signal ? { signal: checked.signal } : {}), findings: checked?.findings ?? [] };
 }
 
 /** The model review, with the LSP's signal first, then the loops', then the request's. */
-export async function modelReview(deps: ReviewDeps, ctx: ExtensionContext, request: ReviewRequest, lspSignal?: string): Promise<ReviewResult> {
+export async function modelReview(
+	deps: ReviewDeps,
+	ctx: ExtensionContext,
+	request: ReviewRequest,
+	lspSignal?: string,
+): Promise<ReviewResult> {
 	const signals = [...(lspSignal ? [lspSignal] : []), ...deps.loopSignals(), ...(request.signals ?? [])];
 	return deps.review.review(ctx, { ...request, signals, gate: deps.repo().gate });
 }
 
-export async function lspAndReview(deps: ReviewDeps, ctx: ExtensionContext, settings: WatchdogSettings, request: ReviewRequest): Promise<LspAndReview> {
+export async function lspAndReview(
+	deps: ReviewDeps,
+	ctx: ExtensionContext,
+	settings: WatchdogSettings,
+	request: ReviewRequest,
+): Promise<LspAndReview> {
 	// The LSP's findings stand even if the review fails or is cancelled.
 	const lsp = await lspCheck(deps, settings, request.paths);
 	const result = await modelReview(deps, ctx, request, lsp.signal);
@@ -65,12 +80,19 @@ export async function lspAndReview(deps: ReviewDeps, ctx: ExtensionContext, sett
 }
 
 /** Records the review (pending changes, failures), writes its history line and sets the footer's word. */
-export function closeReview(deps: ReviewDeps, ctx: ExtensionContext, reviewed: LspAndReview, trigger: ReviewRecord["trigger"], delivered: Delivered): ReviewRecord {
+export function closeReview(
+	deps: ReviewDeps,
+	ctx: ExtensionContext,
+	reviewed: LspAndReview,
+	trigger: ReviewRecord["trigger"],
+	delivered: Delivered,
+): ReviewRecord {
 	const stalemate = { count: delivered.stalemateCount, stalemate: delivered.stalemate };
 	const record = deps.review.record(ctx, reviewed.result, trigger, reviewed.findings, stalemate);
 	deps.record(ctx, historyOfReview(record));
 	const asked = delivered.question?.delivered;
-	deps.outcome(outcomeLabel({ status: record.status, failureKind: record.failure?.kind, sent: delivered.sent, shown: delivered.shown, asked }));
+	const { sent, shown } = delivered;
+	deps.outcome(outcomeLabel({ status: record.status, failureKind: record.failure?.kind, sent, shown, asked }));
 	return record;
 }
 

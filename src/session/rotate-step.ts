@@ -6,7 +6,8 @@ import type { ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-
 import type { FindingsSink } from "../findings/index.ts";
 import { present } from "../host/index.ts";
 import { checkReviewer, chooseReviewer, type Thinking } from "../models/index.ts";
-import { type Candidate, lastAssistant, RESUME_MESSAGE, ROTATE_ENTRY, type Rotation, type RotationIo, type RotationRecord, skipsText } from "../rotate/index.ts";
+import { type Candidate, lastAssistant, RESUME_MESSAGE, ROTATE_ENTRY, type Rotation } from "../rotate/index.ts";
+import { type RotationIo, type RotationRecord, skipsText } from "../rotate/index.ts";
 import type { SettleRun, SettleStage } from "./monitor.ts";
 
 export interface RotationDeps {
@@ -36,7 +37,10 @@ export function rotationStage(deps: RotationDeps): SettleStage {
 }
 
 /** What the settle adds for a rotation, if anything. Never throws. */
-async function rotateAtSettle(deps: RotationDeps, run: SettleRun): Promise<{ entries: SessionBoundaryDraft[]; continueRun: boolean } | undefined> {
+async function rotateAtSettle(
+	deps: RotationDeps,
+	run: SettleRun,
+): Promise<{ entries: SessionBoundaryDraft[]; continueRun: boolean } | undefined> {
 	const { ctx, settings } = run;
 	if (deps.role !== "main" || !settings.rotate.enabled) return undefined;
 	try {
@@ -72,10 +76,12 @@ async function rotateAtSettle(deps: RotationDeps, run: SettleRun): Promise<{ ent
 function registryIo(deps: RotationDeps, ctx: ExtensionContext): RotationIo {
 	return {
 		async check(candidate: Candidate) {
-			const checked = await checkReviewer(ctx.modelRegistry, chooseReviewer({ model: candidate.ref, thinking: "off" }, {}));
+			const choice = chooseReviewer({ model: candidate.ref, thinking: "off" }, {});
+			const checked = await checkReviewer(ctx.modelRegistry, choice);
 			if (checked.ok) return { ok: true };
 			const first = checked.lines[0] ?? "";
-			return { ok: false, reason: first.startsWith("Unknown model") ? `unknown model (${first})` : `no credentials (${first})` };
+			const reason = first.startsWith("Unknown model") ? `unknown model (${first})` : `no credentials (${first})`;
+			return { ok: false, reason };
 		},
 		async switchTo(candidate: Candidate) {
 			const model = ctx.modelRegistry.find(candidate.provider, candidate.id);

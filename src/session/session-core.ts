@@ -5,7 +5,8 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Policy } from "../evidence/index.ts";
 import { DEFAULT_MAX_BYTES, type HistoryEventInput, HistoryLog } from "../findings/index.ts";
 import { chooseReviewer, type ReviewerChoice, type SessionModelInfo, type Thinking } from "../models/index.ts";
-import { childView, placeBareModels, type ProjectContext, type ResolvedSettings, type SettingsLayer, type SettingsLocation, SettingsStore } from "../settings/index.ts";
+import { childView, placeBareModels, type ProjectContext, type ResolvedSettings } from "../settings/index.ts";
+import { type SettingsLayer, type SettingsLocation, SettingsStore } from "../settings/index.ts";
 import { isPlainObject } from "../util/index.ts";
 import type { Ctx, Entry, HistoryCtx, HistoryLine } from "./monitor.ts";
 import type { WatchdogHost, WatchdogOptions } from "./options.ts";
@@ -14,6 +15,8 @@ import { SettingsNotices } from "./settings-notice.ts";
 import { noticeHeld, type TrustDeps, unstartedTrust } from "./trust-step.ts";
 
 export const SESSION_SETTINGS_ENTRY = "watchdog-session-settings";
+
+type OwnWrite = SettingsChangeWatch["files"]["ownWrite"];
 
 export class SessionCore {
 	readonly store: SettingsStore;
@@ -47,9 +50,11 @@ export class SessionCore {
 	recordHistory(ctx: HistoryCtx, event: HistoryLine): void {
 		try {
 			const session = ctx.sessionManager?.getSessionId() ?? "unknown";
-			this.historyMaxBytes = (this.options.parentSettings?.() ?? this.store.resolve(this.project(ctx as Ctx))).settings.history.maxBytes;
-			const child = this.options.role !== "main" ? { role: this.options.role, ...(this.options.runId ? { run: this.options.runId } : {}) } : {};
-			this.historyLog.append({ ...event, ...child, session, cwd: this.options.project ?? ctx.cwd } as HistoryEventInput);
+			const { role, runId, parentSettings, project } = this.options;
+			const resolved = parentSettings?.() ?? this.store.resolve(this.project(ctx as Ctx));
+			this.historyMaxBytes = resolved.settings.history.maxBytes;
+			const child = role !== "main" ? { role, ...(runId ? { run: runId } : {}) } : {};
+			this.historyLog.append({ ...event, ...child, session, cwd: project ?? ctx.cwd } as HistoryEventInput);
 		} catch {
 			// a stale context or an unwritable agent folder: the event is in the session all the same
 		}
@@ -69,8 +74,14 @@ export class SessionCore {
 		if (parent) return noticeHeld(this.trust, ctx, childView(parent(), this.options.role));
 		const from = this.store.resolve(this.project(ctx));
 		// Bare model ids are placed against Pi's models; the store's memo keeps this to one lookup per change.
-		const origin = (source: string) => (source === "user" ? this.store.userPath() : source === "project" ? this.store.projectPath(ctx.cwd) : "session overrides");
-		if (this.placed?.from !== from || this.placed.registry !== ctx.modelRegistry) this.placed = { from, registry: ctx.modelRegistry, value: placeBareModels(from, ctx.modelRegistry, origin) };
+		const origin = (source: string) => {
+			if (source === "user") return this.store.userPath();
+			return source === "project" ? this.store.projectPath(ctx.cwd) : "session overrides";
+		};
+		const registry = ctx.modelRegistry;
+		if (this.placed?.from !== from || this.placed.registry !== registry) {
+			this.placed = { from, registry, value: placeBareModels(from, registry, origin) };
+		}
 		return noticeHeld(this.trust, ctx, this.placed.value);
 	}
 
@@ -105,9 +116,8 @@ export class SessionCore {
 	restoreSession(entries: readonly Entry[]): void {
 		let layer: SettingsLayer = {};
 		for (const entry of entries) {
-			if (entry.type === "custom" && entry.customType === SESSION_SETTINGS_ENTRY && isPlainObject(entry.data) && isPlainObject(entry.data.overrides)) {
-				layer = entry.data.overrides as SettingsLayer;
-			}
+			if (entry.type !== "custom" || entry.customType !== SESSION_SETTINGS_ENTRY) continue;
+			if (isPlainObject(entry.data) && isPlainObject(entry.data.overrides)) layer = entry.data.overrides as SettingsLayer;
 		}
 		this.store.replaceSessionOverrides(layer);
 	}
@@ -135,7 +145,7 @@ export class SessionCore {
 	}
 
 	/** A settings file the watchdog itself writes: the change is the user's, never held back. */
-	ownWrite(...write: Parameters<SettingsChangeWatch["files"]["ownWrite"]>): ReturnType<SettingsChangeWatch["files"]["ownWrite"]> {
+	ownWrite(...write: Parameters<OwnWrite>): ReturnType<OwnWrite> {
 		return this.settingsWatch.files.ownWrite(...write);
 	}
 

@@ -7,7 +7,8 @@
 // the user's own edits between prompts are theirs and apply as they are.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { askToLower, present } from "../host/index.ts";
-import { type HeldChange, loweredOversight, type ResolvedSettings, settingsDiff, WatchedFileCache } from "../settings/index.ts";
+import { type HeldChange, loweredOversight, type ResolvedSettings } from "../settings/index.ts";
+import { settingsDiff, WatchedFileCache } from "../settings/index.ts";
 import type { StatusSection } from "../status/index.ts";
 import type { SessionModelInfo } from "../models/index.ts";
 import type { AgentCtx, HistoryCtx, HistoryLine } from "./monitor.ts";
@@ -57,16 +58,20 @@ export class SettingsChangeWatch {
 	}
 
 	private lowered(ctx: UiCtx, before: ResolvedSettings, after: ResolvedSettings): string[] {
-		const lowered = loweredOversight(before.settings, settingsDiff(before.settings, after.settings), this.deps.sessionModel(ctx));
+		const diff = settingsDiff(before.settings, after.settings);
+		const lowered = loweredOversight(before.settings, diff, this.deps.sessionModel(ctx));
 		const error = after.errors[0];
-		if (!before.errors.length && error) lowered.push(`makes the settings invalid (${error.origin}: ${error.message}), which turns the watchdog off`);
+		if (!before.errors.length && error) {
+			lowered.push(`makes the settings invalid (${error.origin}: ${error.message}), which turns the watchdog off`);
+		}
 		return lowered;
 	}
 
 	/** After each tool call: one stat per settings file, a judgement only when one changed. */
 	toolResult(ctx: UiCtx, toolName: string): void {
 		this.calls++;
-		if (this.files.running) this.check(ctx, `the agent's ${toolName} call #${this.calls} of this run`, { tool: toolName, call: this.calls });
+		const who = `the agent's ${toolName} call #${this.calls} of this run`;
+		if (this.files.running) this.check(ctx, who, { tool: toolName, call: this.calls });
 	}
 
 	/** The settle: whatever is left is judged, then the run is over. */
@@ -94,11 +99,13 @@ export class SettingsChangeWatch {
 			const text = [
 				`Held back a change to ${path} made by ${who}: it lowers the watchdog's oversight:`,
 				reasons,
-				`This session's watchdog keeps its settings as they were (the file is left as it is; other sessions read it as it is now).`,
+				"This session's watchdog keeps its settings as they were " +
+					"(the file is left as it is; other sessions read it as it is now).",
 				`If you made or want this change: ${ACCEPT_COMMAND}`,
 			];
 			present(ctx, text.join("\n"), "warning");
-			this.deps.record(ctx, { ...line, outcome: "held", lowered, summary: `${who} changed ${path}, held back: ${lowered.join("; ")}` });
+			const heldBack = `${who} changed ${path}, held back: ${lowered.join("; ")}`;
+			this.deps.record(ctx, { ...line, outcome: "held", lowered, summary: heldBack });
 			if (ctx.mode === "tui" && ctx.hasUI) void this.ask(ctx, path, who, reasons).catch(() => {});
 		}
 	}
@@ -106,8 +113,10 @@ export class SettingsChangeWatch {
 	/** In the TUI: the user picks; the first choice keeps the change held back. Never awaited by a hook. */
 	private async ask(ctx: UiCtx, path: string, who: string, reasons: string): Promise<void> {
 		const token = this.files.held.get(path)?.token;
-		const details = `It lowers the watchdog's oversight:\n${reasons}\n\nUntil you accept it, the watchdog keeps its settings as they were.`;
-		const yes = await askToLower((title, choices) => ctx.ui.select(title, choices), `Accept the change ${who} made to ${path}?`, details);
+		const until = "Until you accept it, the watchdog keeps its settings as they were.";
+		const details = `It lowers the watchdog's oversight:\n${reasons}\n\n${until}`;
+		const title = `Accept the change ${who} made to ${path}?`;
+		const yes = await askToLower((t, choices) => ctx.ui.select(t, choices), title, details);
 		if (yes && this.files.held.get(path)?.token === token) present(ctx, this.accept(ctx, path), "info");
 	}
 
@@ -120,7 +129,11 @@ export class SettingsChangeWatch {
 			const summary = `you accepted the change ${change.by} made to ${change.path}`;
 			this.deps.record(ctx, { kind: SETTINGS_CHANGE_KIND, path: change.path, outcome: "accepted", summary });
 		}
-		return held.map((c) => `Accepted the change to ${c.path} (${c.by}); now in effect: ${c.lowered.join("; ")}.`).join("\n");
+		const accepted = held.map(
+			(c) =>
+				`Accepted the change to ${c.path} (${c.by}); now in effect: ${c.lowered.join("; ")}.`,
+		);
+		return accepted.join("\n");
 	}
 
 	held(): HeldChange[] {
@@ -129,7 +142,8 @@ export class SettingsChangeWatch {
 
 	/** The short status: what each held change would do first (the line may be cut), then the file. */
 	brief(): string[] {
-		return this.held().map((c) => `Settings change held back (${ACCEPT_COMMAND} takes it): ${c.lowered.join("; ")} · ${c.path}`);
+		const head = `Settings change held back (${ACCEPT_COMMAND} takes it)`;
+		return this.held().map((c) => `${head}: ${c.lowered.join("; ")} · ${c.path}`);
 	}
 
 	/** Status: each held change, and how to accept it. */

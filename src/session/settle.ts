@@ -34,7 +34,11 @@ export interface SettleInput {
 
 const NOTHING_DELIVERED: Delivered = { sent: [], shown: [], stalemateCount: 0, stalemate: false };
 
-export async function settleRun(stages: readonly SettleStage[], input: SettleInput, sink: SettleSink): Promise<BoundaryResult | undefined> {
+export async function settleRun(
+	stages: readonly SettleStage[],
+	input: SettleInput,
+	sink: SettleSink,
+): Promise<BoundaryResult | undefined> {
 	const { ctx, event, settings } = input;
 	const run: SettleRun = {
 		ctx,
@@ -64,7 +68,8 @@ export async function settleRun(stages: readonly SettleStage[], input: SettleInp
 		// A review with a verdict counts towards the stalemate (a failed one with nothing to say does not).
 		const review = run.review;
 		const counts = !!review && !review.cancelled && (!review.failed || findings.length > 0);
-		const delivery = review || findings.length ? sink.atSettle(ctx, findings, settings, counts, review?.question) : undefined;
+		const delivers = review || findings.length;
+		const delivery = delivers ? sink.atSettle(ctx, findings, settings, counts, review?.question) : undefined;
 		const after = ran.flatMap((stage) => stage.delivered?.(run, delivery ?? NOTHING_DELIVERED) ?? []);
 		if (!delivery && !after.length && !run.entries.length && !run.continueRun) return undefined;
 		// A cancelled review's findings are delivered, but nothing continues: new input is already waiting.

@@ -13,7 +13,7 @@ import type { Ctx, Monitor, StatusView } from "./monitor.ts";
 
 export type StatusLevel = "brief" | "all" | "settings";
 
-/** What status reads besides the monitors: the settings and their files, the reviewer, the last review, the findings. */
+/** What status reads besides the monitors: the settings and their files, the reviewer, the review, the findings. */
 export interface StatusSource {
 	resolved: ResolvedSettings;
 	reviewer: ReviewerChoice;
@@ -29,7 +29,9 @@ export interface StatusSource {
 export function statusView(source: StatusSource, ctx: Ctx, level: StatusLevel): string {
 	const { resolved, trust } = source;
 	const baseline = baselineSections(resolved.settings);
-	const view: StatusView = { enabled: resolved.enabled, settings: resolved.settings, role: source.role, clarifying: source.clarifying, baseline, resolved };
+	const { role, clarifying } = source;
+	const { enabled, settings } = resolved;
+	const view: StatusView = { enabled, settings, role, clarifying, baseline, resolved };
 	const parts = source.monitors.map((m) => m.status?.(view) ?? {});
 	if (level !== "brief") {
 		const live = parts.flatMap((p) => p.sections ?? []);
@@ -59,7 +61,10 @@ export function statusView(source: StatusSource, ctx: Ctx, level: StatusLevel): 
 		reviewer: reviewerLine(source.reviewer, ctx),
 		pending: source.review.pendingLine(),
 		lastReview: source.review.lastReviewLine(),
-		findings: findings.map((f) => ({ at: f.finding.at, severity: f.finding.severity, fate: f.fate, source: sourceName(f.finding.source), summary: f.finding.summary, times: f.times, n: f.n })),
+		findings: findings.map(({ finding, fate, times, n }) => {
+			const { at, severity, summary } = finding;
+			return { at, severity, fate, source: sourceName(finding.source), summary, times, n };
+		}),
 		earlier,
 		lines: parts.flatMap((p) => p.brief ?? []),
 	});

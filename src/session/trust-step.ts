@@ -5,7 +5,8 @@
 import { join } from "node:path";
 import { AGENT_FILE_MAX_BYTES, listAgentFiles } from "../children/agents.ts";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { childSnapshot, fileState, judgeFile, present, ProjectTrust, repositoryTrust, takeSnapshot } from "../host/index.ts";
+import { childSnapshot, fileState, judgeFile, present } from "../host/index.ts";
+import { ProjectTrust, repositoryTrust, takeSnapshot } from "../host/index.ts";
 import type { TrustedRead, TrustSnapshot } from "../host/index.ts";
 import { GUIDANCE_FILE, GUIDANCE_READ_BYTES } from "../review/index.ts";
 import { findProjectSettings, repositoryTop, SETTINGS_MAX_BYTES, TRUST_COMMAND } from "../settings/index.ts";
@@ -20,6 +21,7 @@ export interface TrustDeps {
 }
 
 export const TRUST_ENTRY = "watchdog-trust";
+const NONE_YET = " (none yet).";
 /** Repository code is hashed, not run, to be compared: far above a language server's entry file. */
 const CODE_MAX_BYTES = 8 * 1024 * 1024;
 
@@ -75,7 +77,7 @@ export function trustNow(deps: TrustDeps, ctx: Ctx, lspRoot: string): { trust: P
 	const files = of("file");
 	const unreadable = of("unreadable");
 	const text = [
-		`Watchdog: the project's own files are trusted for this session as they are now${files.length ? ":" : " (none yet)."}`,
+		`Watchdog: the project's own files are trusted for this session as they are now${files.length ? ":" : NONE_YET}`,
 		...files,
 		...(unreadable.length ? ["Not trusted (they cannot be read safely):", ...unreadable] : []),
 		"A file that appears or changes after this is held back again until you run this command again.",

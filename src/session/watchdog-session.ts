@@ -9,7 +9,6 @@ import { EvidenceWatch } from "../evidence/index.ts";
 import { ChildFindings, type Finding, FindingsSink } from "../findings/index.ts";
 import { present, restoreWorkingRow } from "../host/index.ts";
 import { LoopWatch } from "../loops/index.ts";
-import type { Thinking } from "../models/index.ts";
 import { gates, type PermissionPolicy } from "../permissions/index.ts";
 import { ActivityTail, ModelReview, type TurnLike } from "../review/index.ts";
 import { Rotation } from "../rotate/index.ts";
@@ -18,19 +17,17 @@ import type { ResolvedSettings, SettingsLocation } from "../settings/index.ts";
 import { contentText, isPlainObject } from "../util/index.ts";
 import { SubtreeVerifier } from "../verify/index.ts";
 import { cadenceReview } from "./cadence-step.ts";
-import { gateStage, pendingStage } from "./change-steps.ts";
-import { evidenceStage } from "./evidence-step.ts";
-import type { Ctx, Entry, HistoryCtx, HistoryLine, Monitor, SettleStage, ToolCall, ToolCallCheck, ToolCallVerdict, ToolEvent } from "./monitor.ts";
+import type { Ctx, Entry, HistoryCtx, HistoryLine, Monitor, SettleStage } from "./monitor.ts";
+import type { ToolCall, ToolCallCheck, ToolCallVerdict, ToolEvent } from "./monitor.ts";
 import * as monitors from "./monitors.ts";
 import { permissionCheck } from "./permission-step.ts";
 import { type RunMonitors, startMonitors } from "./repo-monitors.ts";
 import { reviewNow } from "./review-now.ts";
-import { lspStage, reviewStage } from "./review-stage.ts";
 import type { ReviewDeps } from "./review-steps.ts";
-import { rotationStage } from "./rotate-step.ts";
 import { type SettleEvent, settleRun } from "./settle.ts";
 import { settleMark } from "./settle-timing.ts";
 import { SessionCore } from "./session-core.ts";
+import { settleStages } from "./settle-stages.ts";
 import { type StatusLevel, statusView } from "./status-view.ts";
 import { startTrust, trustNow } from "./trust-step.ts";
 import type { WatchdogHost, WatchdogOptions } from "./options.ts";
@@ -40,7 +37,7 @@ export { SESSION_SETTINGS_ENTRY } from "./session-core.ts";
 export class WatchdogSession extends SessionCore {
 	/** What this session's children found (a parent's view of them; children/ reaches it until the child port). */
 	readonly children = new ChildFindings();
-	/** Stopped-subtree verification of this session's children (see src/verify/; children/ reaches it until the child port). */
+	/** Stopped-subtree verification of the children (src/verify/; children/ reaches it until the child port). */
 	readonly subtree: SubtreeVerifier;
 	/** Whether this session has a permission gate (only when its policy can ask or deny). */
 	readonly permissionGated: boolean;
@@ -96,11 +93,14 @@ export class WatchdogSession extends SessionCore {
 			config: (ctx) => {
 				const s = this.settings(ctx).settings;
 				const choice = this.reviewer(ctx);
-				const config = { model: `${choice.provider ?? ""}/${choice.id ?? ""}`, thinking: choice.thinking, severityThreshold: s.severityThreshold, policy: s.idle.policy };
+				const model = `${choice.provider ?? ""}/${choice.id ?? ""}`;
+				const config = { model, thinking: choice.thinking, severityThreshold: s.severityThreshold, policy: s.idle.policy };
 				return { config, timeoutMs: s.agentEndTimeoutMs, choice };
 			},
 			baseline: () => this.run.gate?.baseline ?? null,
-			deliver: (ctx, findings, idle) => void this.sink.duringRun(ctx, findings, this.settings(ctx).settings, { verification: true }, idle),
+			deliver: (ctx, findings, idle) => {
+				this.sink.duringRun(ctx, findings, this.settings(ctx).settings, { verification: true }, idle);
+			},
 			note: (ctx, text) => this.sink.note(ctx, text),
 			persist: (type, data) => this.host.appendEntry(type, data),
 			record,
@@ -108,8 +108,11 @@ export class WatchdogSession extends SessionCore {
 		const reviewDeps = this.reviewDeps();
 		this.cadence = new Cadence<ExtensionContext>({
 			review: (ctx, cancel) => {
-				const deliver = (c: ExtensionContext, found: Finding[]) => void this.sink.duringRun(c, found, this.settings(c).settings);
-				return cadenceReview({ ...reviewDeps, deliver, persist: (type, data) => this.host.appendEntry(type, data) }, ctx, cancel).catch(() => {});
+				const deliver = (c: ExtensionContext, found: Finding[]) => {
+					this.sink.duringRun(c, found, this.settings(c).settings);
+				};
+				const persist = (type: string, data: unknown) => this.host.appendEntry(type, data);
+				return cadenceReview({ ...reviewDeps, deliver, persist }, ctx, cancel).catch(() => {});
 			},
 		});
 		const repo = () => this.run;
@@ -129,11 +132,31 @@ export class WatchdogSession extends SessionCore {
 			monitors.launchRulesMonitor(this.launchRules),
 			monitors.trustMonitor(() => this.trust),
 		];
-		this.stages = this.settleStages(reviewDeps);
+		this.stages = settleStages({
+			role: options.role,
+			host,
+			review: this.review,
+			sink: this.sink,
+			rotation: this.rotation,
+			evidence: this.evidence,
+			activity: this.activity,
+			gate: () => this.run.gate,
+			settings: (ctx) => this.settings(ctx),
+			sessionModel: (ctx) => this.sessionModel(ctx),
+			clarifying: (ctx) => this.clarifying(ctx),
+			reviewDeps,
+		});
 		this.toolCallChecks = [...(options.toolCallChecks ?? [])];
 		this.permissionGated = gates(options.permissions);
 		if (this.permissionGated) {
-			const deps = { role: options.role, task: options.task ?? "", settings: (ctx: Ctx) => this.settings(ctx), parentSettings: options.parentSettings, reviewer: (ctx: Ctx) => this.reviewer(ctx), record };
+			const deps = {
+				role: options.role,
+				task: options.task ?? "",
+				settings: (ctx: Ctx) => this.settings(ctx),
+				parentSettings: options.parentSettings,
+				reviewer: (ctx: Ctx) => this.reviewer(ctx),
+				record,
+			};
 			this.toolCallChecks.push(permissionCheck(deps, options.permissions as PermissionPolicy));
 		}
 	}
@@ -150,36 +173,6 @@ export class WatchdogSession extends SessionCore {
 				this.lastOutcome = label;
 			},
 		};
-	}
-
-	/** The settle's stages in their fixed order: rotation, evidence, change gate, pending paths, LSP, review. */
-	private settleStages(reviewDeps: ReviewDeps): SettleStage[] {
-		const host = this.host;
-		const nudgeLater = (ctx: ExtensionContext, finding: Finding) =>
-			!!this.sink.duringRun(ctx, [finding], this.settings(ctx).settings, undefined, true)?.toModel.includes(finding);
-		const activity = this.activity;
-		return [
-			rotationStage({
-				role: this.options.role,
-				rotation: this.rotation,
-				latestPrompt: () => this.review.latestPrompt(),
-				sink: this.sink,
-				...(host.setModel ? { setModel: (model) => (host.setModel as NonNullable<WatchdogHost["setModel"]>)(model) } : {}),
-				setThinkingLevel: (level: Thinking) => host.setThinkingLevel?.(level),
-			}),
-			evidenceStage({ role: this.options.role, evidence: this.evidence, sessionModel: (ctx) => this.sessionModel(ctx), nudgeLater }),
-			gateStage({ gate: () => this.run.gate, problem: (ctx, text) => this.review.problem(ctx, text) }),
-			pendingStage({ hasPending: () => this.review.hasPending(), activityReviewStarted: () => activity.activityReviewStarted() }),
-			lspStage(reviewDeps),
-			reviewStage(reviewDeps, {
-				texts: () => activity.texts(),
-				mayAsk: () => activity.mayAsk(),
-				asked: () => activity.asked(),
-				reviewed: () => activity.reviewed(),
-				clarifying: (ctx) => this.clarifying(ctx),
-				stalemated: () => this.sink.stalemated(),
-			}),
-		];
 	}
 
 	// ---------- Pi's events ----------
@@ -203,7 +196,7 @@ export class WatchdogSession extends SessionCore {
 		for (const m of this.monitors) m.input?.();
 	}
 
-	/** A turn ended: with clarification on, its subagent calls and results join the activity tail; off, nothing is kept. */
+	/** A turn ended: with clarification on, its subagent calls and results join the activity tail; off, none is kept. */
 	turnEnd(ctx: Ctx, turn: TurnLike & { outcome?: string }): void {
 		if (!this.clarifying(ctx)) return this.activity.clear();
 		if (turn.outcome === "completed") this.activity.turnEnd(turn);
@@ -251,7 +244,7 @@ export class WatchdogSession extends SessionCore {
 		}
 	}
 
-	/** An assistant message ended: its visible text goes to the monitors (the loop detector: the model restating itself). */
+	/** An assistant message ended: its visible text goes to the monitors (the loop detector: the model restating). */
 	assistantMessage(ctx: ExtensionContext, message: unknown): void {
 		if (!isPlainObject(message) || message.role !== "assistant") return;
 		const resolved = this.settings(ctx);
@@ -284,13 +277,16 @@ export class WatchdogSession extends SessionCore {
 		}
 		settleMark("start");
 		const record = (line: HistoryLine) => this.recordHistory(ctx, line);
-		const input = { ctx, event, settings: resolved.settings, since, activityDue, clarify: this.clarifying(ctx), role: this.options.role, record };
+		const clarify = this.clarifying(ctx);
+		const { role } = this.options;
+		const input = { ctx, event, settings: resolved.settings, since, activityDue, clarify, role, record };
 		return settleRun(this.stages, input, this.sink);
 	}
 
 	/** `/subagents-watchdog review`: the boundary review now, over the pending changes (see review-now.ts). */
 	reviewNow(ctx: ExtensionContext): Promise<{ text: string; level: "info" | "warning" }> {
-		const deliver = (c: ExtensionContext, found: Finding[], settings: ResolvedSettings["settings"]) => this.sink.duringRun(c, found, settings, undefined, true);
+		const deliver = (c: ExtensionContext, found: Finding[], settings: ResolvedSettings["settings"]) =>
+			this.sink.duringRun(c, found, settings, undefined, true);
 		const persist = (type: string, data: unknown) => this.host.appendEntry(type, data);
 		return reviewNow({ ...this.reviewDeps(), settings: (c) => this.settings(c), deliver, persist }, ctx);
 	}
@@ -333,7 +329,13 @@ export class WatchdogSession extends SessionCore {
 	// ---------- what other folders may ask of the session ----------
 
 	/** Findings during a run (a launch's rules, a test finding) go through the sink; `idle`: nothing is running. */
-	deliver(ctx: ExtensionContext, findings: Finding[], settings: ResolvedSettings["settings"], details?: Record<string, unknown>, idle = false): ReturnType<FindingsSink["duringRun"]> {
+	deliver(
+		ctx: ExtensionContext,
+		findings: Finding[],
+		settings: ResolvedSettings["settings"],
+		details?: Record<string, unknown>,
+		idle = false,
+	): ReturnType<FindingsSink["duringRun"]> {
 		return this.sink.duringRun(ctx, findings, settings, details, idle);
 	}
 
@@ -347,7 +349,7 @@ export class WatchdogSession extends SessionCore {
 		this.launchRules.remember(...decision);
 	}
 
-	/** The footer's word: errors, a held settings change, the last review's outcome, or just on; undefined when simply off. */
+	/** The footer's word: errors, a held settings change, the last review's outcome, or on; undefined when simply off. */
 	statusLabel(ctx: Ctx): string | undefined {
 		const r = this.settings(ctx);
 		if (r.errors.length) return "watchdog: settings error";
@@ -360,7 +362,8 @@ export class WatchdogSession extends SessionCore {
 
 	/** `/subagents-watchdog status` at one of its levels (see status-view.ts). */
 	statusText(ctx: Ctx, level: StatusLevel = "settings"): string {
-		const source = { resolved: this.settings(ctx), reviewer: this.reviewer(ctx), store: this.store, trust: this.trust, role: this.options.role };
-		return statusView({ ...source, clarifying: this.clarifying(ctx), monitors: this.monitors, review: this.review, sink: this.sink }, ctx, level);
+		const { store, trust, monitors, review, sink } = this;
+		const source = { resolved: this.settings(ctx), reviewer: this.reviewer(ctx), store, trust, role: this.options.role };
+		return statusView({ ...source, clarifying: this.clarifying(ctx), monitors, review, sink }, ctx, level);
 	}
 }
