@@ -16,6 +16,7 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 				appendEntry: (type, data) => pi.appendEntry(type, data),
 				steer: (message) => pi.sendMessage(message as Parameters<typeof pi.sendMessage>[0], { deliverAs: "steer" }),
 				wake: (message) => pi.sendMessage(message as Parameters<typeof pi.sendMessage>[0], { triggerTurn: true }),
+				post: (message) => pi.sendMessage(message as Parameters<typeof pi.sendMessage>[0]),
 				setModel: (model) => pi.setModel(model),
 				setThinkingLevel: (level) => pi.setThinkingLevel(level),
 			},
@@ -119,7 +120,6 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 					agentDir: getAgentDir(),
 					configDirName: CONFIG_DIR_NAME,
 					childWatchdog: (child) => createWatchdogExtension(child),
-					post: (message, how) => pi.sendMessage(message, how === "wake" ? { triggerTurn: true } : how === "steer" ? { deliverAs: "steer" } : {}),
 				}),
 			),
 		);

@@ -6,10 +6,9 @@
 // files, so a folder that links out of its root is not listed, each file is read through the
 // guarded reader (regular files only, bounded), and a broken file is reported with the names it
 // claims: the launcher refuses those names rather than fall back to another agent of that name.
-import { type Dir, opendirSync, realpathSync, statSync } from "node:fs";
-import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type FileState, type FileTrust, readState } from "../host/index.ts";
+import { AGENT_FILE_MAX_BYTES, type FileState, type FileTrust, listAgentFiles, readState } from "../host/index.ts";
 import type { ChildPolicyLayer } from "../settings/index.ts";
 import { fileToken, readFileInRoot, userRoot } from "../util/index.ts";
 import { type AgentDefinition, type AgentLoadError, effectiveTools, isAgentLoadError, parseAgentFile } from "./agent-file.ts";
@@ -19,11 +18,6 @@ export const PACKAGE_DIR = resolve(fileURLToPath(new URL("../../", import.meta.u
 /** The agents shipped with the package. */
 export const PACKAGE_AGENTS_DIR = join(PACKAGE_DIR, "agents");
 
-/** An agent file is a page of prose; a larger one is refused rather than cut. */
-export const AGENT_FILE_MAX_BYTES = 256 * 1024;
-/** Agent files read from one folder at most; entries looked at while listing it at most. */
-const MAX_FILES = 200;
-const MAX_ENTRIES = 5000;
 
 export interface LoadAgentsOptions {
 	/** The package's root folder (its `agents/` is read); default: this package's. */
@@ -109,97 +103,6 @@ function shadowProblem(project: AgentDefinition, other: AgentDefinition): string
 	return undefined;
 }
 
-/** Folders below an agents folder that are read (agents may be grouped in subfolders). */
-const MAX_DEPTH = 4;
-
-/**
- * The `*.md` files of a folder and its subfolders (not `*.chain.md`, not hidden folders), sorted
- * by path. A missing folder is empty; a folder that is, or leads through, a link out of `root`
- * is reported and not listed.
- */
-export function listAgentFiles(dir: string, root: string): { files: string[]; errors: AgentLoadError[] } {
-	let real: string;
-	try {
-		real = realpathSync(dir);
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT" || code === "ENOTDIR") return { files: [], errors: [] };
-		return { files: [], errors: [{ path: dir, message: `the agents folder cannot be read: ${(error as Error).message}` }] };
-	}
-	const realRoot = realOr(root);
-	if (!isInside(realRoot, real)) {
-		return { files: [], errors: [{ path: dir, message: `the agents folder leads outside ${root} (to ${real}) through a symbolic link; its files are not read` }] };
-	}
-	try {
-		if (!statSync(real).isDirectory()) return { files: [], errors: [{ path: dir, message: "is not a folder; agent files go in a folder of that name" }] };
-	} catch (error) {
-		return { files: [], errors: [{ path: dir, message: `the agents folder cannot be read: ${(error as Error).message}` }] };
-	}
-	const files: string[] = [];
-	const errors: AgentLoadError[] = [];
-	const budget = { entries: MAX_ENTRIES };
-	walk(dir, realRoot, 0, files, errors, budget, new Set([real]));
-	files.sort();
-	if (files.length > MAX_FILES) {
-		errors.push({ path: dir, message: `holds ${files.length} agent files; only the first ${MAX_FILES} by path are read` });
-		files.length = MAX_FILES;
-	}
-	return { files, errors };
-}
-
-function walk(dir: string, realRoot: string, depth: number, files: string[], errors: AgentLoadError[], budget: { entries: number }, visited: Set<string>): void {
-	let handle: Dir | undefined;
-	const subdirs: string[] = [];
-	try {
-		handle = opendirSync(dir);
-		for (;;) {
-			if (budget.entries-- <= 0) {
-				errors.push({ path: dir, message: `more than ${MAX_ENTRIES} entries under the agents folder; the rest are not read` });
-				break;
-			}
-			const entry = handle.readSync();
-			if (!entry) break;
-			const path = join(dir, entry.name);
-			if (entry.name.endsWith(".chain.md")) continue;
-			let isDir = entry.isDirectory();
-			if (entry.isSymbolicLink()) {
-				// A linked folder is followed when it stays inside the root; one leading out is reported.
-				try {
-					const target = realpathSync(path);
-					if (statSync(target).isDirectory()) {
-						if (!isInside(realRoot, target)) {
-							errors.push({ path, message: `leads outside the agents' root (to ${target}) through a symbolic link; its files are not read` });
-							continue;
-						}
-						isDir = true;
-					}
-				} catch {
-					// a broken link: a *.md one goes to the reader, which reports nothing for a missing file
-				}
-			}
-			if (isDir) {
-				if (!entry.name.startsWith(".")) subdirs.push(path);
-				continue;
-			}
-			// Anything else named *.md goes to the guarded reader, which refuses what is not a regular file.
-			if (entry.name.endsWith(".md")) files.push(path);
-		}
-	} catch (error) {
-		errors.push({ path: dir, message: `the agents folder cannot be listed: ${(error as Error).message}` });
-	} finally {
-		handle?.closeSync();
-	}
-	for (const sub of subdirs.sort()) {
-		if (depth + 1 > MAX_DEPTH) {
-			errors.push({ path: sub, message: `is more than ${MAX_DEPTH} folders deep; its agent files are not read` });
-			continue;
-		}
-		const real = realOr(sub);
-		if (visited.has(real)) continue;
-		visited.add(real);
-		walk(sub, realRoot, depth + 1, files, errors, budget, visited);
-	}
-}
 
 // Parsed files by (source, root, path), valid while the file's size, times and inode stay the same.
 type AgentRead = { token: string; result: AgentDefinition | AgentLoadError; state: FileState };
@@ -220,15 +123,4 @@ function readAgentFile(path: string, root: string, source: AgentDefinition["sour
 	return entry;
 }
 
-function realOr(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		return resolve(path);
-	}
-}
 
-function isInside(root: string, path: string): boolean {
-	const rel = relative(root, path);
-	return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
-}

@@ -14,7 +14,7 @@ import { resolveChildModel } from "./child-model.ts";
 import { type CheckedChild, enforceLaunchRules } from "./launch-check.ts";
 import { resolveLaunchCwds } from "./launch-cwd.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
-import { type ChildResult, forModel, launchText } from "./launch-result.ts";
+import { type ChildResult, launchFindings, launchText } from "./launch-result.ts";
 import { findAgents, labelsFor, type LauncherDeps, type LaunchOutput, permissionPolicies } from "./launcher.ts";
 import type { RunnerSpec } from "./runner.ts";
 import { isRunId, listRuns, makeRunDir, newRunId, processAlive, readRunJson, readStatus, runDir, runningBackground, type RunStatus, writeJsonAtomic } from "./runs.ts";
@@ -160,19 +160,18 @@ function readSpecCwd(dir: string): string {
 function deliverCompletion(deps: LauncherDeps, ctx: ExtensionContext, runId: string, status: RunStatus, results: ChildResult[]): void {
 	const { watchdog } = deps;
 	for (const r of results) {
-		watchdog.children.add(r.findings.map((finding: Finding) => ({ finding, role: r.agent, runId, child: r.label })));
-		watchdog.children.settled(`${runId}/${r.label}`, r.blockers);
+		watchdog.port.findings(r.findings.map((finding: Finding) => ({ finding, role: r.agent, runId, child: r.label })));
+		watchdog.port.settled(`${runId}/${r.label}`, r.blockers);
 	}
-	const high = results.some((r) => forModel(r).length > 0);
 	const text = status.state === "lost" ? `Background run ${runId} was lost: ${status.error ?? "its runner ended without a result"}. Its worktrees were removed.` : `Background run ${runId} ended (${status.state}).\n${launchText(results)}`;
-	let idle = true;
-	try {
-		idle = ctx.isIdle();
-	} catch {
-		// a stale context: the session moved on, post as if idle
-	}
-	deps.post({ customType: SUBAGENT_MESSAGE, content: text, display: true, details: { runId, state: status.state } }, idle ? (high ? "wake" : "quiet") : "steer");
-	void watchdog.subtree.ended(ctx, { runId, results: endResults(deps.agentDir, status, results), via: "completion", parentSession: status.parentSession });
+	// The notice and the children's findings go through this session's sink: only a finding it sends may start a turn.
+	const report = {
+		notice: { customType: SUBAGENT_MESSAGE, content: text, details: { runId, state: status.state } },
+		findings: launchFindings(results),
+		details: { run: runId },
+	};
+	const end = { runId, results: endResults(deps.agentDir, status, results), via: "completion" };
+	void watchdog.port.ended(ctx, { ...end, parentSession: status.parentSession }, report);
 	watchdog.recordHistory(ctx, { kind: "launch", summary: `background run ${runId} ${status.state}: ${results.map((r) => `${r.label} ${r.status}`).join(", ") || "no results"}`, outcome: status.state, details: { run: runId } });
 }
 
@@ -187,7 +186,7 @@ export async function runAction(deps: LauncherDeps, ctx: ExtensionContext, param
 	switch (params.action) {
 		case "status": {
 			const end = settle(deps, id);
-			if (end) await deps.watchdog.subtree.ended(ctx, { runId: id, results: endResults(deps.agentDir, end.status, end.results), via: "status", parentSession: end.status.parentSession });
+			if (end) await deps.watchdog.port.ended(ctx, { runId: id, results: endResults(deps.agentDir, end.status, end.results), via: "status", parentSession: end.status.parentSession });
 			return { text: statusText(deps.agentDir, id, end?.status ?? status), details: { runId: id, state: status.state } };
 		}
 		case "wait": {
@@ -195,7 +194,7 @@ export async function runAction(deps: LauncherDeps, ctx: ExtensionContext, param
 			const end = await waitFor(deps, id, limit, signal);
 			const now = end?.status ?? readStatus(deps.agentDir, id) ?? status;
 			if (!end) return { text: `Run ${id} is still running after ${Math.round(limit / 1000)} s.\n${statusText(deps.agentDir, id, now)}`, details: { runId: id, state: now.state } };
-			await deps.watchdog.subtree.ended(ctx, { runId: id, results: endResults(deps.agentDir, end.status, end.results), via: "wait", parentSession: end.status.parentSession });
+			await deps.watchdog.port.ended(ctx, { runId: id, results: endResults(deps.agentDir, end.status, end.results), via: "wait", parentSession: end.status.parentSession });
 			return { text: end.status.state === "lost" ? statusText(deps.agentDir, id, end.status) : `Run ${id} ${end.status.state}.\n${launchText(end.results)}`, details: { runId: id, state: end.status.state } };
 		}
 		case "steer":

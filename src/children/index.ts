@@ -7,6 +7,6 @@ export { cleanStaleRuns, launcherDeps } from "./wiring.ts";
 export { runBackground } from "./runner.ts";
 export { gitWorktrees } from "./worktree-ops.ts";
 export { type AgentDefinition, type AgentLoadError, formatAgentError, isAgentLoadError, parseAgentFile, type ToolPermission, TOOL_PERMISSIONS } from "./agent-file.ts";
-export { AGENT_FILE_MAX_BYTES, listAgentFiles, loadAgents, type LoadAgentsOptions, type LoadedAgents, PACKAGE_AGENTS_DIR, PACKAGE_DIR } from "./agents.ts";
+export { loadAgents, type LoadAgentsOptions, type LoadedAgents, PACKAGE_AGENTS_DIR, PACKAGE_DIR } from "./agents.ts";
 export { type ChildWorktree, cleanStaleWorktrees, createWorktree, removeWorktree } from "./worktree.ts";
 export { type LandResult, landWorktree } from "./landing.ts";

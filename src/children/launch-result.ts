@@ -1,8 +1,9 @@
 // What a launch returns to the parent: each child's final answer, status, counts, session
-// file, where its changes went, and its watchdog's verdict. The parent's model sees only the
-// high-importance findings; acceptance fails (`watchdog-blocker`) while a blocker the child's
-// watchdog raised is still open or stalemated. Pure.
-import type { ChildBlockers, Finding } from "../findings/index.ts";
+// file, where its changes went, and whether it is accepted: acceptance fails
+// (`watchdog-blocker`) while a blocker the child's watchdog raised is still open or
+// stalemated. The child's findings are not in this text: they go through the parent's
+// findings sink (forParent), like every finding. Pure.
+import { type ChildBlockers, dedupe, type Finding } from "../findings/index.ts";
 import { clip, oneLine } from "../util/index.ts";
 import type { ChildOutcome } from "./child-session.ts";
 
@@ -51,11 +52,19 @@ export function acceptance(r: ChildResult): Acceptance {
 }
 
 /**
- * The findings the parent's model may see: high importance only, nudges aside (a nudge is the
- * child's watchdog moving the child on, and it went to the child itself; status and history keep it).
+ * What of a child's findings goes to the parent's sink, each tagged with the child: every one
+ * its watchdog showed or sent, once, nudges aside (a nudge is the child's watchdog moving the
+ * child on, and it went to the child itself; status and history keep it).
  */
-export function forModel(r: ChildResult): Finding[] {
-	return r.findings.filter((f) => f.importance === "high" && f.source !== "idle");
+export function forParent(r: ChildResult): Finding[] {
+	// The latest of a finding raised again is kept: it is what the child's last review said.
+	const latestFirst = dedupe(r.findings.filter((f) => f.source !== "idle").reverse());
+	return latestFirst.reverse().map((f) => ({ ...f, child: r.label }));
+}
+
+/** A launch's findings for the parent's sink, all children together. */
+export function launchFindings(results: ChildResult[]): Finding[] {
+	return results.flatMap(forParent);
 }
 
 /** One child's part of the tool result, as the parent's model reads it. */
@@ -67,11 +76,6 @@ export function childText(r: ChildResult): string {
 	if (r.note) lines.push(r.note);
 	if (r.landed) lines.push(landingLine(r.landed));
 	if (!a.accepted) lines.push(`Failed checks: ${a.failedChecks.join(" | ")}`);
-	const high = forModel(r);
-	if (high.length) {
-		lines.push("Watchdog findings (high importance):");
-		for (const f of high) lines.push(`- [${f.severity}] ${oneLine(clip(f.summary, 300))}: ${oneLine(clip(f.evidence, 400))}${f.recommendedAction ? ` → ${oneLine(clip(f.recommendedAction, 200))}` : ""}`);
-	}
 	lines.push("Final answer:", r.answer.trim() ? clip(r.answer.trim(), ANSWER_CHARS) : "(empty)");
 	return lines.join("\n");
 }
@@ -107,7 +111,7 @@ export function launchDetails(results: ChildResult[]) {
 			cost: r.cost,
 			sessionFile: r.sessionFile,
 			...(r.landed ? { landed: r.landed } : {}),
-			findings: forModel(r).map((f) => ({ summary: f.summary, severity: f.severity, importance: f.importance })),
+			findings: forParent(r).map((f) => ({ summary: f.summary, severity: f.severity, importance: f.importance })),
 		};
 	});
 }

@@ -59,14 +59,12 @@ export interface LauncherDeps {
 	agents(ctx: ExtensionContext, trust: ProjectTrust): LoadedAgents;
 	childWatchdog(options: ChildWatchdogOptions): ExtensionFactory;
 	worktrees: WorktreeOps;
-	/** A message in the parent session: "wake" starts a run, "quiet" only adds it, "steer" reaches a running agent. */
-	post(message: { customType: string; content: string; display: boolean; details?: unknown }, how: "wake" | "quiet" | "steer"): void;
 }
 
 export interface LaunchOutput {
 	text: string;
 	details: Record<string, unknown>;
-	/** A foreground launch's results in full (for the stopped-subtree verifier; not sent anywhere). */
+	/** A foreground launch's results in full (for the session's port: its sink and the stopped-subtree verifier). */
 	results?: ChildResult[];
 }
 
@@ -177,12 +175,12 @@ export async function launchForeground(
 		deliver(findings) {
 			const kept = channels.get(label);
 			kept?.findings.push(...findings);
-			watchdog.children.add(findings.map((finding) => ({ finding, role, runId, child: label })));
+			watchdog.port.findings(findings.map((finding) => ({ finding, role, runId, child: label })));
 		},
 		settled(state) {
 			const kept = channels.get(label);
 			if (kept) kept.blockers = state;
-			watchdog.children.settled(`${runId}/${label}`, state);
+			watchdog.port.settled(`${runId}/${label}`, state);
 		},
 	});
 	const progress = new Map<string, ChildProgress & { step: string; status: string; agent: string }>();

@@ -7,6 +7,7 @@ import { historyEnv, runHistory } from "../commands/index.ts";
 import { type AgentCtx, type WatchdogSession as Watchdog } from "../session/index.ts";
 import { launchBackground, runAction } from "./background.ts";
 import { planLaunch } from "./launch-plan.ts";
+import { launchFindings } from "./launch-result.ts";
 import { launchForeground, type LauncherDeps } from "./launcher.ts";
 import { RUN_ACTIONS, type SubagentParams, subagentParameters, WATCHDOG_ACTIONS } from "./tool-params.ts";
 
@@ -47,19 +48,23 @@ export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionCo
 				if (watchdog.options.role !== "main") throw new Error("a child agent cannot launch children of its own; report back to the parent instead");
 				const plan = planLaunch({ ...params, thinking: params.thinking || undefined });
 				if ("error" in plan) throw new Error(plan.error);
-				// The stopped-subtree verifier follows every launch of this prompt (src/verify/).
-				watchdog.subtree.launching(id);
+				// The session follows every launch of this prompt (its verifier; src/session/child-port.ts).
+				const launch = watchdog.port.launching(id);
 				let out: Awaited<ReturnType<typeof launchForeground>>;
 				try {
 					out = plan.async ? await launchBackground(deps, ctx, plan, signal) : await launchForeground(deps, ctx, plan, signal, onUpdate as never);
 				} catch (error) {
-					watchdog.subtree.abandoned(id);
+					launch.abandoned();
 					throw error;
 				}
 				const runId = String(out.details.runId);
-				if (plan.async) watchdog.subtree.started(id, runId);
-				else if (out.results && !signal?.aborted) await watchdog.subtree.ended(ctx, { runId, results: out.results, via: "launch", toolCallId: id });
-				else watchdog.subtree.abandoned(id);
+				if (plan.async) launch.started(runId);
+				// The tool's answer is the children's results; their findings go through the sink, after it.
+				else if (out.results && !signal?.aborted) {
+					const end = { runId, results: out.results, via: "launch", toolCallId: id };
+					await watchdog.port.ended(ctx, end, { findings: launchFindings(out.results), details: { run: runId } });
+				}
+				else launch.abandoned();
 				return { content: [{ type: "text", text: out.text }], details: out.details };
 			}
 			if ((RUN_ACTIONS as readonly string[]).includes(params.action)) {

@@ -19,7 +19,6 @@ export interface LauncherHost {
 	agentDir: string;
 	configDirName: string;
 	childWatchdog(options: ChildWatchdogOptions): ExtensionFactory;
-	post: LauncherDeps["post"];
 }
 
 export function launcherDeps(host: LauncherHost): Omit<LauncherDeps, "watchdog"> {
@@ -30,7 +29,6 @@ export function launcherDeps(host: LauncherHost): Omit<LauncherDeps, "watchdog">
 			loadAgents({ agentDir: host.agentDir, cwd: ctx.cwd, configDirName: host.configDirName, projectTrusted: trust.decided, trust }),
 		childWatchdog: host.childWatchdog,
 		worktrees: gitWorktrees,
-		post: host.post,
 	};
 }
 

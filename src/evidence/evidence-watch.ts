@@ -22,7 +22,7 @@ export type Policy = "off" | "keep" | "handsoff";
 export const POLICY_MEANING: Record<Policy, string> = {
 	off: "claims and unfinished stops are not checked in this session, no nudge is sent and the model is not rotated; reviews and loops go on",
 	keep: "claims and unfinished stops are checked, findings and nudges delivered as usual",
-	handsoff: "claims and unfinished stops are checked and shown to you, with the nudge the agent would get; nothing of them is sent to the agent and a usage limit is flagged, never rotated; reviews and loops go on as usual",
+	handsoff: "claims and unfinished stops are checked and shown to you, with the nudge the agent would get; nothing of them is sent to the agent and a usage limit is flagged, never rotated; child agents' findings, verifications and launch-rule warnings are shown to you, never sent; reviews and loops go on as usual",
 };
 
 export interface IdleSettings {

@@ -27,8 +27,8 @@ export interface DeliveryInput {
 	stalemated: Finding[];
 	/** Why no continuation may start (the prompt's budget is spent), if so. */
 	continuationBlocked?: string;
-	/** Findings of these sources never reach the model, and why (policy handsoff). */
-	holdBack?: { sources: ReadonlySet<string>; why: string };
+	/** Why a finding never reaches the model (policy handsoff), when it does not. */
+	holdBack?: (f: Finding) => string | undefined;
 	/** Findings already shown to the user recently. */
 	recentlyShown: Finding[];
 	/** Findings the user dismissed: seen, not to be raised again. */
@@ -76,7 +76,7 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 
 function heldBackWhy(f: Finding, input: DeliveryInput, capped: Set<Finding>): string | undefined {
 	if (capped.has(f)) return input.sendCap?.why;
-	return input.holdBack?.sources.has(f.source) ? input.holdBack.why : input.continuationBlocked;
+	return input.holdBack?.(f) ?? input.continuationBlocked;
 }
 
 function fateOf(f: Finding, input: DeliveryInput): Fate {
@@ -85,13 +85,20 @@ function fateOf(f: Finding, input: DeliveryInput): Fate {
 	if (input.dismissed?.some((d) => sameFinding(d, f))) return "dismissed";
 	if (f.importance === "high") {
 		if (input.stalemated.includes(f)) return "stalemate";
-		return input.continuationBlocked || input.holdBack?.sources.has(f.source) ? "held back" : "sent to the agent";
+		return input.continuationBlocked || input.holdBack?.(f) ? "held back" : "sent to the agent";
 	}
 	return input.recentlyShown.some((r) => sameFinding(r, f)) ? "duplicate" : "shown to you";
 }
 
 /** The agent's message: its lead says where the findings come from. */
 function modelMessage(findings: Finding[]): string {
+	if (findings.every((f) => f.child)) {
+		const one = findings.length === 1;
+		const children = [...new Set(findings.map((f) => f.child))].join(", ");
+		const lead = `The watchdog of a child agent you launched (${children}) raised ${one ? "this" : "these"}`;
+		const told = `the child was told first, and its result may already answer ${one ? "it" : "them"}`;
+		return agentMessage(`${lead} while the child worked; ${told}.`, findings);
+	}
 	if (findings.every((f) => f.source === "loops")) return agentMessage("The watchdog noticed the run going in circles.", findings);
 	if (findings.every((f) => f.source === "rules")) return agentMessage("A launch rule set by the user does not allow the model a child you launched runs on; the launch went on.", findings);
 	if (findings.every((f) => f.source === "idle")) return agentMessage("The watchdog noticed that this run stopped before the work was finished, and nudges it on.", findings);

@@ -22,6 +22,8 @@ export interface Finding {
 	/** "main", a child role, "lsp", "loops", "claims", "idle" or "rules" (launch rules). */
 	source: string;
 	at: number;
+	/** In a parent's sink: the child (its label, e.g. "worker#2") whose watchdog raised it. */
+	child?: string;
 }
 
 
@@ -33,10 +35,18 @@ let counter = 0;
  */
 export const EVIDENCE_SOURCES: ReadonlySet<string> = new Set(["claims", "idle"]);
 
+const MONITORS = ["lsp", "loops", "claims", "idle", "cadence", "rules", "verify", "test"];
+
 /** How a finding's source reads to a user: the review model is "reviewer", a child's role "child:<role>". */
 export function sourceName(source: string): string {
 	if (source === "main") return "reviewer";
-	return ["lsp", "loops", "claims", "idle", "cadence", "rules", "verify", "test"].includes(source) ? source : `child:${source}`;
+	return MONITORS.includes(source) ? source : `child:${source}`;
+}
+
+/** A finding's source as a user reads it, naming the child it rose from (in a parent's sink). */
+export function sourceLabel(f: Pick<Finding, "source" | "child">): string {
+	if (!f.child) return sourceName(f.source);
+	return MONITORS.includes(f.source) ? `child:${f.child} ${f.source}` : `child:${f.child}`;
 }
 
 /** What a finding says, before it is given an id, a source and a time. */
@@ -122,7 +132,7 @@ export function firstLine(text: string, max = 160): string {
  */
 export function printedFinding(f: Finding, fate: string): string {
 	const indent = (label: string, text: string) => `  ${label}: ${text.replace(/\n/g, "\n    ")}`;
-	return [`watchdog: ${f.severity} (${fate}): ${f.summary}`, indent("evidence", f.evidence), indent("action", f.recommendedAction), `  source: ${sourceName(f.source)} · importance: ${f.importance}${f.category ? ` · ${f.category}` : ""}`].join("\n");
+	return [`watchdog: ${f.severity} (${fate}): ${f.summary}`, indent("evidence", f.evidence), indent("action", f.recommendedAction), `  source: ${sourceLabel(f)} · importance: ${f.importance}${f.category ? ` · ${f.category}` : ""}`].join("\n");
 }
 
 /** The plain-text form (for the model, print/RPC mode and history). */
@@ -131,7 +141,7 @@ export function findingText(f: Finding): string {
 		title(f),
 		`Evidence: ${f.evidence}`,
 		`Recommended action: ${f.recommendedAction}`,
-		`Importance: ${f.importance} · Severity: ${f.severity}${f.category ? ` · Category: ${f.category}` : ""} · Source: ${sourceName(f.source)}`,
+		`Importance: ${f.importance} · Severity: ${f.severity}${f.category ? ` · Category: ${f.category}` : ""} · Source: ${sourceLabel(f)}`,
 	].join("\n");
 }
 
@@ -144,7 +154,7 @@ export function agentMessage(lead: string, findings: Finding[]): string {
 	const items = findings.map((f, i) =>
 		[
 			`${findings.length > 1 ? `${i + 1}. ` : ""}${title(f)}`,
-			`Importance: ${f.importance} · Severity: ${f.severity}${f.category ? ` · Category: ${f.category}` : ""} · Source: ${sourceName(f.source)}`,
+			`Importance: ${f.importance} · Severity: ${f.severity}${f.category ? ` · Category: ${f.category}` : ""} · Source: ${sourceLabel(f)}`,
 			"Evidence, as the watchdog reported it:",
 			quoteLines(f.evidence),
 			"Suggested action, as the watchdog reported it:",

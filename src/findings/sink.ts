@@ -7,12 +7,15 @@
 // The decisions themselves are pure (delivery.ts, stalemate.ts); this is the thin shell.
 import type { ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
 import { type DeliveryPlan, type Fate, FINDING_MESSAGE, NOTE_ENTRY, type NoteData, planDelivery } from "./delivery.ts";
-import { EVIDENCE_SOURCES, type Finding, firstLine, printedFinding, sameFinding, type Severity, sourceName } from "./finding.ts";
+import { EVIDENCE_SOURCES, type Finding, firstLine, printedFinding, sameFinding, type Severity, sourceLabel } from "./finding.ts";
 import { type Question, QUESTION_MESSAGE, QUESTION_NOTE, questionMessage, questionText } from "./question.ts";
 import { NO_STALEMATE, recordReview, type StalemateState } from "./stalemate.ts";
 
 /** Why an evidence finding stayed with the user under policy handsoff. */
 export const HANDSOFF = "policy handsoff: claims and unfinished stops are shown to you, never sent to the agent";
+/** Why what children, their verification or a launch rule brought up stayed with the user under policy handsoff. */
+export const HANDSOFF_CHILDREN = "policy handsoff: what child agents, their verification and launch rules bring up is shown to you, never sent to the agent";
+const CHILD_SOURCES: ReadonlySet<string> = new Set(["verify", "rules"]);
 
 /** Continuations the watchdog may start per user prompt, over all sources together. */
 export const MAX_CONTINUATIONS = 5;
@@ -56,11 +59,22 @@ export interface SinkDeps {
 	steer(message: { customType: string; content: string; display: boolean; details?: unknown }): void;
 	/** Pi's sendMessage with triggerTurn: when the agent is idle, starts a run that answers it. */
 	wake?(message: { customType: string; content: string; display: boolean; details?: unknown }): void;
+	/** Pi's sendMessage with no options: added to the session (and the model's next context), starting nothing. */
+	post?(message: { customType: string; content: string; display: boolean; details?: unknown }): void;
 	present(ctx: SinkCtx, text: string, level: Level): void;
 	record?(ctx: SinkCtx, event: SinkEvent): void;
 	parent?: ParentChannel;
 	/** Which watchdog this is: "main" or a child role. */
 	role: string;
+}
+
+/** What a launch brings back to the parent's sink: a background run's notice, the children's findings. */
+export interface ChildReport {
+	notice?: { customType: string; content: string; details?: unknown };
+	/** Each tagged with the child it rose from (`Finding.child`). */
+	findings: Finding[];
+	/** Kept in the findings message's details (the run). */
+	details?: Record<string, unknown>;
 }
 
 export interface SinkSettings {
@@ -218,11 +232,31 @@ export class FindingsSink {
 		return plan;
 	}
 
+	/**
+	 * What a launch brought back (a foreground launch's end, a background run's completion): the
+	 * notice, which is the run's own answer and never starts a turn by itself (added when the
+	 * agent is idle, steered in while it runs), then its children's findings as any finding
+	 * during a run: threshold, dedupe, policy and the prompt's budget decide whether they reach
+	 * the model, and only they may start a turn.
+	 */
+	fromChildren(ctx: SinkCtx, report: ChildReport, settings: SinkSettings, idle: boolean): DeliveryPlan | undefined {
+		if (report.notice) {
+			const notice = { ...report.notice, display: true };
+			try {
+				if (idle) (this.deps.post ?? this.deps.steer)(notice);
+				else this.deps.steer(notice);
+			} catch {
+				// the session went away meanwhile: the run's files still hold its result
+			}
+		}
+		return this.duringRun(ctx, report.findings, settings, report.details, idle);
+	}
+
 	/** The Findings part of status: the recent ones, numbered for `dismiss`, with what became of each. */
 	section(): { title: string; lines: string[] } {
 		const list = this.recentFindings();
 		if (!list.length) return { title: "Findings", lines: ["none this session"] };
-		const lines = list.slice(0, 8).map((r) => `${r.n}. ${r.finding.severity} (${r.fate}) [${sourceName(r.finding.source)}] ${firstLine(r.finding.summary, 100)}`);
+		const lines = list.slice(0, 8).map((r) => `${r.n}. ${r.finding.severity} (${r.fate}) [${sourceLabel(r.finding)}] ${firstLine(r.finding.summary, 100)}`);
 		if (list.length > 8) lines.push(`… ${list.length - 8} older`);
 		return { title: "Findings", lines: [...lines, "dismiss one with /subagents-watchdog dismiss N, or all of them"] };
 	}
@@ -318,7 +352,7 @@ export class FindingsSink {
 			threshold: settings.severityThreshold,
 			stalemated,
 			continuationBlocked: this.budgetSpent(),
-			...(settings.idle?.policy === "handsoff" ? { holdBack: { sources: EVIDENCE_SOURCES, why: HANDSOFF } } : {}),
+			...(settings.idle?.policy === "handsoff" ? { holdBack: handsoff } : {}),
 			recentlyShown: this.recentlyShown,
 			dismissed: this.dismissed,
 			...(typeof settings.maxWarnings === "number"
@@ -348,6 +382,12 @@ export class FindingsSink {
 			// the parent's own trouble never stops the child's delivery
 		}
 	}
+}
+
+/** What policy handsoff keeps from the model: the evidence monitors', children's, verification's, rules' findings. */
+function handsoff(f: Finding): string | undefined {
+	if (EVIDENCE_SOURCES.has(f.source)) return HANDSOFF;
+	return f.child || CHILD_SOURCES.has(f.source) ? HANDSOFF_CHILDREN : undefined;
 }
 
 function findingEvent(f: Finding, fate: Fate): SinkEvent {

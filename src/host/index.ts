@@ -9,3 +9,4 @@ export { childSnapshot, piTrusts, ProjectTrust, repositoryTrust } from "./trust.
 export { fileState, type FileTrust, readState, takeSnapshot, type TrustedRead } from "./trust-files.ts";
 export { type FileState, judgeFile, type TrustSnapshot } from "./trust-snapshot.ts";
 export { appName, envName } from "./app-name.ts";
+export { AGENT_FILE_MAX_BYTES, type AgentListError, listAgentFiles } from "./agent-files.ts";

@@ -2,7 +2,7 @@
 // the evidence, recommended action, importance, category and source.
 import type { Theme } from "@earendil-works/pi-coding-agent";
 import { Text } from "@earendil-works/pi-tui";
-import { type Finding, firstLine, type Question, sourceName, title } from "../findings/index.ts";
+import { type Finding, firstLine, type Question, sourceLabel, title } from "../findings/index.ts";
 
 export function renderFindings(findings: Finding[], label: string, expanded: boolean, theme: Theme): Text {
 	const lines: string[] = [];
@@ -14,7 +14,7 @@ export function renderFindings(findings: Finding[], label: string, expanded: boo
 			continue;
 		}
 		lines.push(`  Evidence: ${indent(f.evidence)}`, `  Recommended action: ${indent(f.recommendedAction)}`);
-		lines.push(theme.fg("muted", `  Importance: ${cap(f.importance)} · Severity: ${cap(f.severity)}${f.category ? ` · Category: ${cap(f.category.replace(/-/g, " "))}` : ""} · Source: ${sourceName(f.source)}`));
+		lines.push(theme.fg("muted", `  Importance: ${cap(f.importance)} · Severity: ${cap(f.severity)}${f.category ? ` · Category: ${cap(f.category.replace(/-/g, " "))}` : ""} · Source: ${sourceLabel(f)}`));
 	}
 	return new Text(lines.join("\n"), 1, 0);
 }

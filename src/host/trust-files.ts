@@ -3,8 +3,7 @@
 // snapshot of a folder's trust-relevant files. A folder nobody decided to trust is only
 // looked at (lstat), never opened.
 import { lstatSync } from "node:fs";
-import { readFileInRoot } from "../util/index.ts";
-import type { SafeRead } from "../util/index.ts";
+import { readFileInRoot, type SafeRead } from "../util/index.ts";
 import type { FileState, TrustSnapshot } from "./trust-snapshot.ts";
 
 /** How one consumer reads a file: links stay inside `root`; at most `maxBytes` are read. */

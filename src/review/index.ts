@@ -10,6 +10,6 @@ export { runReview, type ReviewerToolLike, type ReviewOutcome } from "./reviewer
 export { createReviewerReadTools } from "./tools/reviewer-tools.ts";
 export { projectRoot, toolsRootFor, type ToolsRoot } from "./tools-root.ts";
 export { loadPrompt } from "./prompts.ts";
+export { GUIDANCE_FILE, GUIDANCE_READ_BYTES } from "./guidance.ts";
 export { dataFence } from "./review-input.ts";
 export { ActivityTail, type TurnLike } from "./activity-tail.ts";
-export { GUIDANCE_FILE, GUIDANCE_READ_BYTES } from "./guidance.ts";

@@ -4,3 +4,4 @@ export { SESSION_SETTINGS_ENTRY, WatchdogSession } from "./watchdog-session.ts";
 export type { AgentCtx, Ctx, Monitor, ToolCallCheck, ToolCallVerdict } from "./monitor.ts";
 export type { WatchdogHost, WatchdogOptions } from "./options.ts";
 export { childTrust, piSettingsTrusted, TRUST_ENTRY } from "./trust-step.ts";
+export type { ChildPort, LaunchHandle } from "./child-port.ts";

@@ -33,6 +33,7 @@ export interface WatchdogHost {
 	steer(message: { customType: string; content: string | unknown[]; display: boolean; details?: unknown }): void;
 	/** Pi's `sendMessage` with `triggerTurn`: when the agent is idle, starts a run that answers it. */
 	wake?(message: { customType: string; content: string | unknown[]; display: boolean; details?: unknown }): void;
+	post?(message: Parameters<WatchdogHost["steer"]>[0]): void; // Pi's `sendMessage` with no options: starts nothing
 	/** Pi's `setModel` for this session (rotation); false when Pi has no credentials for it. */
 	setModel?(model: NonNullable<ExtensionContext["model"]>): Promise<boolean>;
 	/** Pi's `setThinkingLevel` (a rotation target given with its level). */

@@ -3,7 +3,7 @@
 // default). The monitors' parts in their order; the formatting is pure (src/status/).
 import { existsSync } from "node:fs";
 import { clampThinkingLevel } from "@earendil-works/pi-ai";
-import { type FindingsSink, sourceName } from "../findings/index.ts";
+import { type FindingsSink, sourceLabel } from "../findings/index.ts";
 import type { ProjectTrust } from "../host/index.ts";
 import { describeChoice, type ReviewerChoice } from "../models/index.ts";
 import type { ModelReview } from "../review/index.ts";
@@ -63,7 +63,7 @@ export function statusView(source: StatusSource, ctx: Ctx, level: StatusLevel): 
 		lastReview: source.review.lastReviewLine(),
 		findings: findings.map(({ finding, fate, times, n }) => {
 			const { at, severity, summary } = finding;
-			return { at, severity, fate, source: sourceName(finding.source), summary, times, n };
+			return { at, severity, fate, source: sourceLabel(finding), summary, times, n };
 		}),
 		earlier,
 		lines: parts.flatMap((p) => p.brief ?? []),

@@ -3,9 +3,8 @@
 // covers as each consumer reads them, the language server's part, the one notice of what
 // was held back, and the trust command that takes the decision again.
 import { join } from "node:path";
-import { AGENT_FILE_MAX_BYTES, listAgentFiles } from "../children/agents.ts";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { childSnapshot, fileState, judgeFile, present } from "../host/index.ts";
+import { AGENT_FILE_MAX_BYTES, childSnapshot, fileState, judgeFile, listAgentFiles, present } from "../host/index.ts";
 import { ProjectTrust, repositoryTrust, takeSnapshot } from "../host/index.ts";
 import type { TrustedRead, TrustSnapshot } from "../host/index.ts";
 import { GUIDANCE_FILE, GUIDANCE_READ_BYTES } from "../review/index.ts";

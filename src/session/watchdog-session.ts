@@ -29,19 +29,23 @@ import { settleMark } from "./settle-timing.ts";
 import { SessionCore } from "./session-core.ts";
 import { settleStages } from "./settle-stages.ts";
 import { type StatusLevel, statusView } from "./status-view.ts";
+import { type ChildPort, childPort } from "./child-port.ts";
 import { startTrust, trustNow } from "./trust-step.ts";
 import type { WatchdogHost, WatchdogOptions } from "./options.ts";
 
 export { SESSION_SETTINGS_ENTRY } from "./session-core.ts";
 
 export class WatchdogSession extends SessionCore {
-	/** What this session's children found (a parent's view of them; children/ reaches it until the child port). */
-	readonly children = new ChildFindings();
-	/** Stopped-subtree verification of the children (src/verify/; children/ reaches it until the child port). */
-	readonly subtree: SubtreeVerifier;
+
+	/** How this session's children reach it (launches, what they found, a run's end). */
+	readonly port: ChildPort;
 	/** Whether this session has a permission gate (only when its policy can ask or deny). */
 	readonly permissionGated: boolean;
 	private readonly sink: FindingsSink;
+	/** What this session's children found (a parent's view of them). */
+	private readonly children = new ChildFindings();
+	/** Stopped-subtree verification of this session's children (see src/verify/). */
+	private readonly subtree: SubtreeVerifier;
 	private readonly review: ModelReview;
 	private readonly loops = new LoopWatch();
 	/** The claims checker and the unfinished-stop detector (nudges); see evidence-step.ts. */
@@ -74,6 +78,7 @@ export class WatchdogSession extends SessionCore {
 				this.activity.continuedByWatchdog(); // the run this starts is the watchdog's
 				(this.host.wake ?? this.host.steer)(message);
 			},
+			post: (message) => (this.host.post ?? this.host.steer)(message),
 			present,
 			record,
 			parent: options.parent,
@@ -105,6 +110,8 @@ export class WatchdogSession extends SessionCore {
 			persist: (type, data) => this.host.appendEntry(type, data),
 			record,
 		});
+		const { sink, subtree, children } = this;
+		this.port = childPort({ sink, subtree, children, settings: (ctx) => this.settings(ctx) });
 		const reviewDeps = this.reviewDeps();
 		this.cadence = new Cadence<ExtensionContext>({
 			review: (ctx, cancel) => {

@@ -98,7 +98,7 @@ describe("faults", () => {
 });
 
 describe("child watchdogs", () => {
-	it("reviews inside the child, continues the child on its high finding, and only high findings reach the parent's model", async () => {
+	it("reviews inside the child, continues the child on its high finding, and only high findings reach the parent's model (through its sink)", async () => {
 		const repo = makeGitRepo({ "src/app.ts": "export const greet = (name: string) => `hi ${name}`;\n" });
 		const settings = wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model:high" }, children: { enabled: true } });
 		const t = await startSession({ cwd: repo, userSettings: settings });
@@ -147,8 +147,9 @@ describe("child watchdogs", () => {
 			expect(parentReviewInput).toContain("src/app.ts");
 			const result = toolResultText(t);
 			expect(result).toMatch(/worker .*: done/);
-			// the high finding is in the result; the low one stays out of the parent's model context
-			expect(result).toContain("The new greet() drops the name argument");
+			// the high finding reaches the parent's model through its sink, after the tool's answer; the low one stays out of its context
+			expect(result).not.toContain("The new greet() drops the name argument");
+			expect(parentAfter).toContain("The new greet() drops the name argument");
 			expect(parentAfter).not.toContain("A low-importance nit about naming");
 			// the blocker was addressed (the child's last review was clean): accepted
 			expect(result).not.toContain("not accepted");

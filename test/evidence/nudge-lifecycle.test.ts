@@ -109,7 +109,7 @@ describe("unfinished stops and nudges", () => {
 		t.main.setResponses([fauxAssistantMessage("Now I'll read a.txt."), fauxAssistantMessage("unused")]);
 		try {
 			const said = (await t.command("/subagents-watchdog policy handsoff")).map((n) => n.message).join("\n");
-			expect(said).toMatch(/policy for this session: handsoff \(was keep\): claims and unfinished stops are checked and shown to you, with the nudge the agent would get; nothing of them is sent to the agent and a usage limit is flagged, never rotated; reviews and loops go on as usual\./);
+			expect(said).toMatch(/policy for this session: handsoff \(was keep\): claims and unfinished stops are checked and shown to you, with the nudge the agent would get; nothing of them is sent to the agent and a usage limit is flagged, never rotated; child agents' findings, verifications and launch-rule warnings are shown to you, never sent; reviews and loops go on as usual\./);
 			await t.session.prompt("read a.txt");
 			await t.session.waitForIdle();
 			expect(t.main.state.callCount).toBe(1);

@@ -1,7 +1,7 @@
 // The findings sink: every delivery rule once, the same for every source.
 import { describe, expect, it } from "vitest";
 import { type Finding, makeFinding } from "../../src/findings/finding.ts";
-import { FindingsSink, HANDSOFF, MAX_CONTINUATIONS, type SinkEvent } from "../../src/findings/sink.ts";
+import { FindingsSink, HANDSOFF, HANDSOFF_CHILDREN, MAX_CONTINUATIONS, type SinkEvent } from "../../src/findings/sink.ts";
 
 const loop = (severity: "concern" | "blocker", n = 1): Finding =>
 	makeFinding({ summary: `Same bash call repeated ${n} times`, evidence: `Call: bash \`cat status.txt\`. Identical result each time, calls ${n}–${n + 4}`, recommendedAction: "Stop polling", importance: "high", severity, category: "loop-risk" }, "loops");
@@ -175,5 +175,60 @@ describe("the reviewer's question", () => {
 		expect(stale.events.at(-1)).toMatchObject({ kind: "question", outcome: "suppressed", reason: "a finding is in stalemate" });
 		stale.s.userPrompt();
 		expect(stale.s.stalemated()).toBe(false);
+	});
+});
+
+describe("what children bring back (fromChildren)", () => {
+	function parentSink() {
+		const sent: Array<{ how: string; customType: string; content: string }> = [];
+		const persisted: Array<{ type: string; data: any }> = [];
+		const s = new FindingsSink({
+			persist: (type, data) => persisted.push({ type, data }),
+			steer: (m) => sent.push({ how: "steer", ...m }),
+			wake: (m) => sent.push({ how: "wake", ...m }),
+			post: (m) => sent.push({ how: "post", ...m }),
+			present: () => {},
+			role: "main",
+		});
+		return { s, ctx: { mode: "rpc", cwd: "/tmp" } as never, sent, persisted };
+	}
+	const childHigh = (n = 1): Finding => ({ ...review({ summary: `Child finding number ${n} about widget${n}.ts`, evidence: `src/widget${n}.ts:${n}` }), source: "worker", child: "worker" });
+	const notice = { customType: "watchdog-subagent", content: "Background run r ended (done)." };
+
+	it("adds the notice without a turn when idle; a high finding the sink sends is what starts one", () => {
+		const t = parentSink();
+		t.s.fromChildren(t.ctx, { notice, findings: [] }, SETTINGS, true);
+		expect(t.sent.map((m) => m.how)).toEqual(["post"]);
+		t.s.fromChildren(t.ctx, { notice, findings: [childHigh()] }, SETTINGS, true);
+		expect(t.sent.map((m) => `${m.how} ${m.customType}`)).toEqual(["post watchdog-subagent", "post watchdog-subagent", "wake watchdog-finding"]);
+		expect(t.sent[2].content).toMatch(/^The watchdog of a child agent you launched \(worker\) raised this while the child worked/);
+		expect(t.sent[2].content).toContain("Source: child:worker");
+		// while the agent works, both are steered in
+		t.s.fromChildren(t.ctx, { notice, findings: [childHigh(2)] }, SETTINGS, false);
+		expect(t.sent.slice(3).map((m) => m.how)).toEqual(["steer", "steer"]);
+	});
+
+	it("starts no turn once the prompt's budget is spent, and none under policy handsoff: the finding is shown, saying why", () => {
+		const t = parentSink();
+		for (let i = 0; i < MAX_CONTINUATIONS; i++) t.s.duringRun(t.ctx, [loop("concern", i * 10)], SETTINGS);
+		t.s.fromChildren(t.ctx, { notice, findings: [childHigh()] }, SETTINGS, true);
+		expect(t.sent.filter((m) => m.how === "wake")).toEqual([]);
+		expect(t.persisted.at(-1)?.data).toMatchObject({ finding: { child: "worker" }, heldBack: `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times` });
+		t.s.userPrompt();
+		const handsoff = { ...SETTINGS, idle: { policy: "handsoff" } };
+		t.s.fromChildren(t.ctx, { notice, findings: [childHigh(3)] }, handsoff, true);
+		expect(t.sent.filter((m) => m.how === "wake")).toEqual([]);
+		expect(t.persisted.at(-1)?.data).toMatchObject({ heldBack: HANDSOFF_CHILDREN });
+	});
+
+	it("policy handsoff also holds back a verification's and a launch rule's findings; the review's still go", () => {
+		const t = parentSink();
+		const handsoff = { ...SETTINGS, idle: { policy: "handsoff" } };
+		const verify = { ...review({ summary: "worker: claim not backed by its own log", evidence: "no test run (tool call 0)" }), source: "verify" };
+		const rule = { ...review({ summary: "Launch rule broken: worker on p/m", evidence: "rules.roleModels.worker.deny", severity: "concern" }), source: "rules" };
+		const plan = t.s.duringRun(t.ctx, [verify, rule, review()], handsoff);
+		expect(plan?.toModel.map((f) => f.source)).toEqual(["main"]);
+		expect(plan?.decisions.map((d) => `${d.finding.source} ${d.fate}`)).toEqual(["verify held back", "rules held back", "main sent to the agent"]);
+		expect(t.persisted.map((p) => p.data.heldBack)).toEqual([HANDSOFF_CHILDREN, HANDSOFF_CHILDREN]);
 	});
 });
