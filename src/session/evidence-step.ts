@@ -91,7 +91,8 @@ async function writtenNudge(deps: EvidenceDeps, run: SettleRun, evidence: Settle
 			...(evidence.stall ? { stall: { ...evidence.stall, finding } } : {}),
 		};
 	} catch (error) {
-		run.record({ kind: "failure", what: "nudge model", message: error instanceof Error ? error.message : String(error) });
+		const message = error instanceof Error ? error.message : String(error);
+		run.record({ kind: "failure", what: "nudge model", message });
 		return evidence;
 	}
 }

@@ -62,7 +62,8 @@ async function rotateAtSettle(
 		const resume = { customType: RESUME_MESSAGE, content: result.note, details: { rotation: result.record } };
 		const sent = deps.sink.continueWith(resume, settings);
 		if ("blocked" in sent) {
-			present(ctx, `Watchdog: switched to ${result.record.to}, but did not continue the run: ${sent.blocked}.`, "warning");
+			const text = `Watchdog: switched to ${result.record.to}, but did not continue the run: ${sent.blocked}.`;
+			present(ctx, text, "warning");
 			return { entries, continueRun: false };
 		}
 		return { entries: [...entries, sent.entry], continueRun: true };

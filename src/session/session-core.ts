@@ -117,7 +117,8 @@ export class SessionCore {
 		let layer: SettingsLayer = {};
 		for (const entry of entries) {
 			if (entry.type !== "custom" || entry.customType !== SESSION_SETTINGS_ENTRY) continue;
-			if (isPlainObject(entry.data) && isPlainObject(entry.data.overrides)) layer = entry.data.overrides as SettingsLayer;
+			const data = entry.data;
+			if (isPlainObject(data) && isPlainObject(data.overrides)) layer = data.overrides as SettingsLayer;
 		}
 		this.store.replaceSessionOverrides(layer);
 	}

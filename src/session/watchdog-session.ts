@@ -99,7 +99,8 @@ export class WatchdogSession extends SessionCore {
 				const s = this.settings(ctx).settings;
 				const choice = this.reviewer(ctx);
 				const model = `${choice.provider ?? ""}/${choice.id ?? ""}`;
-				const config = { model, thinking: choice.thinking, severityThreshold: s.severityThreshold, policy: s.idle.policy };
+				const { severityThreshold, idle } = s;
+				const config = { model, thinking: choice.thinking, severityThreshold, policy: idle.policy };
 				return { config, timeoutMs: s.agentEndTimeoutMs, choice };
 			},
 			baseline: () => this.run.gate?.baseline ?? null,
@@ -370,7 +371,8 @@ export class WatchdogSession extends SessionCore {
 	/** `/subagents-watchdog status` at one of its levels (see status-view.ts). */
 	statusText(ctx: Ctx, level: StatusLevel = "settings"): string {
 		const { store, trust, monitors, review, sink } = this;
-		const source = { resolved: this.settings(ctx), reviewer: this.reviewer(ctx), store, trust, role: this.options.role };
+		const { role } = this.options;
+		const source = { resolved: this.settings(ctx), reviewer: this.reviewer(ctx), store, trust, role };
 		return statusView({ ...source, clarifying: this.clarifying(ctx), monitors, review, sink }, ctx, level);
 	}
 }
