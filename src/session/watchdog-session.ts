@@ -17,6 +17,7 @@ import type { ResolvedSettings, SettingsLocation } from "../settings/index.ts";
 import { contentText, isPlainObject } from "../util/index.ts";
 import { SubtreeVerifier } from "../verify/index.ts";
 import { cadenceReview } from "./cadence-step.ts";
+import { type ChildPort, childPort } from "./child-port.ts";
 import type { Ctx, Entry, HistoryCtx, HistoryLine, Monitor, SettleStage } from "./monitor.ts";
 import type { ToolCall, ToolCallCheck, ToolCallVerdict, ToolEvent } from "./monitor.ts";
 import * as monitors from "./monitors.ts";
@@ -29,14 +30,12 @@ import { settleMark } from "./settle-timing.ts";
 import { SessionCore } from "./session-core.ts";
 import { settleStages } from "./settle-stages.ts";
 import { type StatusLevel, statusView } from "./status-view.ts";
-import { type ChildPort, childPort } from "./child-port.ts";
 import { startTrust, trustNow } from "./trust-step.ts";
 import type { WatchdogHost, WatchdogOptions } from "./options.ts";
 
 export { SESSION_SETTINGS_ENTRY } from "./session-core.ts";
 
 export class WatchdogSession extends SessionCore {
-
 	/** How this session's children reach it (launches, what they found, a run's end). */
 	readonly port: ChildPort;
 	/** Whether this session has a permission gate (only when its policy can ask or deny). */
