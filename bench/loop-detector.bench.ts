@@ -22,8 +22,8 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { LoopDetector } from "../src/loops/loop-detector.ts";
-import type { ToolCallRecord } from "../src/loops/tool-call.ts";
-import { fromPiToolCall } from "../src/loops/call-record.ts";
+import type { ToolCallRecord } from "../src/transcript/tool-call.ts";
+import { fromPiToolCall } from "../src/transcript/call-record.ts";
 import { callStream, type StreamOptions } from "./synthetic-calls.ts";
 import { median, reportFailure, round } from "./stats.ts";
 

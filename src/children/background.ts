@@ -10,14 +10,13 @@ import { CONFIG_DIR_NAME, type ExtensionContext } from "@earendil-works/pi-codin
 import { piSettingsTrusted } from "../session/index.ts";
 import type { Finding } from "../findings/index.ts";
 import { envName } from "../host/index.ts";
-import { resolveChildModel } from "./child-model.ts";
-import { type CheckedChild, enforceLaunchRules } from "./launch-check.ts";
-import { resolveLaunchCwds } from "./launch-cwd.ts";
+import { enforceLaunchRules } from "./launch-check.ts";
+import { prepareLaunch, sessionInfo } from "./launch-prepare.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import { type ChildResult, launchFindings, launchText } from "./launch-result.ts";
-import { findAgents, labelsFor, type LauncherDeps, type LaunchOutput, permissionPolicies } from "./launcher.ts";
+import type { LauncherDeps, LaunchOutput } from "./launcher.ts";
 import type { RunnerSpec } from "./runner.ts";
-import { isRunId, listRuns, makeRunDir, newRunId, processAlive, readRunJson, readStatus, runDir, runningBackground, type RunStatus, writeJsonAtomic } from "./runs.ts";
+import { isRunId, listRuns, makeRunDir, newRunId, processAlive, readRunJson, readStatus, runDir, runningBackground, type RunStatus, statusWriter, writeJsonAtomic } from "./runs.ts";
 import type { SubagentParams } from "./tool-params.ts";
 
 export const RUNNER_SCRIPT = fileURLToPath(new URL("../../bin/subagent-runner.mjs", import.meta.url));
@@ -27,30 +26,13 @@ const DEFAULT_WAIT_MS = 60_000;
 export const SUBAGENT_MESSAGE = "watchdog-subagent";
 
 export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext, asked: LaunchPlan, signal?: AbortSignal): Promise<LaunchOutput> {
-	const agents = findAgents(deps.agents(ctx, deps.watchdog.trust), asked.steps.map((s) => s.agent));
-	const policies = permissionPolicies(deps.agentDir, agents);
-	// Made absolute here: the runner starts in its run folder, not in this session's.
-	const plan = await resolveLaunchCwds(asked, ctx.cwd, agents, signal);
-	const labels = labelsFor(agents.map((a) => a.name));
-	const children: RunnerSpec["children"] = [];
-	const problems: string[] = [];
-	const checked: CheckedChild[] = [];
-	for (const [i, step] of plan.steps.entries()) {
-		const agent = agents[i];
-		const choice = resolveChildModel(ctx.modelRegistry, { launchModel: step.model, launchThinking: step.thinking, agentModel: agent.model, agentThinking: agent.thinking }, { model: ctx.model, thinking: ctx.thinkingLevel });
-		if ("error" in choice) problems.push(`${labels[i]}: ${choice.error}`);
-		else {
-			children.push({ label: labels[i], step, agent, model: `${choice.model.provider}/${choice.model.id}`, thinking: choice.thinking, ...(policies[i] ? { permissions: policies[i] } : {}) });
-			checked.push({ label: labels[i], role: agent.name, model: choice.model, thinking: choice.thinking, explicit: Boolean(step.model && step.model !== "inherit") });
-		}
-	}
-	// Nothing starts in the background on a plan that is already known to be broken.
-	if (problems.length) throw new Error(`not launched: ${problems.join("; ")}`);
+	const { plan, children: ready } = await prepareLaunch(deps, ctx, asked, signal);
+	const children: RunnerSpec["children"] = ready.map((c) => ({ label: c.label, step: c.step, agent: c.agent, model: `${c.resolved.provider}/${c.resolved.id}`, thinking: c.thinking, ...(c.permissions ? { permissions: c.permissions } : {}) }));
 	// From the count to the status file below nothing awaits: launches of one turn's parallel tool calls count each other.
 	refuseOverCap(deps.agentDir, deps.watchdog.settings(ctx).settings.children.maxBackground);
 	const runId = newRunId();
 	// Judged here, in the parent: a blocked launch never gets a runner.
-	enforceLaunchRules(deps.watchdog, ctx, runId, checked);
+	enforceLaunchRules(deps.watchdog, ctx, runId, ready.map((c) => c.checked));
 	const dir = makeRunDir(deps.agentDir, runId);
 	const session = sessionInfo(ctx);
 	const spec: RunnerSpec = {
@@ -68,15 +50,7 @@ export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext
 	};
 	writeJsonAtomic(join(dir, "spec.json"), spec);
 	const pid = startRunner(dir, deps.agentDir, session.id);
-	writeJsonAtomic(join(dir, "status.json"), {
-		id: runId,
-		state: "running",
-		mode: plan.mode,
-		pid,
-		startedAt: new Date().toISOString(),
-		updatedAt: new Date().toISOString(),
-		children: children.map((c) => ({ label: c.label, agent: c.agent.name, status: "queued", toolCount: 0, tokens: 0, cost: 0 })),
-	} satisfies RunStatus);
+	statusWriter(dir, { id: runId, mode: plan.mode, pid, parentSession: session.file }, () => children.map((c) => ({ label: c.label, agent: c.agent.name, status: "queued", toolCount: 0, tokens: 0, cost: 0 })))("running");
 	watch(deps, ctx, runId);
 	return {
 		text: `Run ${runId} started in the background: ${children.map((c) => c.label).join(", ")}. A message arrives here when it ends; meanwhile use subagent {action: "status", id: "${runId}"}, "wait", "steer", "interrupt" or "stop".`,
@@ -256,12 +230,4 @@ function listText(agentDir: string): string {
 			return s ? `${id}: ${s.state} · ${s.mode} · ${s.children.map((c) => `${c.label} ${c.status}`).join(", ")}` : `${id}: (no status)`;
 		})
 		.join("\n");
-}
-
-function sessionInfo(ctx: ExtensionContext): { id?: string; file?: string; dir?: string } {
-	try {
-		return { id: ctx.sessionManager.getSessionId(), file: ctx.sessionManager.getSessionFile(), dir: ctx.sessionManager.getSessionDir() };
-	} catch {
-		return {};
-	}
 }

@@ -7,7 +7,7 @@
 // only has to exist, and writers work there directly (the launch's result says so).
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
-import { runGit } from "../util/index.ts";
+import { ignoredByGit, repositoryTop } from "../git/index.ts";
 import type { ChildAgent } from "./child-session.ts";
 import { mayWrite } from "./launch.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
@@ -20,7 +20,7 @@ export async function resolveLaunchCwds(
 	signal?: AbortSignal,
 ): Promise<LaunchPlan> {
 	if (!plan.steps.some((s) => s.cwd !== undefined)) return plan;
-	const root = await repositoryRoot(parentCwd, signal);
+	const root = await repositoryTop(parentCwd, signal);
 	// Worktrees are made for writers of a background run and of parallel tasks.
 	const worktrees = plan.async || plan.mode === "parallel";
 	const steps = [];
@@ -48,11 +48,11 @@ export async function resolveLaunchCwds(
 						"launched from (a writer gets a worktree of it and its changes land there); for another folder, start Pi there",
 				);
 			}
-			const own = inside ? await repositoryRoot(absolute, signal) : root;
+			const own = inside ? await repositoryTop(absolute, signal) : root;
 			if (own !== root) {
 				throw fail(`is inside another git repository (${own}), not this session's (${root}); start Pi there to work on it`);
 			}
-			if (inside && worktrees && mayWrite(agents[i]) && (await ignored(root, inside, signal))) {
+			if (inside && worktrees && mayWrite(agents[i]) && (await ignoredByGit(root, inside, signal))) {
 				throw fail(
 					"is ignored by git, so the worktree a writer gets has no such folder; give a folder git tracks, " +
 						"or run the child in the foreground alone",
@@ -62,20 +62,4 @@ export async function resolveLaunchCwds(
 		steps.push({ ...step, cwd: absolute });
 	}
 	return { ...plan, steps };
-}
-
-/** The repository's top folder (symbolic links resolved), or undefined outside any repository. */
-async function repositoryRoot(cwd: string, signal?: AbortSignal): Promise<string | undefined> {
-	const run = await runGit(["rev-parse", "--show-toplevel"], { cwd, signal });
-	const top = run.stdout.trim();
-	if (run.code !== 0 || !top) return undefined;
-	try {
-		return realpathSync(top);
-	} catch {
-		return top;
-	}
-}
-
-async function ignored(root: string, path: string, signal?: AbortSignal): Promise<boolean> {
-	return (await runGit(["check-ignore", "-q", "--", path], { cwd: root, signal })).code === 0;
 }

@@ -175,7 +175,7 @@ async function landBack(wt: Worktree, child: PreparedChild, env: LaunchEnv): Pro
 
 async function runOne(child: PreparedChild, task: string, cwd: string, wt: Worktree | undefined, env: LaunchEnv, hooks: LaunchHooks, signal: AbortSignal, step: string): Promise<ChildResult> {
 	let outcome: ChildOutcome;
-	if (signal.aborted) outcome = { status: "stopped", answer: "", toolCalls: 0, tokens: 0, cost: 0, notices: [] };
+	if (signal.aborted) outcome = unrun("stopped");
 	else {
 		try {
 			outcome = await env.run(child, task, cwd, {
@@ -184,9 +184,19 @@ async function runOne(child: PreparedChild, task: string, cwd: string, wt: Workt
 				onControls: (c) => hooks.onControls?.(child.label, c),
 			});
 		} catch (error) {
-			outcome = { status: "failed", answer: "", error: error instanceof Error ? error.message : String(error), toolCalls: 0, tokens: 0, cost: 0, notices: [] };
+			outcome = unrun("failed", error instanceof Error ? error.message : String(error));
 		}
 	}
 	const { findings, blockers } = env.findingsOf(child.label);
 	return { ...outcome, label: child.label, agent: child.agent.name, task, model: child.model, cwd, ...(wt ? { worktree: true } : {}), findings, blockers };
+}
+
+/** The outcome of a child that never ran: stopped before it started, or failed with why. */
+function unrun(status: "stopped" | "failed", error?: string): ChildOutcome {
+	return { status, answer: "", ...(error !== undefined ? { error } : {}), toolCalls: 0, tokens: 0, cost: 0, notices: [] };
+}
+
+/** The result of a child that failed before it started (no folder, no findings). */
+export function failedBeforeStart(child: PreparedChild, error: string): ChildResult {
+	return { ...unrun("failed", error), label: child.label, agent: child.agent.name, task: child.step.task, model: child.model, cwd: "", findings: [], blockers: { blockers: [], stalemate: false } };
 }

@@ -1,27 +1,26 @@
 // The parent's side of a foreground launch: find the agents, resolve each child's model, open
 // the run folder, give every child our watchdog with a channel back to this session, run them
 // (launch.ts), show progress, keep the result on disk, and say what happened. Thin glue over Pi.
-import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { CONFIG_DIR_NAME, type ExtensionContext, type ExtensionFactory, type ModelRuntime } from "@earendil-works/pi-coding-agent";
-import type { ChildBlockers, Finding, ParentChannel, ParentUser } from "../findings/index.ts";
+import type { ParentChannel, ParentUser } from "../findings/index.ts";
 import { present } from "../host/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
 import type { WatchdogSession } from "../session/index.ts";
-import { resolveChildModel } from "./child-model.ts";
-import { type ChildAgent, type ChildProgress, runChildSession } from "./child-session.ts";
+import type { ChildAgent, ChildProgress } from "./child-session.ts";
+import { childLaunchEnv } from "./launch-env.ts";
 import { enforceLaunchRules } from "./launch-check.ts";
-import { resolveLaunchCwds } from "./launch-cwd.ts";
-import { type LaunchEnv, type PreparedChild, runLaunch, type WorktreeOps } from "./launch.ts";
+import { prepareLaunch, sessionInfo } from "./launch-prepare.ts";
+import { runLaunch, type WorktreeOps } from "./launch.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import { type ChildResult, launchDetails, launchText } from "./launch-result.ts";
-import { makeRunDir, newRunId, type RunStatus, writeJsonAtomic } from "./runs.ts";
+import { makeRunDir, newRunId, statusWriter, writeJsonAtomic } from "./runs.ts";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { LoadedAgents } from "./agents.ts";
 import { effectiveTools, formatAgentError } from "./agent-file.ts";
 import { applyAgentOverrides } from "./agent-policy.ts";
 import { childPolicy, type PermissionPolicy, readGlobalRules } from "../permissions/index.ts";
 import type { ProjectTrust, TrustSnapshot } from "../host/index.ts";
-import { childTrust, piSettingsTrusted } from "../session/index.ts";
+import { piSettingsTrusted } from "../session/index.ts";
 
 /** An agent as the launcher needs it (the agent file's fields). */
 export interface LaunchAgent extends ChildAgent {
@@ -133,35 +132,11 @@ export async function launchForeground(
 	onUpdate: ((partial: { content: Array<{ type: "text"; text: string }>; details: Record<string, unknown> }) => void) | undefined,
 ): Promise<LaunchOutput> {
 	const { watchdog } = deps;
-	const agents = findAgents(deps.agents(ctx, watchdog.trust), asked.steps.map((s) => s.agent));
-	const policies = permissionPolicies(deps.agentDir, agents);
-	const plan = await resolveLaunchCwds(asked, ctx.cwd, agents, signal);
-	const settings = watchdog.settings(ctx).settings;
+	const { plan, children: prepared } = await prepareLaunch(deps, ctx, asked, signal);
 	const runId = newRunId();
-	const labels = labelsFor(agents.map((a) => a.name));
-	const channels = new Map<string, { findings: Finding[]; blockers: ChildBlockers }>();
-	const prepared: PreparedChild[] = [];
-	const failedEarly: ChildResult[] = [];
-	const models = new Map<string, { model: NonNullable<ExtensionContext["model"]>; thinking: ThinkingLevel }>();
-	const permissions = new Map<string, PermissionPolicy>();
-	for (const [i, step] of plan.steps.entries()) {
-		const agent = agents[i];
-		const policy = policies[i];
-		if (policy) permissions.set(labels[i], policy);
-		const choice = resolveChildModel(ctx.modelRegistry, { launchModel: step.model, launchThinking: step.thinking, agentModel: agent.model, agentThinking: agent.thinking }, { model: ctx.model, thinking: ctx.thinkingLevel });
-		const child: PreparedChild = { label: labels[i], step, agent, model: "error" in choice ? "(unresolved)" : choice.ref };
-		if ("error" in choice) failedEarly.push(unstarted(child, `${agent.name}: ${choice.error}`));
-		else {
-			models.set(child.label, { model: choice.model, thinking: choice.thinking as ThinkingLevel });
-			prepared.push(child);
-		}
-		channels.set(child.label, { findings: [], blockers: { blockers: [], stalemate: false } });
-	}
+	const labels = prepared.map((c) => c.label);
 	// Every child is judged before any starts: a blocked launch leaves no run folder, no session.
-	enforceLaunchRules(watchdog, ctx, runId, prepared.flatMap((c) => {
-		const m = models.get(c.label);
-		return m ? [{ label: c.label, role: c.agent.name, model: m.model, thinking: m.thinking, explicit: Boolean(c.step.model && c.step.model !== "inherit") }] : [];
-	}));
+	enforceLaunchRules(watchdog, ctx, runId, prepared.map((c) => c.checked));
 	const dir = makeRunDir(deps.agentDir, runId);
 	// What a child tells or asks the user reaches this session's user (its own UI reaches nobody).
 	const user: ParentUser = {
@@ -170,32 +145,12 @@ export async function launchForeground(
 		saved: (path, mutate) => watchdog.ownWrite(path, mutate),
 		...(ctx.mode === "tui" && ctx.hasUI ? { ask: (title: string, choices: string[]) => ctx.ui.select(title, choices, { signal }) } : {}),
 	};
-	const channelFor = (label: string, role: string): ParentChannel => ({
-		user,
-		deliver(findings) {
-			const kept = channels.get(label);
-			kept?.findings.push(...findings);
-			watchdog.port.findings(findings.map((finding) => ({ finding, role, runId, child: label })));
-		},
-		settled(state) {
-			const kept = channels.get(label);
-			if (kept) kept.blockers = state;
-			watchdog.port.settled(`${runId}/${label}`, state);
-		},
-	});
 	const progress = new Map<string, ChildProgress & { step: string; status: string; agent: string }>();
 	for (const c of prepared) progress.set(c.label, { step: "", status: "queued", agent: c.agent.name, toolCount: 0, tokens: 0, cost: 0 });
-	const status = (state: RunStatus["state"]): RunStatus => ({
-		id: runId,
-		state,
-		mode: plan.mode,
-		pid: process.pid,
-		startedAt,
-		updatedAt: new Date().toISOString(),
-		children: [...progress.entries()].map(([label, p]) => ({ label, agent: p.agent, status: p.status, tool: p.tool, toolCount: p.toolCount, tokens: p.tokens, cost: p.cost })),
-		...(sessionFile(ctx) ? { parentSession: sessionFile(ctx) } : {}),
-	});
-	const startedAt = new Date().toISOString();
+	const session = sessionInfo(ctx);
+	const writeStatus = statusWriter(dir, { id: runId, mode: plan.mode, pid: process.pid, parentSession: session.file }, () =>
+		[...progress.entries()].map(([label, p]) => ({ label, agent: p.agent, status: p.status, tool: p.tool, toolCount: p.toolCount, tokens: p.tokens, cost: p.cost })),
+	);
 	const show = () => {
 		const text = progressText(runId, progress);
 		try {
@@ -204,43 +159,26 @@ export async function launchForeground(
 		} catch {
 			// the session moved on; progress is only a courtesy
 		}
-		try {
-			writeJsonAtomic(join(dir, "status.json"), status("running"));
-		} catch {
-			// an unwritable agent folder costs the on-disk copy, not the launch
-		}
+		writeStatus("running");
 	};
 	show();
-	const runtime = (ctx.modelRegistry as unknown as { runtime: ModelRuntime }).runtime;
-	const trusted = piSettingsTrusted(watchdog.trust.snapshot, ctx.cwd, CONFIG_DIR_NAME);
-	const env: LaunchEnv = {
-		cwd: ctx.cwd,
-		concurrency: settings.children.concurrency,
+	const env = childLaunchEnv({
+		runId,
 		runDir: dir,
+		project: ctx.cwd,
+		projectTrusted: piSettingsTrusted(watchdog.trust.snapshot, ctx.cwd, CONFIG_DIR_NAME),
+		trust: watchdog.trust.snapshot,
+		agentDir: deps.agentDir,
+		settings: () => watchdog.settings(ctx),
+		runtime: (ctx.modelRegistry as unknown as { runtime: ModelRuntime }).runtime,
+		session,
 		worktrees: deps.worktrees,
-		findingsOf: (label) => channels.get(label) ?? { findings: [], blockers: { blockers: [], stalemate: false } },
-		run: (child, task, cwd, hooks) => {
-			const m = models.get(child.label);
-			if (!m) throw new Error("no model");
-			return runChildSession(
-				{
-					agent: child.agent,
-					task,
-					cwd,
-					projectCwd: ctx.cwd,
-					projectTrusted: trusted,
-					agentDir: deps.agentDir,
-					model: m.model,
-					thinking: m.thinking,
-					timeoutMs: child.step.timeoutMs ?? settings.children.timeoutMs,
-					modelRuntime: runtime,
-					watchdog: deps.childWatchdog({ role: child.agent.name, parent: channelFor(child.label, child.agent.name), parentSettings: () => watchdog.settings(ctx), runId, task, project: ctx.cwd, ...(permissions.has(child.label) ? { permissions: permissions.get(child.label) } : {}), trust: childTrust(watchdog.trust.snapshot, cwd, dir, deps.agentDir, CONFIG_DIR_NAME) }),
-					...sessionPlace(ctx),
-				},
-				hooks,
-			);
-		},
-	};
+		childWatchdog: deps.childWatchdog,
+		models: new Map(prepared.map((c) => [c.label, { model: c.resolved, thinking: c.thinking, ...(c.permissions ? { permissions: c.permissions } : {}) }])),
+		user,
+		onFindings: (label, role, findings) => watchdog.port.findings(findings.map((finding) => ({ finding, role, runId, child: label }))),
+		onSettled: (label, state) => watchdog.port.settled(`${runId}/${label}`, state),
+	});
 	const live = new AbortController();
 	const forward = () => live.abort();
 	signal?.addEventListener("abort", forward, { once: true });
@@ -259,9 +197,9 @@ export async function launchForeground(
 				show();
 			},
 		});
-		const all = [...failedEarly, ...results].sort((a, b) => labels.indexOf(a.label) - labels.indexOf(b.label));
+		const all = [...results].sort((a, b) => labels.indexOf(a.label) - labels.indexOf(b.label));
 		writeJsonAtomic(join(dir, "result.json"), { id: runId, mode: plan.mode, results: all, notes });
-		writeJsonAtomic(join(dir, "status.json"), status(live.signal.aborted ? "stopped" : "done"));
+		writeStatus(live.signal.aborted ? "stopped" : "done");
 		watchdog.recordHistory(ctx, { kind: "launch", summary: `run ${runId} (${plan.mode}): ${all.map((r) => `${r.label} ${r.status}`).join(", ")}`, outcome: live.signal.aborted ? "stopped" : "done", details: { run: runId } });
 		return { text: `Run ${runId}\n${launchText(all, notes)}`, details: { runId, mode: plan.mode, children: launchDetails(all) }, results: all };
 	} finally {
@@ -278,29 +216,6 @@ export async function launchForeground(
 /** "worker" for a lone child; "worker#1", "worker#2" … when there are several. */
 export function labelsFor(names: string[]): string[] {
 	return names.length === 1 ? names : names.map((n, i) => `${n}#${i + 1}`);
-}
-
-function unstarted(child: PreparedChild, error: string): ChildResult {
-	return { status: "failed", answer: "", error, toolCalls: 0, tokens: 0, cost: 0, notices: [], label: child.label, agent: child.agent.name, task: child.step.task, model: child.model, cwd: "", findings: [], blockers: { blockers: [], stalemate: false } };
-}
-
-function sessionFile(ctx: ExtensionContext): string | undefined {
-	try {
-		return ctx.sessionManager.getSessionFile();
-	} catch {
-		return undefined;
-	}
-}
-
-/** Children's session files go beside the parent's, so `pi --resume` in the project lists them. */
-function sessionPlace(ctx: ExtensionContext): { sessionDir?: string; parentSessionFile?: string } {
-	try {
-		const file = ctx.sessionManager.getSessionFile();
-		const dir = ctx.sessionManager.getSessionDir();
-		return { ...(dir ? { sessionDir: dir } : {}), ...(file ? { parentSessionFile: file } : {}) };
-	} catch {
-		return {};
-	}
 }
 
 function progressText(runId: string, progress: Map<string, ChildProgress & { step: string; status: string; agent: string }>): string {

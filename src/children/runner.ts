@@ -6,19 +6,19 @@
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
-import { CONFIG_DIR_NAME, type ExtensionFactory, ModelRuntime } from "@earendil-works/pi-coding-agent";
+import type { Api, Model } from "@earendil-works/pi-ai";
+import { type ExtensionFactory, ModelRuntime } from "@earendil-works/pi-coding-agent";
 import type { TrustSnapshot } from "../host/index.ts";
-import { childTrust } from "../session/index.ts";
-import type { ChildBlockers, Finding, ParentChannel } from "../findings/index.ts";
 import { parseModelRef } from "../models/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
-import { type ChildControls, runChildSession } from "./child-session.ts";
-import { type LaunchEnv, type PreparedChild, runLaunch, type WorktreeOps } from "./launch.ts";
+import type { ChildControls } from "./child-session.ts";
+import { childLaunchEnv } from "./launch-env.ts";
+import { failedBeforeStart, type PreparedChild, runLaunch, type WorktreeOps } from "./launch.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import type { ChildResult } from "./launch-result.ts";
 import type { ChildWatchdogOptions, LaunchAgent } from "./launcher.ts";
 import type { PermissionPolicy } from "../permissions/index.ts";
-import { processAlive, readRunJson, type RunStatus, writeJsonAtomic } from "./runs.ts";
+import { processAlive, readRunJson, statusWriter, writeJsonAtomic } from "./runs.ts";
 
 /** `spec.json`: everything the runner needs, written by the parent before it starts the runner. */
 export interface RunnerSpec {
@@ -50,26 +50,8 @@ const CONTROL_WAIT_MS = 5_000;
 export async function runBackground(runDir: string, deps: RunnerDeps): Promise<number> {
 	const spec = readRunJson(runDir, "spec.json") as RunnerSpec | undefined;
 	if (!spec) return 2;
-	const startedAt = new Date().toISOString();
 	const progress = new Map(spec.children.map((c) => [c.label, { agent: c.agent.name, status: "queued", tool: undefined as string | undefined, toolCount: 0, tokens: 0, cost: 0 }]));
-	const writeStatus = (state: RunStatus["state"], error?: string) => {
-		const status: RunStatus = {
-			id: spec.runId,
-			state,
-			mode: spec.plan.mode,
-			pid: process.pid,
-			startedAt,
-			updatedAt: new Date().toISOString(),
-			children: [...progress.entries()].map(([label, p]) => ({ label, ...p })),
-			...(spec.parentSessionFile ? { parentSession: spec.parentSessionFile } : {}),
-			...(error ? { error } : {}),
-		};
-		try {
-			writeJsonAtomic(join(runDir, "status.json"), status);
-		} catch {
-			// the folder went away: nobody is left to read it
-		}
-	};
+	const writeStatus = statusWriter(runDir, { id: spec.runId, mode: spec.plan.mode, pid: process.pid, parentSession: spec.parentSessionFile }, () => [...progress.entries()].map(([label, p]) => ({ label, ...p })));
 	writeStatus("running");
 	const stop = new AbortController();
 	const controls = new Map<string, ChildControls>();
@@ -101,61 +83,36 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 	try {
 		const runtime = await ModelRuntime.create({ authPath: join(spec.agentDir, "auth.json"), modelsPath: join(spec.agentDir, "models.json"), refreshOnCreate: false });
 		await runtime.refresh({ allowNetwork: false });
-		const channels = new Map<string, { findings: Finding[]; blockers: ChildBlockers }>();
 		const prepared: PreparedChild[] = [];
 		const early: ChildResult[] = [];
-		const models = new Map<string, ReturnType<ModelRuntime["getModel"]>>();
+		const models = new Map<string, { model: Model<Api>; thinking: ThinkingLevel; permissions?: PermissionPolicy }>();
 		for (const c of spec.children) {
-			channels.set(c.label, { findings: [], blockers: { blockers: [], stalemate: false } });
 			const parsed = parseModelRef(c.model);
 			const model = parsed.ok ? runtime.getModel(parsed.ref.provider, parsed.ref.id) : undefined;
 			const child = { label: c.label, step: c.step, agent: c.agent, model: c.model };
 			if (!model) {
-				early.push({ status: "failed", answer: "", error: `model ${c.model} is not available to a background run (only providers from models.json and built-in ones are; one an extension registers is not)`, toolCalls: 0, tokens: 0, cost: 0, notices: [], label: c.label, agent: c.agent.name, task: c.step.task, model: c.model, cwd: "", findings: [], blockers: { blockers: [], stalemate: false } });
+				early.push(failedBeforeStart(child, `model ${c.model} is not available to a background run (only providers from models.json and built-in ones are; one an extension registers is not)`));
 				continue;
 			}
-			models.set(c.label, model);
+			models.set(c.label, { model, thinking: c.thinking as ThinkingLevel, ...(c.permissions ? { permissions: c.permissions } : {}) });
 			prepared.push(child);
 		}
-		const channel = (label: string): ParentChannel => ({
-			deliver: (findings) => channels.get(label)?.findings.push(...findings),
-			settled: (state) => {
-				const kept = channels.get(label);
-				if (kept) kept.blockers = state;
-			},
-		});
-		const env: LaunchEnv = {
-			cwd: spec.cwd,
-			concurrency: spec.settings.settings.children.concurrency,
+		const env = childLaunchEnv({
+			runId: spec.runId,
 			runDir,
+			project: spec.cwd,
+			projectTrusted: spec.projectTrusted,
+			trust: spec.trust ?? UNDECIDED,
+			agentDir: spec.agentDir,
+			settings: () => spec.settings,
+			runtime,
+			session: { dir: spec.sessionDir, file: spec.parentSessionFile },
 			// The parent goes on working in its tree: every writing child gets a worktree.
 			isolate: true,
 			worktrees: deps.worktrees,
-			findingsOf: (label) => channels.get(label) ?? { findings: [], blockers: { blockers: [], stalemate: false } },
-			run: (child, task, cwd, hooks) => {
-				const c = spec.children.find((x) => x.label === child.label);
-				const model = models.get(child.label);
-				if (!c || !model) throw new Error("no model");
-				return runChildSession(
-					{
-						agent: child.agent,
-						task,
-						cwd,
-						projectCwd: spec.cwd,
-						projectTrusted: spec.projectTrusted,
-						agentDir: spec.agentDir,
-						model,
-						thinking: c.thinking as ThinkingLevel,
-						timeoutMs: child.step.timeoutMs ?? spec.settings.settings.children.timeoutMs,
-						modelRuntime: runtime,
-						watchdog: deps.childWatchdog({ role: child.agent.name, parent: channel(child.label), parentSettings: () => spec.settings, runId: spec.runId, task, project: spec.cwd, ...(c.permissions ? { permissions: c.permissions } : {}), trust: childTrust(spec.trust ?? UNDECIDED, cwd, runDir, spec.agentDir, CONFIG_DIR_NAME) }),
-						...(spec.sessionDir ? { sessionDir: spec.sessionDir } : {}),
-						...(spec.parentSessionFile ? { parentSessionFile: spec.parentSessionFile } : {}),
-					},
-					hooks,
-				);
-			},
-		};
+			childWatchdog: deps.childWatchdog,
+			models,
+		});
 		const { results, notes } = await runLaunch(spec.plan, prepared, env, {
 			signal: stop.signal,
 			onControls: (label, c) => controls.set(label, c),

@@ -26,6 +26,33 @@ export interface RunStatus {
 
 const MAX_READ = 4 * 1024 * 1024;
 
+/**
+ * Writes one run's `status.json` as it goes, the same way for a foreground launch, a background
+ * launch and its runner: `rows` says where each child is. A write that fails costs the on-disk
+ * copy, never the run.
+ */
+export function statusWriter(dir: string, run: { id: string; mode: string; pid?: number; parentSession?: string }, rows: () => RunStatus["children"]): (state: RunState, error?: string) => void {
+	const startedAt = new Date().toISOString();
+	return (state, error) => {
+		const status: RunStatus = {
+			id: run.id,
+			state,
+			mode: run.mode,
+			...(run.pid !== undefined ? { pid: run.pid } : {}),
+			startedAt,
+			updatedAt: new Date().toISOString(),
+			children: rows(),
+			...(run.parentSession ? { parentSession: run.parentSession } : {}),
+			...(error ? { error } : {}),
+		};
+		try {
+			writeJsonAtomic(join(dir, "status.json"), status);
+		} catch {
+			// the folder is unwritable or gone
+		}
+	};
+}
+
 export function runsDir(agentDir: string): string {
 	return join(agentDir, "watchdog", "runs");
 }

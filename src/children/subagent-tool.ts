@@ -1,5 +1,5 @@
 // The `subagent` tool: launches child agents (without `action`), acts on runs, and carries the
-// watchdog actions. Dispatch only; launching is in launcher.ts, runs in run-actions.ts.
+// watchdog actions. Dispatch only; launching is in launcher.ts, actions on runs in background.ts.
 import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding-agent";
 import type { ChangeOutcome } from "../commands/index.ts";
 import { check, configureForAgent, recommend } from "../commands/index.ts";

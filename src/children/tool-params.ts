@@ -2,7 +2,7 @@
 // runs, and the watchdog actions. The type of the arguments is derived from it.
 import { type Static, Type } from "typebox";
 import { THINKING_LEVELS } from "../models/index.ts";
-import { enumOf } from "../review/index.ts";
+import { enumOf } from "../model-call/index.ts";
 
 export const WATCHDOG_ACTIONS = ["watchdog.status", "watchdog.recommend-model", "watchdog.configure", "watchdog.check", "watchdog.history", "watchdog.review"] as const;
 export const RUN_ACTIONS = ["status", "steer", "interrupt", "stop", "wait"] as const;

@@ -2,8 +2,7 @@
 import { mkdirSync, realpathSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { WorktreeOps } from "./launch.ts";
-import { landWorktree } from "./landing.ts";
-import { type ChildWorktree, cleanStaleWorktrees, createWorktree, removeWorktree } from "./worktree.ts";
+import { type ChildWorktree, cleanStaleWorktrees, createWorktree, landWorktree, removeWorktree } from "../git/index.ts";
 
 export const gitWorktrees: WorktreeOps = {
 	create: async (cwd, dir, signal) => {

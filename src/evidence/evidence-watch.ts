@@ -8,9 +8,8 @@
 // shows its findings and nudge decisions to the user and never delivers them to the model.
 import type { Finding } from "../findings/index.ts";
 import { firstLine } from "../findings/index.ts";
-import type { SessionEvent } from "../loops/index.ts";
+import { BranchReader, type SessionEvent } from "../transcript/index.ts";
 import type { StatusSection } from "../util/index.ts";
-import { BranchReader } from "./branch.ts";
 import { checkClaims, type ClaimSignal } from "./claims.ts";
 import { claimFinding, idleFinding } from "./evidence-findings.ts";
 import { EvidenceLog } from "./log.ts";

@@ -3,7 +3,6 @@
 // that keeps an agent moving, and the live monitor around them. Pure cores over recorded
 // events, so `pi-watchdog scan` runs them offline too.
 // Other folders import from here; files inside the folder import each other directly.
-export { eventsFromBranch } from "./branch.ts";
 export { checkClaims, disclosesFailure, type ClaimKind, type ClaimSignal } from "./claims.ts";
 export { extractClaims } from "./claims-extract.ts";
 export { claimFinding, idleFinding, nudgeText } from "./evidence-findings.ts";

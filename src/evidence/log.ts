@@ -4,7 +4,7 @@
 // reasoning, whether it ended on an error. Fed SessionEvents in order, whatever recorded them
 // (a live Pi session's branch, a session file); memory grows with the calls only (one small
 // fact each) and the stop's text is bounded.
-import type { SessionEvent } from "../loops/index.ts";
+import type { SessionEvent } from "../transcript/index.ts";
 import { type CallFact, factOf } from "./facts.ts";
 
 /** The text kept of a stop: its head and its tail (a closing report is at the end). */

@@ -1,7 +1,7 @@
 // The claims checker and the unfinished-stop detector over a recorded session, for
 // `pi-watchdog scan`: fed the events in order, every segment (the stretch after each real user
 // prompt) is checked when it closes, with the tool log up to its end. Pure.
-import type { SessionEvent } from "../loops/index.ts";
+import type { SessionEvent } from "../transcript/index.ts";
 import { checkClaims, type ClaimSignal } from "./claims.ts";
 import { EvidenceLog, type Segment } from "./log.ts";
 import { type IdleKind, type IdleSignal, unfinishedStop } from "./unfinished.ts";

@@ -9,7 +9,7 @@ import { cycleText, dominantText, repeatText, rereadText, rerunText, staleText, 
 import { MIN_REREAD_LINES, ReadCoverage } from "./read-coverage.ts";
 import { Restating } from "./restating.ts";
 import { DEFAULT_THRESHOLDS, type LoopSignal, type LoopThresholds } from "./signal.ts";
-import type { ToolCallRecord } from "./tool-call.ts";
+import type { ToolCallRecord } from "../transcript/index.ts";
 import { WAIT_POLL_FACTOR, Waiting, waitingSignal, waitOf } from "./waiting.ts";
 
 export { DEFAULT_THRESHOLDS, type LoopSignal, type LoopThresholds, type SignalKind, WEAK_SIGNALS } from "./signal.ts";

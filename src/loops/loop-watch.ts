@@ -5,7 +5,7 @@
 // A real user prompt starts afresh. It returns findings; the sink delivers them.
 import { clip, type StatusSection } from "../util/index.ts";
 import { type Finding, firstLine, makeFinding } from "../findings/index.ts";
-import { fromPiToolCall } from "./call-record.ts";
+import { fromPiToolCall } from "../transcript/index.ts";
 import { LoopDetector, type LoopSignal, type LoopThresholds } from "./loop-detector.ts";
 import { HEADLINE_MAX } from "./loop-text.ts";
 import { describeCall, landed } from "./normalize.ts";

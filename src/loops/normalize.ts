@@ -2,7 +2,7 @@
 // comments, line continuations), arguments in a canonical order, and short stable hashes.
 // Pure.
 import { hash } from "node:crypto";
-import type { ToolCallRecord } from "./tool-call.ts";
+import type { ToolCallRecord } from "../transcript/index.ts";
 import { clip } from "../util/index.ts";
 
 /**

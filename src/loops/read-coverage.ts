@@ -1,7 +1,7 @@
 // Which lines of which files the agent has read since anything landed: a read of lines already
 // read brings nothing new; a file read several times over is a loop; reading one file in
 // chunks at different offsets is progress. Memory is bounded (files and ranges per file).
-import type { ToolCallRecord } from "./tool-call.ts";
+import type { ToolCallRecord } from "../transcript/index.ts";
 
 /** Below this many lines read in all, rereading is not worth a signal. */
 export const MIN_REREAD_LINES = 300;

@@ -6,7 +6,7 @@
 import type { LoopSignal, LoopThresholds } from "./signal.ts";
 import { sleptText, waitingText } from "./loop-text.ts";
 import { normalizeCommand } from "./normalize.ts";
-import type { ToolCallRecord } from "./tool-call.ts";
+import type { ToolCallRecord } from "../transcript/index.ts";
 
 export interface WaitInfo {
 	/** How long the call waits, in ms. */

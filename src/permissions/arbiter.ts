@@ -4,12 +4,10 @@
 // the child can read. Never throws.
 import { randomBytes } from "node:crypto";
 import type { AssistantMessage, Tool } from "@earendil-works/pi-ai";
-import { clampThinkingLevel } from "@earendil-works/pi-ai";
 import { type Static, Type } from "typebox";
-import { Value } from "typebox/value";
-import { checkReviewer, type Registry, type ReviewerChoice } from "../models/index.ts";
-import { dataFence, loadPrompt } from "../review/index.ts";
-import { capText, oneLine, whenAborted } from "../util/index.ts";
+import type { Registry, ReviewerChoice } from "../models/index.ts";
+import { askModel, checkArgs, dataFence, loadPrompt, usableModel } from "../model-call/index.ts";
+import { capText, clip, oneLine } from "../util/index.ts";
 
 export const DECISION_TOOL_NAME = "permission_decision";
 const REASON_CHARS = 500;
@@ -48,8 +46,9 @@ export function readDecision(reply: unknown, model = ""): ArbiterOutcome {
 	if (calls.length > 1) return fail("malformed", `the arbiter made ${calls.length} tool calls; exactly one ${DECISION_TOOL_NAME} call is an answer`);
 	const [call] = calls;
 	if (call.name !== DECISION_TOOL_NAME) return fail("malformed", `the arbiter called ${typeof call.name === "string" ? oneLine(call.name).slice(0, 60) : "an unnamed tool"} instead of ${DECISION_TOOL_NAME}`);
-	if (!Value.Check(DECISION_PARAMS, call.arguments)) return fail("malformed", `the arbiter's ${DECISION_TOOL_NAME} arguments are not { decision: "approve" | "deny", reason }`);
-	const args = call.arguments as DecisionArgs;
+	const checked = checkArgs(DECISION_PARAMS, call.arguments);
+	if (!checked.ok) return fail("malformed", `the arbiter's ${DECISION_TOOL_NAME} arguments are not { decision: "approve" | "deny", reason }: ${clip(checked.error, 300)}`);
+	const args = checked.value;
 	const reason = oneLine(args.reason).trim();
 	if (!reason) return fail("malformed", `the arbiter's ${DECISION_TOOL_NAME} gave no reason`);
 	return { kind: "decision", decision: args.decision, reason, model };
@@ -96,20 +95,14 @@ export async function askArbiter(req: AskRequest): Promise<ArbiterOutcome> {
 			? { kind: "failure", failure: "error", reason: "the child's run was stopped while the arbiter was deciding", ...(ref ? { model: ref } : {}) }
 			: { kind: "failure", failure: "timeout", reason: `the arbiter did not answer within ${req.timeoutMs} ms (permissions.timeoutMs)`, ...(ref ? { model: ref } : {}) };
 	try {
-		const check = await Promise.race([checkReviewer(req.registry, req.choice), whenAborted(signal)]);
-		if (!check) return lateOutcome();
-		const model = req.choice.provider && req.choice.id ? req.registry.find(req.choice.provider, req.choice.id) : undefined;
-		if (!check.ok || !model) return { kind: "failure", failure: "no-model", reason: `the arbiter has no usable model: ${check.lines.join(" ")}`, ...(ref ? { model: ref } : {}) };
-		const level = clampThinkingLevel(model, req.choice.thinking);
+		const usable = await usableModel(req.registry, req.choice, signal);
+		if (!usable) return lateOutcome();
+		if ("problem" in usable) return { kind: "failure", failure: "no-model", reason: `the arbiter has no usable model: ${usable.problem}`, ...(ref ? { model: ref } : {}) };
 		const input = buildAskInput(req, randomBytes(6).toString("hex"));
-		const stream = req.registry.streamSimple(
-			model,
-			{ systemPrompt: loadPrompt("permission-arbiter"), messages: [{ role: "user", content: input, timestamp: Date.now() }], tools: [DECISION_TOOL] },
-			{ ...(level !== "off" ? { reasoning: level } : {}), signal, maxTokens: 2048 },
-		);
-		const reply = await Promise.race([stream.result(), whenAborted(signal)]);
-		if (!reply || signal.aborted) return lateOutcome();
-		return readDecision(reply, `${model.provider}/${model.id}`);
+		const context = { systemPrompt: loadPrompt("permission-arbiter"), messages: [{ role: "user" as const, content: input, timestamp: Date.now() }], tools: [DECISION_TOOL] };
+		const reply = await askModel(req.registry, usable, context, { signal, maxTokens: 2048 });
+		if (!reply) return lateOutcome();
+		return readDecision(reply, usable.ref);
 	} catch (error) {
 		if (signal.aborted) return lateOutcome();
 		return { kind: "failure", failure: "error", reason: `the arbiter failed: ${oneLine(error instanceof Error ? error.message : String(error)).slice(0, 200)}`, ...(ref ? { model: ref } : {}) };

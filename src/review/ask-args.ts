@@ -1,9 +1,10 @@
 // `watchdog_ask` (clarification on, main session): the reviewer's one question per user
 // prompt when missing context keeps it from a concrete judgment. One TypeBox schema, shown to
-// the model and read by the checker below; over-long texts are cut, not refused.
+// the model and read by the shared checker (model-call/); over-long texts are cut, not refused.
 import type { Tool } from "@earendil-works/pi-ai";
 import { type Static, Type } from "typebox";
-import { clip } from "../util/index.ts";
+import { checkArgs, trimStrings } from "../model-call/index.ts";
+import { clip, isPlainObject } from "../util/index.ts";
 
 export const ASK_LIMITS = { question: 1000, evidence: 2000 };
 
@@ -22,11 +23,11 @@ export const ASK_TOOL: Tool = {
 };
 
 export function parseAskArgs(args: unknown): { ok: true; value: AskArgs } | { ok: false; error: string } {
-	if (typeof args !== "object" || args === null || Array.isArray(args)) return { ok: false, error: "the arguments must be a JSON object" };
-	const { question, evidence } = args as Record<string, unknown>;
-	const problems: string[] = [];
-	if (typeof question !== "string" || !question.trim()) problems.push("question must be a non-empty string");
-	if (typeof evidence !== "string" || !evidence.trim()) problems.push("evidence must be a non-empty string");
-	if (problems.length) return { ok: false, error: problems.join("; ") };
-	return { ok: true, value: { question: clip((question as string).trim(), ASK_LIMITS.question), evidence: clip((evidence as string).trim(), ASK_LIMITS.evidence) } };
+	const given = trimStrings(args);
+	// Cut before the check: an over-long question is still a question.
+	const cut = isPlainObject(given) ? { ...given, question: cutText(given.question, ASK_LIMITS.question), evidence: cutText(given.evidence, ASK_LIMITS.evidence) } : given;
+	const checked = checkArgs(ASK_PARAMS, cut);
+	return checked.ok ? { ok: true, value: { question: checked.value.question, evidence: checked.value.evidence } } : checked;
 }
+
+const cutText = (value: unknown, max: number) => (typeof value === "string" ? clip(value, max) : value);

@@ -8,11 +8,7 @@
 import { lstatSync, type Stats } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { changedPaths, type DirtyMarks, type FileMark, sameContent, sameStat } from "./change-set.ts";
-import { hashOf, hashPath } from "./file-hash.ts";
-import { createGitRunner, type GitRunner } from "./git.ts";
-import { IgnoreRules } from "./ignore-rules.ts";
-import { findRepo, readHead, type RepoLocation } from "./repo.ts";
-import { parsePorcelainV2 } from "./status-parse.ts";
+import { createGitRunner, findRepo, type GitRunner, hashOf, hashPath, IgnoreRules, parsePorcelainV2, readHead, type RepoLocation } from "../git/index.ts";
 import { placeTouched, realRootOf } from "./touched-path.ts";
 
 /** Tools known not to change files; anything else might. */

@@ -4,12 +4,9 @@
 export { ChangeGate } from "./change-gate.ts";
 export { ModelReview, type ReviewResult } from "./model-review.ts";
 export { REVIEW_ENTRY, type ReviewRecord } from "./review-record.ts";
-export { enumOf } from "./warn-args.ts";
 export { writeNudge, type NudgeOutcome, type NudgeRequest } from "./nudge-writer.ts";
 export { runReview, type ReviewerToolLike, type ReviewOutcome } from "./reviewer.ts";
 export { createReviewerReadTools } from "./tools/reviewer-tools.ts";
 export { projectRoot, toolsRootFor, type ToolsRoot } from "./tools-root.ts";
-export { loadPrompt } from "./prompts.ts";
 export { GUIDANCE_FILE, GUIDANCE_READ_BYTES } from "./guidance.ts";
-export { dataFence } from "./review-input.ts";
 export { ActivityTail, type TurnLike } from "./activity-tail.ts";

@@ -15,7 +15,7 @@ import { type FileTrust, repositoryTrust } from "../host/index.ts";
 import type { ChangeGate } from "./change-gate.ts";
 import { type GuidanceFile, readGuidance } from "./guidance.ts";
 import { type PendingChanges, pendingFromRecord, pendingSection, settlePending, takePending } from "./pending.ts";
-import { loadPrompt } from "./prompts.ts";
+import { loadPrompt } from "../model-call/index.ts";
 import { buildReviewInput } from "./review-input.ts";
 import { addRecord, EMPTY_HISTORY, historyFromEntries, REVIEW_ENTRY, type ReviewHistory, type ReviewRecord, reviewSection } from "./review-record.ts";
 import { type ReviewOutcome, runReview } from "./reviewer.ts";

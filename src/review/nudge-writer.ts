@@ -2,10 +2,9 @@
 // cap, under the review deadline. Never throws; a failure comes back as a message so the caller
 // keeps the template's nudge and records why.
 import { randomBytes } from "node:crypto";
-import { checkReviewer, type Registry, type ReviewerChoice } from "../models/index.ts";
-import { capText, clip, contentText, whenAborted } from "../util/index.ts";
-import { loadPrompt } from "./prompts.ts";
-import { dataFence } from "./review-input.ts";
+import type { Registry, ReviewerChoice } from "../models/index.ts";
+import { capText, clip, contentText } from "../util/index.ts";
+import { askModel, dataFence, loadPrompt, usableModel } from "../model-call/index.ts";
 
 /** The longest nudge kept from the model, and what it may spend writing it. */
 const MAX_NUDGE_CHARS = 1200;
@@ -43,22 +42,18 @@ export async function writeNudge(req: NudgeRequest): Promise<NudgeOutcome> {
 	const signal = AbortSignal.timeout(req.timeoutMs);
 	const late = { ok: false as const, message: `no nudge within ${req.timeoutMs} ms (agentEndTimeoutMs)` };
 	try {
-		const check = await Promise.race([checkReviewer(req.registry, req.choice), whenAborted(signal)]);
-		if (!check) return late;
-		const model = req.choice.provider && req.choice.id ? req.registry.find(req.choice.provider, req.choice.id) : undefined;
-		if (!check.ok || !model) return { ok: false, message: check.lines.join(" ") };
+		const usable = await usableModel(req.registry, req.choice, signal);
+		if (!usable) return late;
+		if ("problem" in usable) return { ok: false, message: usable.problem };
 		const input = buildNudgeInput(req, randomBytes(6).toString("hex"));
-		const stream = req.registry.streamSimple(
-			model,
-			{ systemPrompt: loadPrompt("nudge-writer"), messages: [{ role: "user", content: input, timestamp: Date.now() }] },
-			{ signal, maxTokens: MAX_OUTPUT_TOKENS },
-		);
-		const reply = await Promise.race([stream.result(), whenAborted(signal)]);
-		if (!reply || signal.aborted) return late;
+		const context = { systemPrompt: loadPrompt("nudge-writer"), messages: [{ role: "user" as const, content: input, timestamp: Date.now() }] };
+		// A short note needs no reasoning.
+		const reply = await askModel(req.registry, { ...usable, level: "off" }, context, { signal, maxTokens: MAX_OUTPUT_TOKENS });
+		if (!reply) return late;
 		if (reply.stopReason === "aborted" || reply.stopReason === "error") return { ok: false, message: reply.errorMessage ?? `the model call ended with ${reply.stopReason}` };
 		const text = contentText(reply.content).trim();
 		if (!text) return { ok: false, message: "the model answered with no text" };
-		return { ok: true, text: clip(text, MAX_NUDGE_CHARS), model: `${model.provider}/${model.id}` };
+		return { ok: true, text: clip(text, MAX_NUDGE_CHARS), model: usable.ref };
 	} catch (error) {
 		return signal.aborted ? late : { ok: false, message: error instanceof Error ? error.message : String(error) };
 	}

@@ -5,6 +5,7 @@
 // detector output quoting them) is fenced as data between markers carrying a nonce, so a file
 // that says "ignore your instructions" cannot pass itself off as part of the request or close
 // the fence early. The user's requests and WATCHDOG.md are the only instructions.
+import { dataFence } from "../model-call/index.ts";
 import { combineGuidance, type GuidanceFile } from "./guidance.ts";
 import { capText } from "../util/index.ts";
 import { headAndTail } from "./turn-delta.ts";
@@ -36,10 +37,6 @@ export interface ReviewInputParts {
 	note?: string;
 	/** Marks the data fences; random per review (see dataFence). */
 	nonce: string;
-}
-
-export function dataFence(nonce: string, label: string): { open: string; close: string } {
-	return { open: `<<<DATA ${nonce}: ${label}>>>`, close: `<<<END DATA ${nonce}>>>` };
 }
 
 export function buildReviewInput(parts: ReviewInputParts): string {

@@ -1,12 +1,12 @@
 // One review: the reviewer model, called through Pi's model registry with its credentials,
 // in a bounded tool loop under a deadline and a cancel signal. Never throws; every failure
 // comes back classified so the user can be told what went wrong.
-import { clampThinkingLevel, type AssistantMessage, type Message, type Tool } from "@earendil-works/pi-ai";
-import { checkReviewer, type Registry, type ReviewerChoice, classifyFailure, type FailureKind } from "../models/index.ts";
+import type { AssistantMessage, Message, Tool } from "@earendil-works/pi-ai";
+import { type Registry, type ReviewerChoice, classifyFailure, type FailureKind } from "../models/index.ts";
+import { askModel, usableModel } from "../model-call/index.ts";
 import { dedupe, type Finding, makeFinding, type Question } from "../findings/index.ts";
 import { ASK_TOOL, parseAskArgs } from "./ask-args.ts";
 import { parseWarnArgs, WARN_PARAMS } from "./warn-args.ts";
-import { whenAborted } from "../util/index.ts";
 
 /** A read-only tool the reviewer may call (read, grep, find, ls, watchdog_diff). */
 export interface ReviewerToolLike {
@@ -117,15 +117,13 @@ async function attempt(req: ReviewRequest, choice: ReviewerChoice, clock: Attemp
 		...rest,
 	});
 
-	const check = await Promise.race([checkReviewer(req.registry, choice), whenAborted(signal)]);
-	if (!check) return req.cancel.aborted ? outcome({ status: "cancelled" }) : outcome({ status: "failed", failure: { kind: "timeout", message: `resolving the reviewer's credentials took longer than ${req.timeoutMs} ms (agentEndTimeoutMs)` } });
-	const model = choice.provider && choice.id ? req.registry.find(choice.provider, choice.id) : undefined;
-	if (!check.ok || !model) {
-		const message = check.lines.join(" ");
+	const usable = await usableModel(req.registry, choice, signal);
+	if (!usable) return req.cancel.aborted ? outcome({ status: "cancelled" }) : outcome({ status: "failed", failure: { kind: "timeout", message: `resolving the reviewer's credentials took longer than ${req.timeoutMs} ms (agentEndTimeoutMs)` } });
+	if ("problem" in usable) {
+		const message = usable.problem;
 		return outcome({ status: "failed", failure: { kind: /^Unknown model|^No reviewer model/.test(message) ? "unknown-model" : "no-auth", message } });
 	}
 
-	const level = clampThinkingLevel(model, choice.thinking);
 	const tools: Tool[] = [...req.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters as Tool["parameters"] })), WARN_TOOL, ...(req.ask ? [ASK_TOOL] : [])];
 	const messages: Message[] = [{ role: "user", content: req.input, timestamp: Date.now() }];
 	const maxSteps = req.maxSteps ?? 10;
@@ -136,11 +134,10 @@ async function attempt(req: ReviewRequest, choice: ReviewerChoice, clock: Attemp
 	};
 
 	for (let step = 1; step <= maxSteps; step++) {
-		let reply: AssistantMessage;
+		let reply: AssistantMessage | undefined;
 		try {
-			reply = await req.registry
-				.streamSimple(model, { systemPrompt: req.systemPrompt, messages, tools }, { ...(level !== "off" ? { reasoning: level } : {}), signal, maxTokens: req.maxTokens ?? 4096 })
-				.result();
+			reply = await askModel(req.registry, usable, { systemPrompt: req.systemPrompt, messages, tools }, { signal, maxTokens: req.maxTokens ?? 4096 });
+			if (!reply) return stopped() ?? outcome({ status: "failed", failure: classifyFailure("aborted") }, step);
 		} catch (error) {
 			return stopped() ?? outcome({ status: "failed", failure: classifyFailure((error as Error).message ?? String(error)) }, step);
 		}

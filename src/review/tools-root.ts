@@ -4,7 +4,7 @@
 // inside it or is a worktree of the same repository (the child's own worktree).
 import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
-import { findRepo } from "./repo.ts";
+import { findRepo } from "../git/index.ts";
 
 export interface ToolsRoot {
 	root: string;

@@ -1,9 +1,9 @@
 // Claude API content blocks, shared by Claude Code logs and their Markdown exports:
 // `text` and `tool_use` from the assistant, `tool_result` (paired by `tool_use_id`) and
 // the user's own words from the user side.
-import type { SessionEvent } from "../loops/index.ts";
-import { resultText } from "../loops/index.ts";
-import type { CallPairer } from "./pairing.ts";
+import type { SessionEvent } from "../transcript/index.ts";
+import { resultText } from "../transcript/index.ts";
+import type { CallPairer } from "../transcript/index.ts";
 import { asObject } from "./session-parser.ts";
 
 // User-side text that the harness wrote, not the user: slash-command wrappers and their

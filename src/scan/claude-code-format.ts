@@ -1,9 +1,9 @@
 // Claude Code project logs (`~/.claude/projects/<slug>/<session>.jsonl`): one JSON object per
 // line; `user` and `assistant` lines carry Claude API blocks, one block per line as a rule.
-import type { SessionEvent } from "../loops/index.ts";
+import type { SessionEvent } from "../transcript/index.ts";
 import { isUserPrompt, userBlocks } from "./claude-blocks.ts";
-import { CallPairer, type ScanStats } from "./pairing.ts";
-import { asObject, assistantContent, CLAUDE_TOOL_BLOCK, parseJsonLine, peekField, type SessionParser } from "./session-parser.ts";
+import { assistantContent, CallPairer, CLAUDE_TOOL_BLOCK, type ScanStats } from "../transcript/index.ts";
+import { asObject, parseJsonLine, peekField, type SessionParser } from "./session-parser.ts";
 
 // Lines these readers never look inside; hook `progress` lines are a third of a log's bytes.
 const IGNORED = new Set(["progress", "file-history-snapshot", "system", "summary"]);

@@ -1,10 +1,10 @@
 // Claude Code sessions exported as Markdown ("# Claude Session Export", "Full Conversation"):
 // sections `### User` / `### Assistant`, a `> timestamp` line, then either a JSON array of
 // Claude API blocks or plain text (a typed prompt), closed by `---`. Parsed one section at a time.
-import type { SessionEvent } from "../loops/index.ts";
+import type { SessionEvent } from "../transcript/index.ts";
 import { isCommandWrapper, isUserPrompt, userBlocks } from "./claude-blocks.ts";
-import { CallPairer, type ScanStats } from "./pairing.ts";
-import { assistantContent, CLAUDE_TOOL_BLOCK, type SessionParser } from "./session-parser.ts";
+import { assistantContent, CallPairer, CLAUDE_TOOL_BLOCK, type ScanStats } from "../transcript/index.ts";
+import type { SessionParser } from "./session-parser.ts";
 
 const SECTION = /^### (User|Assistant)\s*$/;
 const JSON_BLOCKS = /^\[\s*(\{|\])/;

@@ -1,19 +1,7 @@
 // Pi's own session files, and pi-subagents transcripts, which carry the same Pi messages:
 // assistant text and `toolCall` blocks, `toolResult` messages paired by `toolCallId`.
-import type { SessionEvent } from "../loops/index.ts";
-import { piEditEvidence, resultText } from "../loops/index.ts";
-import { CallPairer, type ScanStats } from "./pairing.ts";
-import { asObject, assistantContent, PI_TOOL_BLOCK, parseJsonLine, parseToolResultLine, peekField, type SessionParser, visibleText } from "./session-parser.ts";
-
-/** The assistant and tool-result parts of one Pi message. */
-function piMessage(message: Record<string, unknown>, pairer: CallPairer, out: SessionEvent[]): void {
-	if (message.role === "assistant") {
-		pairer.newTurn();
-		assistantContent(message.content, PI_TOOL_BLOCK, pairer, out, message.stopReason === "error" || message.stopReason === "aborted");
-	} else if (message.role === "toolResult") {
-		pairer.result(message.toolCallId, resultText(message.content), message.isError === true, piEditEvidence(message.details), out);
-	}
-}
+import { CallPairer, piMessage, type ScanStats } from "../transcript/index.ts";
+import { asObject, parseJsonLine, parseToolResultLine, peekField, type SessionParser, visibleText } from "./session-parser.ts";
 
 /** Pi session files: a `session` header, then entries; only `message` entries matter here. */
 export function piParser(stats: ScanStats): SessionParser {

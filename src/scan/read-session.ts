@@ -1,17 +1,17 @@
 // Reads a recorded session file of any supported format as a stream of SessionEvents.
-import type { SessionEvent } from "../loops/index.ts";
+import type { SessionEvent } from "../transcript/index.ts";
 import { claudeCodeParser } from "./claude-code-format.ts";
 import { claudeExportParser } from "./claude-export-format.ts";
 import { DETECT_LINES, detectFormat, type SessionFormat, UNKNOWN_FORMAT } from "./formats.ts";
 import { LineReader } from "./line-reader.ts";
-import { newStats, type ScanStats } from "./pairing.ts";
+import { newStats, type ScanStats } from "../transcript/index.ts";
 import { piParser, piSubagentsParser } from "./pi-format.ts";
 import type { SessionParser } from "./session-parser.ts";
 
 export type { SessionFormat } from "./formats.ts";
 export { detectFormat } from "./formats.ts";
-export type { ScanStats } from "./pairing.ts";
-export { fromPiToolCall, RESULT_CHARS } from "../loops/index.ts";
+export type { ScanStats } from "../transcript/index.ts";
+export { fromPiToolCall, RESULT_CHARS } from "../transcript/index.ts";
 
 export interface OpenedSession {
 	path: string;

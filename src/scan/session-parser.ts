@@ -1,7 +1,7 @@
 // What every format reader is: fed the file's lines in order, it pushes the events each
 // line completes, and at the end the calls still waiting for a result.
-import type { SessionEvent } from "../loops/index.ts";
-import type { CallPairer, ScanStats } from "./pairing.ts";
+import type { SessionEvent } from "../transcript/index.ts";
+import type { ScanStats } from "../transcript/index.ts";
 import { isPlainObject } from "../util/index.ts";
 
 export interface SessionParser {
@@ -172,37 +172,3 @@ export function asObject(value: unknown): Record<string, unknown> | undefined {
 
 /** The visible text of a message's content (shared with the live watchdog). */
 export { contentText as visibleText } from "../util/index.ts";
-
-/** How a recorder writes a tool call inside an assistant message. */
-export interface ToolBlockShape {
-	type: string;
-	args: string;
-}
-
-export const PI_TOOL_BLOCK: ToolBlockShape = { type: "toolCall", args: "arguments" };
-export const CLAUDE_TOOL_BLOCK: ToolBlockShape = { type: "tool_use", args: "input" };
-
-/**
- * An assistant message's visible text (one event) and its tool calls (to the pairer). A message
- * with no tool calls is a stop and always gives an event, empty or not, saying whether it held
- * hidden reasoning: the unfinished-stop detector needs to see an empty final message.
- */
-export function assistantContent(content: unknown, shape: ToolBlockShape, pairer: CallPairer, out: SessionEvent[], error = false): void {
-	if (!Array.isArray(content)) {
-		if (typeof content === "string" && (content.trim() || error)) out.push({ type: "assistant", text: content, ...(error ? { error } : {}) });
-		return;
-	}
-	let text = "";
-	let calls = 0;
-	let thinking = false;
-	for (const block of content) {
-		const b = asObject(block);
-		if (!b) continue;
-		if (b.type === "text" && typeof b.text === "string" && b.text.trim()) text += text ? `\n${b.text}` : b.text;
-		else if (b.type === shape.type) {
-			calls++;
-			pairer.call(b.id, b.name, b[shape.args]);
-		} else if (b.type === "thinking" || b.type === "redacted_thinking") thinking = true; // hidden reasoning: never its text
-	}
-	if (text || calls === 0) out.push({ type: "assistant", text, ...(thinking && calls === 0 ? { thinking } : {}), ...(error ? { error } : {}) });
-}

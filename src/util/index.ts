@@ -2,7 +2,6 @@
 // `*`/`?` globs over names (model references, tool names).
 // Other folders import from here; files inside the folder import each other directly.
 export { whenAborted } from "./abort.ts";
-export { gitOk, type GitOptions, type GitRun, runGit, SLOW_GIT_MS } from "./git-process.ts";
 export { isPlainObject } from "./json.ts";
 export { fileToken, readFileInRoot, type SafeRead, stripBom, userRoot } from "./safe-file.ts";
 export { type StatusSection } from "./status-section.ts";

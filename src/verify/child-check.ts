@@ -4,7 +4,7 @@
 // (work reported done with files changed but nothing run after the last edit) is left for the
 // model review. Pure: the caller reads the session file into events.
 import { type CallFact, checkClaims, type ClaimSignal, EvidenceLog, extractClaims } from "../evidence/index.ts";
-import type { SessionEvent } from "../loops/index.ts";
+import type { SessionEvent } from "../transcript/index.ts";
 import { clip, oneLine } from "../util/index.ts";
 import { childId, type StoppedChild } from "./stop-state.ts";
 

@@ -4,9 +4,10 @@
 // children's work is in, and one tool of its own to give each child a verdict. It reads;
 // it cannot launch, write, configure or approve anything.
 import { randomBytes } from "node:crypto";
-import { type Static, Type } from "typebox";
+import { Type } from "typebox";
 import type { Registry, ReviewerChoice } from "../models/index.ts";
-import { createReviewerReadTools, dataFence, enumOf, loadPrompt, type ReviewerToolLike, type ReviewOutcome, runReview } from "../review/index.ts";
+import { checkArgs, dataFence, enumOf, loadPrompt, trimStrings } from "../model-call/index.ts";
+import { createReviewerReadTools, type ReviewerToolLike, type ReviewOutcome, runReview } from "../review/index.ts";
 import { capText, clip, oneLine } from "../util/index.ts";
 import type { ChildCheck } from "./child-check.ts";
 
@@ -62,14 +63,14 @@ function verdictTool(labels: string[], out: Map<string, ModelVerdict>): Reviewer
 		description: "Give one stopped child its verdict. Once per child.",
 		parameters: VERDICT_PARAMS,
 		async execute(args) {
-			const a = (args ?? {}) as Partial<Static<typeof VERDICT_PARAMS>>;
-			if (typeof a.child !== "string" || !labels.includes(a.child.trim())) return { text: `Unknown child ${JSON.stringify(a.child)}; the children are ${labels.join(", ")}.`, isError: true };
-			if (!MODEL_VERDICTS.includes(a.verdict as never)) return { text: `verdict must be one of ${MODEL_VERDICTS.join(", ")}.`, isError: true };
-			if (typeof a.evidence !== "string" || !a.evidence.trim()) return { text: "evidence is required.", isError: true };
+			const checked = checkArgs(VERDICT_PARAMS, trimStrings(args));
+			if (!checked.ok) return { text: `${VERDICT_TOOL}: ${checked.error}.`, isError: true };
+			const a = checked.value;
+			if (!labels.includes(a.child)) return { text: `Unknown child ${JSON.stringify(a.child)}; the children are ${labels.join(", ")}.`, isError: true };
 			const text = (v: unknown, max: number) => (typeof v === "string" && v.trim() ? clip(oneLine(v), max) : undefined);
-			out.set(a.child.trim(), {
-				verdict: a.verdict as ModelVerdict["verdict"],
-				evidence: clip(a.evidence.trim(), 1500),
+			out.set(a.child, {
+				verdict: a.verdict,
+				evidence: clip(a.evidence, 1500),
 				...(text(a.claim, 200) ? { claim: text(a.claim, 200) } : {}),
 				...(text(a.instruction, 600) ? { instruction: text(a.instruction, 600) } : {}),
 				...(text(a.who, 300) ? { who: text(a.who, 300) } : {}),

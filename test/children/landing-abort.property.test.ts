@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createWorktree, landWorktree, removeWorktree } from "../../src/children/index.ts";
+import { createWorktree, landWorktree, removeWorktree } from "../../src/git/index.ts";
 import { git, makeGitRepo, writeFiles } from "../support/git.ts";
 import { tempDir } from "../support/temp.ts";
 

@@ -5,7 +5,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, s
 import { join } from "node:path";
 import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
-import { createWorktree, landWorktree, removeWorktree } from "../../src/children/index.ts";
+import { createWorktree, landWorktree, removeWorktree } from "../../src/git/index.ts";
 import { landingLine } from "../../src/children/launch-result.ts";
 import { git, makeGitRepo, writeFiles } from "../support/git.ts";
 import { startSession } from "../support/pi-session.ts";

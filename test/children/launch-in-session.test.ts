@@ -1,7 +1,7 @@
 // Foreground launches through the `subagent` tool in a real Pi session: the children are real
 // in-process Pi sessions on the parent's runtime (faux models), each with its own session file
 // and our watchdog; real git repositories.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
@@ -63,15 +63,22 @@ describe("a single foreground child", () => {
 		}
 	});
 
-	it("fails a launch whose model does not resolve, naming the models there are", async () => {
+	it("refuses a launch whose model does not resolve before anything starts, naming the child and the models there are", async () => {
 		const t = await startSession();
-		t.main.setResponses([toolUse("subagent", { agent: "scout", task: "look around", model: "nowhere/none" }), fauxAssistantMessage("ok")]);
+		let childRequests = 0;
+		t.main.setResponses([
+			toolUse("subagent", { tasks: [{ agent: "worker", task: "write a.txt" }, { agent: "scout", task: "look around", model: "nowhere/none" }] }),
+			(ctx) => (allText(ctx).includes("write a.txt") && childRequests++, fauxAssistantMessage("ok")),
+			fauxAssistantMessage("ok"),
+		]);
 		try {
 			await t.session.prompt("go");
 			await t.session.waitForIdle();
 			const result = toolResultText(t);
-			expect(result).toMatch(/scout.*failed/);
-			expect(result).toMatch(/model nowhere\/none is not known to Pi\. Available: .*faux\/main-model/);
+			// As a background launch does: one unresolved child refuses the whole launch, so the other never runs.
+			expect(result).toMatch(/not launched: scout#2: model nowhere\/none is not known to Pi\. Available: .*faux\/main-model/);
+			expect(childRequests).toBe(0);
+			expect(existsSync(join(t.agentDir, "watchdog", "runs")) ? readdirSync(join(t.agentDir, "watchdog", "runs")) : []).toEqual([]);
 		} finally {
 			await t.dispose();
 		}

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type ChildWorktree, cleanStaleWorktrees, createWorktree, landWorktree, removeWorktree } from "../../src/children/index.ts";
+import { type ChildWorktree, cleanStaleWorktrees, createWorktree, landWorktree, removeWorktree } from "../../src/git/index.ts";
 import { git, makeGitRepo, writeFiles } from "../support/git.ts";
 import { tempDir } from "../support/temp.ts";
 

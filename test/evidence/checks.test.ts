@@ -3,7 +3,7 @@
 // a masked exit code, a plan, a sign-off) does not.
 import { describe, expect, it } from "vitest";
 import { checkClaims, EvidenceLog, unfinishedStop } from "../../src/evidence/index.ts";
-import { makeCallRecord, type SessionEvent } from "../../src/loops/index.ts";
+import { makeCallRecord, type SessionEvent } from "../../src/transcript/index.ts";
 
 let n = 0;
 const prompt = (text: string): SessionEvent => ((n = 0), { type: "prompt", text });

@@ -16,9 +16,9 @@ describe("findings", () => {
 		const bad = parseWarnArgs({ summary: "", evidence: "e", importance: "urgent", severity: "concern", extra: 1 });
 		expect(bad.ok).toBe(false);
 		if (!bad.ok) {
-			expect(bad.error).toMatch(/summary is empty/);
+			expect(bad.error).toMatch(/"summary" must not be empty/);
 			expect(bad.error).toMatch(/recommendedAction/);
-			expect(bad.error).toMatch(/importance must be low, medium or high/);
+			expect(bad.error).toMatch(/"importance" must be low, medium or high/);
 		}
 		expect(parseWarnArgs("not an object").ok).toBe(false);
 		const long = parseWarnArgs({ summary: "x".repeat(1000), evidence: "e", recommendedAction: "a", importance: "low", severity: "concern" });

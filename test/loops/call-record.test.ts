@@ -1,7 +1,7 @@
 // One tool call as a ToolCallRecord: kinds across tool namings, fields, bounded results.
 import { describe, expect, it } from "vitest";
-import type { CallKind } from "../../src/loops/tool-call.ts";
-import { callKind, makeCallRecord, resultText } from "../../src/loops/call-record.ts";
+import type { CallKind } from "../../src/transcript/tool-call.ts";
+import { callKind, makeCallRecord, resultText } from "../../src/transcript/call-record.ts";
 import { fromPiToolCall, RESULT_CHARS } from "../../src/scan/read-session.ts";
 
 describe("call records", () => {

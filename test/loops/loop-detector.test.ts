@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { LoopDetector, type LoopSignal } from "../../src/loops/loop-detector.ts";
 import { commandHead, normalizeCommand, outcomeText } from "../../src/loops/normalize.ts";
-import type { ToolCallRecord } from "../../src/loops/tool-call.ts";
-import { makeCallRecord } from "../../src/loops/call-record.ts";
+import type { ToolCallRecord } from "../../src/transcript/tool-call.ts";
+import { makeCallRecord } from "../../src/transcript/call-record.ts";
 
 let n = 0;
 const rec = (name: string, args: Record<string, unknown>, result = "", isError = false): ToolCallRecord => makeCallRecord(n++, name, args, result, isError);

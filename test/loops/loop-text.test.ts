@@ -2,11 +2,11 @@
 // signal kind, warned and escalated, the summary fits one short line and the evidence does not
 // repeat it. Long paths, commands and tool names must not push a headline past its limit.
 import { describe, expect, it } from "vitest";
-import { makeCallRecord } from "../../src/loops/call-record.ts";
+import { makeCallRecord } from "../../src/transcript/call-record.ts";
 import { LoopDetector, type LoopSignal, type SignalKind } from "../../src/loops/loop-detector.ts";
 import { HEADLINE_MAX, shortName } from "../../src/loops/loop-text.ts";
 import { loopFinding } from "../../src/loops/loop-watch.ts";
-import type { ToolCallRecord } from "../../src/loops/tool-call.ts";
+import type { ToolCallRecord } from "../../src/transcript/tool-call.ts";
 
 const DEEP = "packages/some-very-long-package-name/src/internal/adapters/legacy/compatibility-layer.ts";
 const LONG_COMMAND = `npx vitest run ${DEEP.replace(/\.ts$/, ".test.ts")} --reporter verbose --no-coverage 2>&1 | tail -40`;

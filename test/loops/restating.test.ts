@@ -2,7 +2,7 @@
 // fires; the near misses (new results in between, sentences too short to say anything, a
 // landing, a user prompt) do not.
 import { describe, expect, it } from "vitest";
-import { makeCallRecord } from "../../src/loops/call-record.ts";
+import { makeCallRecord } from "../../src/transcript/call-record.ts";
 import { LoopDetector, type LoopSignal } from "../../src/loops/loop-detector.ts";
 import { sentenceKey, sentencesOf } from "../../src/loops/restating.ts";
 

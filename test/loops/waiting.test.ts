@@ -2,9 +2,9 @@
 // waiting, up to a bound (time waited, or polls); the same polls with no wait between them are
 // held to the usual repeat threshold; sleeping alone, call after call, is bounded too.
 import { describe, expect, it } from "vitest";
-import { makeCallRecord } from "../../src/loops/call-record.ts";
+import { makeCallRecord } from "../../src/transcript/call-record.ts";
 import { LoopDetector, type LoopSignal } from "../../src/loops/loop-detector.ts";
-import type { ToolCallRecord } from "../../src/loops/tool-call.ts";
+import type { ToolCallRecord } from "../../src/transcript/tool-call.ts";
 import { waitOf } from "../../src/loops/waiting.ts";
 
 let n = 0;

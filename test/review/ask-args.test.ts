@@ -17,7 +17,8 @@ describe("watchdog_ask arguments", () => {
 	});
 
 	it("refuses what is not a question with evidence", () => {
-		expect(parseAskArgs(null)).toEqual({ ok: false, error: "the arguments must be a JSON object" });
-		expect(parseAskArgs({ question: "  ", evidence: 3 })).toEqual({ ok: false, error: "question must be a non-empty string; evidence must be a non-empty string" });
+		expect(parseAskArgs(null)).toEqual({ ok: false, error: '"question" is required; "evidence" is required' });
+		expect(parseAskArgs([])).toEqual({ ok: false, error: "the arguments must be a JSON object, got an array" });
+		expect(parseAskArgs({ question: "  ", evidence: 3 })).toEqual({ ok: false, error: '"question" must not be empty; "evidence" must be a string, got number 3' });
 	});
 });

@@ -187,7 +187,7 @@ describe("failures are visible and never switch models", () => {
 		try {
 			await t.session.prompt("change a.txt");
 			await t.session.waitForIdle();
-			expect(toolError).toMatch(/Not recorded: .*evidence.*importance must be low, medium or high/);
+			expect(toolError).toMatch(/Not recorded: .*evidence.*"importance" must be low, medium or high/);
 			expect(t.notices.find((n) => n.level === "warning")?.message).toMatch(/malformed findings/);
 			expect(entryKinds(t)).toContain("custom_message:watchdog-finding");
 		} finally {

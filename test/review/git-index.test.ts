@@ -1,7 +1,7 @@
 // The in-process index reader against indexes git itself wrote, in each version it writes.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { trackedAmong } from "../../src/review/git-index.ts";
+import { trackedAmong } from "../../src/git/git-index.ts";
 import { git, makeGitRepo, writeFiles } from "../support/git.ts";
 
 const wanted = new Set(["a.txt", "deep/er/b.txt", "deep/er/c.txt", "new.txt", "missing.txt", "ünï code.txt"]);

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findRepo, readHead } from "../../src/review/repo.ts";
+import { findRepo, readHead } from "../../src/git/repo.ts";
 import { git, makeGitRepo } from "../support/git.ts";
 
 describe("reading HEAD from git's own files", () => {

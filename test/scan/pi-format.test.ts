@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import type { ToolCallRecord } from "../../src/loops/tool-call.ts";
+import type { ToolCallRecord } from "../../src/transcript/tool-call.ts";
 import { fromPiToolCall } from "../../src/scan/read-session.ts";
 import { startSession } from "../support/pi-session.ts";
 import { tempDir } from "../support/temp.ts";

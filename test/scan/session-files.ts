@@ -1,7 +1,7 @@
 // Helpers for the scan tests: session files written into temp folders, and reading them back.
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { SessionEvent, ToolCallRecord } from "../../src/loops/tool-call.ts";
+import type { SessionEvent, ToolCallRecord } from "../../src/transcript/tool-call.ts";
 import { type OpenedSession, openSession } from "../../src/scan/read-session.ts";
 import { type Ran, runProcess } from "../support/run-process.ts";
 import { tempDir } from "../support/temp.ts";

@@ -1,6 +1,6 @@
 // Reading a line's top-level type without parsing it, only when that is certain.
 import { describe, expect, it } from "vitest";
-import { newStats } from "../../src/scan/pairing.ts";
+import { newStats } from "../../src/transcript/pairing.ts";
 import { parseToolResultLine, peekField } from "../../src/scan/session-parser.ts";
 
 const TYPE = '"type":"';

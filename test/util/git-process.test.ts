@@ -1,4 +1,4 @@
-// Every git process the watchdog starts goes through util/git-process.ts, and none runs a
+// Every git process the watchdog starts goes through git/git-process.ts, and none runs a
 // program the repository configured: hooks, fsmonitor, filter, merge and diff drivers, the
 // external diff. A real repository has each of them write a marker; the change gate, the
 // reviewer's diff tool and a worktree's whole life (create, land cleanly, land on a conflict)
@@ -6,10 +6,10 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createWorktree, landWorktree, removeWorktree } from "../../src/children/index.ts";
+import { createWorktree, landWorktree, removeWorktree } from "../../src/git/index.ts";
 import { ChangeGate } from "../../src/review/change-gate.ts";
 import { createReviewerReadTools } from "../../src/review/tools/reviewer-tools.ts";
-import { gitOk, runGit } from "../../src/util/index.ts";
+import { gitOk, runGit } from "../../src/git/index.ts";
 import { git, makeGitRepo, writeFiles } from "../support/git.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -22,13 +22,13 @@ function sources(dir: string): string[] {
 
 /** Files that may start processes, and what they start (none of them git). */
 const PROCESS_STARTERS: Record<string, string> = {
-	"src/util/git-process.ts": "git, guarded",
+	"src/git/git-process.ts": "git, guarded",
 	"src/lsp/lsp-server.ts": "the language server",
 	"src/children/background.ts": "the background runner (node)",
 };
 
 describe("the one place git starts", () => {
-	it("is util/git-process.ts: no other source file starts a process unless listed here, and none names git to a process API", () => {
+	it("is git/git-process.ts: no other source file starts a process unless listed here, and none names git to a process API", () => {
 		const root = join(SRC, "..");
 		const starters: string[] = [];
 		const gitSpawns: string[] = [];
@@ -36,7 +36,7 @@ describe("the one place git starts", () => {
 			const text = readFileSync(file, "utf8");
 			const name = relative(root, file);
 			if (/(from|require\(|import\()\s*["'](node:)?child_process["']|["']simple-git["']/.test(text)) starters.push(name);
-			if (name !== "src/util/git-process.ts" && /\b(spawn|spawnSync|exec|execSync|execFile|execFileSync|fork)\s*\(\s*["'`]git\b/.test(text)) gitSpawns.push(name);
+			if (name !== "src/git/git-process.ts" && /\b(spawn|spawnSync|exec|execSync|execFile|execFileSync|fork)\s*\(\s*["'`]git\b/.test(text)) gitSpawns.push(name);
 		}
 		expect(starters.sort()).toEqual(Object.keys(PROCESS_STARTERS).sort());
 		expect(gitSpawns).toEqual([]);

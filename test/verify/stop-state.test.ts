@@ -2,7 +2,7 @@
 // fingerprint covers (and what it ignores), which stops are reviewed, the checker's verdict
 // on one child from recorded events, and the message that goes to the parent's model.
 import { describe, expect, it } from "vitest";
-import { fromPiToolCall, type SessionEvent } from "../../src/loops/index.ts";
+import { fromPiToolCall, type SessionEvent } from "../../src/transcript/index.ts";
 import { judgeChild, logOf } from "../../src/verify/child-check.ts";
 import { queuedLaunchCalls } from "../../src/verify/launch-calls.ts";
 import { atRest, childHash, type LaunchView, needsReview, type StoppedChild, stopFingerprint, stopState, type VerifyConfig } from "../../src/verify/stop-state.ts";

@@ -2,7 +2,7 @@
 // against the session-start commit (so later commits count too), plus untracked files,
 // which git diff does not show.
 import { Type } from "typebox";
-import type { GitRunner } from "../git.ts";
+import type { GitRunner } from "../../git/index.ts";
 import { parseArgs } from "./args.ts";
 import { confinePath } from "./confine.ts";
 import { capText, fitLines, plural } from "./output.ts";

@@ -1,5 +1,5 @@
 // The reviewer's read-only tools, all confined to the repository root.
-import { createGitRunner, type GitRunner } from "../git.ts";
+import { createGitRunner, type GitRunner } from "../../git/index.ts";
 import { createDiffTool, isCommitId } from "./diff-tool.ts";
 import { createFindTool } from "./find-tool.ts";
 import { createGrepTool } from "./grep-tool.ts";

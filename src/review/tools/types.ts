@@ -1,7 +1,7 @@
 // The shape of the reviewer's own tools. They run inside the watchdog (not through Pi's tool
 // machinery), so they validate their arguments themselves and report every failure as text.
 import type { TSchema } from "typebox";
-import type { GitRunner } from "../git.ts";
+import type { GitRunner } from "../../git/index.ts";
 
 export interface ReviewerToolResult {
 	text: string;

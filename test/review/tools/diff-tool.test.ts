@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createGitRunner } from "../../../src/review/git.ts";
+import { createGitRunner } from "../../../src/git/runner.ts";
 import { createReviewerReadTools } from "../../../src/review/tools/reviewer-tools.ts";
 import { git, makeGitRepo, writeFiles } from "../../support/git.ts";
 import { tempDir } from "../../support/temp.ts";

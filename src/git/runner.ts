@@ -1,9 +1,8 @@
 // Every git process the change gate starts goes through here, so that each is bounded by a
 // timeout and an abort signal, and counted (the gate promises none for runs that only read).
-// The process is spawned directly (util/git-process.ts): simple-git's queue and setup cost a
-// few milliseconds per call, and the gate's one `git status` per run is measured against a
-// plain one.
-import { runGit } from "../util/index.ts";
+// Each is one guarded process from git-process.ts, spawned directly: the gate's one
+// `git status` per run is measured against a plain one.
+import { runGit } from "./git-process.ts";
 
 export interface GitResult {
 	ok: boolean;

@@ -7,7 +7,8 @@
 // partway, the patch holds what of the change is not in the tree.
 import { existsSync, lstatSync, readdirSync, rmdirSync, rmSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, join, posix, relative, resolve } from "node:path";
-import { gitOk, oneLine, runGit, SLOW_GIT_MS } from "../util/index.ts";
+import { oneLine } from "../util/index.ts";
+import { gitOk, runGit, SLOW_GIT_MS } from "./git-process.ts";
 import { type ChildWorktree, commitTree, oneAtATime, snapshotTree, type TreeChange, treeChanges, treeOf, withPrivateIndex, writePatch } from "./worktree.ts";
 
 export interface LandResult {

@@ -2,8 +2,8 @@
 // result arrives, numbered in that order. A call that never gets one comes out with an empty
 // result as soon as that is certain: when a call of a later assistant turn is answered (a
 // turn starts only once the previous one's results are in), or at the end of the file.
-import type { SessionEvent, ToolCallRecord } from "../loops/index.ts";
-import { makeCallRecord } from "../loops/index.ts";
+import { makeCallRecord } from "./call-record.ts";
+import type { SessionEvent, ToolCallRecord } from "./tool-call.ts";
 
 /** What a reader counts while it reads, for the scan's report. */
 export interface ScanStats {

@@ -8,7 +8,8 @@
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { gitOk, oneLine, runGit, SLOW_GIT_MS } from "../util/index.ts";
+import { oneLine } from "../util/index.ts";
+import { gitOk, runGit, SLOW_GIT_MS } from "./git-process.ts";
 
 export interface ChildWorktree {
 	/** The parent repository's top folder. */

@@ -1,6 +1,6 @@
 // One git process: an argument array (never a shell string), a deadline, an abort signal,
-// bounded output, and the exit code kept. The change gate's runner (review/git.ts) and the
-// worktree code (children/) both start git through here; worktrees also need a private
+// bounded output, and the exit code kept. The change gate's runner (runner.ts) and the
+// worktrees (worktree.ts, landing.ts) both start git through here; worktrees also need a private
 // GIT_INDEX_FILE, bytes fed on stdin, and the exit code of `merge-tree` (1 means "conflicts").
 // No git process starts anywhere else (test/util/git-process.test.ts checks), and each runs with
 // the repository's hooks, fsmonitor and configured programs off (git-guard.ts).
