@@ -36,7 +36,7 @@ export function enforceLaunchRules(watchdog: WatchdogSession, ctx: ExtensionCont
 	const rules = resolved.settings.rules;
 	const targets: LaunchTarget[] = children.map((c) => ({ label: c.label, role: c.role, provider: c.model.provider, id: c.model.id, thinking: runsAt(c.model, c.thinking) }));
 	const verdict = checkLaunch(rules, targets);
-	if (scoped.length && !verdict.blocked) watchdog.sink.duringRun(ctx, scoped, resolved.settings, { run: runId });
+	if (scoped.length && !verdict.blocked) watchdog.deliver(ctx, scoped, resolved.settings, { run: runId });
 	if (!verdict.decisions.length) return;
 	for (const d of verdict.decisions) {
 		watchdog.recordHistory(ctx, {
@@ -53,11 +53,11 @@ export function enforceLaunchRules(watchdog: WatchdogSession, ctx: ExtensionCont
 			...(d.note ? { note: d.note } : {}),
 		});
 	}
-	watchdog.launchRules.remember(verdict, runId);
+	watchdog.rememberLaunch(verdict, runId);
 	if (verdict.blocked) throw new Error(blockedText(verdict));
 	if (verdict.broken.length) {
 		const findings = warnFindings(verdict.broken).map((f) => makeFinding(f, "rules"));
-		watchdog.sink.duringRun(ctx, findings, resolved.settings, { run: runId });
+		watchdog.deliver(ctx, findings, resolved.settings, { run: runId });
 	}
 }
 

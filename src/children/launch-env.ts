@@ -12,7 +12,7 @@ import { childTrust } from "../session/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
 import { runChildSession } from "./child-session.ts";
 import type { LaunchEnv, WorktreeOps } from "./launch.ts";
-import type { ChildWatchdogOptions } from "./launcher.ts";
+import type { ChildWatchdogOptions } from "./launch-agents.ts";
 
 export interface ChildEnvSpec {
 	runId: string;

@@ -11,7 +11,7 @@ import type { CheckedChild } from "./launch-check.ts";
 import { resolveLaunchCwds } from "./launch-cwd.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import type { PreparedChild } from "./launch.ts";
-import { findAgents, labelsFor, type LauncherDeps, permissionPolicies } from "./launcher.ts";
+import { findAgents, labelsFor, type LauncherDeps, permissionPolicies } from "./launch-agents.ts";
 
 /** One child ready to start: its step, agent and label, the model it runs on, and its tool permissions. */
 export interface ReadyChild extends PreparedChild {

@@ -1,128 +1,23 @@
 // The parent's side of a foreground launch: find the agents, resolve each child's model, open
 // the run folder, give every child our watchdog with a channel back to this session, run them
 // (launch.ts), show progress, keep the result on disk, and say what happened. Thin glue over Pi.
-import { CONFIG_DIR_NAME, type ExtensionContext, type ExtensionFactory, type ModelRuntime } from "@earendil-works/pi-coding-agent";
-import type { ParentChannel, ParentUser } from "../findings/index.ts";
+import { CONFIG_DIR_NAME, type ExtensionContext, type ModelRuntime } from "@earendil-works/pi-coding-agent";
+import type { ParentUser } from "../findings/index.ts";
 import { present } from "../host/index.ts";
-import type { ResolvedSettings } from "../settings/index.ts";
-import type { WatchdogSession } from "../session/index.ts";
-import type { ChildAgent, ChildProgress } from "./child-session.ts";
+import type { ChildProgress } from "./child-session.ts";
 import { childLaunchEnv } from "./launch-env.ts";
 import { enforceLaunchRules } from "./launch-check.ts";
 import { prepareLaunch, sessionInfo } from "./launch-prepare.ts";
-import { runLaunch, type WorktreeOps } from "./launch.ts";
+import { runLaunch } from "./launch.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
-import { type ChildResult, launchDetails, launchText } from "./launch-result.ts";
+import { launchDetails, launchText } from "./launch-result.ts";
 import { makeRunDir, newRunId, statusWriter, writeJsonAtomic } from "./runs.ts";
-import { dirname, isAbsolute, join, resolve } from "node:path";
-import type { LoadedAgents } from "./agents.ts";
-import { effectiveTools, formatAgentError } from "./agent-file.ts";
-import { applyAgentOverrides } from "./agent-policy.ts";
-import { childPolicy, type PermissionPolicy, readGlobalRules } from "../permissions/index.ts";
-import type { ProjectTrust, TrustSnapshot } from "../host/index.ts";
+import { join } from "node:path";
 import { piSettingsTrusted } from "../session/index.ts";
+import type { LauncherDeps, LaunchOutput } from "./launch-agents.ts";
 
-/** An agent as the launcher needs it (the agent file's fields). */
-export interface LaunchAgent extends ChildAgent {
-	description?: string;
-	model?: string;
-	thinking?: string;
-	/** The agent file (named in permission errors and reasons). */
-	path?: string;
-	/** The frontmatter's `permission:` rules. */
-	permissions?: Record<string, string>;
-	/** Where the file came from: a project agent's rules can only tighten. */
-	source?: "package" | "user" | "project";
-	/** The user or package agent a project agent stands in for (its rules stay in force). */
-	base?: { path: string; permissions?: Record<string, string> };
-}
-
-
-export interface ChildWatchdogOptions {
-	role: string;
-	parent: ParentChannel;
-	parentSettings: () => ResolvedSettings;
-	runId: string;
-	/** The child's tool permissions; absent when nothing asks or denies (no gate). */
-	permissions?: PermissionPolicy;
-	task?: string;
-	/** The parent's folder (see WatchdogOptions.project). */
-	project: string;
-	/** Trust in the project files of the folder the child works in (see src/session/trust-step.ts). */
-	trust?: TrustSnapshot;
-}
-
-export interface LauncherDeps {
-	watchdog: WatchdogSession;
-	agentDir: string;
-	agents(ctx: ExtensionContext, trust: ProjectTrust): LoadedAgents;
-	childWatchdog(options: ChildWatchdogOptions): ExtensionFactory;
-	worktrees: WorktreeOps;
-}
-
-export interface LaunchOutput {
-	text: string;
-	details: Record<string, unknown>;
-	/** A foreground launch's results in full (for the session's port: its sink and the stopped-subtree verifier). */
-	results?: ChildResult[];
-}
-
-/**
- * The agents a launch names, ready to run. Unknown agents are the caller's mistake: the error
- * lists the agents there are (and files that did not load). A name a broken agent file claims
- * is refused with that file's line and problem, never served by another agent of that name;
- * so is an agent from a folder below one that could not be read whole. The settings' agent
- * overrides apply (agent-policy.ts), then the tool list is settled: the file's (or the
- * defaults), less its `excludeTools`; an empty list is no tools.
- */
-export function findAgents(loaded: LoadedAgents, names: string[]): LaunchAgent[] {
-	return findDefinitions(loaded, names).map((found) => {
-		const applied = applyAgentOverrides(found, loaded.policy);
-		if ("error" in applied) throw new Error(`Not launched: ${applied.error}.`);
-		const a = applied.agent;
-		return {
-			...a,
-			tools: effectiveTools(a),
-			// An agent's extension paths are relative to its file.
-			extensions: a.extensions?.map((p) => (isAbsolute(p) ? p : resolve(dirname(a.path), p))),
-			subagentOnlyExtensions: a.subagentOnlyExtensions?.map((p) => (isAbsolute(p) ? p : resolve(dirname(a.path), p))),
-		};
-	});
-}
-
-const RANK = { package: 0, user: 1, project: 2 } as const;
-
-function findDefinitions(loaded: LoadedAgents, names: string[]) {
-	for (const name of new Set(names)) {
-		const found = loaded.agents.get(name);
-		const rank = found ? RANK[found.source] : -1;
-		// A broken file of this name at the found agent's level or above; or a folder above it not read whole.
-		const blocking = loaded.errors.filter((e) => (e.names ? e.names.includes(name) && RANK[e.source ?? "project"] >= rank : found && RANK[e.source ?? "project"] > rank));
-		if (blocking.length) {
-			throw new Error(`Not launched: agent "${name}" cannot be used while ${blocking.length === 1 ? "this agent file or folder has a problem" : "these agent files or folders have problems"}: ${blocking.map(formatAgentError).join("; ")}. Fix ${blocking.length === 1 ? "it" : "them"} (a broken agent file never falls back to another agent of its name), then launch again.`);
-		}
-	}
-	const missing = [...new Set(names.filter((n) => !loaded.agents.has(n)))];
-	if (missing.length) {
-		const known = [...loaded.agents.keys()].sort();
-		const broken = loaded.errors.length ? ` Agent files that did not load: ${loaded.errors.map(formatAgentError).join("; ")}.` : "";
-		throw new Error(`unknown agent${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")}. Available: ${known.join(", ") || "none"}.${broken}`);
-	}
-	return names.map((n) => loaded.agents.get(n) as NonNullable<ReturnType<LoadedAgents["agents"]["get"]>>);
-}
-
-/**
- * Each agent's tool permissions, from the global rules file and its frontmatter; undefined for
- * one that needs no gate. Throws (a tool error, nothing launched) when a rule set is broken.
- */
-export function permissionPolicies(agentDir: string, agents: LaunchAgent[]): Array<PermissionPolicy | undefined> {
-	const global = readGlobalRules(agentDir);
-	return agents.map((agent) => {
-		const resolved = childPolicy(global, { name: agent.name, path: agent.path ?? agent.name, permissions: agent.permissions, ...(agent.source ? { source: agent.source } : {}), ...(agent.base ? { base: agent.base } : {}) });
-		if (!resolved.ok) throw new Error(resolved.error);
-		return resolved.policy;
-	});
-}
+export { findAgents, labelsFor, permissionPolicies } from "./launch-agents.ts";
+export type { ChildWatchdogOptions, LaunchAgent, LauncherDeps, LaunchOutput } from "./launch-agents.ts";
 
 export async function launchForeground(
 	deps: LauncherDeps,
@@ -142,7 +37,7 @@ export async function launchForeground(
 	const user: ParentUser = {
 		mode: ctx.mode,
 		notify: (text, level) => present(ctx, text, level),
-		saved: (path, mutate) => watchdog.settingsWatch.files.ownWrite(path, mutate),
+		saved: (path, mutate) => watchdog.ownWrite(path, mutate),
 		...(ctx.mode === "tui" && ctx.hasUI ? { ask: (title: string, choices: string[]) => ctx.ui.select(title, choices, { signal }) } : {}),
 	};
 	const progress = new Map<string, ChildProgress & { step: string; status: string; agent: string }>();
@@ -213,10 +108,6 @@ export async function launchForeground(
 	}
 }
 
-/** "worker" for a lone child; "worker#1", "worker#2" … when there are several. */
-export function labelsFor(names: string[]): string[] {
-	return names.length === 1 ? names : names.map((n, i) => `${n}#${i + 1}`);
-}
 
 function progressText(runId: string, progress: Map<string, ChildProgress & { step: string; status: string; agent: string }>): string {
 	const lines = [...progress.entries()].map(([label, p]) => `${label} ${p.step ? `[${p.step}] ` : ""}${p.status}${p.tool ? ` · ${p.tool}` : ""} · ${p.toolCount} tools · ${p.tokens.toLocaleString("en-US")} tokens · $${p.cost.toFixed(4)}`);

@@ -4,7 +4,7 @@ import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding
 import type { ChangeOutcome } from "../commands/index.ts";
 import { check, configureForAgent, recommend } from "../commands/index.ts";
 import { historyEnv, runHistory } from "../commands/index.ts";
-import { type AgentCtx, reviewNow, type WatchdogSession as Watchdog } from "../session/index.ts";
+import { type AgentCtx, type WatchdogSession as Watchdog } from "../session/index.ts";
 import { launchBackground, runAction } from "./background.ts";
 import { planLaunch } from "./launch-plan.ts";
 import { launchFindings } from "./launch-result.ts";
@@ -101,7 +101,7 @@ async function run(watchdog: Watchdog, ctx: AgentCtx & Partial<Pick<ExtensionCon
 				signal,
 			);
 		case "watchdog.review":
-			return { text: (await reviewNow(watchdog, ctx as ExtensionContext)).text };
+			return { text: (await watchdog.reviewNow(ctx as ExtensionContext)).text };
 		case "watchdog.history": {
 			const request = { session: params.session, since: params.since, sources: params.source?.split(","), limit: params.limit, json: params.json };
 			const result = await runHistory(request, historyEnv(ctx));

@@ -66,7 +66,7 @@ export async function configureForAgent(session: WatchdogSession, ctx: AgentCtx,
 		ask: user ? user.ask : canAsk ? (title, choices) => ctx.ui.select(title, choices, { signal }) : undefined,
 		apply: (plan) => applyChange(session, env, request, plan),
 		record: (entry) => {
-			session.host.appendEntry(CONFIG_CHANGE_ENTRY, entry);
+			session.persist(CONFIG_CHANGE_ENTRY, entry);
 			session.recordHistory(ctx as never, { kind: "config-change", by: entry.by, outcome: entry.outcome, change: entry.command });
 		},
 		announce: (text, level) => {
@@ -92,12 +92,12 @@ async function withForceHint<T>(hint: string, fn: () => Promise<T>): Promise<T> 
 
 function configureEnv(session: WatchdogSession, ctx: Ctx): ConfigureEnv {
 	// A saved change was the user's, or confirmed by them: the file watch must not judge it as the agent's (a child's parent's watch).
-	const saved = session.options.parent?.user?.saved ?? ((path, mutate) => session.settingsWatch.files.ownWrite(path, mutate));
+	const saved = session.options.parent?.user?.saved ?? ((path, mutate) => session.ownWrite(path, mutate));
 	return { store: session.store, project: session.project(ctx), registry: ctx.modelRegistry, session: session.sessionModel(ctx), saved };
 }
 
 async function applyChange(session: WatchdogSession, env: ConfigureEnv, request: ConfigureRequest, plan: ConfigurePlan): Promise<string> {
 	const message = await applyConfigure(env, request, plan);
-	if (request.scope === "session") session.host.appendEntry(SESSION_SETTINGS_ENTRY, { overrides: session.store.getSessionOverrides() });
+	if (request.scope === "session") session.persist(SESSION_SETTINGS_ENTRY, { overrides: session.store.getSessionOverrides() });
 	return message;
 }

@@ -1,6 +1,6 @@
 // Runs one `/subagents-watchdog` invocation against the watchdog and says what to show.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { type Ctx, reviewNow, trustNow, type WatchdogSession as Watchdog } from "../session/index.ts";
+import { type Ctx, type WatchdogSession as Watchdog } from "../session/index.ts";
 import { check, configure, recommend } from "./controls.ts";
 import { historyEnv, runHistory } from "./history-command.ts";
 import type { Level } from "../host/index.ts";
@@ -42,20 +42,20 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 				return say(`Watchdog: ${error instanceof Error ? error.message : String(error)}`, "error");
 			}
 		case "review": {
-			const result = await reviewNow(watchdog, ctx as ExtensionContext);
+			const result = await watchdog.reviewNow(ctx as ExtensionContext);
 			return say(result.text, result.level);
 		}
 		case "dismiss": {
-			const dismissed = watchdog.sink.dismiss(ctx as ExtensionContext, op.which);
+			const dismissed = watchdog.dismiss(ctx as ExtensionContext, op.which);
 			if (!dismissed.length) return say(op.which === "all" ? "Nothing to dismiss: no recent finding is open." : `There is no open finding ${op.which}; status lists them with their numbers.`, "warning");
 			return say(`Dismissed ${dismissed.length} finding(s); they will not be raised again:\n${dismissed.map((f) => `- ${f.summary}`).join("\n")}`);
 		}
 		case "settings-accept":
-			return say(watchdog.settingsWatch.accept(watchdog, ctx as ExtensionContext), "info", true);
+			return say(watchdog.acceptSettings(ctx as ExtensionContext), "info", true);
 		case "policy":
 			return say(setPolicy(watchdog, ctx, op.policy), "info", true);
 		case "trust":
-			return say(trustNow(watchdog, ctx), "info", true);
+			return say(watchdog.trustNow(ctx), "info", true);
 		case "history": {
 			const result = await runHistory(op.request, historyEnv(ctx));
 			return say(result.text, result.level);

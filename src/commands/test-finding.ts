@@ -23,7 +23,7 @@ export function showTestFinding(session: WatchdogSession, ctx: ExtensionContext,
 	);
 	// Shown whatever the severity threshold: the user asked to see one.
 	const settings = { ...session.settings(ctx).settings, severityThreshold: "concern" as const };
-	const fate = session.sink.duringRun(ctx, [finding], settings, { test: true }, true)?.decisions[0]?.fate;
+	const fate = session.deliver(ctx, [finding], settings, { test: true }, true)?.decisions[0]?.fate;
 	if (fate === "shown to you") return `Showed a test ${severity} (not sent to the agent; recorded in history as source test).`;
 	return `The test ${severity} was not shown: ${fate ?? "nothing to show"}.`;
 }

@@ -1,44 +1,35 @@
 // A cadence review: the run so far, reviewed in the background while the agent works; what it
-// finds goes to the sink (steered in after the current tool). Also the history line of a review.
+// finds goes to the sink (steered in after the current tool).
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { REVIEW_ENTRY, type ReviewRecord } from "../review/index.ts";
-import type { HistoryLine, WatchdogSession } from "./watchdog-session.ts";
+import type { Finding } from "../findings/index.ts";
+import { REVIEW_ENTRY } from "../review/index.ts";
+import { historyOfReview, modelReview, type ReviewDeps } from "./review-steps.ts";
 
-export async function cadenceReview(session: WatchdogSession, ctx: ExtensionContext, cancel: AbortSignal): Promise<void> {
-	const run = session.monitors();
-	const stop = () => session.review.cancel("the end of the run");
+export interface CadenceDeps extends ReviewDeps {
+	/** The sink, during a run. */
+	deliver(ctx: ExtensionContext, findings: Finding[]): void;
+	persist(type: string, data: unknown): void;
+}
+
+export async function cadenceReview(deps: CadenceDeps, ctx: ExtensionContext, cancel: AbortSignal): Promise<void> {
+	const run = deps.repo();
+	const stop = () => deps.review.cancel("the end of the run");
 	cancel.addEventListener("abort", stop, { once: true });
 	try {
-		const result = await session.review.review(ctx, { trigger: "cadence", paths: run.gate?.pendingPaths() ?? [], since: run.startLeaf?.leaf ?? null, signals: session.loops.signals(), gate: run.gate });
+		const paths = run.gate?.pendingPaths() ?? [];
+		const request = { trigger: "cadence" as const, paths, since: run.startLeaf?.leaf ?? null };
+		const result = await modelReview(deps, ctx, request);
 		// Cancelled by the boundary (which reviews the whole run) or by new input: nothing to record.
 		if (result.outcome.status === "cancelled" || cancel.aborted) return;
-		const settings = session.settings(ctx).settings;
-		session.sink.duringRun(ctx, result.outcome.findings, settings);
-		const record = session.review.record(ctx, result, "cadence", result.outcome.findings, { count: 0, stalemate: false });
-		session.recordHistory(ctx, historyOfReview(record));
+		deps.deliver(ctx, result.outcome.findings);
+		const record = deps.review.record(ctx, result, "cadence", result.outcome.findings, { count: 0, stalemate: false });
+		deps.record(ctx, historyOfReview(record));
 		try {
-			session.host.appendEntry(REVIEW_ENTRY, record);
+			deps.persist(REVIEW_ENTRY, record);
 		} catch {
 			// the session moved on (reload, new session)
 		}
 	} finally {
 		cancel.removeEventListener("abort", stop);
 	}
-}
-
-/** The history line of one review. */
-export function historyOfReview(record: ReviewRecord): HistoryLine {
-	return {
-		kind: "review",
-		trigger: record.trigger,
-		model: record.model,
-		thinking: record.thinking,
-		durationMs: record.durationMs,
-		tokens: record.usage.totalTokens,
-		cost: record.usage.cost,
-		outcome: record.status,
-		paths: record.changedPaths.length,
-		...(record.carriedOver?.length ? { carriedOver: record.carriedOver.length } : {}),
-		...(record.failure ? { failure: record.failure } : {}),
-	};
 }

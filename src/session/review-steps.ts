@@ -1,16 +1,37 @@
-// The two halves every boundary-style review shares, whether the run's end (settle.ts) or the
-// user's `review` command (review-now.ts) started it: the LSP pre-pass then the model review
-// over this run's paths and the pending ones; and afterwards, the record, its history line and
-// the footer's word on it. Delivery in between differs, so it stays with the callers.
+// The two halves every boundary-style review shares, whether the run's end (review-stage.ts),
+// the user's `review` command (review-now.ts) or the cadence started it: the LSP pre-pass then
+// the model review over this run's paths and the pending ones; and afterwards, the record, its
+// history line and the footer's word on it. Delivery in between differs, so it stays with the callers.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Finding } from "../findings/index.ts";
-import type { ReviewRecord, ReviewResult } from "../review/index.ts";
+import type { ProjectTrust } from "../host/index.ts";
+import type { ModelReview, ReviewRecord, ReviewResult } from "../review/index.ts";
 import type { WatchdogSettings } from "../settings/index.ts";
+import type { Delivered, HistoryLine } from "./monitor.ts";
 import { outcomeLabel } from "./outcome-label.ts";
-import { lspTrusted } from "./trust-step.ts";
-import type { RunMonitors } from "./settle.ts";
+import type { RunMonitors } from "./repo-monitors.ts";
 import { settleMark } from "./settle-timing.ts";
-import { historyOfReview, type WatchdogSession } from "./watchdog-session.ts";
+import { lspTrusted } from "./trust-step.ts";
+
+/** What a review needs of the session: the reviewer, the repository's monitors, the loop signals. */
+export interface ReviewDeps {
+	review: ModelReview;
+	repo(): RunMonitors;
+	trust(): ProjectTrust;
+	loopSignals(): string[];
+	record(ctx: ExtensionContext, line: HistoryLine): void;
+	/** The footer's word on the last review. */
+	outcome(label: string): void;
+}
+
+export type ReviewRequest = {
+	trigger: ReviewRecord["trigger"];
+	paths: string[];
+	since: string | null;
+	note?: string;
+	signals?: string[];
+	clarification?: { activity: string[]; ask: boolean };
+};
 
 export interface LspAndReview {
 	result: ReviewResult;
@@ -19,33 +40,75 @@ export interface LspAndReview {
 	cancelled: boolean;
 }
 
+/** The LSP pre-pass over the review's paths and the pending ones; it needs no model. */
+export async function lspCheck(
+	deps: ReviewDeps,
+	settings: WatchdogSettings,
+	paths: string[],
+): Promise<{ signal?: string; findings: Finding[] }> {
+	const all = deps.review.pathsFor(paths).paths;
+	const lsp = deps.repo().lsp;
+	// The repository's own server and TypeScript run only as they were when you decided to trust it.
+	const on = settings.lsp.enabled ? lsp : undefined;
+	const checked = on ? await on.check(all, settings.lsp, lspTrusted(deps.trust(), on.root)) : undefined;
+	settleMark("lsp");
+	return { ...(checked?.signal ? { signal: checked.signal } : {}), findings: checked?.findings ?? [] };
+}
+
+/** The model review, with the LSP's signal first, then the loops', then the request's. */
+export async function modelReview(
+	deps: ReviewDeps,
+	ctx: ExtensionContext,
+	request: ReviewRequest,
+	lspSignal?: string,
+): Promise<ReviewResult> {
+	const signals = [...(lspSignal ? [lspSignal] : []), ...deps.loopSignals(), ...(request.signals ?? [])];
+	return deps.review.review(ctx, { ...request, signals, gate: deps.repo().gate });
+}
+
 export async function lspAndReview(
-	session: WatchdogSession,
-	run: RunMonitors,
+	deps: ReviewDeps,
 	ctx: ExtensionContext,
 	settings: WatchdogSettings,
-	request: { trigger: ReviewRecord["trigger"]; paths: string[]; since: string | null; note?: string; signals?: string[]; clarification?: { activity: string[]; ask: boolean } },
+	request: ReviewRequest,
 ): Promise<LspAndReview> {
-	// The LSP pre-pass needs no model: its findings stand even if the review fails or is cancelled.
-	const all = session.review.pathsFor(request.paths).paths;
-	// The repository's own server and TypeScript run only as they were when you decided to trust it.
-	const lsp = settings.lsp.enabled && run.lsp ? await run.lsp.check(all, settings.lsp, lspTrusted(session.trust, run.lsp.root)) : undefined;
-	settleMark("lsp");
-	const result = await session.review.review(ctx, { ...request, signals: [...(lsp?.signal ? [lsp.signal] : []), ...session.loops.signals(), ...(request.signals ?? [])], gate: run.gate });
+	// The LSP's findings stand even if the review fails or is cancelled.
+	const lsp = await lspCheck(deps, settings, request.paths);
+	const result = await modelReview(deps, ctx, request, lsp.signal);
 	const cancelled = result.outcome.status === "cancelled";
-	return { result, findings: [...(lsp?.findings ?? []), ...(cancelled ? [] : result.outcome.findings)], cancelled };
+	return { result, findings: [...lsp.findings, ...(cancelled ? [] : result.outcome.findings)], cancelled };
 }
 
 /** Records the review (pending changes, failures), writes its history line and sets the footer's word. */
 export function closeReview(
-	session: WatchdogSession,
+	deps: ReviewDeps,
 	ctx: ExtensionContext,
 	reviewed: LspAndReview,
 	trigger: ReviewRecord["trigger"],
-	delivered: { sent: Finding[]; shown: Finding[]; stalemateCount: number; stalemate: boolean; question?: { delivered: boolean } },
+	delivered: Delivered,
 ): ReviewRecord {
-	const record = session.review.record(ctx, reviewed.result, trigger, reviewed.findings, { count: delivered.stalemateCount, stalemate: delivered.stalemate });
-	session.recordHistory(ctx, historyOfReview(record));
-	session.lastOutcome = outcomeLabel({ status: record.status, failureKind: record.failure?.kind, sent: delivered.sent, shown: delivered.shown, asked: delivered.question?.delivered });
+	const stalemate = { count: delivered.stalemateCount, stalemate: delivered.stalemate };
+	const record = deps.review.record(ctx, reviewed.result, trigger, reviewed.findings, stalemate);
+	deps.record(ctx, historyOfReview(record));
+	const asked = delivered.question?.delivered;
+	const { sent, shown } = delivered;
+	deps.outcome(outcomeLabel({ status: record.status, failureKind: record.failure?.kind, sent, shown, asked }));
 	return record;
+}
+
+/** The history line of one review. */
+export function historyOfReview(record: ReviewRecord): HistoryLine {
+	return {
+		kind: "review",
+		trigger: record.trigger,
+		model: record.model,
+		thinking: record.thinking,
+		durationMs: record.durationMs,
+		tokens: record.usage.totalTokens,
+		cost: record.usage.cost,
+		outcome: record.status,
+		paths: record.changedPaths.length,
+		...(record.carriedOver?.length ? { carriedOver: record.carriedOver.length } : {}),
+		...(record.failure ? { failure: record.failure } : {}),
+	};
 }

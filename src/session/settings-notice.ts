@@ -30,7 +30,8 @@ export class SettingsNotices {
 		if (!key) return undefined;
 		const first = errors[0];
 		const count = `${errors.length} settings error${errors.length > 1 ? "s" : ""}`;
-		return `Watchdog off for this session: ${count}. First: ${first.origin}: ${first.message}. See /subagents-watchdog status.`;
+		const where = `First: ${first.origin}: ${first.message}. See /subagents-watchdog status.`;
+		return `Watchdog off for this session: ${count}. ${where}`;
 	}
 
 	private unsupportedNotice(lines: string[]): string | undefined {
@@ -39,7 +40,8 @@ export class SettingsNotices {
 		this.unsupported = key;
 		if (!key) return undefined;
 		const many = lines.length > 1;
-		const head = `Watchdog: ${lines.length} pi-subagents setting${many ? "s" : ""} that do${many ? "" : "es"} nothing here:`;
+		const settings = `pi-subagents setting${many ? "s" : ""}`;
+		const head = `Watchdog: ${lines.length} ${settings} that do${many ? "" : "es"} nothing here:`;
 		return `${head}\n${lines.map((l) => `- ${l}`).join("\n")}`;
 	}
 }

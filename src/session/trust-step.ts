@@ -4,13 +4,23 @@
 // was held back, and the trust command that takes the decision again.
 import { join } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { AGENT_FILE_MAX_BYTES, childSnapshot, fileState, listAgentFiles, judgeFile, present, ProjectTrust, repositoryTrust, takeSnapshot } from "../host/index.ts";
+import { AGENT_FILE_MAX_BYTES, childSnapshot, fileState, judgeFile, listAgentFiles, present } from "../host/index.ts";
+import { ProjectTrust, repositoryTrust, takeSnapshot } from "../host/index.ts";
 import type { TrustedRead, TrustSnapshot } from "../host/index.ts";
 import { GUIDANCE_FILE, GUIDANCE_READ_BYTES } from "../review/index.ts";
 import { findProjectSettings, repositoryTop, SETTINGS_MAX_BYTES, TRUST_COMMAND } from "../settings/index.ts";
-import type { Ctx, WatchdogSession } from "./watchdog-session.ts";
+import type { Ctx } from "./monitor.ts";
+
+/** What taking trust needs of the session: a child's given snapshot, the folders, the session entries. */
+export interface TrustDeps {
+	given?: TrustSnapshot;
+	agentDir(): string;
+	configDirName(): string;
+	persist(type: string, data: unknown): void;
+}
 
 export const TRUST_ENTRY = "watchdog-trust";
+const NONE_YET = " (none yet).";
 /** Repository code is hashed, not run, to be compared: far above a language server's entry file. */
 const CODE_MAX_BYTES = 8 * 1024 * 1024;
 
@@ -41,36 +51,37 @@ export function lspReads(root: string): TrustedRead[] {
 }
 
 /** The session's trust: a child's from its parent, else the one this process took for this folder, else a new one. */
-export function startTrust(session: WatchdogSession, ctx: Ctx, entries: readonly Entry[], lspRoot: string): ProjectTrust {
-	const given = session.options.trust;
+export function startTrust(deps: TrustDeps, ctx: Ctx, entries: readonly Entry[], lspRoot: string): ProjectTrust {
+	const given = deps.given;
 	if (given) return new ProjectTrust(given);
 	const kept = [...entries]
 		.reverse()
 		.find((e) => e.type === "custom" && e.customType === TRUST_ENTRY && isOurs(e.data, ctx.cwd));
 	if (kept) return new ProjectTrust((kept.data as { snapshot: TrustSnapshot }).snapshot);
-	const decision = repositoryTrust(ctx, session.store.agentDir());
-	const reads = trustReads(ctx.cwd, session.store.configDirName(), lspRoot);
-	return record(session, takeSnapshot(ctx.cwd, { decided: decision.trusted, why: decision.why }, reads));
+	const decision = repositoryTrust(ctx, deps.agentDir());
+	const reads = trustReads(ctx.cwd, deps.configDirName(), lspRoot);
+	return record(deps, takeSnapshot(ctx.cwd, { decided: decision.trusted, why: decision.why }, reads));
 }
 
 /** The trust command: you decided to trust the project's files as they are now. */
-export function trustNow(session: WatchdogSession, ctx: Ctx): string {
+export function trustNow(deps: TrustDeps, ctx: Ctx, lspRoot: string): { trust: ProjectTrust; text: string } {
 	const at = new Date().toLocaleTimeString("en-GB", { hour12: false });
 	const why = `you trusted its files as they were at ${at} (${TRUST_COMMAND})`;
-	const reads = trustReads(ctx.cwd, session.store.configDirName(), session.monitors().lsp?.root ?? ctx.cwd);
-	session.trust = record(session, takeSnapshot(ctx.cwd, { decided: true, why }, reads));
+	const reads = trustReads(ctx.cwd, deps.configDirName(), lspRoot);
+	const trust = record(deps, takeSnapshot(ctx.cwd, { decided: true, why }, reads));
 	const of = (kind: string) =>
-		Object.entries(session.trust.snapshot.files)
+		Object.entries(trust.snapshot.files)
 			.filter(([, state]) => state.kind === kind)
 			.map(([path]) => `- ${path}`);
 	const files = of("file");
 	const unreadable = of("unreadable");
-	return [
-		`Watchdog: the project's own files are trusted for this session as they are now${files.length ? ":" : " (none yet)."}`,
+	const text = [
+		`Watchdog: the project's own files are trusted for this session as they are now${files.length ? ":" : NONE_YET}`,
 		...files,
 		...(unreadable.length ? ["Not trusted (they cannot be read safely):", ...unreadable] : []),
 		"A file that appears or changes after this is held back again until you run this command again.",
 	].join("\n");
+	return { trust, text };
 }
 
 /** Whether the repository's own server and TypeScript may run: trusted, and what was there at the decision. */
@@ -119,9 +130,9 @@ export function unstartedTrust(): ProjectTrust {
 	return new ProjectTrust({ root: "", decided: false, why: "the session has not started", files: {}, takenAt: 0 });
 }
 
-function record(session: WatchdogSession, snapshot: TrustSnapshot): ProjectTrust {
+function record(deps: TrustDeps, snapshot: TrustSnapshot): ProjectTrust {
 	try {
-		session.host.appendEntry(TRUST_ENTRY, { pid: process.pid, snapshot });
+		deps.persist(TRUST_ENTRY, { pid: process.pid, snapshot });
 	} catch {
 		// a stale session: the decision holds for this session all the same
 	}

@@ -4,7 +4,10 @@ import type { z } from "zod";
 import { isBareModelId, parseModelRef, splitBareId } from "../models/index.ts";
 import { DEFAULT_SETTINGS, layerSchemaStripping, type SettingsLayer, strictLayerSchema, UNSUPPORTED_KEYS, type WatchdogSettings } from "./schema.ts";
 import { isPlainObject } from "../util/index.ts";
+import { forEachLeaf, getPath, setPath } from "./key-paths.ts";
 import { tightenOnly } from "./tighten.ts";
+
+export { forEachLeaf, getPath, setPath };
 
 export type SourceName = "default" | "user" | "project" | "session";
 
@@ -239,37 +242,6 @@ function describe(v: unknown): string {
 }
 
 /** Calls `fn` for each leaf (primitive or array) of a plain object tree. */
-export function forEachLeaf(obj: unknown, prefix: string, fn: (path: string, value: unknown) => void): void {
-	if (!isPlainObject(obj)) return;
-	for (const [k, v] of Object.entries(obj)) {
-		if (v === undefined) continue;
-		const path = prefix ? `${prefix}.${k}` : k;
-		if (isPlainObject(v)) forEachLeaf(v, path, fn);
-		else fn(path, v);
-	}
-}
-
-export function getPath(obj: unknown, path: string): unknown {
-	let cur: unknown = obj;
-	for (const part of path.split(".")) {
-		if (!isPlainObject(cur)) return undefined;
-		cur = cur[part];
-	}
-	return cur;
-}
-
-export function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
-	const parts = path.split(".");
-	let cur = obj;
-	for (const part of parts.slice(0, -1)) {
-		if (!isPlainObject(cur[part])) cur[part] = {};
-		cur = cur[part] as Record<string, unknown>;
-	}
-	const last = parts[parts.length - 1];
-	if (value === undefined) delete cur[last];
-	else cur[last] = value;
-}
-
 /** How to turn the watchdog on, given where the `false` comes from. */
 export function howToTurnOn(resolved: ResolvedSettings): string {
 	switch (resolved.sources.enabled) {

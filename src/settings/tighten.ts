@@ -3,7 +3,7 @@
 // settings): it is taken when it watches at least as closely, refused (and listed in status)
 // when it would watch less closely or choose a model for you. Deny lists are added to yours.
 import { THINKING_LEVELS } from "../models/index.ts";
-import { forEachLeaf, getPath, setPath } from "./resolve.ts";
+import { forEachLeaf, getPath, setPath } from "./key-paths.ts";
 import type { SettingsLayer, WatchdogSettings } from "./schema.ts";
 
 export interface RefusedValue {
