@@ -2,7 +2,8 @@
 // listed without reading them: the launcher parses them (children/agents.ts) and the trust
 // snapshot hashes the project's (session/trust-step.ts), so both see the same files.
 import { type Dir, opendirSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
+import { isInside } from "../util/index.ts";
 
 /** A folder or file the listing could not take, and why. */
 export interface AgentListError {
@@ -113,9 +114,4 @@ function realOr(path: string): string {
 	} catch {
 		return resolve(path);
 	}
-}
-
-function isInside(root: string, path: string): boolean {
-	const rel = relative(root, path);
-	return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
 }

@@ -4,9 +4,10 @@
 // language server, its TypeScript) or its instructions to our reviewer, so those need the first.
 // The decision is bound to the content there at the time (trust-snapshot.ts).
 import { hasTrustRequiringProjectResources, ProjectTrustStore } from "@earendil-works/pi-coding-agent";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { present, takeSnapshot, type TrustedRead } from "./trust-files.ts";
 import { type FileState, HeldBack, judgeFile, mappedSnapshot, type TrustSnapshot } from "./trust-snapshot.ts";
+import { isInside } from "../util/index.ts";
 
 type TrustCtx = { cwd: string; isProjectTrusted(): boolean };
 
@@ -108,9 +109,9 @@ export function childSnapshot(
 	reads: (cwd: string) => TrustedRead[],
 ): TrustSnapshot {
 	const child = resolve(childCwd);
-	if (inside(resolve(parent.root), child)) return parent;
+	if (isInside(resolve(parent.root), child)) return parent;
 	const under = worktrees ? relative(resolve(worktrees.dir), child) : "..";
-	if (worktrees && under && inside(resolve(worktrees.dir), child)) {
+	if (worktrees && under && isInside(resolve(worktrees.dir), child)) {
 		const tree = join(resolve(worktrees.dir), under.split(sep)[0]);
 		return { ...mappedSnapshot(parent, tree, resolve(worktrees.top), relative, join), root: child };
 	}
@@ -119,9 +120,4 @@ export function childSnapshot(
 		? "a child's folder you trusted with /trust"
 		: `a child's folder outside the project (${child}) that you have not trusted with /trust`;
 	return takeSnapshot(child, { decided: saved, why }, reads(child));
-}
-
-function inside(root: string, path: string): boolean {
-	const rel = relative(root, path);
-	return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
 }

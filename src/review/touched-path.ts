@@ -3,7 +3,8 @@
 // gate cannot place for certain (Pi's `~` and `@` forms, a dangling link, a file inside a
 // nested repository or inside git's own folder) is "unsure", and the run falls back to git.
 import { existsSync, lstatSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { isInside } from "../util/index.ts";
 
 export type Placement = { kind: "inside"; path: string } | { kind: "outside" } | { kind: "unsure" };
 
@@ -46,9 +47,4 @@ export function realRootOf(root: string): string {
 	} catch {
 		return resolve(root);
 	}
-}
-
-function isInside(root: string, path: string): boolean {
-	const rel = relative(root, path);
-	return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
 }

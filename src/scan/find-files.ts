@@ -3,7 +3,8 @@
 // linked folder at all: it would repeat or loop), takes only regular files (a FIFO named
 // x.jsonl must not hang the scan), and stops MAX_DEPTH folders down.
 import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
-import { extname, isAbsolute, join, relative, sep } from "node:path";
+import { extname, join } from "node:path";
+import { isInside } from "../util/index.ts";
 
 export const MAX_DEPTH = 12;
 const SESSION_EXTENSIONS = new Set([".jsonl", ".md"]);
@@ -116,9 +117,4 @@ function realOf(path: string): string {
 	} catch {
 		return path;
 	}
-}
-
-function isInside(root: string, path: string): boolean {
-	const rel = relative(root, path);
-	return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
 }

@@ -153,7 +153,8 @@ function readBounded(fd: number, maxBytes: number): { bytes: Buffer; truncated: 
 	return total > maxBytes ? { bytes: all.subarray(0, maxBytes), truncated: true } : { bytes: all, truncated: false };
 }
 
-function isInside(root: string, path: string): boolean {
+/** Whether `path` is `root` or below it (both already resolved the same way). */
+export function isInside(root: string, path: string): boolean {
 	const rel = relative(root, path);
 	return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
 }
