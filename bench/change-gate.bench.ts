@@ -33,11 +33,10 @@ const STATUS_ARGS = ["status", "--porcelain=v1", "-z", "--untracked-files=all"];
 
 const ignore = (p: string) => /^(tmp|\.pi-subagents)\//.test(p) || /(^|\/)node_modules\//.test(p);
 
-
-
 const folder = (i: number) => `pkg${String(i % 20).padStart(2, "0")}/mod${String(i).padStart(3, "0")}`;
 const small = (f: number, i: number) => `${folder(f)}/file${String(i).padStart(3, "0")}.ts`;
-const body = (tag: string) => `// ${tag}\nexport const value = ${JSON.stringify(tag)};\n${"/* padding padding padding padding padding padding padding */\n".repeat(4)}`;
+const body = (tag: string) =>
+	`// ${tag}\nexport const value = ${JSON.stringify(tag)};\n${"/* padding padding padding padding padding padding padding */\n".repeat(4)}`;
 /** Different bytes every call, same size class. */
 const bigBody = (seed: number) => Buffer.alloc(MiB, `big-${seed}-`);
 
@@ -58,14 +57,18 @@ function generate(repo: string): string[] {
 	for (let k = 0; k < BIG_MODIFIED; k++) writeFileSync(join(repo, small(FOLDERS - 1 - k, 99)), bigBody(k));
 	for (let k = 0; k < BIG_UNTRACKED; k++) writeFileSync(join(repo, folder(k * 31), `blob${k}.bin`), bigBody(100 + k));
 	// Settle the index once (a plain status refreshes it), so no racily-clean entries skew the first rounds.
-	const listed = git(repo, ...STATUS_ARGS).split("\0").filter(Boolean).length;
+	const listed = git(repo, ...STATUS_ARGS)
+		.split("\0")
+		.filter(Boolean).length;
 	if (listed !== DIRTY) throw new Error(`generated repository has ${listed} dirty paths, expected ${DIRTY}`);
 	return smallDirty;
 }
 
 function expectChanged(verdict: GateVerdict, paths: string[], via: GateVerdict["via"], what: string): void {
 	if (!verdict.changed || verdict.via !== via || JSON.stringify(verdict.paths) !== JSON.stringify(paths)) {
-		throw new Error(`${what}: expected a change of exactly ${paths.join(", ")} via ${via}, got ${JSON.stringify(verdict)}`);
+		throw new Error(
+			`${what}: expected a change of exactly ${paths.join(", ")} via ${via}, got ${JSON.stringify(verdict)}`,
+		);
 	}
 }
 
@@ -75,7 +78,9 @@ mkdirSync(repo);
 try {
 	let t = process.hrtime.bigint();
 	const smallDirty = generate(repo);
-	console.log(`generated ${FILES} tracked files (${FOLDERS} folders), ${DIRTY} dirty (${BIG_MODIFIED + BIG_UNTRACKED} of 1 MiB) in ${(ms(t) / 1000).toFixed(1)} s`);
+	console.log(
+		`generated ${FILES} tracked files (${FOLDERS} folders), ${DIRTY} dirty (${BIG_MODIFIED + BIG_UNTRACKED} of 1 MiB) in ${(ms(t) / 1000).toFixed(1)} s`,
+	);
 
 	const gate = new ChangeGate({ cwd: repo, ignore });
 	if (!gate.git || !gate.repo) throw new Error("the gate did not find the generated repository");
@@ -108,7 +113,12 @@ try {
 		const verdict = await gate.finish();
 		const finish = ms(t0);
 		gateMs += finish;
-		expectChanged(verdict, kind === "edit" ? [path] : [path, other].sort(), kind === "edit" ? "files" : "git", `${kind} run ${n}`);
+		expectChanged(
+			verdict,
+			kind === "edit" ? [path] : [path, other].sort(),
+			kind === "edit" ? "files" : "git",
+			`${kind} run ${n}`,
+		);
 		return { total: gateMs, finish, processes: processes() - p0 };
 	}
 	function gitStatus(): number {
@@ -119,7 +129,9 @@ try {
 
 	// First run of the session: a full snapshot with hashing at the start; not part of the per-run figures.
 	const first = await agentRun("mixed");
-	console.log(`first mixed run (full snapshot and hashing): ${first.total.toFixed(1)} ms, ${first.processes} git processes`);
+	console.log(
+		`first mixed run (full snapshot and hashing): ${first.total.toFixed(1)} ms, ${first.processes} git processes`,
+	);
 
 	for (let r = 0; r < WARM_ROUNDS; r++) {
 		gitStatus();
@@ -129,7 +141,11 @@ try {
 	const statusMs: number[] = [];
 	const editRuns: Awaited<ReturnType<typeof agentRun>>[] = [];
 	const mixedRuns: Awaited<ReturnType<typeof agentRun>>[] = [];
-	const steps = [() => statusMs.push(gitStatus()), async () => editRuns.push(await agentRun("edit")), async () => mixedRuns.push(await agentRun("mixed"))];
+	const steps = [
+		() => statusMs.push(gitStatus()),
+		async () => editRuns.push(await agentRun("edit")),
+		async () => mixedRuns.push(await agentRun("mixed")),
+	];
 	for (let r = 0; r < ROUNDS; r++) {
 		// Rotate which goes first, so drift (page cache, CPU clock) falls on all alike.
 		for (let k = 0; k < steps.length; k++) await steps[(r + k) % steps.length]();
@@ -141,7 +157,8 @@ try {
 	gate.afterTool("read", { path: "x" }, false);
 	const readOnly = await gate.finish();
 	const readOnlyGitProcesses = processes() - p0;
-	if (readOnly.changed || readOnly.via !== "none") throw new Error(`read-only run: unexpected verdict ${JSON.stringify(readOnly)}`);
+	if (readOnly.changed || readOnly.via !== "none")
+		throw new Error(`read-only run: unexpected verdict ${JSON.stringify(readOnly)}`);
 
 	const perRun = (runs: { processes: number }[]) => Math.max(...runs.map((r) => r.processes));
 	const editMs = editRuns.map((r) => r.total);
@@ -150,13 +167,26 @@ try {
 	const mixedRatio = median(mixedMs) / median(statusMs);
 	const editGitProcesses = perRun(editRuns);
 	const mixedGitProcesses = perRun(mixedRuns);
-	const pass = editRatio <= EDIT_TARGET && mixedRatio <= TARGET && readOnlyGitProcesses === 0 && editGitProcesses === 0 && mixedGitProcesses === 1;
+	const pass =
+		editRatio <= EDIT_TARGET &&
+		mixedRatio <= TARGET &&
+		readOnlyGitProcesses === 0 &&
+		editGitProcesses === 0 &&
+		mixedGitProcesses === 1;
 
-	console.log(`git status --porcelain=v1 -z --untracked-files=all: median ${median(statusMs).toFixed(1)} ms, min ${min(statusMs).toFixed(1)} ms (${ROUNDS} rounds)`);
-	console.log(`gate, edit-only run:  median ${median(editMs).toFixed(2)} ms, min ${min(editMs).toFixed(2)} ms, ${editGitProcesses} git processes`);
-	console.log(`gate, mixed run:      median ${median(mixedMs).toFixed(1)} ms, min ${min(mixedMs).toFixed(1)} ms (finish ${median(mixedRuns.map((r) => r.finish)).toFixed(1)} ms), ${mixedGitProcesses} git process`);
+	console.log(
+		`git status --porcelain=v1 -z --untracked-files=all: median ${median(statusMs).toFixed(1)} ms, min ${min(statusMs).toFixed(1)} ms (${ROUNDS} rounds)`,
+	);
+	console.log(
+		`gate, edit-only run:  median ${median(editMs).toFixed(2)} ms, min ${min(editMs).toFixed(2)} ms, ${editGitProcesses} git processes`,
+	);
+	console.log(
+		`gate, mixed run:      median ${median(mixedMs).toFixed(1)} ms, min ${min(mixedMs).toFixed(1)} ms (finish ${median(mixedRuns.map((r) => r.finish)).toFixed(1)} ms), ${mixedGitProcesses} git process`,
+	);
 	console.log(`read-only run: ${readOnlyGitProcesses} git processes`);
-	console.log(`ratio edit-only / git status: ${editRatio.toFixed(3)} (target ≤ ${EDIT_TARGET}); mixed / git status: ${mixedRatio.toFixed(3)} (target ≤ ${TARGET})`);
+	console.log(
+		`ratio edit-only / git status: ${editRatio.toFixed(3)} (target ≤ ${EDIT_TARGET}); mixed / git status: ${mixedRatio.toFixed(3)} (target ≤ ${TARGET})`,
+	);
 	console.log(
 		JSON.stringify({
 			bench: "change-gate",

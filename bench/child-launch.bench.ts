@@ -109,13 +109,24 @@ async function startServer(answer: (arrival: Arrival) => Reply | Promise<Reply>)
 			}
 			res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 			const send = (delta: unknown, finish: string | null = null) =>
-				res.write(`data: ${JSON.stringify({ id: "bench", object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...(finish ? { usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 } } : {}) })}\n\n`);
+				res.write(
+					`data: ${JSON.stringify({ id: "bench", object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...(finish ? { usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 } } : {}) })}\n\n`,
+				);
 			send({ role: "assistant", content: "" });
 			if ("text" in reply) {
 				send({ content: reply.text });
 				send({}, "stop");
 			} else {
-				send({ tool_calls: [{ index: 0, id: `call_${arrivals.length}`, type: "function", function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.args) } }] });
+				send({
+					tool_calls: [
+						{
+							index: 0,
+							id: `call_${arrivals.length}`,
+							type: "function",
+							function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.args) },
+						},
+					],
+				});
 				send({}, "tool_calls");
 			}
 			res.write("data: [DONE]\n\n");
@@ -148,7 +159,6 @@ function bounded<T>(promise: Promise<T>, what: string, timeoutMs = TIMEOUT_MS): 
 	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-
 /** The agent file's body: what both the child and `pi -p` get as the appended system prompt. */
 function agentBody(name: string): string {
 	const text = readFileSync(join(REPO_ROOT, "agents", `${name}.md`), "utf8");
@@ -165,7 +175,15 @@ const agentDir = join(root, "agent");
 const repo = join(root, "repo");
 process.env.PI_CODING_AGENT_DIR = agentDir;
 process.env.PI_OFFLINE = "1";
-const { createAgentSession, DefaultResourceLoader, ModelRegistry, ModelRuntime, ProjectTrustStore, SessionManager, SettingsManager } = await import("@earendil-works/pi-coding-agent");
+const {
+	createAgentSession,
+	DefaultResourceLoader,
+	ModelRegistry,
+	ModelRuntime,
+	ProjectTrustStore,
+	SessionManager,
+	SettingsManager,
+} = await import("@earendil-works/pi-coding-agent");
 
 let dispose: (() => Promise<void>) | undefined;
 let server: BenchServer | undefined;
@@ -174,7 +192,10 @@ try {
 	mkdirSync(join(repo, "src"), { recursive: true });
 	writeFileSync(join(repo, "README.md"), "# greeter\n\nSays hello.\n");
 	writeFileSync(join(repo, "src/greet.ts"), "export const greet = (name: string) => `hello ${name}`;\n");
-	writeFileSync(join(repo, "package.json"), `${JSON.stringify({ name: "greeter", version: "1.0.0", type: "module" }, null, 2)}\n`);
+	writeFileSync(
+		join(repo, "package.json"),
+		`${JSON.stringify({ name: "greeter", version: "1.0.0", type: "module" }, null, 2)}\n`,
+	);
 	commitAll(repo, "greeter");
 
 	// The server: the parent launches what `launch` says, then closes its turn; a child answers
@@ -182,7 +203,10 @@ try {
 	let launch: unknown = { agent: AGENT, task: TASK, model: "local/child" };
 	let hold: Promise<void> | undefined;
 	server = await startServer(async (a) => {
-		if (a.model === "parent") return a.lastRole === "tool" ? { text: "The scout reported back." } : { toolCall: { name: "subagent", args: launch } };
+		if (a.model === "parent")
+			return a.lastRole === "tool"
+				? { text: "The scout reported back." }
+				: { toolCall: { name: "subagent", args: launch } };
 		if (a.model === "child") {
 			if (hold) await hold;
 			return { text: ANSWER };
@@ -193,24 +217,75 @@ try {
 
 	mkdirSync(agentDir, { recursive: true });
 	const model = (id: string, reasoning = false) => ({ id, name: id, reasoning, contextWindow: 32000, maxTokens: 2048 });
-	writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { local: { baseUrl: srv.baseUrl, api: "openai-completions", apiKey: "bench-key", models: [model("parent"), model("child"), model("reviewer", true)] } } }, null, 2));
-	const watchdog = { enabled: true, main: { model: "local/reviewer" }, children: { enabled: true, concurrency: PARALLEL } };
-	writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ retry: { enabled: false }, compaction: { enabled: false }, subagents: { watchdog } }, null, 2));
+	writeFileSync(
+		join(agentDir, "models.json"),
+		JSON.stringify(
+			{
+				providers: {
+					local: {
+						baseUrl: srv.baseUrl,
+						api: "openai-completions",
+						apiKey: "bench-key",
+						models: [model("parent"), model("child"), model("reviewer", true)],
+					},
+				},
+			},
+			null,
+			2,
+		),
+	);
+	const watchdog = {
+		enabled: true,
+		main: { model: "local/reviewer" },
+		children: { enabled: true, concurrency: PARALLEL },
+	};
+	writeFileSync(
+		join(agentDir, "settings.json"),
+		JSON.stringify({ retry: { enabled: false }, compaction: { enabled: false }, subagents: { watchdog } }, null, 2),
+	);
 	new ProjectTrustStore(agentDir).set(repo, true);
 
 	// The parent: an in-process Pi session with our extension loaded from its file, as Pi does.
-	const modelRuntime = await ModelRuntime.create({ authPath: join(agentDir, "auth.json"), modelsPath: join(agentDir, "models.json"), allowModelNetwork: false, refreshOnCreate: false });
+	const modelRuntime = await ModelRuntime.create({
+		authPath: join(agentDir, "auth.json"),
+		modelsPath: join(agentDir, "models.json"),
+		allowModelNetwork: false,
+		refreshOnCreate: false,
+	});
 	await modelRuntime.refresh({ allowNetwork: false });
 	const parentModel = new ModelRegistry(modelRuntime).find("local", "parent");
 	if (!parentModel) throw new Error("the local provider from models.json is not known to the model runtime");
 	const settingsManager = SettingsManager.create(repo, agentDir, { projectTrusted: true });
-	const resourceLoader = new DefaultResourceLoader({ cwd: repo, agentDir, settingsManager, noExtensions: true, additionalExtensionPaths: [EXTENSION_PATH], noSkills: true, noPromptTemplates: true, noThemes: true });
+	const resourceLoader = new DefaultResourceLoader({
+		cwd: repo,
+		agentDir,
+		settingsManager,
+		noExtensions: true,
+		additionalExtensionPaths: [EXTENSION_PATH],
+		noSkills: true,
+		noPromptTemplates: true,
+		noThemes: true,
+	});
 	await resourceLoader.reload();
 	const loadErrors = resourceLoader.getExtensions().errors;
 	if (loadErrors.length) throw new Error(`extension failed to load: ${JSON.stringify(loadErrors)}`);
-	const { session } = await createAgentSession({ cwd: repo, agentDir, modelRuntime, model: parentModel, thinkingLevel: "off", tools: ["read", "bash", "subagent"], resourceLoader, settingsManager, sessionManager: SessionManager.inMemory(repo) });
+	const { session } = await createAgentSession({
+		cwd: repo,
+		agentDir,
+		modelRuntime,
+		model: parentModel,
+		thinkingLevel: "off",
+		tools: ["read", "bash", "subagent"],
+		resourceLoader,
+		settingsManager,
+		sessionManager: SessionManager.inMemory(repo),
+	});
 	const extensionErrors: unknown[] = [];
-	await session.bindExtensions({ mode: "rpc", uiContext: new Proxy({}, { get: () => () => undefined }) as never, onError: (e) => extensionErrors.push(e) });
+	await session.bindExtensions({
+		mode: "rpc",
+		uiContext: new Proxy({}, { get: () => () => undefined }) as never,
+		onError: (e) => extensionErrors.push(e),
+	});
 	dispose = async () => {
 		await session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" });
 		session.dispose();
@@ -220,14 +295,20 @@ try {
 		if (event.type === "tool_execution_start" && event.toolName === "subagent") toolStart = process.hrtime.bigint();
 	});
 	const lastToolResult = (): string => {
-		const results = (session.messages as Array<{ role: string; toolName?: string; content: unknown }>).filter((m) => m.role === "toolResult" && m.toolName === "subagent");
+		const results = (session.messages as Array<{ role: string; toolName?: string; content: unknown }>).filter(
+			(m) => m.role === "toolResult" && m.toolName === "subagent",
+		);
 		return textOf(results.at(-1)?.content);
 	};
 
 	/** The agent's prompt and tools, as each launch's first request must carry them. */
 	const checkRequest = (a: Arrival, what: string) => {
-		if (!a.system.includes(body)) throw new Error(`${what}: the first request's system prompt lacks the ${AGENT} agent's body`);
-		if (a.tools.join(",") !== [...AGENT_TOOLS].sort().join(",")) throw new Error(`${what}: the first request offers tools ${a.tools.join(", ")}, expected ${AGENT_TOOLS.join(", ")}`);
+		if (!a.system.includes(body))
+			throw new Error(`${what}: the first request's system prompt lacks the ${AGENT} agent's body`);
+		if (a.tools.join(",") !== [...AGENT_TOOLS].sort().join(","))
+			throw new Error(
+				`${what}: the first request offers tools ${a.tools.join(", ")}, expected ${AGENT_TOOLS.join(", ")}`,
+			);
 	};
 
 	/** a) one foreground child through the parent's `subagent` tool. */
@@ -241,17 +322,38 @@ try {
 		const arrival = srv.arrivals.slice(before).find((a) => a.model === "child" && a.at > start);
 		if (!arrival) throw new Error(`${what}: no child request reached the server`);
 		const result = lastToolResult();
-		if (!/scout .*: done/.test(result) || !result.includes(ANSWER)) throw new Error(`${what}: unexpected tool result: ${result.slice(0, 400)}`);
-		if (extensionErrors.length) throw new Error(`${what}: extension errors: ${JSON.stringify(extensionErrors).slice(0, 400)}`);
+		if (!/scout .*: done/.test(result) || !result.includes(ANSWER))
+			throw new Error(`${what}: unexpected tool result: ${result.slice(0, 400)}`);
+		if (extensionErrors.length)
+			throw new Error(`${what}: extension errors: ${JSON.stringify(extensionErrors).slice(0, 400)}`);
 		checkRequest(arrival, what);
 		return { ms: Number(arrival.at - start) / 1e6, arrival };
 	}
 
 	/** b) the same agent as a `pi -p` process (with our extension, or with none). */
-	async function processLaunch(withExtension: boolean, what: string): Promise<{ ms: number; arrival: Arrival; totalMs: number }> {
-		const args = [PI_CLI, "-p", "--no-session", ...(withExtension ? ["-e", EXTENSION_PATH] : ["--no-extensions"]), "--model", "local/child", "--tools", AGENT_TOOLS.join(","), "--append-system-prompt", body, TASK];
+	async function processLaunch(
+		withExtension: boolean,
+		what: string,
+	): Promise<{ ms: number; arrival: Arrival; totalMs: number }> {
+		const args = [
+			PI_CLI,
+			"-p",
+			"--no-session",
+			...(withExtension ? ["-e", EXTENSION_PATH] : ["--no-extensions"]),
+			"--model",
+			"local/child",
+			"--tools",
+			AGENT_TOOLS.join(","),
+			"--append-system-prompt",
+			body,
+			TASK,
+		];
 		const t0 = process.hrtime.bigint();
-		const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+		const child = spawn(process.execPath, args, {
+			cwd: repo,
+			env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" },
+			stdio: ["ignore", "pipe", "pipe"],
+		});
 		let out = "";
 		let err = "";
 		child.stdout.on("data", (d) => (out += d));
@@ -261,7 +363,8 @@ try {
 			const arrival = await bounded(srv.next("child", t0), `${what}: pi -p's first request`);
 			const code = await bounded(exited, `${what}: pi -p's exit`);
 			const totalMs = ms(t0);
-			if (code !== 0 || !out.includes(ANSWER)) throw new Error(`${what}: pi -p exited ${code}; stdout ${out.slice(0, 300)}; stderr ${err.slice(0, 300)}`);
+			if (code !== 0 || !out.includes(ANSWER))
+				throw new Error(`${what}: pi -p exited ${code}; stdout ${out.slice(0, 300)}; stderr ${err.slice(0, 300)}`);
 			checkRequest(arrival, what);
 			return { ms: Number(arrival.at - t0) / 1e6, arrival, totalMs };
 		} finally {
@@ -299,7 +402,13 @@ try {
 	const heapBefore = process.memoryUsage().heapUsed;
 	let release = () => {};
 	hold = new Promise<void>((done) => (release = done));
-	launch = { tasks: Array.from({ length: PARALLEL }, (_, i) => ({ agent: AGENT, task: `${TASK} (part ${i + 1})`, model: "local/child" })) };
+	launch = {
+		tasks: Array.from({ length: PARALLEL }, (_, i) => ({
+			agent: AGENT,
+			task: `${TASK} (part ${i + 1})`,
+			model: "local/child",
+		})),
+	};
 	let peak = rssBefore;
 	const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
 	const since = process.hrtime.bigint();
@@ -307,7 +416,10 @@ try {
 	const allHeld = (async () => {
 		const deadline = Date.now() + TIMEOUT_MS;
 		while (srv.arrivals.slice(before).filter((a) => a.model === "child").length < PARALLEL) {
-			if (Date.now() > deadline) throw new Error(`memory: only ${srv.arrivals.slice(before).filter((a) => a.model === "child").length} of ${PARALLEL} children reached the server`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`memory: only ${srv.arrivals.slice(before).filter((a) => a.model === "child").length} of ${PARALLEL} children reached the server`,
+				);
 			await new Promise((r) => setTimeout(r, 5));
 		}
 	})();
@@ -329,7 +441,8 @@ try {
 	clearInterval(sampler);
 	const parallelResult = lastToolResult();
 	const done = (parallelResult.match(/: done/g) ?? []).length;
-	if (done !== PARALLEL) throw new Error(`memory: ${done} of ${PARALLEL} children done: ${parallelResult.slice(0, 600)}`);
+	if (done !== PARALLEL)
+		throw new Error(`memory: ${done} of ${PARALLEL} children done: ${parallelResult.slice(0, 600)}`);
 	console.log(
 		`memory (this process, hosting the parent): RSS ${(rssBefore / MiB).toFixed(0)} MiB before, ${(rssAll / MiB).toFixed(0)} MiB with ${PARALLEL} children running (+${((rssAll - rssBefore) / MiB / PARALLEL).toFixed(1)} MiB each), peak ${(peak / MiB).toFixed(0)} MiB; live heap ${(heapBefore / MiB).toFixed(1)} → ${(heapAll / MiB).toFixed(1)} MiB (+${((heapAll - heapBefore) / MiB / PARALLEL).toFixed(2)} MiB each); all ${PARALLEL} first requests at the server ${allArrivedMs.toFixed(0)} ms after the prompt`,
 	);
@@ -338,7 +451,9 @@ try {
 		// Rotate the order, so drift (page cache, heap growth, CPU clock) falls on each alike.
 		const order = KINDS.map((_, k) => KINDS[(k + r) % KINDS.length]);
 		for (const k of order) times[k].push(await one(k, `round ${r + 1} ${k}`));
-		console.log(`round ${r + 1}: ${KINDS.map((k) => `${k} ${times[k][r].toFixed(0)} ms`).join(", ")} (order ${order.join(" → ")})`);
+		console.log(
+			`round ${r + 1}: ${KINDS.map((k) => `${k} ${times[k][r].toFixed(0)} ms`).join(", ")} (order ${order.join(" → ")})`,
+		);
 	}
 	// Whether the two ways give the agent the same system prompt (reported; the checks above
 	// already require the agent's body and tools in both).
@@ -349,11 +464,21 @@ try {
 	const ratio = median(times.child) / median(times.process);
 	const paired = times.child.map((t, i) => t / times.process[i]);
 	const pass = ratio <= TARGET;
-	console.log(`a) child through the subagent tool: median ${median(times.child).toFixed(1)} ms, min ${min(times.child).toFixed(1)} ms (${ROUNDS} rounds)`);
-	console.log(`b) pi -p with our extension:        median ${median(times.process).toFixed(0)} ms, min ${min(times.process).toFixed(0)} ms (spawn to exit: median ${median(processTotal).toFixed(0)} ms)`);
-	console.log(`   pi -p with no extensions:        median ${median(times.bare).toFixed(0)} ms, min ${min(times.bare).toFixed(0)} ms (not part of the ratio)`);
-	console.log(`paired per round a / b: median ${median(paired).toFixed(3)}, min ${min(paired).toFixed(3)}, max ${Math.max(...paired).toFixed(3)}; a / bare pi -p ${(median(times.child) / median(times.bare)).toFixed(3)}`);
-	console.log(`the child's and pi -p's system prompts are ${sameSystemPrompt ? "identical" : `different (${firstChild?.system.length} vs ${firstProcess?.system.length} characters)`}`);
+	console.log(
+		`a) child through the subagent tool: median ${median(times.child).toFixed(1)} ms, min ${min(times.child).toFixed(1)} ms (${ROUNDS} rounds)`,
+	);
+	console.log(
+		`b) pi -p with our extension:        median ${median(times.process).toFixed(0)} ms, min ${min(times.process).toFixed(0)} ms (spawn to exit: median ${median(processTotal).toFixed(0)} ms)`,
+	);
+	console.log(
+		`   pi -p with no extensions:        median ${median(times.bare).toFixed(0)} ms, min ${min(times.bare).toFixed(0)} ms (not part of the ratio)`,
+	);
+	console.log(
+		`paired per round a / b: median ${median(paired).toFixed(3)}, min ${min(paired).toFixed(3)}, max ${Math.max(...paired).toFixed(3)}; a / bare pi -p ${(median(times.child) / median(times.bare)).toFixed(3)}`,
+	);
+	console.log(
+		`the child's and pi -p's system prompts are ${sameSystemPrompt ? "identical" : `different (${firstChild?.system.length} vs ${firstProcess?.system.length} characters)`}`,
+	);
 	console.log(`ratio child / process: ${ratio.toFixed(3)} (target ≤ ${TARGET})`);
 	console.log(
 		JSON.stringify({

@@ -18,9 +18,27 @@ const DIR = resolve(import.meta.dirname, "../../shared/sessions/dev");
 const TARGET = 1; // recall on each class's primary-labelled sessions; CLEAN flagged must be 0 as well
 
 const CLASSES = [
-	{ name: "LOOP", flagged: (r: ScanReport) => r.loop.flagged, why: (r: ScanReport) => { const s = r.loop.signals.find(countsAsLoop) ?? r.loop.signals[0]; return s ? `${s.kind} ${s.from}–${s.to}: ${s.summary}. ${s.evidence}` : ""; } },
-	{ name: "FALSE-CLAIM", flagged: (r: ScanReport) => r.claims.flagged, why: (r: ScanReport) => { const s = r.claims.signals.find((x) => x.verdict === "contradicted") ?? r.claims.signals[0]; return s ? `${s.kind} ${s.from}–${s.to} "${s.claim}": ${s.evidence}` : ""; } },
-	{ name: "IDLE-UNFINISHED", flagged: (r: ScanReport) => r.idle.flagged, why: (r: ScanReport) => (r.idle.kind ? `${r.idle.kind} after call ${r.idle.at}: ${r.idle.evidence}` : "") },
+	{
+		name: "LOOP",
+		flagged: (r: ScanReport) => r.loop.flagged,
+		why: (r: ScanReport) => {
+			const s = r.loop.signals.find(countsAsLoop) ?? r.loop.signals[0];
+			return s ? `${s.kind} ${s.from}–${s.to}: ${s.summary}. ${s.evidence}` : "";
+		},
+	},
+	{
+		name: "FALSE-CLAIM",
+		flagged: (r: ScanReport) => r.claims.flagged,
+		why: (r: ScanReport) => {
+			const s = r.claims.signals.find((x) => x.verdict === "contradicted") ?? r.claims.signals[0];
+			return s ? `${s.kind} ${s.from}–${s.to} "${s.claim}": ${s.evidence}` : "";
+		},
+	},
+	{
+		name: "IDLE-UNFINISHED",
+		flagged: (r: ScanReport) => r.idle.flagged,
+		why: (r: ScanReport) => (r.idle.kind ? `${r.idle.kind} after call ${r.idle.at}: ${r.idle.evidence}` : ""),
+	},
 ] as const;
 
 try {
@@ -45,13 +63,28 @@ try {
 		const recall = positives.length ? caught.length / positives.length : 1;
 		const precision = flagged.length ? correct.length / flagged.length : 1;
 		if (recall < TARGET || clean.length) pass = false;
-		console.log(`\n${c.name}: recall ${caught.length}/${positives.length} (${recall.toFixed(2)}), precision ${correct.length}/${flagged.length} (${precision.toFixed(2)}; a session whose secondary label names the class counts as correct)`);
-		for (const x of flagged) console.log(`  ${isAny(x.row) ? "caught" : "FALSE+"} ${x.row.label.padEnd(15)} ${x.row.raw.slice(0, 64)}\n         ${c.why(x.report).slice(0, 200)}`);
+		console.log(
+			`\n${c.name}: recall ${caught.length}/${positives.length} (${recall.toFixed(2)}), precision ${correct.length}/${flagged.length} (${precision.toFixed(2)}; a session whose secondary label names the class counts as correct)`,
+		);
+		for (const x of flagged)
+			console.log(
+				`  ${isAny(x.row) ? "caught" : "FALSE+"} ${x.row.label.padEnd(15)} ${x.row.raw.slice(0, 64)}\n         ${c.why(x.report).slice(0, 200)}`,
+			);
 		for (const name of missed) console.log(`  MISSED ${name}`);
-		per[c.name] = { recall: Number(recall.toFixed(3)), precision: Number(precision.toFixed(3)), positives: positives.length, caught: caught.map((x) => x.row.raw), missed, flagged: flagged.length, falsePositives: wrong };
+		per[c.name] = {
+			recall: Number(recall.toFixed(3)),
+			precision: Number(precision.toFixed(3)),
+			positives: positives.length,
+			caught: caught.map((x) => x.row.raw),
+			missed,
+			flagged: flagged.length,
+			falsePositives: wrong,
+		};
 	}
 	const loop = per.LOOP as { recall: number };
-	console.log(`\n${labels.length} sessions; CLEAN flagged in any class: ${cleanFlagged.length}${cleanFlagged.length ? ` (${cleanFlagged.join(", ")})` : ""}`);
+	console.log(
+		`\n${labels.length} sessions; CLEAN flagged in any class: ${cleanFlagged.length}${cleanFlagged.length ? ` (${cleanFlagged.join(", ")})` : ""}`,
+	);
 	console.log(
 		JSON.stringify({
 			bench: "detector-quality",

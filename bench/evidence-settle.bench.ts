@@ -16,24 +16,79 @@ const TARGET_MS = 5;
 const ROUNDS = 41;
 
 function branch(calls: number): Array<{ type: string; message: unknown }> {
-	const entries: Array<{ type: string; message: unknown }> = [{ type: "message", message: { role: "user", content: [{ type: "text", text: "Fix the checkout total so coupons apply once, add tests, and run the suite." }] } }];
+	const entries: Array<{ type: string; message: unknown }> = [
+		{
+			type: "message",
+			message: {
+				role: "user",
+				content: [
+					{ type: "text", text: "Fix the checkout total so coupons apply once, add tests, and run the suite." },
+				],
+			},
+		},
+	];
 	let i = 0;
 	for (const c of take(callStream({ seed: 11 }), calls)) {
 		const id = `call_${i++}`;
-		entries.push({ type: "message", message: { role: "assistant", content: [{ type: "text", text: "Checking the next piece." }, { type: "toolCall", id, name: c.name, arguments: c.args }], stopReason: "toolUse" } });
-		entries.push({ type: "message", message: { role: "toolResult", toolCallId: id, toolName: c.name, content: [{ type: "text", text: c.text }], isError: c.isError, ...(c.details ? { details: c.details } : {}) } });
+		entries.push({
+			type: "message",
+			message: {
+				role: "assistant",
+				content: [
+					{ type: "text", text: "Checking the next piece." },
+					{ type: "toolCall", id, name: c.name, arguments: c.args },
+				],
+				stopReason: "toolUse",
+			},
+		});
+		entries.push({
+			type: "message",
+			message: {
+				role: "toolResult",
+				toolCallId: id,
+				toolName: c.name,
+				content: [{ type: "text", text: c.text }],
+				isError: c.isError,
+				...(c.details ? { details: c.details } : {}),
+			},
+		});
 	}
-	const report = { changedFiles: ["src/orders/checkout.ts", "test/checkout.test.ts"], commandsRun: [{ command: "npx vitest run", result: "passed", summary: "all green" }] };
-	entries.push({ type: "message", message: { role: "assistant", content: [{ type: "text", text: `Implemented the fix. All tests pass. Next I'll update the docs.\n\n\`\`\`acceptance-report\n${JSON.stringify(report)}\n\`\`\`` }], stopReason: "stop" } });
+	const report = {
+		changedFiles: ["src/orders/checkout.ts", "test/checkout.test.ts"],
+		commandsRun: [{ command: "npx vitest run", result: "passed", summary: "all green" }],
+	};
+	entries.push({
+		type: "message",
+		message: {
+			role: "assistant",
+			content: [
+				{
+					type: "text",
+					text: `Implemented the fix. All tests pass. Next I'll update the docs.\n\n\`\`\`acceptance-report\n${JSON.stringify(report)}\n\`\`\``,
+				},
+			],
+			stopReason: "stop",
+		},
+	});
 	return entries;
 }
 
-const SETTINGS: IdleSettings = { main: true, children: true, policy: "keep", cooldownMs: 0, maxNudges: 1000, stallMs: 60_000 };
+const SETTINGS: IdleSettings = {
+	main: true,
+	children: true,
+	policy: "keep",
+	cooldownMs: 0,
+	maxNudges: 1000,
+	stallMs: 60_000,
+};
 
 const RUN_CALLS = 20;
 
 /** `warm`: the monitor settled once before the last run's calls (2 entries per call, plus the closing message). */
-function measure(entries: Array<{ type: string; message: unknown }>, warm: boolean): { ms: number[]; findings: number } {
+function measure(
+	entries: Array<{ type: string; message: unknown }>,
+	warm: boolean,
+): { ms: number[]; findings: number } {
 	const out: number[] = [];
 	let findings = 0;
 	const before = entries.slice(0, entries.length - 1 - 2 * RUN_CALLS);
@@ -41,7 +96,12 @@ function measure(entries: Array<{ type: string; message: unknown }>, warm: boole
 		const watch = new EvidenceWatch();
 		if (warm) watch.atSettle(before, SETTINGS, { role: "worker", mode: "rpc", outcome: "completed", now: Date.now() });
 		const t = process.hrtime.bigint();
-		const result = watch.atSettle(entries, SETTINGS, { role: "worker", mode: "rpc", outcome: "completed", now: Date.now() });
+		const result = watch.atSettle(entries, SETTINGS, {
+			role: "worker",
+			mode: "rpc",
+			outcome: "completed",
+			now: Date.now(),
+		});
 		out.push(Number(process.hrtime.bigint() - t) / 1e6);
 		findings = result.findings.length;
 	}
@@ -63,10 +123,29 @@ try {
 	const b = measure(large, true);
 	const settle = median(a.ms);
 	const ratio = settle / TARGET_MS;
-	console.log(`claims + idle checks at settle, 1,000-call session, the last run ${RUN_CALLS} calls: median ${settle.toFixed(2)} ms (max ${Math.max(...a.ms).toFixed(2)}), ${a.findings} finding(s)`);
-	console.log(`  for information: cold (all 1,000 calls at once) median ${median(cold.ms).toFixed(2)} ms; 10,000-call session median ${median(b.ms).toFixed(2)} ms; JSON.parse of the 1,000-call branch (${(json.length / 1e6).toFixed(1)} MB) median ${median(parse.slice(5)).toFixed(2)} ms`);
+	console.log(
+		`claims + idle checks at settle, 1,000-call session, the last run ${RUN_CALLS} calls: median ${settle.toFixed(2)} ms (max ${Math.max(...a.ms).toFixed(2)}), ${a.findings} finding(s)`,
+	);
+	console.log(
+		`  for information: cold (all 1,000 calls at once) median ${median(cold.ms).toFixed(2)} ms; 10,000-call session median ${median(b.ms).toFixed(2)} ms; JSON.parse of the 1,000-call branch (${(json.length / 1e6).toFixed(1)} MB) median ${median(parse.slice(5)).toFixed(2)} ms`,
+	);
 	console.log(`ratio settle / ${TARGET_MS} ms: ${ratio.toFixed(3)} (target ≤ 1)`);
-	console.log(JSON.stringify({ bench: "evidence-settle", ratio: round(ratio, 3), target: 1, pass: ratio <= 1, medianMs: round(settle, 3), maxMs: round(Math.max(...a.ms), 3), calls: 1000, runCalls: RUN_CALLS, coldMedianMs: round(median(cold.ms), 3), medianMs10k: round(median(b.ms), 3), parseMs: round(median(parse.slice(5)), 3), findings: a.findings }));
+	console.log(
+		JSON.stringify({
+			bench: "evidence-settle",
+			ratio: round(ratio, 3),
+			target: 1,
+			pass: ratio <= 1,
+			medianMs: round(settle, 3),
+			maxMs: round(Math.max(...a.ms), 3),
+			calls: 1000,
+			runCalls: RUN_CALLS,
+			coldMedianMs: round(median(cold.ms), 3),
+			medianMs10k: round(median(b.ms), 3),
+			parseMs: round(median(parse.slice(5)), 3),
+			findings: a.findings,
+		}),
+	);
 } catch (error) {
 	reportFailure("evidence-settle", 1, error);
 }

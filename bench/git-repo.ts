@@ -3,7 +3,12 @@
 import { execFileSync } from "node:child_process";
 
 export function git(cwd: string, ...args: string[]): string {
-	return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
+	return execFileSync("git", args, {
+		cwd,
+		encoding: "utf8",
+		stdio: ["ignore", "pipe", "pipe"],
+		maxBuffer: 256 * 1024 * 1024,
+	});
 }
 
 /** `git init` in `dir` and one commit of everything in it, with a bench identity and no hooks. */

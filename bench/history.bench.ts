@@ -21,14 +21,28 @@ const TARGET = 1.5;
 const ROUNDS = 9;
 const TARGET_BYTES = 50 * 1024 * 1024;
 const DAY = 86_400_000;
-const PROJECTS = ["/Users/dev/work/shop-api", "/Users/dev/work/shop-web", "/Users/dev/oss/pi-watchdog", "/srv/build/infra"];
+const PROJECTS = [
+	"/Users/dev/work/shop-api",
+	"/Users/dev/work/shop-web",
+	"/Users/dev/oss/pi-watchdog",
+	"/srv/build/infra",
+];
 const MODELS = [
 	["openai/gpt-5.5", "high"],
 	["anthropic/claude-opus-4-8", "high"],
 	["google/gemini-3-pro", "medium"],
 ] as const;
 const SOURCES = ["main", "main", "main", "lsp", "loops", "claims", "worker", "scout"];
-const CATEGORIES = ["correctness", "missed-constraint", "test-gap", "unsafe-change", "scope-drift", "loop-risk", "stale-fact", "other"];
+const CATEGORIES = [
+	"correctness",
+	"missed-constraint",
+	"test-gap",
+	"unsafe-change",
+	"scope-drift",
+	"loop-risk",
+	"stale-fact",
+	"other",
+];
 
 /**
  * Writes the log (or, without a file, only counts its lines); returns its size, line count and
@@ -98,7 +112,9 @@ function randomEvent(r: () => number, session: string, cwd: string, words: (n: n
 			outcome,
 			paths: int(r, 1, 25),
 			...(r() < 0.1 ? { carriedOver: int(r, 1, 4) } : {}),
-			...(outcome === "failed" ? { failure: { kind: pick(r, ["timeout", "rate-limit", "auth"]), message: `the reviewer ${words(6)}` } } : {}),
+			...(outcome === "failed"
+				? { failure: { kind: pick(r, ["timeout", "rate-limit", "auth"]), message: `the reviewer ${words(6)}` } }
+				: {}),
 		};
 	}
 	if (roll < 0.88) {
@@ -115,9 +131,21 @@ function randomEvent(r: () => number, session: string, cwd: string, words: (n: n
 			fate: pick(r, FINDING_FATES),
 		};
 	}
-	if (roll < 0.94) return { ...base, kind: "loop-resolved", summary: `the repeated ${pick(r, ["read", "bash", "grep"])} of ${pick(r, WORDS)} ended: ${words(5)}` };
-	if (roll < 0.98) return { ...base, kind: "failure", what: pick(r, ["review", "lsp", "history"]), message: words(int(r, 5, 20)) };
-	return { ...base, kind: "config-change", by: r() < 0.5 ? "user" : "agent", outcome: pick(r, ["applied", "refused", "declined"]), change: `/subagents-watchdog session model ${pick(r, MODELS)[0]}` };
+	if (roll < 0.94)
+		return {
+			...base,
+			kind: "loop-resolved",
+			summary: `the repeated ${pick(r, ["read", "bash", "grep"])} of ${pick(r, WORDS)} ended: ${words(5)}`,
+		};
+	if (roll < 0.98)
+		return { ...base, kind: "failure", what: pick(r, ["review", "lsp", "history"]), message: words(int(r, 5, 20)) };
+	return {
+		...base,
+		kind: "config-change",
+		by: r() < 0.5 ? "user" : "agent",
+		outcome: pick(r, ["applied", "refused", "declined"]),
+		change: `/subagents-watchdog session model ${pick(r, MODELS)[0]}`,
+	};
 }
 
 async function baseline(file: string): Promise<number> {
@@ -131,7 +159,6 @@ async function baseline(file: string): Promise<number> {
 	return parsed;
 }
 
-
 // ---- main ----
 
 const { root, cleanup } = scratchDir("pi-watchdog-bench-history-");
@@ -142,19 +169,29 @@ try {
 	let t = process.hrtime.bigint();
 	const g = generate(file, generate(undefined, 1).lines);
 	if (statSync(file).size !== g.bytes) throw new Error("the generated file is not the size written");
-	console.log(`generated ${(g.bytes / 1024 / 1024).toFixed(1)} MiB, ${g.lines} events over 30 days in ${(ms(t) / 1000).toFixed(1)} s`);
+	console.log(
+		`generated ${(g.bytes / 1024 / 1024).toFixed(1)} MiB, ${g.lines} events over 30 days in ${(ms(t) / 1000).toFixed(1)} s`,
+	);
 
 	const since24h = new Date(g.end - DAY);
 	const since7d = new Date(g.end - 7 * DAY);
 	// Check both sides do what they should before timing them: the reader finds exactly the
 	// events a full parse finds.
-	const all = (await readFile(file, "utf8")).split("\n").filter(Boolean).map((l) => JSON.parse(l) as { at: string });
-	if (all.length !== g.lines || (await baseline(file)) !== g.lines) throw new Error("the baseline did not parse every line");
+	const all = (await readFile(file, "utf8"))
+		.split("\n")
+		.filter(Boolean)
+		.map((l) => JSON.parse(l) as { at: string });
+	if (all.length !== g.lines || (await baseline(file)) !== g.lines)
+		throw new Error("the baseline did not parse every line");
 	const expected = all.filter((e) => Date.parse(e.at) >= since24h.getTime()).length;
 	const first = await readHistory(dir, { since: since24h });
-	if (first.events.length !== expected || first.skipped !== 0) throw new Error(`readHistory found ${first.events.length} events of the last 24h (expected ${expected}), skipped ${first.skipped}`);
+	if (first.events.length !== expected || first.skipped !== 0)
+		throw new Error(
+			`readHistory found ${first.events.length} events of the last 24h (expected ${expected}), skipped ${first.skipped}`,
+		);
 	const nothing = await readHistory(dir, { session: "no-such-session" });
-	if (nothing.events.length !== 0 || nothing.skipped !== 0) throw new Error("a filter matching nothing found something");
+	if (nothing.events.length !== 0 || nothing.skipped !== 0)
+		throw new Error("a filter matching nothing found something");
 
 	const base: number[] = [];
 	const day: number[] = [];
@@ -179,12 +216,18 @@ try {
 	const ratio = median(day) / median(base);
 	const pairedRatio = median(day.map((d, i) => d / base[i]));
 	const pass = ratio <= TARGET;
-	console.log(`baseline readFile + split + JSON.parse every line: median ${median(base).toFixed(0)} ms (min ${Math.min(...base).toFixed(0)}), ${g.lines} lines`);
-	console.log(`readHistory --since 24h:                           median ${median(day).toFixed(1)} ms (min ${Math.min(...day).toFixed(1)}), ${expected} events`);
+	console.log(
+		`baseline readFile + split + JSON.parse every line: median ${median(base).toFixed(0)} ms (min ${Math.min(...base).toFixed(0)}), ${g.lines} lines`,
+	);
+	console.log(
+		`readHistory --since 24h:                           median ${median(day).toFixed(1)} ms (min ${Math.min(...day).toFixed(1)}), ${expected} events`,
+	);
 	console.log(
 		`  for information: --since 7d ${median(week).toFixed(0)} ms (${round(median(week) / median(base), 3)}×); this project, newest 20 ${median(latest).toFixed(1)} ms (${round(median(latest) / median(base), 3)}×); a session that is not there (every line looked at) ${median(none).toFixed(0)} ms (${round(median(none) / median(base), 3)}×)`,
 	);
-	console.log(`  paired per round: readHistory / baseline median ${pairedRatio.toFixed(3)}; ${ROUNDS} rounds in ${(ms(t) / 1000).toFixed(1)} s`);
+	console.log(
+		`  paired per round: readHistory / baseline median ${pairedRatio.toFixed(3)}; ${ROUNDS} rounds in ${(ms(t) / 1000).toFixed(1)} s`,
+	);
 	console.log(`ratio readHistory --since 24h / baseline: ${ratio.toFixed(3)} (target ≤ ${TARGET})`);
 	console.log(
 		JSON.stringify({

@@ -20,7 +20,16 @@
 // Pi's grep and find run ripgrep and fd: they must be on PATH (`rg`, and `fd` or `fdfind`); the
 // bench links them into the bin folder where Pi looks first, as after Pi's own download.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fauxAssistantMessage, fauxProvider, fauxToolCall } from "@earendil-works/pi-ai";
@@ -83,7 +92,11 @@ function makeRepo(): RepoFile[] {
 			names.push(name);
 			all.push(name);
 			if (md) {
-				lines.push("", `## ${name}`, `Call \`${name}(${pick(r, WORDS)})\` when the ${pick(r, WORDS)} ${pick(r, WORDS)} is ready${callee ? `; it uses \`${callee}\`` : ""}.`);
+				lines.push(
+					"",
+					`## ${name}`,
+					`Call \`${name}(${pick(r, WORDS)})\` when the ${pick(r, WORDS)} ${pick(r, WORDS)} is ready${callee ? `; it uses \`${callee}\`` : ""}.`,
+				);
 			} else {
 				const arg = pick(r, WORDS);
 				lines.push(
@@ -124,7 +137,8 @@ function makeCalls(repo: RepoFile[]): Call[] {
 	for (const w of WORDS) globs.push(`*${w}*`);
 	for (const d of DIRS.slice(2)) globs.push(`${d}/*.ts`, `${d}/**/*`, `${d}/*-*`);
 	const finds: Array<Call["args"]> = [];
-	for (const limit of [undefined, 50, 100, 200, 20]) for (const pattern of globs) finds.push(limit === undefined ? { pattern } : { pattern, limit });
+	for (const limit of [undefined, 50, 100, 200, 20])
+		for (const pattern of globs) finds.push(limit === undefined ? { pattern } : { pattern, limit });
 	const calls: Call[] = [];
 	let grep = 0;
 	let find = 0;
@@ -144,7 +158,14 @@ function makeCalls(repo: RepoFile[]): Call[] {
 		} else {
 			const { name, file } = names[grep++];
 			const where = grep % 4;
-			const args: Call["args"] = where === 0 ? { pattern: `\\b${name}\\b` } : where === 1 ? { pattern: `${name}(`, literal: true, path: dirname(file) } : where === 2 ? { pattern: name, glob: "*.ts" } : { pattern: `\\b${name}\\b`, path: file.split("/")[0], context: 1 };
+			const args: Call["args"] =
+				where === 0
+					? { pattern: `\\b${name}\\b` }
+					: where === 1
+						? { pattern: `${name}(`, literal: true, path: dirname(file) }
+						: where === 2
+							? { pattern: name, glob: "*.ts" }
+							: { pattern: `\\b${name}\\b`, path: file.split("/")[0], context: 1 };
 			calls.push({ name: "grep", args });
 		}
 	}
@@ -174,7 +195,17 @@ const quietUi = (notices: string[]): ExtensionUIContext =>
 function userSettings(config: Config): Record<string, unknown> {
 	const base = { retry: { enabled: false }, compaction: { enabled: false } };
 	if (config === "none") return base;
-	return { ...base, subagents: { watchdog: { enabled: config === "on", main: { model: REVIEWER }, lsp: { enabled: true }, loops: { enabled: true } } } };
+	return {
+		...base,
+		subagents: {
+			watchdog: {
+				enabled: config === "on",
+				main: { model: REVIEWER },
+				lsp: { enabled: true },
+				loops: { enabled: true },
+			},
+		},
+	};
 }
 
 async function runSession(config: Config, cwd: string, agentDir: string, calls: Call[]): Promise<RunResult> {
@@ -184,15 +215,24 @@ async function runSession(config: Config, cwd: string, agentDir: string, calls: 
 	const reviewer = fauxProvider({ provider: "faux-reviewer", models: [{ id: "reviewer-model", reasoning: true }] });
 	const turns = Math.ceil(calls.length / PER_TURN);
 	main.setResponses([
-		...Array.from({ length: turns }, (_, t) => () =>
-			fauxAssistantMessage(
-				calls.slice(t * PER_TURN, (t + 1) * PER_TURN).map((c, k) => fauxToolCall(c.name, c.args, { id: `call-${t}-${k}` })),
-				{ stopReason: "toolUse" },
-			),
+		...Array.from(
+			{ length: turns },
+			(_, t) => () =>
+				fauxAssistantMessage(
+					calls
+						.slice(t * PER_TURN, (t + 1) * PER_TURN)
+						.map((c, k) => fauxToolCall(c.name, c.args, { id: `call-${t}-${k}` })),
+					{ stopReason: "toolUse" },
+				),
 		),
 		() => fauxAssistantMessage("Read through the orders, cart and payments code; nothing to change."),
 	]);
-	const modelRuntime = await ModelRuntime.create({ authPath: join(agentDir, "auth.json"), modelsPath: null, allowModelNetwork: false, refreshOnCreate: false });
+	const modelRuntime = await ModelRuntime.create({
+		authPath: join(agentDir, "auth.json"),
+		modelsPath: null,
+		allowModelNetwork: false,
+		refreshOnCreate: false,
+	});
 	modelRuntime.registerNativeProvider(main.provider);
 	modelRuntime.registerNativeProvider(reviewer.provider);
 	await modelRuntime.refresh({ allowNetwork: false });
@@ -256,9 +296,14 @@ function inspect(session: AgentSession, elapsed: number, cpuMs: number): RunResu
 	for (const e of session.sessionManager.getEntries() as Array<Record<string, any>>) {
 		if (e.type === "message" && e.message?.role === "toolResult") {
 			toolResults++;
-			if (e.message.isError) toolErrors.push(`${e.message.toolName}: ${JSON.stringify(e.message.content).slice(0, 160)}`);
+			if (e.message.isError)
+				toolErrors.push(`${e.message.toolName}: ${JSON.stringify(e.message.content).slice(0, 160)}`);
 		}
-		if ((e.type === "custom" || e.type === "custom_message") && typeof e.customType === "string" && e.customType.startsWith("watchdog")) {
+		if (
+			(e.type === "custom" || e.type === "custom_message") &&
+			typeof e.customType === "string" &&
+			e.customType.startsWith("watchdog")
+		) {
 			watchdogEntries.push(e.customType);
 			if (e.customType === FINDING) findings++;
 		}
@@ -267,7 +312,6 @@ function inspect(session: AgentSession, elapsed: number, cpuMs: number): RunResu
 }
 
 // ---- the run ----
-
 
 /** The first of these commands on PATH, as an absolute path. */
 function which(...commands: string[]): string | undefined {
@@ -286,11 +330,15 @@ const savedPath = process.env.PATH;
 // which costs more than a millisecond and blocks the event loop.
 const toolsAgentDir = join(root, "pi-tools");
 process.env.PI_CODING_AGENT_DIR = toolsAgentDir;
-const { createAgentSession, DefaultResourceLoader, ModelRuntime, ProjectTrustStore, SessionManager, SettingsManager } = await import("@earendil-works/pi-coding-agent");
+const { createAgentSession, DefaultResourceLoader, ModelRuntime, ProjectTrustStore, SessionManager, SettingsManager } =
+	await import("@earendil-works/pi-coding-agent");
 try {
 	const rgPath = which("rg");
 	const fdPath = which("fd", "fdfind");
-	if (!rgPath || !fdPath) throw new Error("Pi's grep and find need ripgrep (`rg`) and fd (`fd` or `fdfind`) on PATH, e.g. apt-get install ripgrep fd-find");
+	if (!rgPath || !fdPath)
+		throw new Error(
+			"Pi's grep and find need ripgrep (`rg`) and fd (`fd` or `fdfind`) on PATH, e.g. apt-get install ripgrep fd-find",
+		);
 	mkdirSync(join(toolsAgentDir, "bin"), { recursive: true });
 	symlinkSync(rgPath, join(toolsAgentDir, "bin", "rg"));
 	symlinkSync(fdPath, join(toolsAgentDir, "bin", "fd"));
@@ -300,7 +348,10 @@ try {
 		mkdirSync(join(cwd, dirname(f.path)), { recursive: true });
 		writeFileSync(join(cwd, f.path), `${f.lines.join("\n")}\n`);
 	}
-	writeFileSync(join(cwd, "package.json"), `${JSON.stringify({ name: "shop-api", version: "1.0.0", type: "module" }, null, 2)}\n`);
+	writeFileSync(
+		join(cwd, "package.json"),
+		`${JSON.stringify({ name: "shop-api", version: "1.0.0", type: "module" }, null, 2)}\n`,
+	);
 	commitAll(cwd, "generated");
 
 	// From here on every git process anyone starts is logged.
@@ -315,7 +366,9 @@ try {
 
 	const calls = makeCalls(repo);
 	const mix = TOOLS.map((t) => `${t} ${calls.filter((c) => c.name === t).length}`);
-	console.log(`repository: ${repo.length + 1} files, ${repo.length * LINES_PER_FILE} lines; session: ${calls.length} tool calls (${mix.join(", ")}), ${PER_TURN} per turn, then a final text`);
+	console.log(
+		`repository: ${repo.length + 1} files, ${repo.length * LINES_PER_FILE} lines; session: ${calls.length} tool calls (${mix.join(", ")}), ${PER_TURN} per turn, then a final text`,
+	);
 
 	const agentDirs = Object.fromEntries(
 		CONFIGS.map((c) => {
@@ -338,18 +391,25 @@ try {
 		const r = await runSession(config, cwd, agentDirs[config], calls);
 		const newGit = gitCalls().slice(g0);
 		if (r.toolResults !== CALLS) throw new Error(`${what} ${config}: ${r.toolResults} tool results, expected ${CALLS}`);
-		if (r.toolErrors.length) throw new Error(`${what} ${config}: ${r.toolErrors.length} tool calls failed, first: ${r.toolErrors[0]}`);
-		if (r.mainCalls !== Math.ceil(CALLS / PER_TURN) + 1) throw new Error(`${what} ${config}: the main model was called ${r.mainCalls} times`);
-		if (newGit.length) throw new Error(`${what} ${config}: ${newGit.length} git process(es) during a read-only session, first: git ${newGit[0]}`);
+		if (r.toolErrors.length)
+			throw new Error(`${what} ${config}: ${r.toolErrors.length} tool calls failed, first: ${r.toolErrors[0]}`);
+		if (r.mainCalls !== Math.ceil(CALLS / PER_TURN) + 1)
+			throw new Error(`${what} ${config}: the main model was called ${r.mainCalls} times`);
+		if (newGit.length)
+			throw new Error(
+				`${what} ${config}: ${newGit.length} git process(es) during a read-only session, first: git ${newGit[0]}`,
+			);
 		if (config === "on") {
 			if (!/^Watchdog: on\b/m.test(r.status ?? "")) throw new Error(`${what}: the watchdog is not on: ${r.status}`);
 			const seen = /calls seen: (\d+)/.exec(r.status ?? "");
 			if (seen) {
 				loopCallsSeen = Number(seen[1]);
-				if (loopCallsSeen !== CALLS) throw new Error(`${what}: the loop detector saw ${loopCallsSeen} calls, expected ${CALLS}`);
+				if (loopCallsSeen !== CALLS)
+					throw new Error(`${what}: the loop detector saw ${loopCallsSeen} calls, expected ${CALLS}`);
 			}
 		}
-		if (config === "off" && !/^Watchdog: off\b/m.test(r.status ?? "")) throw new Error(`${what}: the watchdog is not off: ${r.status}`);
+		if (config === "off" && !/^Watchdog: off\b/m.test(r.status ?? ""))
+			throw new Error(`${what}: the watchdog is not off: ${r.status}`);
 		findings += r.findings;
 		for (const t of r.watchdogEntries) watchdogEntries.set(t, (watchdogEntries.get(t) ?? 0) + 1);
 		reviewerCalls += r.reviewerCalls;
@@ -369,7 +429,9 @@ try {
 			times[c].push(result.ms);
 			cpuTimes[c].push(result.cpuMs);
 		}
-		console.log(`round ${r + 1}: ${CONFIGS.map((c) => `${c} ${((times[c][r] * 1000) / CALLS).toFixed(0)}`).join(", ")} µs/call (order ${order.join(" → ")})`);
+		console.log(
+			`round ${r + 1}: ${CONFIGS.map((c) => `${c} ${((times[c][r] * 1000) / CALLS).toFixed(0)}`).join(", ")} µs/call (order ${order.join(" → ")})`,
+		);
 	}
 
 	const micros = (c: Config) => (median(times[c]) * 1000) / CALLS;
@@ -386,13 +448,23 @@ try {
 	const pass = ratio <= TARGET && findings === 0 && reviewerCalls === 0;
 	for (const c of CONFIGS) {
 		const s = spread(c);
-		console.log(`${LABEL[c]}: median ${micros(c).toFixed(1)} µs per tool call (min ${s.min.toFixed(1)}, max ${s.max.toFixed(1)}, cv ${(s.cv * 100).toFixed(1)}%, ${ROUNDS} rounds); this process's CPU ${cpuMicros(c).toFixed(1)} µs per call`);
+		console.log(
+			`${LABEL[c]}: median ${micros(c).toFixed(1)} µs per tool call (min ${s.min.toFixed(1)}, max ${s.max.toFixed(1)}, cv ${(s.cv * 100).toFixed(1)}%, ${ROUNDS} rounds); this process's CPU ${cpuMicros(c).toFixed(1)} µs per call`,
+		);
 	}
-	console.log(`paired per round on / off: median ${median(paired).toFixed(3)}, min ${min(paired).toFixed(3)}, max ${Math.max(...paired).toFixed(3)}`);
-	console.log(`on − off: ${(micros("on") - micros("off")).toFixed(1)} µs per call; off − no extension: ${(micros("off") - micros("none")).toFixed(1)} µs per call`);
-	console.log(`CPU time of this process (where the hooks run) on / off: ${cpuRatio.toFixed(3)}, on − off ${(cpuMicros("on") - cpuMicros("off")).toFixed(1)} µs per call`);
+	console.log(
+		`paired per round on / off: median ${median(paired).toFixed(3)}, min ${min(paired).toFixed(3)}, max ${Math.max(...paired).toFixed(3)}`,
+	);
+	console.log(
+		`on − off: ${(micros("on") - micros("off")).toFixed(1)} µs per call; off − no extension: ${(micros("off") - micros("none")).toFixed(1)} µs per call`,
+	);
+	console.log(
+		`CPU time of this process (where the hooks run) on / off: ${cpuRatio.toFixed(3)}, on − off ${(cpuMicros("on") - cpuMicros("off")).toFixed(1)} µs per call`,
+	);
 	const entryKinds = [...watchdogEntries].map(([t, n]) => `${t} ×${n}`).join(", ") || "none";
-	console.log(`watchdog-finding entries: ${findings} (watchdog entries over all sessions: ${entryKinds}); reviewer calls: ${reviewerCalls}; git processes: 0; the loop detector saw ${loopCallsSeen ?? "?"} calls per session`);
+	console.log(
+		`watchdog-finding entries: ${findings} (watchdog entries over all sessions: ${entryKinds}); reviewer calls: ${reviewerCalls}; git processes: 0; the loop detector saw ${loopCallsSeen ?? "?"} calls per session`,
+	);
 	console.log(`ratio on / off: ${ratio.toFixed(3)} (target ≤ ${TARGET})`);
 	console.log(
 		JSON.stringify({

@@ -9,10 +9,29 @@ import { checkLaunch, type LaunchRules, type LaunchTarget } from "../src/rules/i
 import { median, round } from "./stats.ts";
 
 const hostile = `${"*a".repeat(127)}*b`;
-const worst: LaunchRules = { action: "block", roleModels: { worker: { deny: Array(64).fill(hostile), allow: [...Array(63).fill(hostile), "*"] } } };
-const ordinary: LaunchRules = { action: "warn", roleModels: { worker: { allow: ["openai/*", "anthropic/claude-*:high"], deny: ["*:max"] } } };
-const launch = (idChars: number): LaunchTarget[] => Array.from({ length: 32 }, (_, i) => ({ label: `worker#${i + 1}`, role: "worker", provider: "p", id: "a".repeat(idChars - 2 - ":off".length), thinking: "off" }));
-const usual: LaunchTarget[] = Array.from({ length: 32 }, (_, i) => ({ label: `worker#${i + 1}`, role: "worker", provider: "openai", id: "gpt-5.5", thinking: "high" }));
+const worst: LaunchRules = {
+	action: "block",
+	roleModels: { worker: { deny: Array(64).fill(hostile), allow: [...Array(63).fill(hostile), "*"] } },
+};
+const ordinary: LaunchRules = {
+	action: "warn",
+	roleModels: { worker: { allow: ["openai/*", "anthropic/claude-*:high"], deny: ["*:max"] } },
+};
+const launch = (idChars: number): LaunchTarget[] =>
+	Array.from({ length: 32 }, (_, i) => ({
+		label: `worker#${i + 1}`,
+		role: "worker",
+		provider: "p",
+		id: "a".repeat(idChars - 2 - ":off".length),
+		thinking: "off",
+	}));
+const usual: LaunchTarget[] = Array.from({ length: 32 }, (_, i) => ({
+	label: `worker#${i + 1}`,
+	role: "worker",
+	provider: "openai",
+	id: "gpt-5.5",
+	thinking: "high",
+}));
 
 function timeOne(rules: LaunchRules, targets: LaunchTarget[]): number {
 	const start = process.hrtime.bigint();
@@ -38,5 +57,17 @@ for (let r = 0; r < rounds; r++) {
 }
 const ratio = median(fullMs) / median(halfMs);
 const target = 3;
-console.log(`32-child launch, worst-case rules: ${round(median(halfMs))} ms on 500-character ids, ${round(median(fullMs))} ms on 1,000-character ids; ordinary rules: ${round(median(usualMs), 3)} ms`);
-console.log(JSON.stringify({ bench: "launch-rules", ratio: round(ratio), target, pass: ratio <= target, halfMs: round(median(halfMs)), fullMs: round(median(fullMs)), ordinaryMs: round(median(usualMs), 3) }));
+console.log(
+	`32-child launch, worst-case rules: ${round(median(halfMs))} ms on 500-character ids, ${round(median(fullMs))} ms on 1,000-character ids; ordinary rules: ${round(median(usualMs), 3)} ms`,
+);
+console.log(
+	JSON.stringify({
+		bench: "launch-rules",
+		ratio: round(ratio),
+		target,
+		pass: ratio <= target,
+		halfMs: round(median(halfMs)),
+		fullMs: round(median(fullMs)),
+		ordinaryMs: round(median(usualMs), 3),
+	}),
+);

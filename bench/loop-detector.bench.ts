@@ -39,7 +39,15 @@ const MEM_SLACK_KIB = 256;
 const CHECKPOINTS = [SHORT, MID, 20_000, 30_000, 40_000, 50_000, 60_000, 70_000, 80_000, 90_000, LONG];
 const KINDS = ["repeat", "rerun", "target", "stale", "dominant", "reread", "cycle"];
 /** Nothing lands in these stretches; they hold the memory checkpoints 1k, 10k and 100k. */
-const STREAM: StreamOptions = { seed: 1, firstWork: 150, stuckZones: [[150, 1100], [6500, 10300], [94000, 100100]] };
+const STREAM: StreamOptions = {
+	seed: 1,
+	firstWork: 150,
+	stuckZones: [
+		[150, 1100],
+		[6500, 10300],
+		[94000, 100100],
+	],
+};
 const WARM_STREAM: StreamOptions = { seed: 2, firstWork: 150 };
 
 function* records(opts: StreamOptions, n: number): Generator<ToolCallRecord, void, unknown> {
@@ -49,7 +57,6 @@ function* records(opts: StreamOptions, n: number): Generator<ToolCallRecord, voi
 		yield fromPiToolCall(i, c.name, c.args, [{ type: "text", text: c.text }], c.isError, c.details);
 	}
 }
-
 
 interface MemoryResult {
 	checkpoints: Array<{ calls: number; kib: number; callsSinceLanding: number }>;
@@ -135,7 +142,11 @@ function coverage(calls: ToolCallRecord[]) {
 
 function main(): void {
 	// Memory first, in its own process, while nothing else of ours runs.
-	const child = spawnSync(process.execPath, ["--expose-gc", "--experimental-strip-types", "--no-warnings", fileURLToPath(import.meta.url), "--memory-child"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 16 << 20 });
+	const child = spawnSync(
+		process.execPath,
+		["--expose-gc", "--experimental-strip-types", "--no-warnings", fileURLToPath(import.meta.url), "--memory-child"],
+		{ encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 16 << 20 },
+	);
 	if (child.status !== 0) throw new Error(`memory child failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
 	const memory = JSON.parse(child.stdout.trim().split("\n").at(-1) ?? "") as MemoryResult;
 	const at = (n: number) => {
@@ -155,13 +166,19 @@ function main(): void {
 	const calls = [...records(STREAM, LONG)];
 	const short = calls.slice(0, SHORT); // the same records
 	const lengths = calls.map((c) => c.result.length).sort((a, b) => a - b);
-	console.log(`generated ${LONG} calls in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(1)} s; result length median ${lengths[LONG >> 1]}, p90 ${lengths[Math.floor(LONG * 0.9)]}, max ${lengths[LONG - 1]} chars`);
+	console.log(
+		`generated ${LONG} calls in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(1)} s; result length median ${lengths[LONG >> 1]}, p90 ${lengths[Math.floor(LONG * 0.9)]}, max ${lengths[LONG - 1]} chars`,
+	);
 	const cov = coverage(calls);
 	const covShort = coverage(short);
 	console.log(`call kinds (% of calls), 100k: ${JSON.stringify(cov.share)}`);
 	console.log(`call kinds (% of calls),   1k: ${JSON.stringify(covShort.share)}`);
-	console.log(`signals over 100k: ${JSON.stringify(cov.signals)}; landings (resets) ${cov.landings}, ${cov.longStretches} stretches of ≥ 1,000 calls without one, longest ${cov.longest}`);
-	console.log(`signals over   1k: ${JSON.stringify(covShort.signals)}; landings ${covShort.landings}, longest stretch ${covShort.longest}`);
+	console.log(
+		`signals over 100k: ${JSON.stringify(cov.signals)}; landings (resets) ${cov.landings}, ${cov.longStretches} stretches of ≥ 1,000 calls without one, longest ${cov.longest}`,
+	);
+	console.log(
+		`signals over   1k: ${JSON.stringify(covShort.signals)}; landings ${covShort.landings}, longest stretch ${covShort.longest}`,
+	);
 	const allKinds = KINDS.every((k) => cov.signals[k] > 0);
 
 	// Warm up both (JIT, and V8 flattening the cut result strings once).
@@ -197,14 +214,28 @@ function main(): void {
 	const ratio = perLong / perShort;
 	const pass = ratio <= TARGET && memoryPass && allKinds;
 
-	console.log(`per add(), 1,000-call sessions:   median ${perShort.toFixed(0)} ns (min ${Math.min(...shortNs).toFixed(0)}, max ${Math.max(...shortNs).toFixed(0)}; ${ROUNDS} rounds of ${SHORT_PER_ROUND} sessions)`);
-	console.log(`per add(), 100,000-call session:  median ${perLong.toFixed(0)} ns (min ${Math.min(...longNs).toFixed(0)}, max ${Math.max(...longNs).toFixed(0)}; ${ROUNDS} rounds)`);
-	console.log(`  by 10,000-call decile of the long session (median ns): ${deciles.map((d) => median(d).toFixed(0)).join(", ")}`);
+	console.log(
+		`per add(), 1,000-call sessions:   median ${perShort.toFixed(0)} ns (min ${Math.min(...shortNs).toFixed(0)}, max ${Math.max(...shortNs).toFixed(0)}; ${ROUNDS} rounds of ${SHORT_PER_ROUND} sessions)`,
+	);
+	console.log(
+		`per add(), 100,000-call session:  median ${perLong.toFixed(0)} ns (min ${Math.min(...longNs).toFixed(0)}, max ${Math.max(...longNs).toFixed(0)}; ${ROUNDS} rounds)`,
+	);
+	console.log(
+		`  by 10,000-call decile of the long session (median ns): ${deciles.map((d) => median(d).toFixed(0)).join(", ")}`,
+	);
 	console.log(`  timed part took ${timedS.toFixed(1)} s`);
-	console.log(`retained by the detector (heap after full GC): ${mem1k.kib} KiB at 1k calls (${mem1k.callsSinceLanding} since landing), ${mem10k.kib} KiB at 10k (${mem10k.callsSinceLanding}), ${mem100k.kib} KiB at 100k (${mem100k.callsSinceLanding})`);
-	console.log(`  all checkpoints (KiB, calls since landing): ${memory.checkpoints.map((c) => `${c.calls / 1000}k ${c.kib} (${c.callsSinceLanding})`).join(", ")}`);
-	console.log(`  bound ${MEM_FACTOR} × 10k + ${MEM_SLACK_KIB} KiB = ${bound.toFixed(1)} KiB; peak from 10k on ${peak.kib} KiB at ${peak.calls}: ${memoryPass ? "within" : "EXCEEDED"}`);
-	console.log(`ratio per-call 100k / 1k: ${ratio.toFixed(3)} (target ≤ ${TARGET})${allKinds ? "" : "; NOT every signal kind fired: the stream is invalid"}`);
+	console.log(
+		`retained by the detector (heap after full GC): ${mem1k.kib} KiB at 1k calls (${mem1k.callsSinceLanding} since landing), ${mem10k.kib} KiB at 10k (${mem10k.callsSinceLanding}), ${mem100k.kib} KiB at 100k (${mem100k.callsSinceLanding})`,
+	);
+	console.log(
+		`  all checkpoints (KiB, calls since landing): ${memory.checkpoints.map((c) => `${c.calls / 1000}k ${c.kib} (${c.callsSinceLanding})`).join(", ")}`,
+	);
+	console.log(
+		`  bound ${MEM_FACTOR} × 10k + ${MEM_SLACK_KIB} KiB = ${bound.toFixed(1)} KiB; peak from 10k on ${peak.kib} KiB at ${peak.calls}: ${memoryPass ? "within" : "EXCEEDED"}`,
+	);
+	console.log(
+		`ratio per-call 100k / 1k: ${ratio.toFixed(3)} (target ≤ ${TARGET})${allKinds ? "" : "; NOT every signal kind fired: the stream is invalid"}`,
+	);
 	console.log(
 		JSON.stringify({
 			bench: "loop-detector",

@@ -32,11 +32,11 @@ const TARGET = 0.15;
 const SETTINGS = { timeoutMs: 60_000, maxFiles: 20, idleMs: 600_000 };
 const MiB = 1024;
 
-
 // The checks use the bundled server (the generated project is not trusted); tsc below comes from
 // node_modules/.bin, which npm scripts put on PATH and a direct run may not.
 const ownBin = join(dirname(dirname(fileURLToPath(import.meta.url))), "node_modules", ".bin");
-if (!(process.env.PATH ?? "").split(delimiter).includes(ownBin)) process.env.PATH = `${ownBin}${delimiter}${process.env.PATH ?? ""}`;
+if (!(process.env.PATH ?? "").split(delimiter).includes(ownBin))
+	process.env.PATH = `${ownBin}${delimiter}${process.env.PATH ?? ""}`;
 
 /** Edits the changed files: new marker values, and the type error in the broken file. */
 function edit(repo: string, shape: Shape, marker: number, error: "last" | "first"): void {
@@ -46,12 +46,22 @@ function edit(repo: string, shape: Shape, marker: number, error: "last" | "first
 /** The check found exactly the injected error (TS2322 in the broken file), and raised it when `fresh`. */
 function verify(result: LspCheckResult, what: string, fresh: boolean): void {
 	const errors = result.diagnostics.filter((d) => d.severity === "error");
-	const ok = errors.length === 1 && errors[0].path === rel(BROKEN) && errors[0].code === 2322 && /not assignable to type 'number'/.test(errors[0].message);
+	const ok =
+		errors.length === 1 &&
+		errors[0].path === rel(BROKEN) &&
+		errors[0].code === 2322 &&
+		/not assignable to type 'number'/.test(errors[0].message);
 	const blockers = result.findings.filter((f) => f.severity === "blocker");
 	const expected = [...CHANGED.map(rel), ...IMPORTERS.map(rel)];
 	const missing = expected.filter((p) => !result.checked.includes(p));
-	if (!ok || missing.length || (fresh && (blockers.length < 1 || !blockers.some((f) => f.summary.includes(rel(BROKEN)))))) {
-		throw new Error(`${what}: unexpected result: errors ${JSON.stringify(errors)}, blockers ${JSON.stringify(blockers.map((f) => f.summary))}, checked ${JSON.stringify(result.checked)}`);
+	if (
+		!ok ||
+		missing.length ||
+		(fresh && (blockers.length < 1 || !blockers.some((f) => f.summary.includes(rel(BROKEN)))))
+	) {
+		throw new Error(
+			`${what}: unexpected result: errors ${JSON.stringify(errors)}, blockers ${JSON.stringify(blockers.map((f) => f.summary))}, checked ${JSON.stringify(result.checked)}`,
+		);
 	}
 }
 
@@ -65,12 +75,20 @@ function project(shape: Shape): string {
 	let t = process.hrtime.bigint();
 	generate(repo, shape);
 	const how = shape === "imports" ? "using its types" : `${LINKED} extending its interfaces`;
-	console.log(`generated ${FILES} files (${INTERFACES} interfaces each, each file importing the previous one, ${how}) in ${ms(t).toFixed(0)} ms`);
+	console.log(
+		`generated ${FILES} files (${INTERFACES} interfaces each, each file importing the previous one, ${how}) in ${ms(t).toFixed(0)} ms`,
+	);
 	t = process.hrtime.bigint();
 	try {
-		execFileSync(join(ownBin, "tsc"), ["--noEmit", "-p", repo], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+		execFileSync(join(ownBin, "tsc"), ["--noEmit", "-p", repo], {
+			encoding: "utf8",
+			stdio: ["ignore", "pipe", "pipe"],
+		});
 	} catch (error) {
-		const out = String((error as { stdout?: string }).stdout ?? "").split("\n").slice(0, 5).join("\n");
+		const out = String((error as { stdout?: string }).stdout ?? "")
+			.split("\n")
+			.slice(0, 5)
+			.join("\n");
 		throw new Error(`the generated project does not type-check:\n${out}`);
 	}
 	console.log(`tsc --noEmit on the whole (clean) project: ${ms(t).toFixed(0)} ms`);
@@ -107,7 +125,8 @@ try {
 		const warmMs = ms(t0);
 		verify(warm, `round ${r} warm check`, false);
 		const status = lsp.status();
-		if (status.state !== "warm" || status.pid === undefined || status.rssKb === undefined) throw new Error(`round ${r}: the server is not warm after the checks: ${JSON.stringify(status)}`);
+		if (status.state !== "warm" || status.pid === undefined || status.rssKb === undefined)
+			throw new Error(`round ${r}: the server is not warm after the checks: ${JSON.stringify(status)}`);
 		const memberKb = groupMembers(status.pid)
 			.map((p) => p.rssKb)
 			.sort((a, b) => b - a);
@@ -132,9 +151,26 @@ try {
 		const stopMs = ms(t0);
 		live = undefined;
 		const left = groupMembers(status.pid);
-		if (left.length) throw new Error(`round ${r}: shutdown left ${left.length} process(es) of group ${status.pid}: ${left.map((p) => `${p.pid} ${p.command}`).join(", ")}`);
-		if (warm.checked.length !== cold.checked.length) throw new Error(`round ${r}: the cold check covered ${cold.checked.length} files, the warm one ${warm.checked.length}`);
-		return { coldMs, warmMs, againMs, inFlowMs, rssKb: status.rssKb, memberKb, checked: warm.checked.length, coldFindings: cold.findings.length, warmFindings: warm.findings.length, stopMs };
+		if (left.length)
+			throw new Error(
+				`round ${r}: shutdown left ${left.length} process(es) of group ${status.pid}: ${left.map((p) => `${p.pid} ${p.command}`).join(", ")}`,
+			);
+		if (warm.checked.length !== cold.checked.length)
+			throw new Error(
+				`round ${r}: the cold check covered ${cold.checked.length} files, the warm one ${warm.checked.length}`,
+			);
+		return {
+			coldMs,
+			warmMs,
+			againMs,
+			inFlowMs,
+			rssKb: status.rssKb,
+			memberKb,
+			checked: warm.checked.length,
+			coldFindings: cold.findings.length,
+			warmFindings: warm.findings.length,
+			stopMs,
+		};
 	}
 
 	const repo = project("imports");
@@ -163,14 +199,26 @@ try {
 	const filesChecked = Math.max(...rounds.map((x) => x.checked));
 	const pass = ratio <= TARGET; // every round's findings were verified above, or we would not be here
 
-	console.log(`cold check (new server): median ${median(coldMs).toFixed(0)} ms, min ${min(coldMs).toFixed(0)} ms (${ROUNDS} rounds)`);
+	console.log(
+		`cold check (new server): median ${median(coldMs).toFixed(0)} ms, min ${min(coldMs).toFixed(0)} ms (${ROUNDS} rounds)`,
+	);
 	console.log(`warm re-check:           median ${median(warmMs).toFixed(1)} ms, min ${min(warmMs).toFixed(1)} ms`);
-	console.log(`  paired per round: warm / cold median ${pairedRatio.toFixed(3)}; fastest warm / fastest cold ${minRatio.toFixed(3)}`);
-	console.log(`second warm re-check:    median ${median(againMs).toFixed(1)} ms, min ${min(againMs).toFixed(1)} ms (not part of the ratio)`);
+	console.log(
+		`  paired per round: warm / cold median ${pairedRatio.toFixed(3)}; fastest warm / fastest cold ${minRatio.toFixed(3)}`,
+	);
+	console.log(
+		`second warm re-check:    median ${median(againMs).toFixed(1)} ms, min ${min(againMs).toFixed(1)} ms (not part of the ratio)`,
+	);
 	const inFlowMs = rounds.map((x) => x.inFlowMs);
-	console.log(`in the session's flow (edits handed over as made, 1 s later the check): median ${median(inFlowMs).toFixed(1)} ms, ${(median(inFlowMs) / median(coldMs)).toFixed(3)} × cold (not part of the ratio)`);
-	console.log(`files checked per check: ${filesChecked} (${CHANGED.length} changed + their importers, at most ${SETTINGS.maxFiles})`);
-	console.log(`server resident memory after the warm check: median ${rssMiB.toFixed(0)} MiB (the server's process group)`);
+	console.log(
+		`in the session's flow (edits handed over as made, 1 s later the check): median ${median(inFlowMs).toFixed(1)} ms, ${(median(inFlowMs) / median(coldMs)).toFixed(3)} × cold (not part of the ratio)`,
+	);
+	console.log(
+		`files checked per check: ${filesChecked} (${CHANGED.length} changed + their importers, at most ${SETTINGS.maxFiles})`,
+	);
+	console.log(
+		`server resident memory after the warm check: median ${rssMiB.toFixed(0)} MiB (the server's process group)`,
+	);
 	console.log(`ratio warm / cold: ${ratio.toFixed(3)} (target ≤ ${TARGET})`);
 
 	// The stress variant: deep inheritance, where TypeScript's rebuilt checker redoes the chain.
@@ -204,7 +252,14 @@ try {
 			files: FILES,
 			changed: CHANGED.length,
 			rounds: ROUNDS,
-			deepInheritance: { coldMedianMs: round(deepCold), warmMedianMs: round(deepWarm), ratio: round(deepWarm / deepCold, 3), inFlowMedianMs: round(deepInFlow), rssMiB: round(deepRss, 1), rounds: DEEP_ROUNDS },
+			deepInheritance: {
+				coldMedianMs: round(deepCold),
+				warmMedianMs: round(deepWarm),
+				ratio: round(deepWarm / deepCold, 3),
+				inFlowMedianMs: round(deepInFlow),
+				rssMiB: round(deepRss, 1),
+				rounds: DEEP_ROUNDS,
+			},
 		}),
 	);
 	if (!pass) process.exitCode = 1;

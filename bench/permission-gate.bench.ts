@@ -39,26 +39,61 @@ async function childSession(permissions: unknown): Promise<AgentSession> {
 	const store = new SettingsStore({ agentDir: () => agentDir, configDirName: ".pi" });
 	const parentSettings = () => store.resolve({ cwd, trusted: true });
 	const main = fauxProvider({ provider: "faux", models: [{ id: "main-model" }] });
-	const modelRuntime = await pi.ModelRuntime.create({ authPath: join(agentDir, "auth.json"), modelsPath: null, allowModelNetwork: false, refreshOnCreate: false });
+	const modelRuntime = await pi.ModelRuntime.create({
+		authPath: join(agentDir, "auth.json"),
+		modelsPath: null,
+		allowModelNetwork: false,
+		refreshOnCreate: false,
+	});
 	modelRuntime.registerNativeProvider(main.provider);
 	await modelRuntime.refresh({ allowNetwork: false });
 	const settingsManager = pi.SettingsManager.create(cwd, agentDir, { projectTrusted: true });
-	const factory = createWatchdogExtension({ role: "worker", parent: { deliver: () => {}, settled: () => {} }, parentSettings, runId: "bench", task: "read the code", ...(permissions ? { permissions: permissions as never } : {}) });
-	const resourceLoader = new pi.DefaultResourceLoader({ cwd, agentDir, settingsManager, noExtensions: true, extensionFactories: [{ name: "pi-watchdog", factory }], noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true });
+	const factory = createWatchdogExtension({
+		role: "worker",
+		parent: { deliver: () => {}, settled: () => {} },
+		parentSettings,
+		runId: "bench",
+		task: "read the code",
+		...(permissions ? { permissions: permissions as never } : {}),
+	});
+	const resourceLoader = new pi.DefaultResourceLoader({
+		cwd,
+		agentDir,
+		settingsManager,
+		noExtensions: true,
+		extensionFactories: [{ name: "pi-watchdog", factory }],
+		noSkills: true,
+		noPromptTemplates: true,
+		noThemes: true,
+		noContextFiles: true,
+	});
 	await resourceLoader.reload();
-	const { session } = await pi.createAgentSession({ cwd, agentDir, modelRuntime, model: main.getModel(), thinkingLevel: "off", tools: ["read", "write"], resourceLoader, settingsManager, sessionManager: pi.SessionManager.inMemory(cwd) });
+	const { session } = await pi.createAgentSession({
+		cwd,
+		agentDir,
+		modelRuntime,
+		model: main.getModel(),
+		thinkingLevel: "off",
+		tools: ["read", "write"],
+		resourceLoader,
+		settingsManager,
+		sessionManager: pi.SessionManager.inMemory(cwd),
+	});
 	await session.bindExtensions({ mode: "rpc", uiContext: quietUi });
 	return session;
 }
 
 let n = 0;
-const emit = (s: AgentSession, toolName: string, input: Record<string, unknown>) => s.extensionRunner.emitToolCall({ type: "tool_call", toolCallId: `c${n++}`, toolName, input } as never);
+const emit = (s: AgentSession, toolName: string, input: Record<string, unknown>) =>
+	s.extensionRunner.emitToolCall({ type: "tool_call", toolCallId: `c${n++}`, toolName, input } as never);
 
 /** Nanoseconds per allowed call over one block; throws if any was blocked. */
 async function block(s: AgentSession, calls: number): Promise<number> {
 	const t0 = process.hrtime.bigint();
 	let blocked = 0;
-	for (let i = 0; i < calls; i++) if ((await emit(s, "read", { path: `src/file-${i % 50}.ts`, offset: 1 + (i % 7) * 40, limit: 40 }))?.block) blocked++;
+	for (let i = 0; i < calls; i++)
+		if ((await emit(s, "read", { path: `src/file-${i % 50}.ts`, offset: 1 + (i % 7) * 40, limit: 40 }))?.block)
+			blocked++;
 	const ns = Number(process.hrtime.bigint() - t0) / calls;
 	if (blocked) throw new Error(`${blocked} allowed calls were blocked`);
 	return ns;
@@ -68,15 +103,32 @@ try {
 	for (let i = 0; i < 50; i++) writeFileSync(join(cwd, "src", `file-${i}.ts`), `export const v${i} = ${i};\n`);
 	commitAll(cwd, "fixture");
 	// The child watchdog on (its change gate takes part in every call, as in a real child).
-	writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ retry: { enabled: false }, compaction: { enabled: false }, subagents: { watchdog: { enabled: true, children: { enabled: true }, main: { model: "faux/main-model" } } } }));
-	const rules: Record<string, "ask" | "deny" | "allow"> = { write: "deny", edit: "ask", "mcp__*": "ask", "mcp__github__*": "deny", "*_admin": "deny", "web_?etch": "ask" };
-	for (let i = 0; i < 34; i++) rules[`tool_${i}${i % 2 ? "*" : ""}`] = i % 3 === 0 ? "allow" : i % 3 === 1 ? "ask" : "deny";
+	writeFileSync(
+		join(agentDir, "settings.json"),
+		JSON.stringify({
+			retry: { enabled: false },
+			compaction: { enabled: false },
+			subagents: { watchdog: { enabled: true, children: { enabled: true }, main: { model: "faux/main-model" } } },
+		}),
+	);
+	const rules: Record<string, "ask" | "deny" | "allow"> = {
+		write: "deny",
+		edit: "ask",
+		"mcp__*": "ask",
+		"mcp__github__*": "deny",
+		"*_admin": "deny",
+		"web_?etch": "ask",
+	};
+	for (let i = 0; i < 34; i++)
+		rules[`tool_${i}${i % 2 ? "*" : ""}`] = i % 3 === 0 ? "allow" : i % 3 === 1 ? "ask" : "deny";
 	const policy = layerPolicy({ rules, file: join(agentDir, "extensions", "subagent", "config.json") }, undefined);
 	const gated = await childSession(policy);
 	const plain = await childSession(undefined);
 	try {
-		if (!(await emit(gated, "write", { path: "x", content: "" }))?.block) throw new Error("the gated child did not block a denied write: no gate");
-		if ((await emit(plain, "write", { path: "x", content: "" }))?.block) throw new Error("the child without rules blocked a write");
+		if (!(await emit(gated, "write", { path: "x", content: "" }))?.block)
+			throw new Error("the gated child did not block a denied write: no gate");
+		if ((await emit(plain, "write", { path: "x", content: "" }))?.block)
+			throw new Error("the child without rules blocked a write");
 		await block(gated, 5_000);
 		await block(plain, 5_000);
 		const g: number[] = [];
@@ -90,14 +142,34 @@ try {
 				g.push(await block(gated, CALLS));
 				p.push(await block(plain, CALLS));
 			}
-			if ((r + 1) % 25 === 0) console.log(`round ${r + 1}: gated ${(g[r] / 1000).toFixed(2)} µs, ungated ${(p[r] / 1000).toFixed(2)} µs per call`);
+			if ((r + 1) % 25 === 0)
+				console.log(
+					`round ${r + 1}: gated ${(g[r] / 1000).toFixed(2)} µs, ungated ${(p[r] / 1000).toFixed(2)} µs per call`,
+				);
 		}
 		const ratio = median(g) / median(p);
 		const paired = g.map((x, i) => x / p[i]);
-		console.log(`allowed call through the tool_call hook: with rules ${(median(g) / 1000).toFixed(2)} µs, without (no gate) ${(median(p) / 1000).toFixed(2)} µs (medians of ${ROUNDS} rounds of ${CALLS} calls)`);
-		console.log(`paired per round: median ${median(paired).toFixed(3)}, min ${min(paired).toFixed(3)}, max ${Math.max(...paired).toFixed(3)}`);
+		console.log(
+			`allowed call through the tool_call hook: with rules ${(median(g) / 1000).toFixed(2)} µs, without (no gate) ${(median(p) / 1000).toFixed(2)} µs (medians of ${ROUNDS} rounds of ${CALLS} calls)`,
+		);
+		console.log(
+			`paired per round: median ${median(paired).toFixed(3)}, min ${min(paired).toFixed(3)}, max ${Math.max(...paired).toFixed(3)}`,
+		);
 		console.log(`ratio gated / ungated: ${ratio.toFixed(3)} (target ≤ ${TARGET})`);
-		console.log(JSON.stringify({ bench: "permission-gate", ratio: round(ratio, 3), target: TARGET, pass: ratio <= TARGET, gatedMicros: round(median(g) / 1000, 3), ungatedMicros: round(median(p) / 1000, 3), pairedRatioMedian: round(median(paired), 3), rules: Object.keys(rules).length, calls: CALLS, rounds: ROUNDS }));
+		console.log(
+			JSON.stringify({
+				bench: "permission-gate",
+				ratio: round(ratio, 3),
+				target: TARGET,
+				pass: ratio <= TARGET,
+				gatedMicros: round(median(g) / 1000, 3),
+				ungatedMicros: round(median(p) / 1000, 3),
+				pairedRatioMedian: round(median(paired), 3),
+				rules: Object.keys(rules).length,
+				calls: CALLS,
+				rounds: ROUNDS,
+			}),
+		);
 		if (ratio > TARGET) process.exitCode = 1;
 	} finally {
 		for (const s of [gated, plain]) {

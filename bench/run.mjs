@@ -14,7 +14,10 @@ const files = readdirSync(here)
 const results = [];
 for (const file of files) {
 	console.log(`\n== ${file}`);
-	const run = spawnSync(process.execPath, ["--experimental-strip-types", "--no-warnings", join(here, file)], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+	const run = spawnSync(process.execPath, ["--experimental-strip-types", "--no-warnings", join(here, file)], {
+		stdio: ["ignore", "pipe", "inherit"],
+		encoding: "utf8",
+	});
 	process.stdout.write(run.stdout);
 	const last = run.stdout.trim().split("\n").at(-1) ?? "";
 	try {
@@ -24,5 +27,8 @@ for (const file of files) {
 	}
 }
 console.log("\n== summary");
-for (const r of results) console.log(`${r.pass ? "PASS" : "FAIL"}  ${r.bench}  ratio ${r.ratio ?? "-"} (target ${r.higherIsBetter ? "≥" : "≤"} ${r.target ?? "-"})`);
+for (const r of results)
+	console.log(
+		`${r.pass ? "PASS" : "FAIL"}  ${r.bench}  ratio ${r.ratio ?? "-"} (target ${r.higherIsBetter ? "≥" : "≤"} ${r.target ?? "-"})`,
+	);
 process.exitCode = results.every((r) => r.pass) ? 0 : 1;

@@ -42,7 +42,6 @@ const ROUNDS = 9;
 const BREAKDOWN_ROUNDS = 5;
 const TARGET = 0.5;
 
-
 // ---- the transcript ----
 
 interface Generated {
@@ -59,9 +58,23 @@ function generate(file: string): Generated {
 	const stream = callStream({ seed: 3 });
 	const runId = "5e1f00aa";
 	let clock = 1_783_800_000_000;
-	const env = (recordType: string, extra: Record<string, unknown>) => ({ version: 1, recordType, source: "foreground", runId, agent: "builder", childIndex: 0, cwd: ROOT, ts: clock, timestamp: new Date(clock).toISOString(), ...extra });
+	const env = (recordType: string, extra: Record<string, unknown>) => ({
+		version: 1,
+		recordType,
+		source: "foreground",
+		runId,
+		agent: "builder",
+		childIndex: 0,
+		cwd: ROOT,
+		ts: clock,
+		timestamp: new Date(clock).toISOString(),
+		...extra,
+	});
 	const prose = (n: number) => {
-		const words = "the test fails because order total is computed before the coupon applies so I will read the service then check where refunds are queued and retry the webhook handler once more with a smaller batch".split(" ");
+		const words =
+			"the test fails because order total is computed before the coupon applies so I will read the service then check where refunds are queued and retry the webhook handler once more with a smaller batch".split(
+				" ",
+			);
 		let s = "";
 		for (let i = 0; i < n; i++) s += (i ? " " : "") + words[Math.floor(r() * words.length)];
 		return s;
@@ -88,9 +101,37 @@ function generate(file: string): Generated {
 	};
 	try {
 		const task = `Fix the checkout total so that coupons apply once, add tests, and run the suite. ${prose(300)}\n\n## Acceptance Contract\nAcceptance level: attested\nFinish with a fenced JSON block tagged \`acceptance-report\`.\n${prose(200)}`;
-		emit(env("message", { sourceEventType: "initial_prompt", role: "user", text: task, message: { role: "user", content: [{ type: "text", text: task }] } }));
-		emit(env("message", { sourceEventType: "message_end", role: "user", text: `Task: ${task}`, message: { role: "user", content: [{ type: "text", text: `Task: ${task}` }], timestamp: clock } }));
-		emit(env("message", { sourceEventType: "message_end", role: "custom", text: "⧉ copy user: /cp df8078", message: { role: "custom", customType: "copy-turn", content: "⧉ copy user: /cp df8078", display: true, details: { hash: "df8078", role: "user" }, timestamp: clock } }));
+		emit(
+			env("message", {
+				sourceEventType: "initial_prompt",
+				role: "user",
+				text: task,
+				message: { role: "user", content: [{ type: "text", text: task }] },
+			}),
+		);
+		emit(
+			env("message", {
+				sourceEventType: "message_end",
+				role: "user",
+				text: `Task: ${task}`,
+				message: { role: "user", content: [{ type: "text", text: `Task: ${task}` }], timestamp: clock },
+			}),
+		);
+		emit(
+			env("message", {
+				sourceEventType: "message_end",
+				role: "custom",
+				text: "⧉ copy user: /cp df8078",
+				message: {
+					role: "custom",
+					customType: "copy-turn",
+					content: "⧉ copy user: /cp df8078",
+					display: true,
+					details: { hash: "df8078", role: "user" },
+					timestamp: clock,
+				},
+			}),
+		);
 		let ids = 0;
 		const idStyle = r() < 0.5;
 		while (g.bytes < TARGET_BYTES) {
@@ -100,37 +141,114 @@ function generate(file: string): Generated {
 			const calls: Array<RawCall & { id: string }> = [];
 			for (let k = 0; k < n; k++) {
 				const c = stream.next().value;
-				const id = idStyle || r() < 0.3 ? `functions.${c.name}:${ids++}` : `call_${Math.floor(r() * 2 ** 48).toString(16).padStart(12, "0")}${(ids++).toString(16).padStart(12, "0")}`;
+				const id =
+					idStyle || r() < 0.3
+						? `functions.${c.name}:${ids++}`
+						: `call_${Math.floor(r() * 2 ** 48)
+								.toString(16)
+								.padStart(12, "0")}${(ids++).toString(16).padStart(12, "0")}`;
 				calls.push({ ...c, id });
 			}
 			const content: unknown[] = [];
-			if (r() < 0.25) content.push({ type: "thinking", thinking: `\u001b[38;2;138;190;183mThinking:\u001b[39m \u001b[38;2;128;128;128m${prose(20 + Math.floor(r() * 200))}\u001b[39m`, thinkingSignature: "reasoning_content" });
+			if (r() < 0.25)
+				content.push({
+					type: "thinking",
+					thinking: `\u001b[38;2;138;190;183mThinking:\u001b[39m \u001b[38;2;128;128;128m${prose(20 + Math.floor(r() * 200))}\u001b[39m`,
+					thinkingSignature: "reasoning_content",
+				});
 			if (r() < 0.3) content.push({ type: "text", text: prose(10 + Math.floor(r() * 120)) });
 			for (const c of calls) content.push({ type: "toolCall", id: c.id, name: c.name, arguments: c.args });
 			const input = 3000 + g.turns * 7;
-			const usage = { input, output: 91, cacheRead: 0, cacheWrite: 0, reasoning: 60, totalTokens: input + 91, cost: { input: input * 1e-6, output: 0.0003, cacheRead: 0, cacheWrite: 0, total: input * 1e-6 + 0.0003 } };
+			const usage = {
+				input,
+				output: 91,
+				cacheRead: 0,
+				cacheWrite: 0,
+				reasoning: 60,
+				totalTokens: input + 91,
+				cost: { input: input * 1e-6, output: 0.0003, cacheRead: 0, cacheWrite: 0, total: input * 1e-6 + 0.0003 },
+			};
 			clock += 1500 + Math.floor(r() * 20_000);
-			emit(env("message", { sourceEventType: "message_end", role: "assistant", model: "kimi-k2.7-code", stopReason: "toolUse", usage: { input, output: 91, cacheRead: 0, cacheWrite: 0, cost: usage.cost.total }, message: { role: "assistant", content, api: "openai-completions", provider: "tokenin", model: "kimi-k2.7-code", usage, stopReason: "toolUse", timestamp: clock - 5, responseId: `chatcmpl-${g.turns}` } }));
+			emit(
+				env("message", {
+					sourceEventType: "message_end",
+					role: "assistant",
+					model: "kimi-k2.7-code",
+					stopReason: "toolUse",
+					usage: { input, output: 91, cacheRead: 0, cacheWrite: 0, cost: usage.cost.total },
+					message: {
+						role: "assistant",
+						content,
+						api: "openai-completions",
+						provider: "tokenin",
+						model: "kimi-k2.7-code",
+						usage,
+						stopReason: "toolUse",
+						timestamp: clock - 5,
+						responseId: `chatcmpl-${g.turns}`,
+					},
+				}),
+			);
 			g.turns++;
 			for (const c of calls) {
 				const first = Object.values(c.args).find((v) => typeof v === "string") as string | undefined;
-				emit(env("tool_start", { sourceEventType: "tool_execution_start", toolName: c.name, argsPreview: first && first.length > 60 ? `${first.slice(0, 57)}...` : (first ?? "") }));
+				emit(
+					env("tool_start", {
+						sourceEventType: "tool_execution_start",
+						toolName: c.name,
+						argsPreview: first && first.length > 60 ? `${first.slice(0, 57)}...` : (first ?? ""),
+					}),
+				);
 			}
 			for (const c of calls) {
 				clock += 10 + Math.floor(r() * 3000);
 				emit(env("tool_end", { sourceEventType: "tool_execution_end", toolName: c.name }));
-				const message: Record<string, unknown> = { role: "toolResult", toolCallId: c.id, toolName: c.name, content: [{ type: "text", text: c.text }] };
+				const message: Record<string, unknown> = {
+					role: "toolResult",
+					toolCallId: c.id,
+					toolName: c.name,
+					content: [{ type: "text", text: c.text }],
+				};
 				if (c.details) message.details = c.details;
 				message.isError = c.isError;
 				message.timestamp = clock;
-				g.resultLineBytes.push(emit(env("message", { sourceEventType: "message_end", role: "toolResult", text: c.text, message })));
+				g.resultLineBytes.push(
+					emit(env("message", { sourceEventType: "message_end", role: "toolResult", text: c.text, message })),
+				);
 				g.calls++;
 			}
-			if (r() < 0.025) emit(env("stderr", { text: `Warning: Extension "copy-turn" exists in both ~/.selesai/agent/extensions and ~/.pi/agent/extensions; loaded the selesai copy, skipped the other.` }));
-			if (r() < 0.005) emit(env("message", { sourceEventType: "message_end", role: "custom", text: "⧉ copy assistant: /cp 1a2b3c", message: { role: "custom", customType: "copy-turn", content: "⧉ copy assistant: /cp 1a2b3c", display: true, details: { hash: "1a2b3c", role: "assistant" }, timestamp: clock } }));
+			if (r() < 0.025)
+				emit(
+					env("stderr", {
+						text: `Warning: Extension "copy-turn" exists in both ~/.selesai/agent/extensions and ~/.pi/agent/extensions; loaded the selesai copy, skipped the other.`,
+					}),
+				);
+			if (r() < 0.005)
+				emit(
+					env("message", {
+						sourceEventType: "message_end",
+						role: "custom",
+						text: "⧉ copy assistant: /cp 1a2b3c",
+						message: {
+							role: "custom",
+							customType: "copy-turn",
+							content: "⧉ copy assistant: /cp 1a2b3c",
+							display: true,
+							details: { hash: "1a2b3c", role: "assistant" },
+							timestamp: clock,
+						},
+					}),
+				);
 		}
 		const report = `Done.\n\n\`\`\`acceptance-report\n${JSON.stringify({ criteriaSatisfied: [{ id: "criterion-1", status: "satisfied", evidence: "tests pass" }], changedFiles: ["src/orders/checkout.ts"], commandsRun: [{ command: "npx vitest run", result: "passed", summary: "all green" }] }, null, 2)}\n\`\`\``;
-		emit(env("message", { sourceEventType: "message_end", role: "assistant", stopReason: "stop", message: { role: "assistant", content: [{ type: "text", text: report }], stopReason: "stop", timestamp: clock } }));
+		emit(
+			env("message", {
+				sourceEventType: "message_end",
+				role: "assistant",
+				stopReason: "stop",
+				message: { role: "assistant", content: [{ type: "text", text: report }], stopReason: "stop", timestamp: clock },
+			}),
+		);
 		flush();
 	} finally {
 		closeSync(fd);
@@ -202,7 +320,8 @@ async function readAndParse(file: string): Promise<number> {
 			if (!line) continue;
 			const kind = peekField(line, '"recordType":"');
 			if (kind !== undefined && kind !== "message") continue;
-			if (peekField(line, '"role":"') === "toolResult") parseToolResultLine(line, stats, true, (r) => asObject(r.message)?.role === "toolResult");
+			if (peekField(line, '"role":"') === "toolResult")
+				parseToolResultLine(line, stats, true, (r) => asObject(r.message)?.role === "toolResult");
 			else parseJsonLine(line, stats);
 			parsed++;
 		}
@@ -227,7 +346,6 @@ function detectorOnly(records: ToolCallRecord[]): number {
 	return signals;
 }
 
-
 // ---- main ----
 
 const { root, cleanup } = scratchDir("pi-watchdog-bench-scan-");
@@ -239,14 +357,19 @@ try {
 	if (bytes !== g.bytes) throw new Error(`generated ${g.bytes} bytes but the file has ${bytes}`);
 	const sizes = [...g.resultLineBytes].sort((a, b) => a - b);
 	const pct = (p: number) => sizes[Math.min(sizes.length - 1, Math.floor(sizes.length * p))];
-	console.log(`generated ${(bytes / 1e6).toFixed(1)} MB, ${g.lines} lines (${g.nonAsciiLines} with non-ASCII characters), ${g.turns} assistant turns, ${g.calls} tool calls in ${(ms(t) / 1000).toFixed(1)} s`);
-	console.log(`  toolResult line bytes: median ${pct(0.5)}, p90 ${pct(0.9)}, max ${sizes[sizes.length - 1]}, mean ${Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length)}`);
+	console.log(
+		`generated ${(bytes / 1e6).toFixed(1)} MB, ${g.lines} lines (${g.nonAsciiLines} with non-ASCII characters), ${g.turns} assistant turns, ${g.calls} tool calls in ${(ms(t) / 1000).toFixed(1)} s`,
+	);
+	console.log(
+		`  toolResult line bytes: median ${pct(0.5)}, p90 ${pct(0.9)}, max ${sizes[sizes.length - 1]}, mean ${Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length)}`,
+	);
 
 	// Check both sides do what they should before timing them.
 	const parsedLines = await baselineReadFile(file);
 	if (parsedLines !== g.lines) throw new Error(`baseline parsed ${parsedLines} lines, expected ${g.lines}`);
 	const first = await scan(file);
-	if (first.calls !== g.calls || first.skipped !== 0) throw new Error(`scan found ${first.calls} calls (expected ${g.calls}), skipped ${first.skipped} lines`);
+	if (first.calls !== g.calls || first.skipped !== 0)
+		throw new Error(`scan found ${first.calls} calls (expected ${g.calls}), skipped ${first.skipped} lines`);
 	await baselineReadline(file);
 	await baselineBytes(file);
 
@@ -285,17 +408,26 @@ try {
 		["scan", () => scan(file)],
 		["detector", () => detectorOnly(records)],
 	];
-	for (let r = 0; r < BREAKDOWN_ROUNDS; r++) for (let k = 0; k < stageFns.length; k++) {
-		const [name, fn] = stageFns[(k + r) % stageFns.length];
-		stages[name].push((await timed(fn)).ms);
-	}
+	for (let r = 0; r < BREAKDOWN_ROUNDS; r++)
+		for (let k = 0; k < stageFns.length; k++) {
+			const [name, fn] = stageFns[(k + r) % stageFns.length];
+			stages[name].push((await timed(fn)).ms);
+		}
 	const st = Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, median(v)])) as Record<string, number>;
 	const pass = ratio <= TARGET;
 
-	console.log(`baseline readFile + split + JSON.parse every line: median ${median(base).toFixed(0)} ms (min ${Math.min(...base).toFixed(0)}), ${mbps(median(base)).toFixed(0)} MB/s, ${g.lines} lines parsed`);
-	console.log(`scanSession:                                       median ${median(scans).toFixed(0)} ms (min ${Math.min(...scans).toFixed(0)}), ${mbps(median(scans)).toFixed(0)} MB/s, ${first.calls} calls, ${first.signals} loop signals`);
-	console.log(`  for information: readline + JSON.parse median ${median(readline).toFixed(0)} ms (scan / it ${(median(scans) / median(readline)).toFixed(3)}); byte split + per-line decode + JSON.parse median ${median(byLine).toFixed(0)} ms (scan / it ${(median(scans) / median(byLine)).toFixed(3)})`);
-	console.log(`  paired per round: scan / baseline median ${pairedRatio.toFixed(3)}; ${ROUNDS} rounds in ${mainS.toFixed(1)} s`);
+	console.log(
+		`baseline readFile + split + JSON.parse every line: median ${median(base).toFixed(0)} ms (min ${Math.min(...base).toFixed(0)}), ${mbps(median(base)).toFixed(0)} MB/s, ${g.lines} lines parsed`,
+	);
+	console.log(
+		`scanSession:                                       median ${median(scans).toFixed(0)} ms (min ${Math.min(...scans).toFixed(0)}), ${mbps(median(scans)).toFixed(0)} MB/s, ${first.calls} calls, ${first.signals} loop signals`,
+	);
+	console.log(
+		`  for information: readline + JSON.parse median ${median(readline).toFixed(0)} ms (scan / it ${(median(scans) / median(readline)).toFixed(3)}); byte split + per-line decode + JSON.parse median ${median(byLine).toFixed(0)} ms (scan / it ${(median(scans) / median(byLine)).toFixed(3)})`,
+	);
+	console.log(
+		`  paired per round: scan / baseline median ${pairedRatio.toFixed(3)}; ${ROUNDS} rounds in ${mainS.toFixed(1)} s`,
+	);
 	console.log(
 		`where the scan's time goes (medians of ${BREAKDOWN_ROUNDS}): reading lines ${st.read.toFixed(0)} ms; + JSON.parse of the ${parsedByScan} lines it parses (the other ${g.lines - parsedByScan} are skipped by a peek) ${(st.parse - st.read).toFixed(0)} ms; + parsing the messages, pairing, records ${(st.events - st.parse).toFixed(0)} ms; + detector ${(st.scan - st.events).toFixed(0)} ms (the detector alone over the ${records.length} records in memory: ${st.detector.toFixed(0)} ms, ${((st.detector * 1e6) / records.length).toFixed(0)} ns per call); whole scan ${st.scan.toFixed(0)} ms`,
 	);

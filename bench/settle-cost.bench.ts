@@ -39,13 +39,16 @@ const REVIEWER = "faux-reviewer/reviewer-model";
 const LSP_SETTINGS = { timeoutMs: 60_000, maxFiles: 20, idleMs: 600_000 };
 
 const ownBin = join(dirname(dirname(fileURLToPath(import.meta.url))), "node_modules", ".bin");
-if (!(process.env.PATH ?? "").split(delimiter).includes(ownBin)) process.env.PATH = `${ownBin}${delimiter}${process.env.PATH ?? ""}`;
+if (!(process.env.PATH ?? "").split(delimiter).includes(ownBin))
+	process.env.PATH = `${ownBin}${delimiter}${process.env.PATH ?? ""}`;
 
 const root = mkdtempSync(join(tmpdir(), "pi-watchdog-bench-settle-"));
 const agentDir = join(root, "agent");
 process.env.PI_CODING_AGENT_DIR = agentDir;
 process.env.PI_OFFLINE = "1";
-const { createAgentSession, DefaultResourceLoader, ModelRuntime, SessionManager, SettingsManager } = await import("@earendil-works/pi-coding-agent");
+const { createAgentSession, DefaultResourceLoader, ModelRuntime, SessionManager, SettingsManager } = await import(
+	"@earendil-works/pi-coding-agent"
+);
 
 /** A `git` first on PATH that logs each call, then runs the real one. */
 function gitShim(): () => number {
@@ -73,8 +76,15 @@ function gitShim(): () => number {
 const notices: string[] = [];
 /** A UI that keeps notices and takes every other call (Pi uses the object's own methods, so they are real properties). */
 function quietUi(): ExtensionUIContext {
-	const ui: Partial<ExtensionUIContext> = { notify: (m: string) => void notices.push(m), setStatus: () => {}, setWorkingMessage: () => {}, setWorkingVisible: () => {} };
-	return new Proxy(ui, { get: (target, prop) => (prop in target ? target[prop as keyof ExtensionUIContext] : () => undefined) }) as ExtensionUIContext;
+	const ui: Partial<ExtensionUIContext> = {
+		notify: (m: string) => void notices.push(m),
+		setStatus: () => {},
+		setWorkingMessage: () => {},
+		setWorkingVisible: () => {},
+	};
+	return new Proxy(ui, {
+		get: (target, prop) => (prop in target ? target[prop as keyof ExtensionUIContext] : () => undefined),
+	}) as ExtensionUIContext;
 }
 
 try {
@@ -86,13 +96,24 @@ try {
 	mkdirSync(agentDir, { recursive: true });
 	writeFileSync(
 		join(agentDir, "settings.json"),
-		JSON.stringify({ retry: { enabled: false }, compaction: { enabled: false }, subagents: { watchdog: { enabled: true, main: { model: REVIEWER }, lsp: { enabled: true }, loops: { enabled: true } } } }),
+		JSON.stringify({
+			retry: { enabled: false },
+			compaction: { enabled: false },
+			subagents: {
+				watchdog: { enabled: true, main: { model: REVIEWER }, lsp: { enabled: true }, loops: { enabled: true } },
+			},
+		}),
 	);
 	const gitCalls = gitShim();
 
 	const main = fauxProvider({ provider: "faux", models: [{ id: "main-model" }] });
 	const reviewer = fauxProvider({ provider: "faux-reviewer", models: [{ id: "reviewer-model", reasoning: true }] });
-	const modelRuntime = await ModelRuntime.create({ authPath: join(agentDir, "auth.json"), modelsPath: null, allowModelNetwork: false, refreshOnCreate: false });
+	const modelRuntime = await ModelRuntime.create({
+		authPath: join(agentDir, "auth.json"),
+		modelsPath: null,
+		allowModelNetwork: false,
+		refreshOnCreate: false,
+	});
 	modelRuntime.registerNativeProvider(main.provider);
 	modelRuntime.registerNativeProvider(reviewer.provider);
 	await modelRuntime.refresh({ allowNetwork: false });
@@ -143,8 +164,13 @@ try {
 	type Round = { settleMs: number; gitCalls: number; parts: Record<string, number> };
 	async function oneRound(r: number): Promise<Round> {
 		marker++;
-		const calls = CHANGED.map((n, k) => fauxToolCall("write", { path: rel(n), content: source("imports", n, marker) }, { id: `w-${r}-${k}` }));
-		main.setResponses([fauxAssistantMessage(calls, { stopReason: "toolUse" }), fauxAssistantMessage(`Updated the markers (${marker}).`)]);
+		const calls = CHANGED.map((n, k) =>
+			fauxToolCall("write", { path: rel(n), content: source("imports", n, marker) }, { id: `w-${r}-${k}` }),
+		);
+		main.setResponses([
+			fauxAssistantMessage(calls, { stopReason: "toolUse" }),
+			fauxAssistantMessage(`Updated the markers (${marker}).`),
+		]);
 		let settleMs: number | undefined;
 		let requestAt = 0;
 		let input = "";
@@ -165,18 +191,39 @@ try {
 		await session.prompt(`Bump the markers (round ${r}).`);
 		await session.waitForIdle();
 		if (errors.length) throw new Error(`extension errors: ${JSON.stringify(errors).slice(0, 500)}`);
-		if (reviewer.state.callCount !== reviewerBefore + 1 || settleMs === undefined) throw new Error(`round ${r}: the reviewer was called ${reviewer.state.callCount - reviewerBefore} times`);
+		if (reviewer.state.callCount !== reviewerBefore + 1 || settleMs === undefined)
+			throw new Error(`round ${r}: the reviewer was called ${reviewer.state.callCount - reviewerBefore} times`);
 		const missing = CHANGED.map(rel).filter((p) => !input.includes(p));
 		if (missing.length) throw new Error(`round ${r}: the reviewer's input does not name ${missing.join(", ")}`);
-		if (notices.length > noticesBefore) throw new Error(`round ${r}: notices ${JSON.stringify(notices.slice(noticesBefore))}`);
+		if (notices.length > noticesBefore)
+			throw new Error(`round ${r}: notices ${JSON.stringify(notices.slice(noticesBefore))}`);
 		// The review's record in the session, and its line in the history log: clean, over the 3 changed paths.
-		const record = session.sessionManager.getEntries().filter((e) => e.type === "custom" && e.customType === "watchdog-review").at(-1) as { data?: { status?: string; changedPaths?: string[] } } | undefined;
-		if (record?.data?.status !== "clean" || record.data.changedPaths?.length !== CHANGED.length) throw new Error(`round ${r}: no clean review record of ${CHANGED.length} paths in the session, got ${JSON.stringify(record?.data).slice(0, 300)}`);
-		const last = readFileSync(join(agentDir, "watchdog", "history.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.kind === "review").at(-1);
-		if (!last || last.outcome !== "clean" || last.paths !== CHANGED.length) throw new Error(`round ${r}: expected a clean review of ${CHANGED.length} paths, got ${JSON.stringify(last)}`);
+		const record = session.sessionManager
+			.getEntries()
+			.filter((e) => e.type === "custom" && e.customType === "watchdog-review")
+			.at(-1) as { data?: { status?: string; changedPaths?: string[] } } | undefined;
+		if (record?.data?.status !== "clean" || record.data.changedPaths?.length !== CHANGED.length)
+			throw new Error(
+				`round ${r}: no clean review record of ${CHANGED.length} paths in the session, got ${JSON.stringify(record?.data).slice(0, 300)}`,
+			);
+		const last = readFileSync(join(agentDir, "watchdog", "history.jsonl"), "utf8")
+			.trim()
+			.split("\n")
+			.map((l) => JSON.parse(l) as Record<string, unknown>)
+			.filter((l) => l.kind === "review")
+			.at(-1);
+		if (!last || last.outcome !== "clean" || last.paths !== CHANGED.length)
+			throw new Error(`round ${r}: expected a clean review of ${CHANGED.length} paths, got ${JSON.stringify(last)}`);
 		const { start, evidence, gate, lsp } = marks;
-		if (start === undefined || evidence === undefined || gate === undefined || lsp === undefined) throw new Error(`round ${r}: settle marks missing: ${JSON.stringify(marks)}`);
-		const parts = { pi: start - endedAt, evidence: evidence - start, gate: gate - evidence, lsp: lsp - gate, input: requestAt - lsp };
+		if (start === undefined || evidence === undefined || gate === undefined || lsp === undefined)
+			throw new Error(`round ${r}: settle marks missing: ${JSON.stringify(marks)}`);
+		const parts = {
+			pi: start - endedAt,
+			evidence: evidence - start,
+			gate: gate - evidence,
+			lsp: lsp - gate,
+			input: requestAt - lsp,
+		};
 		return { settleMs, gitCalls: gitCalls() - gitBefore, parts };
 	}
 
@@ -212,13 +259,23 @@ try {
 	const gitPerRun = Math.max(...rounds.map((x) => x.gitCalls));
 	const med = median(settle);
 	const pass = med <= TARGET && gitPerRun === 0;
-	console.log(`settle step, end of run → reviewer request, warm server: median ${med.toFixed(1)} ms, min ${min(settle).toFixed(1)} ms, max ${Math.max(...settle).toFixed(1)} ms (${ROUNDS} rounds); git processes per run: ${gitPerRun}`);
+	console.log(
+		`settle step, end of run → reviewer request, warm server: median ${med.toFixed(1)} ms, min ${min(settle).toFixed(1)} ms, max ${Math.max(...settle).toFixed(1)} ms (${ROUNDS} rounds); git processes per run: ${gitPerRun}`,
+	);
 	const part = (k: string) => median(rounds.map((x) => x.parts[k]));
-	const breakdown = { pi: part("pi"), evidence: part("evidence"), gate: part("gate"), lsp: part("lsp"), input: part("input") };
+	const breakdown = {
+		pi: part("pi"),
+		evidence: part("evidence"),
+		gate: part("gate"),
+		lsp: part("lsp"),
+		input: part("input"),
+	};
 	console.log(
 		`  where it goes (medians): Pi, agent_end → settle ${breakdown.pi.toFixed(1)} ms; evidence monitors ${breakdown.evidence.toFixed(1)} ms; change gate ${breakdown.gate.toFixed(1)} ms; LSP pre-pass ${breakdown.lsp.toFixed(1)} ms (max ${Math.max(...rounds.map((x) => x.parts.lsp)).toFixed(0)}); reviewer input → request ${breakdown.input.toFixed(1)} ms`,
 	);
-	console.log(`  beside the LSP's own figures on the same files: cold check ${lspColdMs.toFixed(0)} ms, warm re-check median ${median(lspWarm).toFixed(1)} ms (a re-check without the edits handed over as made)`);
+	console.log(
+		`  beside the LSP's own figures on the same files: cold check ${lspColdMs.toFixed(0)} ms, warm re-check median ${median(lspWarm).toFixed(1)} ms (a re-check without the edits handed over as made)`,
+	);
 	console.log(`settle median: ${med.toFixed(1)} ms (target ≤ ${TARGET} ms)`);
 	console.log(
 		JSON.stringify({

@@ -19,7 +19,9 @@ export const round = (x: number, digits = 2): number => Number(x.toFixed(digits)
 /** Prints why a benchmark could not finish, and a last JSON line that says it did not pass. */
 export function reportFailure(bench: string, target: number, error: unknown): void {
 	console.log(`${bench} benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-	console.log(JSON.stringify({ bench, target, pass: false, error: error instanceof Error ? error.message : String(error) }));
+	console.log(
+		JSON.stringify({ bench, target, pass: false, error: error instanceof Error ? error.message : String(error) }),
+	);
 	process.exitCode = 1;
 }
 
@@ -48,4 +50,3 @@ export function scratchDir(prefix: string): { root: string; cleanup: () => void 
 		},
 	};
 }
-

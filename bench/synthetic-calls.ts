@@ -12,7 +12,21 @@
 // BashOutput polls; outputs are full tool outputs (a read can be 50 KB), not yet cut to the
 // RESULT_CHARS a recorder keeps.
 
-import { cap, DIRS, int, type Phase, pick, PROSE, type RepoFile, rng, ROOT, VERBS, type Vocab, vocabulary, WORDS } from "./synthetic-vocab.ts";
+import {
+	cap,
+	DIRS,
+	int,
+	type Phase,
+	pick,
+	PROSE,
+	type RepoFile,
+	rng,
+	ROOT,
+	VERBS,
+	type Vocab,
+	vocabulary,
+	WORDS,
+} from "./synthetic-vocab.ts";
 
 export interface RawCall {
 	name: string;
@@ -63,7 +77,13 @@ class Agent {
 			const test = i % 5 === 4;
 			const rel = test ? `test/${dir}/${name}.test.ts` : `src/${dir}/${name}.ts`;
 			// log-uniform 40–1800 lines
-			return { path: `${ROOT}/${rel}`, rel, lines: Math.round(40 * 45 ** r()), seed: int(r, 0, 1 << 30), unicode: r() < 0.08 };
+			return {
+				path: `${ROOT}/${rel}`,
+				rel,
+				lines: Math.round(40 * 45 ** r()),
+				seed: int(r, 0, 1 << 30),
+				unicode: r() < 0.08,
+			};
 		});
 		this.tests = this.files.filter((f) => f.rel.startsWith("test/")).map((f) => f.rel);
 		for (const t of this.tests) this.failing.set(t, r() < 0.3 ? int(r, 1, 4) : 0);
@@ -152,7 +172,8 @@ class Agent {
 			count = text.split("\n").length;
 		}
 		const next = from + count;
-		if (next <= f.lines) text += `\n\n[Showing lines ${from}-${next - 1} of ${f.lines}. Use offset=${next} to continue.]`;
+		if (next <= f.lines)
+			text += `\n\n[Showing lines ${from}-${next - 1} of ${f.lines}. Use offset=${next} to continue.]`;
 		const args: Record<string, unknown> = { path: f.path };
 		if (offset !== undefined) args.offset = offset;
 		if (limit !== undefined) args.limit = limit;
@@ -218,7 +239,14 @@ class Agent {
 		const args: Record<string, unknown> = { pattern, path: inFile ? inFile.path : `${ROOT}/src` };
 		if (!inFile && r() < 0.4) args.glob = "*.ts";
 		const text = this.grepText(pattern, scope);
-		for (let k = 0; k < times; k++) add({ name: "grep", args, text, isError: false, ...(text.length > 8000 ? { details: { matchLimitReached: 100 } } : {}) });
+		for (let k = 0; k < times; k++)
+			add({
+				name: "grep",
+				args,
+				text,
+				isError: false,
+				...(text.length > 8000 ? { details: { matchLimitReached: 100 } } : {}),
+			});
 	}
 
 	private hhmmss(): string {
@@ -241,14 +269,33 @@ class Agent {
 		const ms = () => `${int(r, 2, 300)}ms`;
 		const lines = [` RUN  v4.1.12 ${ROOT}`, ""];
 		const extra = int(r, 0, 6);
-		for (let k = 0; k < extra; k++) lines.push(` ✓ ${this.tests[(test.length * 7 + k) % this.tests.length]} (${int(r, 3, 30)} tests) ${ms()}`);
+		for (let k = 0; k < extra; k++)
+			lines.push(` ✓ ${this.tests[(test.length * 7 + k) % this.tests.length]} (${int(r, 3, 30)} tests) ${ms()}`);
 		if (failing) {
 			lines.push(` ❯ ${test} (${total} tests | ${failing} failed) ${ms()}`);
-			for (let k = 0; k < failing; k++) lines.push(`   × ${WORDS[(test.length + k) % WORDS.length]} > handles ${PROSE[k % PROSE.length]} case ${ms()}`, `     → expected ${40 + k} to be ${41 + k}`);
+			for (let k = 0; k < failing; k++)
+				lines.push(
+					`   × ${WORDS[(test.length + k) % WORDS.length]} > handles ${PROSE[k % PROSE.length]} case ${ms()}`,
+					`     → expected ${40 + k} to be ${41 + k}`,
+				);
 			lines.push("", `⎯⎯⎯⎯⎯⎯⎯ Failed Tests ${failing} ⎯⎯⎯⎯⎯⎯⎯`, "");
 			for (let k = 0; k < failing; k++) {
-				lines.push(` FAIL  ${test} > ${WORDS[(test.length + k) % WORDS.length]} > handles ${PROSE[k % PROSE.length]} case`, `AssertionError: expected ${40 + k} to be ${41 + k} // Object.is equality`, "", "- Expected", "+ Received", "", `- ${41 + k}`, `+ ${40 + k}`, "", ` ❯ ${test}:${20 + k * 13}:22`);
-				for (let j = 0; j < 6; j++) lines.push(`     ${18 + k * 13 + j}|   ${this.v.ascii[(test.length * 17 + k * 5 + j) % this.v.ascii.length]}`);
+				lines.push(
+					` FAIL  ${test} > ${WORDS[(test.length + k) % WORDS.length]} > handles ${PROSE[k % PROSE.length]} case`,
+					`AssertionError: expected ${40 + k} to be ${41 + k} // Object.is equality`,
+					"",
+					"- Expected",
+					"+ Received",
+					"",
+					`- ${41 + k}`,
+					`+ ${40 + k}`,
+					"",
+					` ❯ ${test}:${20 + k * 13}:22`,
+				);
+				for (let j = 0; j < 6; j++)
+					lines.push(
+						`     ${18 + k * 13 + j}|   ${this.v.ascii[(test.length * 17 + k * 5 + j) % this.v.ascii.length]}`,
+					);
 				lines.push("");
 			}
 		} else lines.push(` ✓ ${test} (${total} tests) ${ms()}`);
@@ -268,7 +315,11 @@ class Agent {
 		const r = this.r;
 		const test = pick(r, this.tests);
 		const tail = r() < 0.4;
-		const command = pick(r, [`cd ${ROOT} && npx vitest run ${test}`, `npx vitest run ${test}${tail ? " 2>&1 | tail -40" : ""}`, `npm test -- ${test}${tail ? " 2>&1 | tail -40" : ""}`]);
+		const command = pick(r, [
+			`cd ${ROOT} && npx vitest run ${test}`,
+			`npx vitest run ${test}${tail ? " 2>&1 | tail -40" : ""}`,
+			`npm test -- ${test}${tail ? " 2>&1 | tail -40" : ""}`,
+		]);
 		const times = same ? int(r, 2, 7) : int(r, 1, 3);
 		for (let k = 0; k < times; k++) {
 			if (!same && k > 0) this.failing.set(test, Math.max(0, (this.failing.get(test) ?? 0) + pick(r, [-1, 0, 1])));
@@ -287,14 +338,21 @@ class Agent {
 			let step = int(r, 1, 3);
 			for (let k = 0; k < times; k++) {
 				if (!same) step++;
-				add({ name: "subagent", args: { action: "status", runId }, text: `Run ${runId} (${agent}): running, step ${step}/9, ${int(r, 1, 59)}s since last event\nLast output: ${same ? "reading src/orders" : `${pick(r, VERBS)} ${pick(r, WORDS)} (${step})`}`, isError: false });
+				add({
+					name: "subagent",
+					args: { action: "status", runId },
+					text: `Run ${runId} (${agent}): running, step ${step}/9, ${int(r, 1, 59)}s since last event\nLast output: ${same ? "reading src/orders" : `${pick(r, VERBS)} ${pick(r, WORDS)} (${step})`}`,
+					isError: false,
+				});
 			}
 			return;
 		}
 		const bash_id = `shell_${this.shells++}`;
 		for (let k = 0; k < times; k++) {
 			if (!same) this.progress += int(r, 1, 9);
-			const text = same ? `<status>running</status>\n<stdout>\nwaiting for server on :3000 ...\n</stdout>\n<timestamp>${new Date(this.clock).toISOString()}</timestamp>` : `<status>running</status>\n<stdout>\n[build] ${this.progress % 100}% compiled ${this.progress * 3} modules\n</stdout>`;
+			const text = same
+				? `<status>running</status>\n<stdout>\nwaiting for server on :3000 ...\n</stdout>\n<timestamp>${new Date(this.clock).toISOString()}</timestamp>`
+				: `<status>running</status>\n<stdout>\n[build] ${this.progress % 100}% compiled ${this.progress * 3} modules\n</stdout>`;
 			add({ name: "BashOutput", args: { bash_id }, text, isError: false });
 		}
 	}
@@ -308,14 +366,41 @@ class Agent {
 		const lands = wantLanding && !this.stuck(this.index);
 		if (r() < 0.08 && lands) {
 			const content = this.lines(f, 1, Math.min(f.lines, 120));
-			add({ name: "write", args: { path: f.path, content }, text: `Successfully wrote ${content.length} bytes to ${f.path}`, isError: false });
+			add({
+				name: "write",
+				args: { path: f.path, content },
+				text: `Successfully wrote ${content.length} bytes to ${f.path}`,
+				isError: false,
+			});
 		} else if (lands) {
-			const diff = [`     ...`, ...oldText.split("\n").map((l, k) => `-${String(n + k).padStart(4)} ${l}`), ...newText.split("\n").map((l, k) => `+${String(n + k).padStart(4)} ${l}`), `     ...`].join("\n");
-			add({ name: "edit", args: { path: f.path, edits: [{ oldText, newText }] }, text: `Successfully replaced 1 block(s) in ${f.rel}.`, isError: false, details: { diff, firstChangedLine: n } });
+			const diff = [
+				`     ...`,
+				...oldText.split("\n").map((l, k) => `-${String(n + k).padStart(4)} ${l}`),
+				...newText.split("\n").map((l, k) => `+${String(n + k).padStart(4)} ${l}`),
+				`     ...`,
+			].join("\n");
+			add({
+				name: "edit",
+				args: { path: f.path, edits: [{ oldText, newText }] },
+				text: `Successfully replaced 1 block(s) in ${f.rel}.`,
+				isError: false,
+				details: { diff, firstChangedLine: n },
+			});
 		} else if (r() < 0.8) {
-			add({ name: "edit", args: { path: f.path, edits: [{ oldText: `${oldText} `, newText }] }, text: `Could not find the exact text in ${f.path}. The old text must match exactly including all whitespace and newlines.`, isError: true });
+			add({
+				name: "edit",
+				args: { path: f.path, edits: [{ oldText: `${oldText} `, newText }] },
+				text: `Could not find the exact text in ${f.path}. The old text must match exactly including all whitespace and newlines.`,
+				isError: true,
+			});
 		} else {
-			add({ name: "edit", args: { path: f.path, edits: [{ oldText, newText: oldText }] }, text: `Successfully replaced 1 block(s) in ${f.rel}.`, isError: false, details: { diff: "", firstChangedLine: n } });
+			add({
+				name: "edit",
+				args: { path: f.path, edits: [{ oldText, newText: oldText }] },
+				text: `Successfully replaced 1 block(s) in ${f.rel}.`,
+				isError: false,
+				details: { diff: "", firstChangedLine: n },
+			});
 			return;
 		}
 		if (lands) {
@@ -334,13 +419,26 @@ class Agent {
 			const n = this.dirty.size;
 			this.dirty.clear();
 			this.commits++;
-			add({ name: "bash", args: { command }, text: `[feat/checkout ${(this.commits * 0x9e3779b1).toString(16).slice(-7)}] ${message}\n ${n} file${n > 1 ? "s" : ""} changed, ${int(r, 1, 90)} insertions(+), ${int(r, 0, 40)} deletions(-)`, isError: false });
-		} else add({ name: "bash", args: { command }, text: "On branch feat/checkout\nnothing to commit, working tree clean\n\nCommand exited with code 1", isError: true });
+			add({
+				name: "bash",
+				args: { command },
+				text: `[feat/checkout ${(this.commits * 0x9e3779b1).toString(16).slice(-7)}] ${message}\n ${n} file${n > 1 ? "s" : ""} changed, ${int(r, 1, 90)} insertions(+), ${int(r, 0, 40)} deletions(-)`,
+				isError: false,
+			});
+		} else
+			add({
+				name: "bash",
+				args: { command },
+				text: "On branch feat/checkout\nnothing to commit, working tree clean\n\nCommand exited with code 1",
+				isError: true,
+			});
 	}
 
 	private gitStatus(): string {
 		const dirty = [...this.dirty].slice(0, 30);
-		return dirty.length ? `On branch feat/checkout\nChanges not staged for commit:\n  (use "git add <file>..." to update what will be committed)\n${dirty.map((d) => `\tmodified:   ${d}`).join("\n")}\n\nno changes added to commit (use "git add" and/or "git commit -a")` : "On branch feat/checkout\nnothing to commit, working tree clean";
+		return dirty.length
+			? `On branch feat/checkout\nChanges not staged for commit:\n  (use "git add <file>..." to update what will be committed)\n${dirty.map((d) => `\tmodified:   ${d}`).join("\n")}\n\nno changes added to commit (use "git add" and/or "git commit -a")`
+			: "On branch feat/checkout\nnothing to commit, working tree clean";
 	}
 
 	private misc(add: (c: RawCall) => void): void {
@@ -349,31 +447,93 @@ class Agent {
 		if (w < 0.25) add({ name: "bash", args: { command: "git status" }, text: this.gitStatus(), isError: false });
 		else if (w < 0.4) {
 			const f = this.file();
-			add({ name: "bash", args: { command: `cd ${ROOT} && git diff -- ${f.rel}` }, text: this.dirty.has(f.rel) ? `diff --git a/${f.rel} b/${f.rel}\n--- a/${f.rel}\n+++ b/${f.rel}\n@@ -1,6 +1,7 @@\n${this.lines(f, 1, 6).split("\n").map((l) => ` ${l}`).join("\n")}\n+// changed` : "", isError: false });
+			add({
+				name: "bash",
+				args: { command: `cd ${ROOT} && git diff -- ${f.rel}` },
+				text: this.dirty.has(f.rel)
+					? `diff --git a/${f.rel} b/${f.rel}\n--- a/${f.rel}\n+++ b/${f.rel}\n@@ -1,6 +1,7 @@\n${this.lines(f, 1, 6)
+							.split("\n")
+							.map((l) => ` ${l}`)
+							.join("\n")}\n+// changed`
+					: "",
+				isError: false,
+			});
 		} else if (w < 0.55) {
 			const errors = this.dirty.size % 4;
-			add({ name: "bash", args: { command: `cd ${ROOT} && npx tsc --noEmit -p . 2>&1 | head -30` }, text: errors ? Array.from({ length: errors }, (_, k) => `src/${DIRS[k]}/${WORDS[k]}.ts(${10 + k},${5 + k}): error TS2345: Argument of type 'string' is not assignable to parameter of type '${cap(WORDS[k + 3])}Id'.`).join("\n") : "(no output)", isError: false });
+			add({
+				name: "bash",
+				args: { command: `cd ${ROOT} && npx tsc --noEmit -p . 2>&1 | head -30` },
+				text: errors
+					? Array.from(
+							{ length: errors },
+							(_, k) =>
+								`src/${DIRS[k]}/${WORDS[k]}.ts(${10 + k},${5 + k}): error TS2345: Argument of type 'string' is not assignable to parameter of type '${cap(WORDS[k + 3])}Id'.`,
+						).join("\n")
+					: "(no output)",
+				isError: false,
+			});
 		} else if (w < 0.7) {
 			const f = this.file();
 			const a = int(r, 1, Math.max(1, f.lines - 60));
-			add({ name: "bash", args: { command: `sed -n '${a},${a + 60}p' ${f.rel}` }, text: this.lines(f, a, 61), isError: false });
+			add({
+				name: "bash",
+				args: { command: `sed -n '${a},${a + 60}p' ${f.rel}` },
+				text: this.lines(f, a, 61),
+				isError: false,
+			});
 		} else if (w < 0.8) {
-			add({ name: "bash", args: { command: "git log --oneline -8" }, text: Array.from({ length: 8 }, (_, k) => `${((this.commits - k + 99) * 0x9e3779b1).toString(16).slice(-7)} ${pick(r, ["fix", "feat", "test"])}: ${pick(r, VERBS)} ${pick(r, WORDS)}`).join("\n"), isError: false });
+			add({
+				name: "bash",
+				args: { command: "git log --oneline -8" },
+				text: Array.from(
+					{ length: 8 },
+					(_, k) =>
+						`${((this.commits - k + 99) * 0x9e3779b1).toString(16).slice(-7)} ${pick(r, ["fix", "feat", "test"])}: ${pick(r, VERBS)} ${pick(r, WORDS)}`,
+				).join("\n"),
+				isError: false,
+			});
 		} else if (w < 0.9) {
 			const pattern = pick(r, this.v.patterns);
-			add({ name: "bash", args: { command: `rg -n "${pattern}" src | head -20` }, text: this.grepText(pattern, this.files).split("\n").slice(0, 20).join("\n"), isError: false });
+			add({
+				name: "bash",
+				args: { command: `rg -n "${pattern}" src | head -20` },
+				text: this.grepText(pattern, this.files).split("\n").slice(0, 20).join("\n"),
+				isError: false,
+			});
 		} else {
 			// A big output, cut by the tool (Pi keeps the last 50 KB and says so).
-			const f = pick(r, this.files.filter((x) => x.lines > 900));
+			const f = pick(
+				r,
+				this.files.filter((x) => x.lines > 900),
+			);
 			const full = this.lines(f, 1, f.lines);
 			const shown = full.length > 51_200 ? full.slice(full.length - 51_200) : full;
 			const truncated = full.length > 51_200;
 			add({
 				name: "bash",
 				args: { command: `cd ${ROOT} && cat ${f.rel}` },
-				text: truncated ? `${shown}\n\n[Showing last 50.0KB of output. Full output: /var/folders/xy/T/pi-bash-${this.index.toString(16)}.log]` : shown,
+				text: truncated
+					? `${shown}\n\n[Showing last 50.0KB of output. Full output: /var/folders/xy/T/pi-bash-${this.index.toString(16)}.log]`
+					: shown,
 				isError: false,
-				...(truncated ? { details: { truncation: { content: shown, truncated: true, truncatedBy: "bytes", totalLines: f.lines, totalBytes: full.length, outputLines: shown.split("\n").length, outputBytes: shown.length, maxLines: 2000, maxBytes: 51200 }, fullOutputPath: `/var/folders/xy/T/pi-bash-${this.index.toString(16)}.log` } } : {}),
+				...(truncated
+					? {
+							details: {
+								truncation: {
+									content: shown,
+									truncated: true,
+									truncatedBy: "bytes",
+									totalLines: f.lines,
+									totalBytes: full.length,
+									outputLines: shown.split("\n").length,
+									outputBytes: shown.length,
+									maxLines: 2000,
+									maxBytes: 51200,
+								},
+								fullOutputPath: `/var/folders/xy/T/pi-bash-${this.index.toString(16)}.log`,
+							},
+						}
+					: {}),
 			});
 		}
 	}
@@ -382,16 +542,54 @@ class Agent {
 		const r = this.r;
 		const dir = pick(r, DIRS);
 		const inDir = this.files.filter((f) => f.rel.includes(`/${dir}/`));
-		if (r() < 0.5) add({ name: "ls", args: { path: `${ROOT}/src/${dir}` }, text: inDir.filter((f) => f.rel.startsWith("src/")).map((f) => f.rel.replace(/^.*\//, "")).join("\n"), isError: false });
-		else add({ name: "find", args: { pattern: "*.test.ts", path: `${ROOT}/test/${dir}` }, text: inDir.filter((f) => f.rel.startsWith("test/")).map((f) => f.rel).join("\n") || "No files found matching pattern", isError: false });
+		if (r() < 0.5)
+			add({
+				name: "ls",
+				args: { path: `${ROOT}/src/${dir}` },
+				text: inDir
+					.filter((f) => f.rel.startsWith("src/"))
+					.map((f) => f.rel.replace(/^.*\//, ""))
+					.join("\n"),
+				isError: false,
+			});
+		else
+			add({
+				name: "find",
+				args: { pattern: "*.test.ts", path: `${ROOT}/test/${dir}` },
+				text:
+					inDir
+						.filter((f) => f.rel.startsWith("test/"))
+						.map((f) => f.rel)
+						.join("\n") || "No files found matching pattern",
+				isError: false,
+			});
 	}
 
 	private other(add: (c: RawCall) => void): void {
 		const r = this.r;
 		if (r() < 0.5) {
 			const query = `${pick(r, WORDS)} ${pick(r, WORDS)} idempotency vitest`;
-			add({ name: "web_explore", args: { query }, text: Array.from({ length: int(r, 2, 6) }, (_, k) => `${k + 1}. https://example.org/${pick(r, WORDS)}/${pick(r, WORDS)}\n   ${Array.from({ length: 25 }, () => pick(r, PROSE)).join(" ")}`).join("\n"), isError: false });
-		} else add({ name: "intercom", args: { action: "send", to: "parent", message: `Progress: ${Array.from({ length: int(r, 8, 40) }, () => pick(r, PROSE)).join(" ")}` }, text: "Message delivered.", isError: false });
+			add({
+				name: "web_explore",
+				args: { query },
+				text: Array.from(
+					{ length: int(r, 2, 6) },
+					(_, k) =>
+						`${k + 1}. https://example.org/${pick(r, WORDS)}/${pick(r, WORDS)}\n   ${Array.from({ length: 25 }, () => pick(r, PROSE)).join(" ")}`,
+				).join("\n"),
+				isError: false,
+			});
+		} else
+			add({
+				name: "intercom",
+				args: {
+					action: "send",
+					to: "parent",
+					message: `Progress: ${Array.from({ length: int(r, 8, 40) }, () => pick(r, PROSE)).join(" ")}`,
+				},
+				text: "Message delivered.",
+				isError: false,
+			});
 	}
 
 	/** A-B-A-B… (or A-B-C ×3) with identical results. */
@@ -400,7 +598,11 @@ class Agent {
 		const test = pick(r, this.tests);
 		const f = this.file();
 		const a = this.read(f, f.lines > 200 ? 101 : undefined, f.lines > 200 ? 80 : undefined);
-		const b = { name: "bash", args: { command: `npx vitest run ${test} 2>&1 | tail -40` }, ...this.testOutput(test, true) };
+		const b = {
+			name: "bash",
+			args: { command: `npx vitest run ${test} 2>&1 | tail -40` },
+			...this.testOutput(test, true),
+		};
 		const c = { name: "bash", args: { command: "git status" }, text: this.gitStatus(), isError: false };
 		const pattern = r() < 0.5 ? [a, b] : [a, b, c];
 		const rounds = int(r, 3, 4);

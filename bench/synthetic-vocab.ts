@@ -7,11 +7,79 @@ export const ROOT = "/Users/dev/work/shop-api";
 /** The seeded generator the tests use too. */
 export const rng = seededRandom;
 
-export const WORDS = ["order", "cart", "user", "session", "token", "price", "item", "stock", "invoice", "payment", "cache", "retry", "queue", "event", "handler", "config", "route", "schema", "record", "batch", "refund", "coupon", "tax", "ledger", "webhook"];
-export const SUFFIX = ["Id", "List", "Map", "Count", "State", "Result", "Options", "Error", "Service", "Store", "Total", "Key"];
-export const VERBS = ["get", "set", "load", "save", "apply", "parse", "build", "check", "resolve", "emit", "merge", "compute"];
-export const DIRS = ["orders", "cart", "users", "payments", "billing", "inventory", "auth", "webhooks", "shared", "db", "http", "jobs"];
-export const PROSE = "the a value is when this for to of and not it we should handle case each only once before after retry again cache stale key missing order total".split(" ");
+export const WORDS = [
+	"order",
+	"cart",
+	"user",
+	"session",
+	"token",
+	"price",
+	"item",
+	"stock",
+	"invoice",
+	"payment",
+	"cache",
+	"retry",
+	"queue",
+	"event",
+	"handler",
+	"config",
+	"route",
+	"schema",
+	"record",
+	"batch",
+	"refund",
+	"coupon",
+	"tax",
+	"ledger",
+	"webhook",
+];
+export const SUFFIX = [
+	"Id",
+	"List",
+	"Map",
+	"Count",
+	"State",
+	"Result",
+	"Options",
+	"Error",
+	"Service",
+	"Store",
+	"Total",
+	"Key",
+];
+export const VERBS = [
+	"get",
+	"set",
+	"load",
+	"save",
+	"apply",
+	"parse",
+	"build",
+	"check",
+	"resolve",
+	"emit",
+	"merge",
+	"compute",
+];
+export const DIRS = [
+	"orders",
+	"cart",
+	"users",
+	"payments",
+	"billing",
+	"inventory",
+	"auth",
+	"webhooks",
+	"shared",
+	"db",
+	"http",
+	"jobs",
+];
+export const PROSE =
+	"the a value is when this for to of and not it we should handle case each only once before after retry again cache stale key missing order total".split(
+		" ",
+	);
 
 export function pick<T>(r: () => number, xs: readonly T[]): T {
 	return xs[Math.floor(r() * xs.length)];

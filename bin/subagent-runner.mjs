@@ -12,6 +12,9 @@ if (!runDir) {
 	process.stderr.write("usage: subagent-runner.mjs <run folder>\n");
 	process.exit(2);
 }
-process.exitCode = await runBackground(runDir, { childWatchdog: (options) => createWatchdogExtension(options), worktrees: gitWorktrees });
+process.exitCode = await runBackground(runDir, {
+	childWatchdog: (options) => createWatchdogExtension(options),
+	worktrees: gitWorktrees,
+});
 // Timers of finished sessions (a language server's idle timer) must not keep the runner alive.
 setTimeout(() => process.exit(), 2_000).unref();

@@ -1,9 +1,24 @@
 // Entry point Pi loads: registers Pi's events, the renderers, the command and the tool, and
 // forwards each to the session's watchdog (src/session/watchdog-session.ts). No logic here.
-import { CONFIG_DIR_NAME, type ExtensionAPI, type ExtensionCommandContext, type ExtensionContext, type ExtensionFactory, getAgentDir } from "@earendil-works/pi-coding-agent";
+import {
+	CONFIG_DIR_NAME,
+	type ExtensionAPI,
+	type ExtensionCommandContext,
+	type ExtensionContext,
+	type ExtensionFactory,
+	getAgentDir,
+} from "@earendil-works/pi-coding-agent";
 import { cleanStaleRuns, launcherDeps, subagentTool } from "./children/index.ts";
 import { COMMAND_NAME, completeArguments, runCommand } from "./commands/index.ts";
-import { type Finding, FINDING_MESSAGE, NOTE_ENTRY, type NoteData, type Question, QUESTION_MESSAGE, QUESTION_NOTE } from "./findings/index.ts";
+import {
+	type Finding,
+	FINDING_MESSAGE,
+	NOTE_ENTRY,
+	type NoteData,
+	type Question,
+	QUESTION_MESSAGE,
+	QUESTION_NOTE,
+} from "./findings/index.ts";
 import { guarded, present, quietly, renderFindings, renderQuestion } from "./host/index.ts";
 import { type WatchdogOptions, WatchdogSession } from "./session/index.ts";
 
@@ -26,7 +41,8 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 		const refreshUi = (ctx: ExtensionContext) => {
 			const notice = watchdog.settingsNotice(ctx);
 			if (notice) present(ctx, notice, "warning");
-			if (ctx.mode === "tui" || ctx.mode === "rpc") quietly(() => ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx)));
+			if (ctx.mode === "tui" || ctx.mode === "rpc")
+				quietly(() => ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx)));
 		};
 
 		pi.on(
@@ -46,7 +62,10 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 				return undefined;
 			}),
 		);
-		pi.on("agent_start", guarded("run start", (_event, ctx) => watchdog.agentStart(ctx)));
+		pi.on(
+			"agent_start",
+			guarded("run start", (_event, ctx) => watchdog.agentStart(ctx)),
+		);
 		pi.on(
 			"turn_end",
 			guarded("turn end", (event, ctx) => {
@@ -54,8 +73,14 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 				return undefined;
 			}),
 		);
-		pi.on("session_compact", guarded("compaction", () => watchdog.compacted()));
-		pi.on("tool_call", guarded("tool call", (event, ctx) => watchdog.toolCall(ctx, event)));
+		pi.on(
+			"session_compact",
+			guarded("compaction", () => watchdog.compacted()),
+		);
+		pi.on(
+			"tool_call",
+			guarded("tool call", (event, ctx) => watchdog.toolCall(ctx, event)),
+		);
 		pi.on(
 			"tool_result",
 			guarded("tool result", (event, ctx) => {
@@ -75,28 +100,49 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 			guarded("boundary review", async (event, ctx) => {
 				const result = await watchdog.beforeSettle(ctx, event);
 				// The footer's word must never cost the boundary its result (the review's record, findings, continue).
-				if (ctx.mode === "tui" || ctx.mode === "rpc") quietly(() => ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx)));
+				if (ctx.mode === "tui" || ctx.mode === "rpc")
+					quietly(() => ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx)));
 				return result;
 			}),
 		);
-		pi.on("model_select", guarded("model change", () => watchdog.modelChange()));
-		pi.on("session_shutdown", guarded("shutdown", () => watchdog.shutdown()));
+		pi.on(
+			"model_select",
+			guarded("model change", () => watchdog.modelChange()),
+		);
+		pi.on(
+			"session_shutdown",
+			guarded("shutdown", () => watchdog.shutdown()),
+		);
 
 		pi.registerMessageRenderer<{ findings?: Finding[] }>(FINDING_MESSAGE, (message, renderOptions, theme) =>
-			message.details?.findings ? renderFindings(message.details.findings, "sent to the agent", renderOptions.expanded, theme) : undefined,
+			message.details?.findings
+				? renderFindings(message.details.findings, "sent to the agent", renderOptions.expanded, theme)
+				: undefined,
 		);
 		pi.registerMessageRenderer<{ question?: Question }>(QUESTION_MESSAGE, (message, renderOptions, theme) =>
-			message.details?.question ? renderQuestion(message.details.question, "sent to the agent", renderOptions.expanded, theme) : undefined,
+			message.details?.question
+				? renderQuestion(message.details.question, "sent to the agent", renderOptions.expanded, theme)
+				: undefined,
 		);
 		pi.registerEntryRenderer<Question & { reason?: string }>(QUESTION_NOTE, (entry, renderOptions, theme) =>
-			entry.data?.question ? renderQuestion(entry.data, `not sent: ${entry.data.reason ?? "held back"}`, renderOptions.expanded, theme) : undefined,
+			entry.data?.question
+				? renderQuestion(entry.data, `not sent: ${entry.data.reason ?? "held back"}`, renderOptions.expanded, theme)
+				: undefined,
 		);
 		pi.registerEntryRenderer<NoteData>(NOTE_ENTRY, (entry, renderOptions, theme) =>
-			entry.data?.finding ? renderFindings([entry.data.finding], entry.data.stalemate ? "stalemate" : "for you only", renderOptions.expanded, theme) : undefined,
+			entry.data?.finding
+				? renderFindings(
+						[entry.data.finding],
+						entry.data.stalemate ? "stalemate" : "for you only",
+						renderOptions.expanded,
+						theme,
+					)
+				: undefined,
 		);
 
 		pi.registerCommand(COMMAND_NAME, {
-			description: "Watchdog: status | on | off | session on|off | model <ref>|recommended|inherit | thinking <level> | recommend-model | check",
+			description:
+				"Watchdog: status | on | off | session on|off | model <ref>|recommended|inherit | thinking <level> | recommend-model | check",
 			getArgumentCompletions: (prefix) => {
 				try {
 					return completeArguments(prefix, watchdog.knownModelRefs());

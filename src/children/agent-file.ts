@@ -66,11 +66,25 @@ export function formatAgentError(error: AgentLoadError): string {
 	return `${error.path}${error.line !== undefined ? `:${error.line}` : ""}: ${error.message}`;
 }
 
-export function parseAgentFile(text: string, path: string, source: AgentDefinition["source"]): AgentDefinition | AgentLoadError {
+export function parseAgentFile(
+	text: string,
+	path: string,
+	source: AgentDefinition["source"],
+): AgentDefinition | AgentLoadError {
 	const names = claimedNames(text, path);
-	const fail = (message: string, line?: number): AgentLoadError => ({ path, ...(line !== undefined ? { line } : {}), message, names, source });
+	const fail = (message: string, line?: number): AgentLoadError => ({
+		path,
+		...(line !== undefined ? { line } : {}),
+		message,
+		names,
+		source,
+	});
 	const lines = text.split(/\r?\n/);
-	if (lines[0]?.trimEnd() !== "---") return fail("an agent file starts with a `---` line, then YAML frontmatter (name, description, ...), then `---` and the system prompt", 1);
+	if (lines[0]?.trimEnd() !== "---")
+		return fail(
+			"an agent file starts with a `---` line, then YAML frontmatter (name, description, ...), then `---` and the system prompt",
+			1,
+		);
 	const close = lines.findIndex((line, i) => i > 0 && line.trimEnd() === "---");
 	if (close < 0) return fail("the frontmatter is not closed: add a `---` line after it, before the system prompt", 1);
 
@@ -89,7 +103,8 @@ export function parseAgentFile(text: string, path: string, source: AgentDefiniti
 		}
 	}
 	// The frontmatter's first line is the file's second.
-	const fileLine = (offset: number | undefined) => (offset === undefined ? undefined : lineCounter.linePos(offset).line + 1);
+	const fileLine = (offset: number | undefined) =>
+		offset === undefined ? undefined : lineCounter.linePos(offset).line + 1;
 	const [yamlError] = doc.errors;
 	if (yamlError) return fail(`the frontmatter is not valid YAML: ${yamlError.message}`, fileLine(yamlError.pos[0]));
 	if (!isMap(doc.contents)) return fail("the frontmatter must be a mapping of fields (name: ..., description: ...)", 2);
@@ -101,7 +116,8 @@ export function parseAgentFile(text: string, path: string, source: AgentDefiniti
 	} catch (error) {
 		return fail(`the frontmatter cannot be read: ${(error as Error).message}`, 2);
 	}
-	const pairOf = (map: YAMLMap, key: string) => map.items.find((p) => isScalar(p.key) && p.key.value === key) as Pair<Node, Node> | undefined;
+	const pairOf = (map: YAMLMap, key: string) =>
+		map.items.find((p) => isScalar(p.key) && p.key.value === key) as Pair<Node, Node> | undefined;
 	const lineOfKey = (key: string) => fileLine(pairOf(top, key)?.key?.range?.[0]);
 	const has = (key: string) => pairOf(top, key) !== undefined;
 
@@ -109,16 +125,28 @@ export function parseAgentFile(text: string, path: string, source: AgentDefiniti
 	if (!has("name")) return fail("`name:` is missing; give the agent a name (letters, digits, _ . -)", 1);
 	const name = data.name;
 	if (typeof name !== "string" || !NAME_PATTERN.test(name) || name.length > NAME_MAX) {
-		return fail(`\`name\` must be letters, digits, _ . - (starting with a letter or digit, at most ${NAME_MAX} characters); got ${show(name)}`, lineOfKey("name"));
+		return fail(
+			`\`name\` must be letters, digits, _ . - (starting with a letter or digit, at most ${NAME_MAX} characters); got ${show(name)}`,
+			lineOfKey("name"),
+		);
 	}
 	// description
-	if (!has("description")) return fail("`description:` is missing; say in a line what the agent is for (the parent model picks agents by it)", 1);
+	if (!has("description"))
+		return fail(
+			"`description:` is missing; say in a line what the agent is for (the parent model picks agents by it)",
+			1,
+		);
 	const description = data.description;
-	if (typeof description !== "string" || !description.trim()) return fail(`\`description\` must be non-empty text; got ${show(description)}`, lineOfKey("description"));
+	if (typeof description !== "string" || !description.trim())
+		return fail(`\`description\` must be non-empty text; got ${show(description)}`, lineOfKey("description"));
 	// model
 	let model = "inherit";
 	if (has("model") && data.model !== null) {
-		if (typeof data.model !== "string") return fail(`\`model\` must be "inherit", provider/id[:thinking] or a bare model id; got ${show(data.model)}`, lineOfKey("model"));
+		if (typeof data.model !== "string")
+			return fail(
+				`\`model\` must be "inherit", provider/id[:thinking] or a bare model id; got ${show(data.model)}`,
+				lineOfKey("model"),
+			);
 		model = data.model.trim();
 		// A bare id (no provider) is looked up among the models Pi has when the agent is launched.
 		if (model !== "inherit" && (model.includes("/") || !BARE_ID.test(model))) {
@@ -132,7 +160,10 @@ export function parseAgentFile(text: string, path: string, source: AgentDefiniti
 	if (data.thinking === false) data.thinking = "off";
 	if (has("thinking") && data.thinking !== null) {
 		if (data.thinking !== "inherit" && !isThinking(data.thinking)) {
-			return fail(`\`thinking\` must be one of ${THINKING_LEVELS.join(", ")} or inherit; got ${show(data.thinking)}`, lineOfKey("thinking"));
+			return fail(
+				`\`thinking\` must be one of ${THINKING_LEVELS.join(", ")} or inherit; got ${show(data.thinking)}`,
+				lineOfKey("thinking"),
+			);
 		}
 		thinking = data.thinking as string;
 	}
@@ -151,21 +182,32 @@ export function parseAgentFile(text: string, path: string, source: AgentDefiniti
 	}
 	// permissions, under either spelling
 	if (has("permission") && has("permissions")) {
-		return fail("both `permission:` and `permissions:` are given; keep one (they mean the same)", lineOfKey("permissions"));
+		return fail(
+			"both `permission:` and `permissions:` are given; keep one (they mean the same)",
+			lineOfKey("permissions"),
+		);
 	}
 	const permKey = has("permission") ? "permission" : "permissions";
 	let permissions: Record<string, ToolPermission> | undefined;
 	if (has(permKey) && data[permKey] !== null) {
 		const node = pairOf(top, permKey)?.value;
-		if (!isMap(node)) return fail(`\`${permKey}\` must be a mapping of tool name to allow, ask or deny (e.g. "bash: ask")`, lineOfKey(permKey));
+		if (!isMap(node))
+			return fail(
+				`\`${permKey}\` must be a mapping of tool name to allow, ask or deny (e.g. "bash: ask")`,
+				lineOfKey(permKey),
+			);
 		permissions = {};
 		for (const pair of node.items) {
 			const tool = isScalar(pair.key) ? pair.key.value : undefined;
 			const keyLine = fileLine((pair.key as Node | null)?.range?.[0]) ?? lineOfKey(permKey);
-			if (typeof tool !== "string" || !tool.trim()) return fail(`\`${permKey}\`: a tool name must be text; got ${show(tool)}`, keyLine);
+			if (typeof tool !== "string" || !tool.trim())
+				return fail(`\`${permKey}\`: a tool name must be text; got ${show(tool)}`, keyLine);
 			const value = isScalar(pair.value) ? pair.value.value : undefined;
 			if (typeof value !== "string" || !(TOOL_PERMISSIONS as readonly string[]).includes(value)) {
-				return fail(`\`${permKey}\`: the permission for tool "${tool}" must be allow, ask or deny; got ${show(value ?? (pair.value as Node | null)?.toJSON())}`, keyLine);
+				return fail(
+					`\`${permKey}\`: the permission for tool "${tool}" must be allow, ask or deny; got ${show(value ?? (pair.value as Node | null)?.toJSON())}`,
+					keyLine,
+				);
 			}
 			permissions[tool.trim()] = value as ToolPermission;
 		}
@@ -178,7 +220,10 @@ export function parseAgentFile(text: string, path: string, source: AgentDefiniti
 		...(thinking !== undefined ? { thinking } : {}),
 		...lists,
 		...(permissions ? { permissions } : {}),
-		systemPrompt: lines.slice(close + 1).join("\n").trim(),
+		systemPrompt: lines
+			.slice(close + 1)
+			.join("\n")
+			.trim(),
 		source,
 		path,
 	};
@@ -210,7 +255,8 @@ function stringList(value: unknown, singleWords: boolean): string[] | string {
 		if (typeof item !== "string") return `must hold names only; got ${show(item)}`;
 		const name = item.trim();
 		if (!name && typeof value !== "string") return "holds an empty name";
-		if (singleWords && /\s/.test(name)) return `holds "${name}"; a tool name has no spaces (separate names with commas)`;
+		if (singleWords && /\s/.test(name))
+			return `holds "${name}"; a tool name has no spaces (separate names with commas)`;
 		if (name && !out.includes(name)) out.push(name);
 	}
 	return out;
@@ -218,6 +264,6 @@ function stringList(value: unknown, singleWords: boolean): string[] | string {
 
 function show(value: unknown): string {
 	if (value === undefined) return "nothing";
-	const text = typeof value === "string" ? `"${value}"` : JSON.stringify(value) ?? String(value);
+	const text = typeof value === "string" ? `"${value}"` : (JSON.stringify(value) ?? String(value));
 	return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

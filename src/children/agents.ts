@@ -11,13 +11,18 @@ import { fileURLToPath } from "node:url";
 import { AGENT_FILE_MAX_BYTES, type FileState, type FileTrust, listAgentFiles, readState } from "../host/index.ts";
 import type { ChildPolicyLayer } from "../settings/index.ts";
 import { fileToken, readFileInRoot, userRoot } from "../util/index.ts";
-import { type AgentDefinition, type AgentLoadError, effectiveTools, isAgentLoadError, parseAgentFile } from "./agent-file.ts";
+import {
+	type AgentDefinition,
+	type AgentLoadError,
+	effectiveTools,
+	isAgentLoadError,
+	parseAgentFile,
+} from "./agent-file.ts";
 
 /** The package's root folder (this file is src/children/agents.ts). */
 export const PACKAGE_DIR = resolve(fileURLToPath(new URL("../../", import.meta.url)));
 /** The agents shipped with the package. */
 export const PACKAGE_AGENTS_DIR = join(PACKAGE_DIR, "agents");
-
 
 export interface LoadAgentsOptions {
 	/** The package's root folder (its `agents/` is read); default: this package's. */
@@ -46,7 +51,8 @@ export function loadAgents(options: LoadAgentsOptions): LoadedAgents {
 	const packageAgents = join(options.packageDir ?? PACKAGE_DIR, "agents");
 	sources.push({ source: "package", dir: packageAgents, root: packageAgents });
 	sources.push({ source: "user", dir: join(options.agentDir, "agents"), root: userRoot(options.agentDir) });
-	if (options.projectTrusted) sources.push({ source: "project", dir: join(options.cwd, options.configDirName, "agents"), root: options.cwd });
+	if (options.projectTrusted)
+		sources.push({ source: "project", dir: join(options.cwd, options.configDirName, "agents"), root: options.cwd });
 
 	const agents = new Map<string, AgentDefinition>();
 	const errors: AgentLoadError[] = [];
@@ -65,7 +71,12 @@ export function loadAgents(options: LoadAgentsOptions): LoadedAgents {
 			}
 			const earlier = seen.get(parsed.name);
 			if (earlier) {
-				errors.push({ path, message: `the name "${parsed.name}" is already used by ${earlier}; rename one of them (launches of "${parsed.name}" are refused until then)`, names: [parsed.name], source });
+				errors.push({
+					path,
+					message: `the name "${parsed.name}" is already used by ${earlier}; rename one of them (launches of "${parsed.name}" are refused until then)`,
+					names: [parsed.name],
+					source,
+				});
 				continue;
 			}
 			seen.set(parsed.name, path);
@@ -76,7 +87,14 @@ export function loadAgents(options: LoadAgentsOptions): LoadedAgents {
 					errors.push({ path, message: refused, names: [parsed.name], source });
 					continue;
 				}
-				agents.set(parsed.name, { ...parsed, base: { path: shadowed.path, source: shadowed.source as "package" | "user", ...(shadowed.permissions ? { permissions: shadowed.permissions } : {}) } });
+				agents.set(parsed.name, {
+					...parsed,
+					base: {
+						path: shadowed.path,
+						source: shadowed.source as "package" | "user",
+						...(shadowed.permissions ? { permissions: shadowed.permissions } : {}),
+					},
+				});
 				continue;
 			}
 			agents.set(parsed.name, parsed);
@@ -103,7 +121,6 @@ function shadowProblem(project: AgentDefinition, other: AgentDefinition): string
 	return undefined;
 }
 
-
 // Parsed files by (source, root, path), valid while the file's size, times and inode stay the same.
 type AgentRead = { token: string; result: AgentDefinition | AgentLoadError; state: FileState };
 const cache = new Map<string, AgentRead>();
@@ -116,11 +133,12 @@ function readAgentFile(path: string, root: string, source: AgentDefinition["sour
 	if (hit && hit.token === token && !token.startsWith("stat-error")) return hit;
 	const read = readFileInRoot(path, { root, maxBytes: AGENT_FILE_MAX_BYTES, overLimit: "refuse" });
 	if (read.state === "missing") return undefined; // gone since the listing, or a broken link
-	const result = read.state === "refused" ? { path, message: read.reason, names: [basename(path).replace(/\.md$/, "")], source } : parseAgentFile(read.text, path, source);
+	const result =
+		read.state === "refused"
+			? { path, message: read.reason, names: [basename(path).replace(/\.md$/, "")], source }
+			: parseAgentFile(read.text, path, source);
 	if (cache.size >= CACHE_MAX) cache.clear();
 	const entry = { token, result, state: readState(read) };
 	cache.set(key, entry);
 	return entry;
 }
-
-

@@ -16,7 +16,20 @@ import type { LaunchPlan } from "./launch-plan.ts";
 import { type ChildResult, launchFindings, launchText } from "./launch-result.ts";
 import type { LauncherDeps, LaunchOutput } from "./launcher.ts";
 import type { RunnerSpec } from "./runner.ts";
-import { isRunId, listRuns, makeRunDir, newRunId, processAlive, readRunJson, readStatus, runDir, runningBackground, type RunStatus, statusWriter, writeJsonAtomic } from "./runs.ts";
+import {
+	isRunId,
+	listRuns,
+	makeRunDir,
+	newRunId,
+	processAlive,
+	readRunJson,
+	readStatus,
+	runDir,
+	runningBackground,
+	type RunStatus,
+	statusWriter,
+	writeJsonAtomic,
+} from "./runs.ts";
 import type { SubagentParams } from "./tool-params.ts";
 
 export const RUNNER_SCRIPT = fileURLToPath(new URL("../../bin/subagent-runner.mjs", import.meta.url));
@@ -25,14 +38,31 @@ const MAX_WAIT_MS = 10 * 60_000;
 const DEFAULT_WAIT_MS = 60_000;
 export const SUBAGENT_MESSAGE = "watchdog-subagent";
 
-export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext, asked: LaunchPlan, signal?: AbortSignal): Promise<LaunchOutput> {
+export async function launchBackground(
+	deps: LauncherDeps,
+	ctx: ExtensionContext,
+	asked: LaunchPlan,
+	signal?: AbortSignal,
+): Promise<LaunchOutput> {
 	const { plan, children: ready } = await prepareLaunch(deps, ctx, asked, signal);
-	const children: RunnerSpec["children"] = ready.map((c) => ({ label: c.label, step: c.step, agent: c.agent, model: `${c.resolved.provider}/${c.resolved.id}`, thinking: c.thinking, ...(c.permissions ? { permissions: c.permissions } : {}) }));
+	const children: RunnerSpec["children"] = ready.map((c) => ({
+		label: c.label,
+		step: c.step,
+		agent: c.agent,
+		model: `${c.resolved.provider}/${c.resolved.id}`,
+		thinking: c.thinking,
+		...(c.permissions ? { permissions: c.permissions } : {}),
+	}));
 	// From the count to the status file below nothing awaits: launches of one turn's parallel tool calls count each other.
 	refuseOverCap(deps.agentDir, deps.watchdog.settings(ctx).settings.children.maxBackground);
 	const runId = newRunId();
 	// Judged here, in the parent: a blocked launch never gets a runner.
-	enforceLaunchRules(deps.watchdog, ctx, runId, ready.map((c) => c.checked));
+	enforceLaunchRules(
+		deps.watchdog,
+		ctx,
+		runId,
+		ready.map((c) => c.checked),
+	);
 	const dir = makeRunDir(deps.agentDir, runId);
 	const session = sessionInfo(ctx);
 	const spec: RunnerSpec = {
@@ -50,7 +80,9 @@ export async function launchBackground(deps: LauncherDeps, ctx: ExtensionContext
 	};
 	writeJsonAtomic(join(dir, "spec.json"), spec);
 	const pid = startRunner(dir, deps.agentDir, session.id);
-	statusWriter(dir, { id: runId, mode: plan.mode, pid, parentSession: session.file }, () => children.map((c) => ({ label: c.label, agent: c.agent.name, status: "queued", toolCount: 0, tokens: 0, cost: 0 })))("running");
+	statusWriter(dir, { id: runId, mode: plan.mode, pid, parentSession: session.file }, () =>
+		children.map((c) => ({ label: c.label, agent: c.agent.name, status: "queued", toolCount: 0, tokens: 0, cost: 0 })),
+	)("running");
 	watch(deps, ctx, runId);
 	return {
 		text: `Run ${runId} started in the background: ${children.map((c) => c.label).join(", ")}. A message arrives here when it ends; meanwhile use subagent {action: "status", id: "${runId}"}, "wait", "steer", "interrupt" or "stop".`,
@@ -76,7 +108,11 @@ function startRunner(dir: string, agentDir: string, parentSession: string | unde
 			cwd: dir,
 			detached: true,
 			stdio: ["ignore", log, log],
-			env: { ...process.env, [envName("CODING_AGENT_DIR")]: agentDir, [envName("SUBAGENT_PARENT_SESSION")]: parentSession ?? "" },
+			env: {
+				...process.env,
+				[envName("CODING_AGENT_DIR")]: agentDir,
+				[envName("SUBAGENT_PARENT_SESSION")]: parentSession ?? "",
+			},
 		});
 		child.unref();
 		return child.pid;
@@ -117,7 +153,12 @@ function settle(deps: LauncherDeps, runId: string): { status: RunStatus; results
 	const result = readRunJson(dir, "result.json");
 	if (result && status.state !== "running") return { status, results: (result.results as ChildResult[]) ?? [] };
 	if (status.state === "running" && !processAlive(status.pid)) {
-		const lost: RunStatus = { ...status, state: "lost", updatedAt: new Date().toISOString(), error: "the runner process ended without a result" };
+		const lost: RunStatus = {
+			...status,
+			state: "lost",
+			updatedAt: new Date().toISOString(),
+			error: "the runner process ended without a result",
+		};
 		writeJsonAtomic(join(dir, "status.json"), lost);
 		// Only this run's worktrees: the other runs' are still being worked in.
 		void deps.worktrees.cleanStale?.(readSpecCwd(dir), dir, () => false).catch(() => {});
@@ -131,13 +172,22 @@ function readSpecCwd(dir: string): string {
 	return typeof spec?.cwd === "string" ? spec.cwd : dir;
 }
 
-function deliverCompletion(deps: LauncherDeps, ctx: ExtensionContext, runId: string, status: RunStatus, results: ChildResult[]): void {
+function deliverCompletion(
+	deps: LauncherDeps,
+	ctx: ExtensionContext,
+	runId: string,
+	status: RunStatus,
+	results: ChildResult[],
+): void {
 	const { watchdog } = deps;
 	for (const r of results) {
 		watchdog.port.findings(r.findings.map((finding: Finding) => ({ finding, role: r.agent, runId, child: r.label })));
 		watchdog.port.settled(`${runId}/${r.label}`, r.blockers);
 	}
-	const text = status.state === "lost" ? `Background run ${runId} was lost: ${status.error ?? "its runner ended without a result"}. Its worktrees were removed.` : `Background run ${runId} ended (${status.state}).\n${launchText(results)}`;
+	const text =
+		status.state === "lost"
+			? `Background run ${runId} was lost: ${status.error ?? "its runner ended without a result"}. Its worktrees were removed.`
+			: `Background run ${runId} ended (${status.state}).\n${launchText(results)}`;
 	// The notice and the children's findings go through this session's sink: only a finding it sends may start a turn.
 	const report = {
 		notice: { customType: SUBAGENT_MESSAGE, content: text, details: { runId, state: status.state } },
@@ -146,11 +196,21 @@ function deliverCompletion(deps: LauncherDeps, ctx: ExtensionContext, runId: str
 	};
 	const end = { runId, results: endResults(deps.agentDir, status, results), via: "completion" };
 	void watchdog.port.ended(ctx, { ...end, parentSession: status.parentSession }, report);
-	watchdog.recordHistory(ctx, { kind: "launch", summary: `background run ${runId} ${status.state}: ${results.map((r) => `${r.label} ${r.status}`).join(", ") || "no results"}`, outcome: status.state, details: { run: runId } });
+	watchdog.recordHistory(ctx, {
+		kind: "launch",
+		summary: `background run ${runId} ${status.state}: ${results.map((r) => `${r.label} ${r.status}`).join(", ") || "no results"}`,
+		outcome: status.state,
+		details: { run: runId },
+	});
 }
 
 /** status, steer, interrupt, stop, wait. */
-export async function runAction(deps: LauncherDeps, ctx: ExtensionContext, params: SubagentParams, signal: AbortSignal | undefined): Promise<{ text: string; details: Record<string, unknown> }> {
+export async function runAction(
+	deps: LauncherDeps,
+	ctx: ExtensionContext,
+	params: SubagentParams,
+	signal: AbortSignal | undefined,
+): Promise<{ text: string; details: Record<string, unknown> }> {
 	const id = params.id?.trim();
 	if (params.action === "status" && !id) return { text: listText(deps.agentDir), details: {} };
 	if (!id) throw new Error(`${params.action} needs the run id ("id")`);
@@ -160,24 +220,52 @@ export async function runAction(deps: LauncherDeps, ctx: ExtensionContext, param
 	switch (params.action) {
 		case "status": {
 			const end = settle(deps, id);
-			if (end) await deps.watchdog.port.ended(ctx, { runId: id, results: endResults(deps.agentDir, end.status, end.results), via: "status", parentSession: end.status.parentSession });
-			return { text: statusText(deps.agentDir, id, end?.status ?? status), details: { runId: id, state: status.state } };
+			if (end)
+				await deps.watchdog.port.ended(ctx, {
+					runId: id,
+					results: endResults(deps.agentDir, end.status, end.results),
+					via: "status",
+					parentSession: end.status.parentSession,
+				});
+			return {
+				text: statusText(deps.agentDir, id, end?.status ?? status),
+				details: { runId: id, state: status.state },
+			};
 		}
 		case "wait": {
 			const limit = Math.min(params.timeoutMs ?? DEFAULT_WAIT_MS, MAX_WAIT_MS);
 			const end = await waitFor(deps, id, limit, signal);
 			const now = end?.status ?? readStatus(deps.agentDir, id) ?? status;
-			if (!end) return { text: `Run ${id} is still running after ${Math.round(limit / 1000)} s.\n${statusText(deps.agentDir, id, now)}`, details: { runId: id, state: now.state } };
-			await deps.watchdog.port.ended(ctx, { runId: id, results: endResults(deps.agentDir, end.status, end.results), via: "wait", parentSession: end.status.parentSession });
-			return { text: end.status.state === "lost" ? statusText(deps.agentDir, id, end.status) : `Run ${id} ${end.status.state}.\n${launchText(end.results)}`, details: { runId: id, state: end.status.state } };
+			if (!end)
+				return {
+					text: `Run ${id} is still running after ${Math.round(limit / 1000)} s.\n${statusText(deps.agentDir, id, now)}`,
+					details: { runId: id, state: now.state },
+				};
+			await deps.watchdog.port.ended(ctx, {
+				runId: id,
+				results: endResults(deps.agentDir, end.status, end.results),
+				via: "wait",
+				parentSession: end.status.parentSession,
+			});
+			return {
+				text:
+					end.status.state === "lost"
+						? statusText(deps.agentDir, id, end.status)
+						: `Run ${id} ${end.status.state}.\n${launchText(end.results)}`,
+				details: { runId: id, state: end.status.state },
+			};
 		}
 		case "steer":
 		case "interrupt":
 		case "stop": {
 			if (status.state !== "running") throw new Error(`run ${id} is not running (${status.state})`);
-			if (status.pid === process.pid) throw new Error(`run ${id} runs in the foreground of this session; it ends when its tool call does`);
+			if (status.pid === process.pid)
+				throw new Error(`run ${id} runs in the foreground of this session; it ends when its tool call does`);
 			if (params.action === "steer" && !params.message?.trim()) throw new Error("steer needs a message");
-			requestControl(deps.agentDir, id, { action: params.action, ...(params.action === "steer" ? { message: params.message } : {}) });
+			requestControl(deps.agentDir, id, {
+				action: params.action,
+				...(params.action === "steer" ? { message: params.message } : {}),
+			});
 			return { text: `${params.action} sent to run ${id}.`, details: { runId: id } };
 		}
 		default:
@@ -185,7 +273,12 @@ export async function runAction(deps: LauncherDeps, ctx: ExtensionContext, param
 	}
 }
 
-async function waitFor(deps: LauncherDeps, id: string, limitMs: number, signal: AbortSignal | undefined): Promise<{ status: RunStatus; results: ChildResult[] } | undefined> {
+async function waitFor(
+	deps: LauncherDeps,
+	id: string,
+	limitMs: number,
+	signal: AbortSignal | undefined,
+): Promise<{ status: RunStatus; results: ChildResult[] } | undefined> {
 	const until = Date.now() + limitMs;
 	for (;;) {
 		const end = settle(deps, id);
@@ -199,8 +292,24 @@ async function waitFor(deps: LauncherDeps, id: string, limitMs: number, signal: 
 function endResults(agentDir: string, status: RunStatus, results: ChildResult[]): ChildResult[] {
 	if (results.length || status.state !== "lost") return results;
 	const spec = readRunJson(runDir(agentDir, status.id), "spec.json") as Partial<RunnerSpec> | undefined;
-	const taskOf = (label: string) => spec?.children?.find((c) => c.label === label)?.step.task ?? "(the task is in the run's spec.json)";
-	return status.children.map((c) => ({ status: "lost" as never, answer: "", error: status.error ?? "its runner ended without a result", toolCalls: 0, tokens: 0, cost: 0, notices: [], label: c.label, agent: c.agent, task: taskOf(c.label), model: "", cwd: "", findings: [], blockers: { blockers: [], stalemate: false } }));
+	const taskOf = (label: string) =>
+		spec?.children?.find((c) => c.label === label)?.step.task ?? "(the task is in the run's spec.json)";
+	return status.children.map((c) => ({
+		status: "lost" as never,
+		answer: "",
+		error: status.error ?? "its runner ended without a result",
+		toolCalls: 0,
+		tokens: 0,
+		cost: 0,
+		notices: [],
+		label: c.label,
+		agent: c.agent,
+		task: taskOf(c.label),
+		model: "",
+		cwd: "",
+		findings: [],
+		blockers: { blockers: [], stalemate: false },
+	}));
 }
 
 let controlCounter = 0;
@@ -215,8 +324,13 @@ function requestControl(agentDir: string, id: string, command: Record<string, un
 }
 
 function statusText(agentDir: string, id: string, status: RunStatus): string {
-	const lines = [`Run ${id}: ${status.state} (${status.mode}), started ${status.startedAt}${status.error ? ` · ${status.error}` : ""}`];
-	for (const c of status.children) lines.push(`- ${c.label}: ${c.status}${c.tool ? ` · ${c.tool}` : ""} · ${c.toolCount} tools · ${c.tokens.toLocaleString("en-US")} tokens · $${c.cost.toFixed(4)}`);
+	const lines = [
+		`Run ${id}: ${status.state} (${status.mode}), started ${status.startedAt}${status.error ? ` · ${status.error}` : ""}`,
+	];
+	for (const c of status.children)
+		lines.push(
+			`- ${c.label}: ${c.status}${c.tool ? ` · ${c.tool}` : ""} · ${c.toolCount} tools · ${c.tokens.toLocaleString("en-US")} tokens · $${c.cost.toFixed(4)}`,
+		);
 	lines.push(`Folder: ${runDir(agentDir, id)}`);
 	return lines.join("\n");
 }
@@ -227,7 +341,9 @@ function listText(agentDir: string): string {
 	return ids
 		.map((id) => {
 			const s = readStatus(agentDir, id);
-			return s ? `${id}: ${s.state} · ${s.mode} · ${s.children.map((c) => `${c.label} ${c.status}`).join(", ")}` : `${id}: (no status)`;
+			return s
+				? `${id}: ${s.state} · ${s.mode} · ${s.children.map((c) => `${c.label} ${c.status}`).join(", ")}`
+				: `${id}: (no status)`;
 		})
 		.join("\n");
 }

@@ -3,7 +3,15 @@
 // then the parent. A model the registry does not have fails that launch with the models it
 // does have. Pure over the registry it is given.
 import type { Api, Model } from "@earendil-works/pi-ai";
-import { availableModels as available, findBareId, formatModelRef, isThinking, type ModelLookup, parseModelRef, type Thinking } from "../models/index.ts";
+import {
+	availableModels as available,
+	findBareId,
+	formatModelRef,
+	isThinking,
+	type ModelLookup,
+	parseModelRef,
+	type Thinking,
+} from "../models/index.ts";
 
 export type { ModelLookup };
 
@@ -26,13 +34,19 @@ export function resolveChildModel(
 		const parsed = parseModelRef(wanted);
 		if (!parsed.ok) return { error: parsed.error };
 		model = lookup.find(parsed.ref.provider, parsed.ref.id);
-		if (!model) return { error: `model ${parsed.ref.provider}/${parsed.ref.id} is not known to Pi. Available: ${available(lookup)}` };
+		if (!model)
+			return {
+				error: `model ${parsed.ref.provider}/${parsed.ref.id} is not known to Pi. Available: ${available(lookup)}`,
+			};
 		refThinking = parsed.ref.thinking;
 	} else {
 		model = parent.model;
-		if (!model) return { error: `the agent inherits the session's model and there is none. Available: ${available(lookup)}` };
+		if (!model)
+			return { error: `the agent inherits the session's model and there is none. Available: ${available(lookup)}` };
 	}
-	const thinking = [choice.launchThinking, refThinking, choice.agentThinking, parent.thinking].find((t) => t !== undefined && t !== "inherit");
+	const thinking = [choice.launchThinking, refThinking, choice.agentThinking, parent.thinking].find(
+		(t) => t !== undefined && t !== "inherit",
+	);
 	if (thinking !== undefined && !isThinking(thinking)) return { error: `"${thinking}" is not a thinking level` };
 	const level: Thinking = thinking ?? "off";
 	return { model, thinking: level, ref: formatModelRef(model, level) };

@@ -29,7 +29,6 @@ export interface ChildAgent {
 	subagentOnlyExtensions?: string[];
 }
 
-
 export type ChildStatus = "done" | "failed" | "timed out" | "stopped";
 
 export interface ChildSpec {
@@ -145,7 +144,10 @@ export async function runChildSession(spec: ChildSpec, hooks: ChildHooks = {}): 
 		return outcome(s, ended ?? statusOfLastMessage(s), notices);
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
-		return { ...(session ? outcome(session, ended ?? "failed", notices) : emptyOutcome(ended ?? "failed", notices)), ...(ended ? {} : { error: message }) };
+		return {
+			...(session ? outcome(session, ended ?? "failed", notices) : emptyOutcome(ended ?? "failed", notices)),
+			...(ended ? {} : { error: message }),
+		};
 	} finally {
 		clearTimeout(timer);
 		hooks.signal?.removeEventListener("abort", onAbort);
@@ -154,7 +156,9 @@ export async function runChildSession(spec: ChildSpec, hooks: ChildHooks = {}): 
 }
 
 async function openSession(spec: ChildSpec, notices: string[]): Promise<AgentSession> {
-	const settingsManager = SettingsManager.create(spec.projectCwd, spec.agentDir, { projectTrusted: spec.projectTrusted });
+	const settingsManager = SettingsManager.create(spec.projectCwd, spec.agentDir, {
+		projectTrusted: spec.projectTrusted,
+	});
 	const resourceLoader = new DefaultResourceLoader({
 		cwd: spec.cwd,
 		agentDir: spec.agentDir,
@@ -171,10 +175,17 @@ async function openSession(spec: ChildSpec, notices: string[]): Promise<AgentSes
 	});
 	await resourceLoader.reload();
 	const loadErrors = resourceLoader.getExtensions().errors;
-	if (loadErrors.length) throw new Error(`the agent's extensions failed to load: ${loadErrors.map((e) => `${e.path}: ${e.error}`).join("; ")}`);
+	if (loadErrors.length)
+		throw new Error(
+			`the agent's extensions failed to load: ${loadErrors.map((e) => `${e.path}: ${e.error}`).join("; ")}`,
+		);
 	// Beside the parent's session, or in the project's session folder (never one keyed by a worktree's path).
 	const sessionDir = spec.sessionDir || SessionManager.create(spec.projectCwd).getSessionDir();
-	const sessionManager = SessionManager.create(spec.cwd, sessionDir, spec.parentSessionFile ? { parentSession: spec.parentSessionFile } : undefined);
+	const sessionManager = SessionManager.create(
+		spec.cwd,
+		sessionDir,
+		spec.parentSessionFile ? { parentSession: spec.parentSessionFile } : undefined,
+	);
 	const { session } = await createAgentSession({
 		cwd: spec.cwd,
 		agentDir: spec.agentDir,
@@ -187,14 +198,21 @@ async function openSession(spec: ChildSpec, notices: string[]): Promise<AgentSes
 		settingsManager,
 		sessionManager,
 	});
-	await session.bindExtensions({ mode: "rpc", uiContext: collectingUi(notices), onError: (e) => notices.push(`extension error: ${e.error}`) });
+	await session.bindExtensions({
+		mode: "rpc",
+		uiContext: collectingUi(notices),
+		onError: (e) => notices.push(`extension error: ${e.error}`),
+	});
 	return session;
 }
 
 /** Shutdown as Pi's own runtime does it: extensions hear `session_shutdown` (our LSP stops), then dispose. */
 async function closeSession(session: AgentSession): Promise<void> {
 	try {
-		await Promise.race([session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" }), new Promise((r) => setTimeout(r, 5_000).unref?.())]);
+		await Promise.race([
+			session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" }),
+			new Promise((r) => setTimeout(r, 5_000).unref?.()),
+		]);
 	} catch {
 		// the child's extensions may fail on the way out; the session goes all the same
 	}
@@ -229,7 +247,9 @@ function nextAfterInterrupt(session: AgentSession, steers: Set<string>): string 
 }
 
 function statusOfLastMessage(session: AgentSession): ChildStatus {
-	const last = [...session.messages].reverse().find((m) => m.role === "assistant") as { stopReason?: string } | undefined;
+	const last = [...session.messages].reverse().find((m) => m.role === "assistant") as
+		| { stopReason?: string }
+		| undefined;
 	if (last?.stopReason === "error") return "failed";
 	if (last?.stopReason === "aborted") return "stopped";
 	return "done";
@@ -237,7 +257,9 @@ function statusOfLastMessage(session: AgentSession): ChildStatus {
 
 function outcome(session: AgentSession, status: ChildStatus, notices: string[]): ChildOutcome {
 	const stats = session.getSessionStats();
-	const last = [...session.messages].reverse().find((m) => m.role === "assistant") as { errorMessage?: string } | undefined;
+	const last = [...session.messages].reverse().find((m) => m.role === "assistant") as
+		| { errorMessage?: string }
+		| undefined;
 	return {
 		status,
 		answer: session.getLastAssistantText() ?? "",
@@ -264,5 +286,7 @@ function collectingUi(notices: string[]): ExtensionUIContext {
 		input: async () => undefined,
 		editor: async () => undefined,
 	};
-	return new Proxy(ui, { get: (target, prop) => (prop in target ? target[prop as keyof ExtensionUIContext] : () => undefined) }) as ExtensionUIContext;
+	return new Proxy(ui, {
+		get: (target, prop) => (prop in target ? target[prop as keyof ExtensionUIContext] : () => undefined),
+	}) as ExtensionUIContext;
 }

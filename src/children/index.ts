@@ -7,5 +7,13 @@ export { subagentTool } from "./subagent-tool.ts";
 export { cleanStaleRuns, launcherDeps } from "./wiring.ts";
 export { runBackground } from "./runner.ts";
 export { gitWorktrees } from "./worktree-ops.ts";
-export { type AgentDefinition, type AgentLoadError, formatAgentError, isAgentLoadError, parseAgentFile, type ToolPermission, TOOL_PERMISSIONS } from "./agent-file.ts";
+export {
+	type AgentDefinition,
+	type AgentLoadError,
+	formatAgentError,
+	isAgentLoadError,
+	parseAgentFile,
+	type ToolPermission,
+	TOOL_PERMISSIONS,
+} from "./agent-file.ts";
 export { loadAgents, type LoadAgentsOptions, type LoadedAgents, PACKAGE_AGENTS_DIR, PACKAGE_DIR } from "./agents.ts";

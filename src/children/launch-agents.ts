@@ -30,7 +30,6 @@ export interface LaunchAgent extends ChildAgent {
 	base?: { path: string; permissions?: Record<string, string> };
 }
 
-
 export interface ChildWatchdogOptions {
 	role: string;
 	parent: ParentChannel;
@@ -90,16 +89,26 @@ function findDefinitions(loaded: LoadedAgents, names: string[]) {
 		const found = loaded.agents.get(name);
 		const rank = found ? RANK[found.source] : -1;
 		// A broken file of this name at the found agent's level or above; or a folder above it not read whole.
-		const blocking = loaded.errors.filter((e) => (e.names ? e.names.includes(name) && RANK[e.source ?? "project"] >= rank : found && RANK[e.source ?? "project"] > rank));
+		const blocking = loaded.errors.filter((e) =>
+			e.names
+				? e.names.includes(name) && RANK[e.source ?? "project"] >= rank
+				: found && RANK[e.source ?? "project"] > rank,
+		);
 		if (blocking.length) {
-			throw new Error(`Not launched: agent "${name}" cannot be used while ${blocking.length === 1 ? "this agent file or folder has a problem" : "these agent files or folders have problems"}: ${blocking.map(formatAgentError).join("; ")}. Fix ${blocking.length === 1 ? "it" : "them"} (a broken agent file never falls back to another agent of its name), then launch again.`);
+			throw new Error(
+				`Not launched: agent "${name}" cannot be used while ${blocking.length === 1 ? "this agent file or folder has a problem" : "these agent files or folders have problems"}: ${blocking.map(formatAgentError).join("; ")}. Fix ${blocking.length === 1 ? "it" : "them"} (a broken agent file never falls back to another agent of its name), then launch again.`,
+			);
 		}
 	}
 	const missing = [...new Set(names.filter((n) => !loaded.agents.has(n)))];
 	if (missing.length) {
 		const known = [...loaded.agents.keys()].sort();
-		const broken = loaded.errors.length ? ` Agent files that did not load: ${loaded.errors.map(formatAgentError).join("; ")}.` : "";
-		throw new Error(`unknown agent${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")}. Available: ${known.join(", ") || "none"}.${broken}`);
+		const broken = loaded.errors.length
+			? ` Agent files that did not load: ${loaded.errors.map(formatAgentError).join("; ")}.`
+			: "";
+		throw new Error(
+			`unknown agent${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")}. Available: ${known.join(", ") || "none"}.${broken}`,
+		);
 	}
 	return names.map((n) => loaded.agents.get(n) as NonNullable<ReturnType<LoadedAgents["agents"]["get"]>>);
 }
@@ -111,7 +120,13 @@ function findDefinitions(loaded: LoadedAgents, names: string[]) {
 export function permissionPolicies(agentDir: string, agents: LaunchAgent[]): Array<PermissionPolicy | undefined> {
 	const global = readGlobalRules(agentDir);
 	return agents.map((agent) => {
-		const resolved = childPolicy(global, { name: agent.name, path: agent.path ?? agent.name, permissions: agent.permissions, ...(agent.source ? { source: agent.source } : {}), ...(agent.base ? { base: agent.base } : {}) });
+		const resolved = childPolicy(global, {
+			name: agent.name,
+			path: agent.path ?? agent.name,
+			permissions: agent.permissions,
+			...(agent.source ? { source: agent.source } : {}),
+			...(agent.base ? { base: agent.base } : {}),
+		});
 		if (!resolved.ok) throw new Error(resolved.error);
 		return resolved.policy;
 	});

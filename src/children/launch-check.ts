@@ -24,7 +24,12 @@ export interface CheckedChild {
 }
 
 /** Judges the launch; throws when it may not start. */
-export function enforceLaunchRules(watchdog: WatchdogSession, ctx: ExtensionContext, runId: string, children: readonly CheckedChild[]): void {
+export function enforceLaunchRules(
+	watchdog: WatchdogSession,
+	ctx: ExtensionContext,
+	runId: string,
+	children: readonly CheckedChild[],
+): void {
 	const resolved = watchdog.settings(ctx);
 	if (resolved.errors.length) {
 		const first = resolved.errors[0];
@@ -34,7 +39,13 @@ export function enforceLaunchRules(watchdog: WatchdogSession, ctx: ExtensionCont
 	}
 	const scoped = enforceModelScope(watchdog, ctx, runId, children, resolved.childPolicy ?? []);
 	const rules = resolved.settings.rules;
-	const targets: LaunchTarget[] = children.map((c) => ({ label: c.label, role: c.role, provider: c.model.provider, id: c.model.id, thinking: runsAt(c.model, c.thinking) }));
+	const targets: LaunchTarget[] = children.map((c) => ({
+		label: c.label,
+		role: c.role,
+		provider: c.model.provider,
+		id: c.model.id,
+		thinking: runsAt(c.model, c.thinking),
+	}));
 	const verdict = checkLaunch(rules, targets);
 	if (scoped.length && !verdict.blocked) watchdog.deliver(ctx, scoped, resolved.settings, { run: runId });
 	if (!verdict.decisions.length) return;
@@ -65,19 +76,49 @@ export function enforceLaunchRules(watchdog: WatchdogSession, ctx: ExtensionCont
  * pi-subagents' `subagents.modelScope` (agent-policy.ts): a blocked child stops the whole launch
  * before anything starts; a warned one gives a finding, as a warned launch rule does.
  */
-function enforceModelScope(watchdog: WatchdogSession, ctx: ExtensionContext, runId: string, children: readonly CheckedChild[], layers: ChildPolicyLayer[]): Finding[] {
+function enforceModelScope(
+	watchdog: WatchdogSession,
+	ctx: ExtensionContext,
+	runId: string,
+	children: readonly CheckedChild[],
+	layers: ChildPolicyLayer[],
+): Finding[] {
 	if (!layers.some((l) => l.modelScope !== undefined)) return [];
 	const parent = ctx.model ? { provider: ctx.model.provider, id: ctx.model.id } : undefined;
-	const judged = children.map((c) => ({ c, v: checkModelScope(layers, { role: c.role, provider: c.model.provider, id: c.model.id, explicit: c.explicit === true }, parent) }));
+	const judged = children.map((c) => ({
+		c,
+		v: checkModelScope(
+			layers,
+			{ role: c.role, provider: c.model.provider, id: c.model.id, explicit: c.explicit === true },
+			parent,
+		),
+	}));
 	const broken = judged.filter((j) => j.v.decision !== "allowed");
 	const blocked = broken.some((j) => j.v.decision === "blocked");
 	for (const { c, v } of broken) {
 		const model = `${c.model.provider}/${c.model.id}`;
-		watchdog.recordHistory(ctx, { kind: "launch-rule", source: "rules", role: c.role, run: runId, label: c.label, model, rule: v.reason ?? "", action: v.decision === "blocked" ? "block" : "warn", decision: v.decision, started: !blocked });
+		watchdog.recordHistory(ctx, {
+			kind: "launch-rule",
+			source: "rules",
+			role: c.role,
+			run: runId,
+			label: c.label,
+			model,
+			rule: v.reason ?? "",
+			action: v.decision === "blocked" ? "block" : "warn",
+			decision: v.decision,
+			started: !blocked,
+		});
 	}
 	if (blocked) {
 		const lines = broken.filter((j) => j.v.decision === "blocked").map((j) => `- ${j.v.reason}`);
-		throw new Error([`Not launched: the model scope does not allow ${lines.length === 1 ? "this child" : "these children"}, so nothing was started.`, ...lines, "Launch on a model the scope allows (or leave the model out when the agent's own is in scope), or ask the user to change the scope."].join("\n"));
+		throw new Error(
+			[
+				`Not launched: the model scope does not allow ${lines.length === 1 ? "this child" : "these children"}, so nothing was started.`,
+				...lines,
+				"Launch on a model the scope allows (or leave the model out when the agent's own is in scope), or ask the user to change the scope.",
+			].join("\n"),
+		);
 	}
 	return broken.map(({ c, v }) =>
 		makeFinding(

@@ -50,7 +50,9 @@ export async function resolveLaunchCwds(
 			}
 			const own = inside ? await repositoryTop(absolute, signal) : root;
 			if (own !== root) {
-				throw fail(`is inside another git repository (${own}), not this session's (${root}); start Pi there to work on it`);
+				throw fail(
+					`is inside another git repository (${own}), not this session's (${root}); start Pi there to work on it`,
+				);
 			}
 			if (inside && worktrees && mayWrite(agents[i]) && (await ignoredByGit(root, inside, signal))) {
 				throw fail(

@@ -38,8 +38,16 @@ export const MAX_STEPS = 32;
 export const PREVIOUS = "{previous}";
 
 export function planLaunch(args: LaunchArgs): LaunchPlan | { error: string } {
-	const modes = [args.agent !== undefined || args.task !== undefined, args.tasks !== undefined, args.chain !== undefined].filter(Boolean).length;
-	if (modes === 0) return { error: "nothing to launch: give { agent, task }, { tasks: [{ agent, task }, …] } or { chain: [{ agent, task }, …] }, or an action" };
+	const modes = [
+		args.agent !== undefined || args.task !== undefined,
+		args.tasks !== undefined,
+		args.chain !== undefined,
+	].filter(Boolean).length;
+	if (modes === 0)
+		return {
+			error:
+				"nothing to launch: give { agent, task }, { tasks: [{ agent, task }, …] } or { chain: [{ agent, task }, …] }, or an action",
+		};
 	if (modes > 1) return { error: "give only one of { agent, task }, tasks or chain" };
 	// Options at the top level apply to every step that does not set its own.
 	const shared = { model: args.model, thinking: args.thinking, cwd: args.cwd, timeoutMs: args.timeoutMs };
@@ -63,16 +71,20 @@ export function planLaunch(args: LaunchArgs): LaunchPlan | { error: string } {
 		mode = "single";
 		steps = [withShared({ agent: args.agent ?? "", task: args.task ?? "" })];
 	}
-	if (!steps.length) return { error: `${mode === "chain" ? "chain" : "tasks"} is empty: give at least one { agent, task }` };
+	if (!steps.length)
+		return { error: `${mode === "chain" ? "chain" : "tasks"} is empty: give at least one { agent, task }` };
 	if (steps.length > MAX_STEPS) return { error: `at most ${MAX_STEPS} children per call (got ${steps.length})` };
 	for (const [i, step] of steps.entries()) {
 		const where = steps.length > 1 ? `step ${i + 1}: ` : "";
 		if (!step.agent) return { error: `${where}which agent? give "agent"` };
 		if (typeof step.task !== "string" || !step.task.trim()) return { error: `${where}the task is empty` };
 		if (step.timeoutMs !== undefined && !(step.timeoutMs <= MAX_CHILD_TIMEOUT_MS)) {
-			return { error: `${where}timeoutMs ${step.timeoutMs} is more than the most a child may run, ${MAX_CHILD_TIMEOUT_TEXT}; give a shorter deadline` };
+			return {
+				error: `${where}timeoutMs ${step.timeoutMs} is more than the most a child may run, ${MAX_CHILD_TIMEOUT_TEXT}; give a shorter deadline`,
+			};
 		}
-		if (i === 0 && mode === "chain" && step.task.includes(PREVIOUS)) return { error: `step 1: ${PREVIOUS} has no previous step to take from` };
+		if (i === 0 && mode === "chain" && step.task.includes(PREVIOUS))
+			return { error: `step 1: ${PREVIOUS} has no previous step to take from` };
 	}
 	return { mode, steps, async: args.async === true };
 }

@@ -38,7 +38,10 @@ export async function prepareLaunch(
 	asked: LaunchPlan,
 	signal?: AbortSignal,
 ): Promise<PreparedLaunch> {
-	const agents = findAgents(deps.agents(ctx, deps.watchdog.trust), asked.steps.map((s) => s.agent));
+	const agents = findAgents(
+		deps.agents(ctx, deps.watchdog.trust),
+		asked.steps.map((s) => s.agent),
+	);
 	const policies = permissionPolicies(deps.agentDir, agents);
 	// Made absolute here: a background runner starts in its run folder, not in this session's.
 	const plan = await resolveLaunchCwds(asked, ctx.cwd, agents, signal);
@@ -49,7 +52,12 @@ export async function prepareLaunch(
 		const agent = agents[i];
 		const choice = resolveChildModel(
 			ctx.modelRegistry,
-			{ launchModel: step.model, launchThinking: step.thinking, agentModel: agent.model, agentThinking: agent.thinking },
+			{
+				launchModel: step.model,
+				launchThinking: step.thinking,
+				agentModel: agent.model,
+				agentThinking: agent.thinking,
+			},
 			{ model: ctx.model, thinking: ctx.thinkingLevel },
 		);
 		if ("error" in choice) {

@@ -45,9 +45,15 @@ const ANSWER_CHARS = 4_000;
 export function acceptance(r: ChildResult): Acceptance {
 	const failed: string[] = [];
 	const open = r.blockers.blockers;
-	if (open.length) failed.push(`watchdog-blocker: ${open.map((f) => oneLine(clip(f.summary, 160))).join("; ")}${r.blockers.stalemate ? " (stalemate)" : ""}`);
+	if (open.length)
+		failed.push(
+			`watchdog-blocker: ${open.map((f) => oneLine(clip(f.summary, 160))).join("; ")}${r.blockers.stalemate ? " (stalemate)" : ""}`,
+		);
 	if (r.status !== "done") failed.push(`status: ${r.status}`);
-	if (r.landed?.status === "conflict") failed.push(r.landed.reason ? `not landed: ${r.landed.reason}` : `merge conflict: ${(r.landed.conflicts ?? []).join(", ")}`);
+	if (r.landed?.status === "conflict")
+		failed.push(
+			r.landed.reason ? `not landed: ${r.landed.reason}` : `merge conflict: ${(r.landed.conflicts ?? []).join(", ")}`,
+		);
 	return { accepted: failed.length === 0, failedChecks: failed };
 }
 
@@ -71,7 +77,10 @@ export function launchFindings(results: ChildResult[]): Finding[] {
 export function childText(r: ChildResult): string {
 	const a = acceptance(r);
 	const head = `## ${r.label} (${r.agent}, ${r.model}): ${r.status}${a.accepted ? "" : ", not accepted"}`;
-	const lines = [head, `${r.toolCalls} tool calls · ${r.tokens.toLocaleString("en-US")} tokens · $${r.cost.toFixed(4)}${r.sessionFile ? ` · session ${r.sessionFile}` : ""}`];
+	const lines = [
+		head,
+		`${r.toolCalls} tool calls · ${r.tokens.toLocaleString("en-US")} tokens · $${r.cost.toFixed(4)}${r.sessionFile ? ` · session ${r.sessionFile}` : ""}`,
+	];
 	if (r.error) lines.push(`Error: ${oneLine(clip(r.error, 500))}`);
 	if (r.note) lines.push(r.note);
 	if (r.landed) lines.push(landingLine(r.landed));
@@ -83,7 +92,11 @@ export function childText(r: ChildResult): string {
 export function landingLine(l: Landing): string {
 	if (l.status === "unchanged") return "Changes: none.";
 	if (l.status === "applied") return `Changes landed in your tree: ${l.paths.join(", ")}.`;
-	const kept = l.patchPath ? `the child's patch is at ${l.patchPath}` : l.worktreeDir ? `the child's files are still in its worktree at ${l.worktreeDir}` : "nothing of it was kept";
+	const kept = l.patchPath
+		? `the child's patch is at ${l.patchPath}`
+		: l.worktreeDir
+			? `the child's files are still in its worktree at ${l.worktreeDir}`
+			: "nothing of it was kept";
 	if (l.reason) return `Not landed: ${l.reason}; ${kept}.`;
 	return `Merge conflict in ${(l.conflicts ?? []).join(", ")}: your files were left as they were; ${kept}.`;
 }

@@ -5,7 +5,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ChildBlockers, Finding } from "../findings/index.ts";
-import { type ChildAgent, type ChildOutcome, type ChildProgress, type ChildControls, DEFAULT_CHILD_TOOLS } from "./child-session.ts";
+import {
+	type ChildAgent,
+	type ChildOutcome,
+	type ChildProgress,
+	type ChildControls,
+	DEFAULT_CHILD_TOOLS,
+} from "./child-session.ts";
 import { chainTask, type LaunchPlan, type LaunchStep } from "./launch-plan.ts";
 import type { ChildResult, Landing } from "./launch-result.ts";
 
@@ -47,7 +53,12 @@ export interface LaunchEnv {
 	worktrees: WorktreeOps;
 	/** Every writing child gets a worktree, even alone (a background run: the parent keeps working in its tree). */
 	isolate?: boolean;
-	run(child: PreparedChild, task: string, cwd: string, hooks: { signal: AbortSignal; onProgress(p: ChildProgress): void; onControls(c: ChildControls): void }): Promise<ChildOutcome>;
+	run(
+		child: PreparedChild,
+		task: string,
+		cwd: string,
+		hooks: { signal: AbortSignal; onProgress(p: ChildProgress): void; onControls(c: ChildControls): void },
+	): Promise<ChildOutcome>;
 	/** The findings and open blockers the child's watchdog reported so far (kept by the caller's parent channel). */
 	findingsOf(label: string): { findings: Finding[]; blockers: ChildBlockers };
 }
@@ -60,7 +71,12 @@ export interface LaunchHooks {
 }
 
 /** Runs the prepared children by the plan's mode and returns their results in step order. */
-export async function runLaunch(plan: LaunchPlan, children: PreparedChild[], env: LaunchEnv, hooks: LaunchHooks = {}): Promise<{ results: ChildResult[]; notes: string[] }> {
+export async function runLaunch(
+	plan: LaunchPlan,
+	children: PreparedChild[],
+	env: LaunchEnv,
+	hooks: LaunchHooks = {},
+): Promise<{ results: ChildResult[]; notes: string[] }> {
 	const notes: string[] = [];
 	const stop = new AbortController();
 	const onAbort = () => stop.abort();
@@ -77,7 +93,10 @@ export async function runLaunch(plan: LaunchPlan, children: PreparedChild[], env
 				hooks.onChildDone?.(result);
 				// A chain stops at the first step that did not finish: the next one would build on nothing.
 				if (plan.mode === "chain" && result.status !== "done") {
-					if (i + 1 < children.length) notes.push(`The chain stopped after step ${i + 1} (${result.status}); steps ${i + 2}–${children.length} did not run.`);
+					if (i + 1 < children.length)
+						notes.push(
+							`The chain stopped after step ${i + 1} (${result.status}); steps ${i + 2}–${children.length} did not run.`,
+						);
 					break;
 				}
 				previous = result.answer;
@@ -90,7 +109,13 @@ export async function runLaunch(plan: LaunchPlan, children: PreparedChild[], env
 	}
 }
 
-async function runParallel(children: PreparedChild[], env: LaunchEnv, hooks: LaunchHooks, signal: AbortSignal, notes: string[]): Promise<{ results: ChildResult[]; notes: string[] }> {
+async function runParallel(
+	children: PreparedChild[],
+	env: LaunchEnv,
+	hooks: LaunchHooks,
+	signal: AbortSignal,
+	notes: string[],
+): Promise<{ results: ChildResult[]; notes: string[] }> {
 	const results: ChildResult[] = new Array(children.length);
 	const writers = children.filter((c) => mayWrite(c.agent)).length;
 	let inTree = !env.isolate && writers <= 1; // a lone writer needs no worktree: nobody else writes beside it
@@ -109,7 +134,10 @@ async function runParallel(children: PreparedChild[], env: LaunchEnv, hooks: Lau
 				try {
 					wt = await env.worktrees.create(cwd, join(env.runDir, "worktrees", String(i + 1)), signal);
 				} catch (error) {
-					if (!inTree && !signal.aborted) notes.push(`No worktrees (${error instanceof Error ? error.message : String(error)}): the writing children ran one after another in your tree instead.`);
+					if (!inTree && !signal.aborted)
+						notes.push(
+							`No worktrees (${error instanceof Error ? error.message : String(error)}): the writing children ran one after another in your tree instead.`,
+						);
 					inTree = true;
 				}
 			}
@@ -140,14 +168,30 @@ async function runParallel(children: PreparedChild[], env: LaunchEnv, hooks: Lau
 }
 
 /** One child at a time: in the parent's tree, or (isolated) in a worktree landed when it ends. */
-async function runIsolated(child: PreparedChild, task: string, env: LaunchEnv, hooks: LaunchHooks, signal: AbortSignal, step: string, notes: string[]): Promise<ChildResult> {
+async function runIsolated(
+	child: PreparedChild,
+	task: string,
+	env: LaunchEnv,
+	hooks: LaunchHooks,
+	signal: AbortSignal,
+	step: string,
+	notes: string[],
+): Promise<ChildResult> {
 	const cwd = child.step.cwd ?? env.cwd;
-	if (!env.isolate || signal.aborted || !mayWrite(child.agent)) return runOne(child, task, cwd, undefined, env, hooks, signal, step);
+	if (!env.isolate || signal.aborted || !mayWrite(child.agent))
+		return runOne(child, task, cwd, undefined, env, hooks, signal, step);
 	let wt: Worktree;
 	try {
-		wt = await env.worktrees.create(cwd, join(env.runDir, "worktrees", child.label.replace(/[^A-Za-z0-9_.-]/g, "_")), signal);
+		wt = await env.worktrees.create(
+			cwd,
+			join(env.runDir, "worktrees", child.label.replace(/[^A-Za-z0-9_.-]/g, "_")),
+			signal,
+		);
 	} catch (error) {
-		if (!signal.aborted) notes.push(`No worktree (${error instanceof Error ? error.message : String(error)}): ${child.label} worked in your tree directly.`);
+		if (!signal.aborted)
+			notes.push(
+				`No worktree (${error instanceof Error ? error.message : String(error)}): ${child.label} worked in your tree directly.`,
+			);
 		return runOne(child, task, cwd, undefined, env, hooks, signal, step);
 	}
 	const result = await runOne(child, task, wt.workDir ?? wt.dir, wt, env, hooks, signal, step);
@@ -169,11 +213,24 @@ async function landBack(wt: Worktree, child: PreparedChild, env: LaunchEnv): Pro
 		const why = error instanceof Error ? error.message : String(error);
 		const failed = { status: "conflict" as const, paths: [], conflicts: [] };
 		if (!existsSync(wt.dir)) return { ...failed, reason: `its change could not be landed (${why})` };
-		return { ...failed, reason: `its change could be neither landed nor saved as a patch (${why})`, worktreeDir: wt.dir };
+		return {
+			...failed,
+			reason: `its change could be neither landed nor saved as a patch (${why})`,
+			worktreeDir: wt.dir,
+		};
 	}
 }
 
-async function runOne(child: PreparedChild, task: string, cwd: string, wt: Worktree | undefined, env: LaunchEnv, hooks: LaunchHooks, signal: AbortSignal, step: string): Promise<ChildResult> {
+async function runOne(
+	child: PreparedChild,
+	task: string,
+	cwd: string,
+	wt: Worktree | undefined,
+	env: LaunchEnv,
+	hooks: LaunchHooks,
+	signal: AbortSignal,
+	step: string,
+): Promise<ChildResult> {
 	let outcome: ChildOutcome;
 	if (signal.aborted) outcome = unrun("stopped");
 	else {
@@ -188,15 +245,42 @@ async function runOne(child: PreparedChild, task: string, cwd: string, wt: Workt
 		}
 	}
 	const { findings, blockers } = env.findingsOf(child.label);
-	return { ...outcome, label: child.label, agent: child.agent.name, task, model: child.model, cwd, ...(wt ? { worktree: true } : {}), findings, blockers };
+	return {
+		...outcome,
+		label: child.label,
+		agent: child.agent.name,
+		task,
+		model: child.model,
+		cwd,
+		...(wt ? { worktree: true } : {}),
+		findings,
+		blockers,
+	};
 }
 
 /** The outcome of a child that never ran: stopped before it started, or failed with why. */
 function unrun(status: "stopped" | "failed", error?: string): ChildOutcome {
-	return { status, answer: "", ...(error !== undefined ? { error } : {}), toolCalls: 0, tokens: 0, cost: 0, notices: [] };
+	return {
+		status,
+		answer: "",
+		...(error !== undefined ? { error } : {}),
+		toolCalls: 0,
+		tokens: 0,
+		cost: 0,
+		notices: [],
+	};
 }
 
 /** The result of a child that failed before it started (no folder, no findings). */
 export function failedBeforeStart(child: PreparedChild, error: string): ChildResult {
-	return { ...unrun("failed", error), label: child.label, agent: child.agent.name, task: child.step.task, model: child.model, cwd: "", findings: [], blockers: { blockers: [], stalemate: false } };
+	return {
+		...unrun("failed", error),
+		label: child.label,
+		agent: child.agent.name,
+		task: child.step.task,
+		model: child.model,
+		cwd: "",
+		findings: [],
+		blockers: { blockers: [], stalemate: false },
+	};
 }

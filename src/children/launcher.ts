@@ -24,27 +24,48 @@ export async function launchForeground(
 	ctx: ExtensionContext,
 	asked: LaunchPlan,
 	signal: AbortSignal | undefined,
-	onUpdate: ((partial: { content: Array<{ type: "text"; text: string }>; details: Record<string, unknown> }) => void) | undefined,
+	onUpdate:
+		| ((partial: { content: Array<{ type: "text"; text: string }>; details: Record<string, unknown> }) => void)
+		| undefined,
 ): Promise<LaunchOutput> {
 	const { watchdog } = deps;
 	const { plan, children: prepared } = await prepareLaunch(deps, ctx, asked, signal);
 	const runId = newRunId();
 	const labels = prepared.map((c) => c.label);
 	// Every child is judged before any starts: a blocked launch leaves no run folder, no session.
-	enforceLaunchRules(watchdog, ctx, runId, prepared.map((c) => c.checked));
+	enforceLaunchRules(
+		watchdog,
+		ctx,
+		runId,
+		prepared.map((c) => c.checked),
+	);
 	const dir = makeRunDir(deps.agentDir, runId);
 	// What a child tells or asks the user reaches this session's user (its own UI reaches nobody).
 	const user: ParentUser = {
 		mode: ctx.mode,
 		notify: (text, level) => present(ctx, text, level),
 		saved: (path, mutate) => watchdog.ownWrite(path, mutate),
-		...(ctx.mode === "tui" && ctx.hasUI ? { ask: (title: string, choices: string[]) => ctx.ui.select(title, choices, { signal }) } : {}),
+		...(ctx.mode === "tui" && ctx.hasUI
+			? { ask: (title: string, choices: string[]) => ctx.ui.select(title, choices, { signal }) }
+			: {}),
 	};
 	const progress = new Map<string, ChildProgress & { step: string; status: string; agent: string }>();
-	for (const c of prepared) progress.set(c.label, { step: "", status: "queued", agent: c.agent.name, toolCount: 0, tokens: 0, cost: 0 });
+	for (const c of prepared)
+		progress.set(c.label, { step: "", status: "queued", agent: c.agent.name, toolCount: 0, tokens: 0, cost: 0 });
 	const session = sessionInfo(ctx);
-	const writeStatus = statusWriter(dir, { id: runId, mode: plan.mode, pid: process.pid, parentSession: session.file }, () =>
-		[...progress.entries()].map(([label, p]) => ({ label, agent: p.agent, status: p.status, tool: p.tool, toolCount: p.toolCount, tokens: p.tokens, cost: p.cost })),
+	const writeStatus = statusWriter(
+		dir,
+		{ id: runId, mode: plan.mode, pid: process.pid, parentSession: session.file },
+		() =>
+			[...progress.entries()].map(([label, p]) => ({
+				label,
+				agent: p.agent,
+				status: p.status,
+				tool: p.tool,
+				toolCount: p.toolCount,
+				tokens: p.tokens,
+				cost: p.cost,
+			})),
 	);
 	const show = () => {
 		const text = progressText(runId, progress);
@@ -69,9 +90,15 @@ export async function launchForeground(
 		session,
 		worktrees: deps.worktrees,
 		childWatchdog: deps.childWatchdog,
-		models: new Map(prepared.map((c) => [c.label, { model: c.resolved, thinking: c.thinking, ...(c.permissions ? { permissions: c.permissions } : {}) }])),
+		models: new Map(
+			prepared.map((c) => [
+				c.label,
+				{ model: c.resolved, thinking: c.thinking, ...(c.permissions ? { permissions: c.permissions } : {}) },
+			]),
+		),
 		user,
-		onFindings: (label, role, findings) => watchdog.port.findings(findings.map((finding) => ({ finding, role, runId, child: label }))),
+		onFindings: (label, role, findings) =>
+			watchdog.port.findings(findings.map((finding) => ({ finding, role, runId, child: label }))),
 		onSettled: (label, state) => watchdog.port.settled(`${runId}/${label}`, state),
 	});
 	const live = new AbortController();
@@ -88,15 +115,31 @@ export async function launchForeground(
 			},
 			onChildDone: (r) => {
 				const before = progress.get(r.label);
-				if (before) progress.set(r.label, { ...before, status: r.status, toolCount: r.toolCalls, tokens: r.tokens, cost: r.cost });
+				if (before)
+					progress.set(r.label, {
+						...before,
+						status: r.status,
+						toolCount: r.toolCalls,
+						tokens: r.tokens,
+						cost: r.cost,
+					});
 				show();
 			},
 		});
 		const all = [...results].sort((a, b) => labels.indexOf(a.label) - labels.indexOf(b.label));
 		writeJsonAtomic(join(dir, "result.json"), { id: runId, mode: plan.mode, results: all, notes });
 		writeStatus(live.signal.aborted ? "stopped" : "done");
-		watchdog.recordHistory(ctx, { kind: "launch", summary: `run ${runId} (${plan.mode}): ${all.map((r) => `${r.label} ${r.status}`).join(", ")}`, outcome: live.signal.aborted ? "stopped" : "done", details: { run: runId } });
-		return { text: `Run ${runId}\n${launchText(all, notes)}`, details: { runId, mode: plan.mode, children: launchDetails(all) }, results: all };
+		watchdog.recordHistory(ctx, {
+			kind: "launch",
+			summary: `run ${runId} (${plan.mode}): ${all.map((r) => `${r.label} ${r.status}`).join(", ")}`,
+			outcome: live.signal.aborted ? "stopped" : "done",
+			details: { run: runId },
+		});
+		return {
+			text: `Run ${runId}\n${launchText(all, notes)}`,
+			details: { runId, mode: plan.mode, children: launchDetails(all) },
+			results: all,
+		};
 	} finally {
 		signal?.removeEventListener("abort", forward);
 		unregister();
@@ -108,9 +151,14 @@ export async function launchForeground(
 	}
 }
 
-
-function progressText(runId: string, progress: Map<string, ChildProgress & { step: string; status: string; agent: string }>): string {
-	const lines = [...progress.entries()].map(([label, p]) => `${label} ${p.step ? `[${p.step}] ` : ""}${p.status}${p.tool ? ` · ${p.tool}` : ""} · ${p.toolCount} tools · ${p.tokens.toLocaleString("en-US")} tokens · $${p.cost.toFixed(4)}`);
+function progressText(
+	runId: string,
+	progress: Map<string, ChildProgress & { step: string; status: string; agent: string }>,
+): string {
+	const lines = [...progress.entries()].map(
+		([label, p]) =>
+			`${label} ${p.step ? `[${p.step}] ` : ""}${p.status}${p.tool ? ` · ${p.tool}` : ""} · ${p.toolCount} tools · ${p.tokens.toLocaleString("en-US")} tokens · $${p.cost.toFixed(4)}`,
+	);
 	return [`Run ${runId}`, ...lines].join("\n");
 }
 

@@ -24,7 +24,14 @@ import { processAlive, readRunJson, statusWriter, writeJsonAtomic } from "./runs
 export interface RunnerSpec {
 	runId: string;
 	plan: LaunchPlan;
-	children: Array<{ label: string; step: PreparedChild["step"]; agent: LaunchAgent; model: string; thinking: string; permissions?: PermissionPolicy }>;
+	children: Array<{
+		label: string;
+		step: PreparedChild["step"];
+		agent: LaunchAgent;
+		model: string;
+		thinking: string;
+		permissions?: PermissionPolicy;
+	}>;
 	cwd: string;
 	projectTrusted: boolean;
 	/** The parent's trust snapshot: each child's is judged from it for the folder it works in. */
@@ -43,15 +50,37 @@ export interface RunnerDeps {
 
 const CONTROL_POLL_MS = 250;
 /** A spec without a snapshot (written by an older parent): nothing of the project's is trusted. */
-const UNDECIDED: TrustSnapshot = { root: "/", decided: false, why: "the launch carried no trust decision", files: {}, takenAt: 0 };
+const UNDECIDED: TrustSnapshot = {
+	root: "/",
+	decided: false,
+	why: "the launch carried no trust decision",
+	files: {},
+	takenAt: 0,
+};
 const CONTROL_WAIT_MS = 5_000;
 
 /** Runs the launch in `runDir` to its end; returns the process exit code. */
 export async function runBackground(runDir: string, deps: RunnerDeps): Promise<number> {
 	const spec = readRunJson(runDir, "spec.json") as RunnerSpec | undefined;
 	if (!spec) return 2;
-	const progress = new Map(spec.children.map((c) => [c.label, { agent: c.agent.name, status: "queued", tool: undefined as string | undefined, toolCount: 0, tokens: 0, cost: 0 }]));
-	const writeStatus = statusWriter(runDir, { id: spec.runId, mode: spec.plan.mode, pid: process.pid, parentSession: spec.parentSessionFile }, () => [...progress.entries()].map(([label, p]) => ({ label, ...p })));
+	const progress = new Map(
+		spec.children.map((c) => [
+			c.label,
+			{
+				agent: c.agent.name,
+				status: "queued",
+				tool: undefined as string | undefined,
+				toolCount: 0,
+				tokens: 0,
+				cost: 0,
+			},
+		]),
+	);
+	const writeStatus = statusWriter(
+		runDir,
+		{ id: spec.runId, mode: spec.plan.mode, pid: process.pid, parentSession: spec.parentSessionFile },
+		() => [...progress.entries()].map(([label, p]) => ({ label, ...p })),
+	);
 	writeStatus("running");
 	const stop = new AbortController();
 	const controls = new Map<string, ChildControls>();
@@ -81,7 +110,11 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 	process.once("SIGTERM", onSignal);
 	process.once("SIGINT", onSignal);
 	try {
-		const runtime = await ModelRuntime.create({ authPath: join(spec.agentDir, "auth.json"), modelsPath: join(spec.agentDir, "models.json"), refreshOnCreate: false });
+		const runtime = await ModelRuntime.create({
+			authPath: join(spec.agentDir, "auth.json"),
+			modelsPath: join(spec.agentDir, "models.json"),
+			refreshOnCreate: false,
+		});
 		await runtime.refresh({ allowNetwork: false });
 		const prepared: PreparedChild[] = [];
 		const early: ChildResult[] = [];
@@ -91,10 +124,19 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 			const model = parsed.ok ? runtime.getModel(parsed.ref.provider, parsed.ref.id) : undefined;
 			const child = { label: c.label, step: c.step, agent: c.agent, model: c.model };
 			if (!model) {
-				early.push(failedBeforeStart(child, `model ${c.model} is not available to a background run (only providers from models.json and built-in ones are; one an extension registers is not)`));
+				early.push(
+					failedBeforeStart(
+						child,
+						`model ${c.model} is not available to a background run (only providers from models.json and built-in ones are; one an extension registers is not)`,
+					),
+				);
 				continue;
 			}
-			models.set(c.label, { model, thinking: c.thinking as ThinkingLevel, ...(c.permissions ? { permissions: c.permissions } : {}) });
+			models.set(c.label, {
+				model,
+				thinking: c.thinking as ThinkingLevel,
+				...(c.permissions ? { permissions: c.permissions } : {}),
+			});
 			prepared.push(child);
 		}
 		const env = childLaunchEnv({
@@ -118,13 +160,28 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 			onControls: (label, c) => controls.set(label, c),
 			onProgress: (label, p) => {
 				const before = progress.get(label);
-				if (before) progress.set(label, { ...before, status: "running", tool: p.tool, toolCount: p.toolCount, tokens: p.tokens, cost: p.cost });
+				if (before)
+					progress.set(label, {
+						...before,
+						status: "running",
+						tool: p.tool,
+						toolCount: p.toolCount,
+						tokens: p.tokens,
+						cost: p.cost,
+					});
 				writeStatus("running");
 			},
 			onChildDone: (r) => {
 				controls.delete(r.label);
 				const before = progress.get(r.label);
-				if (before) progress.set(r.label, { ...before, status: r.status, toolCount: r.toolCalls, tokens: r.tokens, cost: r.cost });
+				if (before)
+					progress.set(r.label, {
+						...before,
+						status: r.status,
+						toolCount: r.toolCalls,
+						tokens: r.tokens,
+						cost: r.cost,
+					});
 				writeStatus("running");
 			},
 		});
@@ -152,7 +209,9 @@ function takeControls(runDir: string): Array<{ action?: string; message?: unknow
 	const dir = join(runDir, "control");
 	let names: string[];
 	try {
-		names = readdirSync(dir).filter((n) => n.endsWith(".json")).sort();
+		names = readdirSync(dir)
+			.filter((n) => n.endsWith(".json"))
+			.sort();
 	} catch {
 		return [];
 	}

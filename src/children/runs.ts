@@ -18,7 +18,15 @@ export interface RunStatus {
 	pid?: number;
 	startedAt: string;
 	updatedAt: string;
-	children: Array<{ label: string; agent: string; status: string; tool?: string; toolCount: number; tokens: number; cost: number }>;
+	children: Array<{
+		label: string;
+		agent: string;
+		status: string;
+		tool?: string;
+		toolCount: number;
+		tokens: number;
+		cost: number;
+	}>;
 	/** The parent session that launched it (a background runner's completion goes there). */
 	parentSession?: string;
 	error?: string;
@@ -31,7 +39,11 @@ const MAX_READ = 4 * 1024 * 1024;
  * launch and its runner: `rows` says where each child is. A write that fails costs the on-disk
  * copy, never the run.
  */
-export function statusWriter(dir: string, run: { id: string; mode: string; pid?: number; parentSession?: string }, rows: () => RunStatus["children"]): (state: RunState, error?: string) => void {
+export function statusWriter(
+	dir: string,
+	run: { id: string; mode: string; pid?: number; parentSession?: string },
+	rows: () => RunStatus["children"],
+): (state: RunState, error?: string) => void {
 	const startedAt = new Date().toISOString();
 	return (state, error) => {
 		const status: RunStatus = {
@@ -113,7 +125,9 @@ export function listRuns(agentDir: string): string[] {
 export function runningBackground(agentDir: string): string[] {
 	return listRuns(agentDir).filter((id) => {
 		const status = readStatus(agentDir, id);
-		return status?.state === "running" && existsSync(join(runDir(agentDir, id), "spec.json")) && processAlive(status.pid);
+		return (
+			status?.state === "running" && existsSync(join(runDir(agentDir, id), "spec.json")) && processAlive(status.pid)
+		);
 	});
 }
 

@@ -13,7 +13,7 @@ import { RUN_ACTIONS, type SubagentParams, subagentParameters, WATCHDOG_ACTIONS 
 
 const DESCRIPTION = [
 	"Launch child agents, and inspect and configure the watchdog that reviews this session's work with a second model.",
-	'- {agent, task}: one child; {tasks: [{agent, task}, ...]}: side by side; {chain: [{agent, task}, ...]}: one after another, {previous} in a task is the previous answer. Optional: model, thinking, cwd, timeoutMs, async (background: returns a run id; a message arrives when it ends).',
+	"- {agent, task}: one child; {tasks: [{agent, task}, ...]}: side by side; {chain: [{agent, task}, ...]}: one after another, {previous} in a task is the previous answer. Optional: model, thinking, cwd, timeoutMs, async (background: returns a run id; a message arrives when it ends).",
 	"  Agents: scout (read-only reconnaissance), worker (edits and verifies), reviewer (read-only review), plus the user's own. Each child has its own session and watchdog; the result gives each child's answer, status, counts and its watchdog's high-importance findings; accepted: false means a check failed.",
 	'- {action: "status", id?}, {action: "wait", id, timeoutMs?}, {action: "steer", id, message}, {action: "interrupt", id}, {action: "stop", id}: background runs. interrupt ends the children\'s current step (they go on with a steer sent before it, else with their task); stop ends the run.',
 	'- {action: "watchdog.status"}: settings and their sources, the reviewer model in effect, errors.',
@@ -27,7 +27,11 @@ const DESCRIPTION = [
 ].join("\n");
 
 /** `onConfigured` lets the host refresh what it shows after a configure action; `launcher` runs children. */
-export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionContext) => void, launcher: Omit<LauncherDeps, "watchdog">): ToolDefinition<typeof subagentParameters> {
+export function subagentTool(
+	watchdog: Watchdog,
+	onConfigured: (ctx: ExtensionContext) => void,
+	launcher: Omit<LauncherDeps, "watchdog">,
+): ToolDefinition<typeof subagentParameters> {
 	// The settings' child policy keys (pi-subagents' agentOverrides, disableBuiltins) travel with the agents.
 	const agents: LauncherDeps["agents"] = (ctx, trust) => {
 		const policy = watchdog.settings(ctx).childPolicy;
@@ -38,21 +42,25 @@ export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionCo
 		name: "subagent",
 		label: "Subagent",
 		description: DESCRIPTION,
-		promptSnippet: "subagent: launch child agents ({agent, task}, {tasks}, {chain}; async for background); watchdog.status, watchdog.configure (scope session unless asked otherwise), watchdog.history",
+		promptSnippet:
+			"subagent: launch child agents ({agent, task}, {tasks}, {chain}; async for background); watchdog.status, watchdog.configure (scope session unless asked otherwise), watchdog.history",
 		parameters: subagentParameters,
 		async execute(id, raw, signal, onUpdate, ctx) {
 			// pi-subagents' thinking false is off, for launches and watchdog.configure alike.
 			const params = { ...(raw as SubagentParams) };
 			if (params.thinking === false) params.thinking = "off";
 			if (params.action === undefined) {
-				if (watchdog.options.role !== "main") throw new Error("a child agent cannot launch children of its own; report back to the parent instead");
+				if (watchdog.options.role !== "main")
+					throw new Error("a child agent cannot launch children of its own; report back to the parent instead");
 				const plan = planLaunch({ ...params, thinking: params.thinking || undefined });
 				if ("error" in plan) throw new Error(plan.error);
 				// The session follows every launch of this prompt (its verifier; src/session/child-port.ts).
 				const launch = watchdog.port.launching(id);
 				let out: Awaited<ReturnType<typeof launchForeground>>;
 				try {
-					out = plan.async ? await launchBackground(deps, ctx, plan, signal) : await launchForeground(deps, ctx, plan, signal, onUpdate as never);
+					out = plan.async
+						? await launchBackground(deps, ctx, plan, signal)
+						: await launchForeground(deps, ctx, plan, signal, onUpdate as never);
 				} catch (error) {
 					launch.abandoned();
 					throw error;
@@ -63,8 +71,7 @@ export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionCo
 				else if (out.results && !signal?.aborted) {
 					const end = { runId, results: out.results, via: "launch", toolCallId: id };
 					await watchdog.port.ended(ctx, end, { findings: launchFindings(out.results), details: { run: runId } });
-				}
-				else launch.abandoned();
+				} else launch.abandoned();
 				return { content: [{ type: "text", text: out.text }], details: out.details };
 			}
 			if ((RUN_ACTIONS as readonly string[]).includes(params.action)) {
@@ -78,7 +85,12 @@ export function subagentTool(watchdog: Watchdog, onConfigured: (ctx: ExtensionCo
 	};
 }
 
-async function run(watchdog: Watchdog, ctx: AgentCtx & Partial<Pick<ExtensionContext, "sessionManager">>, params: SubagentParams, signal: AbortSignal | undefined): Promise<{ text: string; outcome?: ChangeOutcome }> {
+async function run(
+	watchdog: Watchdog,
+	ctx: AgentCtx & Partial<Pick<ExtensionContext, "sessionManager">>,
+	params: SubagentParams,
+	signal: AbortSignal | undefined,
+): Promise<{ text: string; outcome?: ChangeOutcome }> {
 	switch (params.action) {
 		case "watchdog.status":
 			return { text: watchdog.statusText(ctx) };
@@ -103,14 +115,22 @@ async function run(watchdog: Watchdog, ctx: AgentCtx & Partial<Pick<ExtensionCon
 		case "watchdog.review":
 			return { text: (await watchdog.reviewNow(ctx as ExtensionContext)).text };
 		case "watchdog.history": {
-			const request = { session: params.session, since: params.since, sources: params.source?.split(","), limit: params.limit, json: params.json };
+			const request = {
+				session: params.session,
+				since: params.since,
+				sources: params.source?.split(","),
+				limit: params.limit,
+				json: params.json,
+			};
 			const result = await runHistory(request, historyEnv(ctx));
 			// A bad field is the agent's mistake to fix: a tool error says so.
 			if (result.level === "error") throw new Error(result.text);
 			return { text: result.text };
 		}
 		default:
-			throw new Error(`unknown action; use one of ${[...RUN_ACTIONS, ...WATCHDOG_ACTIONS].join(", ")}, or leave it out to launch`);
+			throw new Error(
+				`unknown action; use one of ${[...RUN_ACTIONS, ...WATCHDOG_ACTIONS].join(", ")}, or leave it out to launch`,
+			);
 	}
 }
 

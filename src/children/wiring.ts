@@ -26,7 +26,13 @@ export function launcherDeps(host: LauncherHost): Omit<LauncherDeps, "watchdog">
 		agentDir: host.agentDir,
 		// A project's agents only under a trust decision, and only as they were when it was taken.
 		agents: (ctx: ExtensionContext, trust: ProjectTrust) =>
-			loadAgents({ agentDir: host.agentDir, cwd: ctx.cwd, configDirName: host.configDirName, projectTrusted: trust.decided, trust }),
+			loadAgents({
+				agentDir: host.agentDir,
+				cwd: ctx.cwd,
+				configDirName: host.configDirName,
+				projectTrusted: trust.decided,
+				trust,
+			}),
 		childWatchdog: host.childWatchdog,
 		worktrees: gitWorktrees,
 	};
@@ -36,7 +42,11 @@ export function launcherDeps(host: LauncherHost): Omit<LauncherDeps, "watchdog">
  * At session start: runs whose process is gone without a result are `lost`, and worktrees of
  * runs that are no longer alive (a crash of the parent or the runner) are removed.
  */
-export async function cleanStaleRuns(agentDir: string, cwd: string, worktrees: WorktreeOps = gitWorktrees): Promise<void> {
+export async function cleanStaleRuns(
+	agentDir: string,
+	cwd: string,
+	worktrees: WorktreeOps = gitWorktrees,
+): Promise<void> {
 	const alive = new Set<string>();
 	for (const [n, id] of listRuns(agentDir).entries()) {
 		const status = readStatus(agentDir, id);
@@ -47,7 +57,13 @@ export async function cleanStaleRuns(agentDir: string, cwd: string, worktrees: W
 		}
 		if (status?.state !== "running") continue;
 		if (processAlive(status.pid)) alive.add(id);
-		else writeJsonAtomic(join(runDir(agentDir, id), "status.json"), { ...status, state: "lost", updatedAt: new Date().toISOString(), error: "its process ended without a result" } satisfies RunStatus);
+		else
+			writeJsonAtomic(join(runDir(agentDir, id), "status.json"), {
+				...status,
+				state: "lost",
+				updatedAt: new Date().toISOString(),
+				error: "its process ended without a result",
+			} satisfies RunStatus);
 	}
 	const root = runsDir(agentDir);
 	await worktrees.cleanStale?.(cwd, root, (dir) => alive.has(relative(root, dir).split(sep)[0] ?? ""));

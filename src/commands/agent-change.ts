@@ -1,7 +1,13 @@
 // A settings change an agent asks for (the `subagent` tool's `watchdog.configure`), as opposed
 // to the user's own command. One that lowers oversight needs the user's yes in the TUI and is
 // refused where nobody can be asked (print, RPC); every change is announced and recorded.
-import { type ConfigureEnv, type ConfigurePlan, type ConfigureRequest, planConfigure, settingsAtScope } from "../settings/index.ts";
+import {
+	type ConfigureEnv,
+	type ConfigurePlan,
+	type ConfigureRequest,
+	planConfigure,
+	settingsAtScope,
+} from "../settings/index.ts";
 import { loweredOversight } from "../settings/index.ts";
 import { askToLower, type Chooser, type Level } from "../host/index.ts";
 import { commandsFor } from "./watchdog-command.ts";
@@ -9,7 +15,6 @@ import { commandsFor } from "./watchdog-command.ts";
 export const CONFIG_CHANGE_ENTRY = "watchdog-config-change";
 
 export type ChangeOutcome = "applied" | "refused" | "declined";
-
 
 /** Kept in the session (never sent to the model); the history log reads these. */
 export interface ConfigChangeEntry {
@@ -39,7 +44,10 @@ export interface AgentChangeDeps {
 }
 
 /** Handles one agent request; returns what the agent is told. Throws on bad input, saving nothing. */
-export async function agentConfigure(deps: AgentChangeDeps, request: ConfigureRequest): Promise<{ outcome: ChangeOutcome; text: string }> {
+export async function agentConfigure(
+	deps: AgentChangeDeps,
+	request: ConfigureRequest,
+): Promise<{ outcome: ChangeOutcome; text: string }> {
 	const plan = await planConfigure(deps.env, request);
 	const before = settingsAtScope(deps.env.store, deps.env.project, request.scope).settings;
 	const lowered = loweredOversight(before, plan.changes, deps.env.session);
@@ -47,7 +55,8 @@ export async function agentConfigure(deps: AgentChangeDeps, request: ConfigureRe
 	const command = commands.join("\n");
 	const why = lowered.join("; ");
 	const indented = commands.map((c) => `  ${c}`).join("\n");
-	const finish = (outcome: ChangeOutcome) => deps.record({ at: new Date().toISOString(), by: "agent", request, lowered, outcome, command });
+	const finish = (outcome: ChangeOutcome) =>
+		deps.record({ at: new Date().toISOString(), by: "agent", request, lowered, outcome, command });
 	const who = deps.who ?? "the agent";
 	const Who = who.charAt(0).toUpperCase() + who.slice(1);
 	const untold = "The user could not be told of this directly: say so in your answer.";
@@ -60,7 +69,10 @@ export async function agentConfigure(deps: AgentChangeDeps, request: ConfigureRe
 	}
 	if (!deps.ask) {
 		finish("refused");
-		const told = deps.announce(`Refused a change ${who} asked for, because it lowers the watchdog's oversight: ${why}.\nTo make it yourself:\n${indented}`, "warning");
+		const told = deps.announce(
+			`Refused a change ${who} asked for, because it lowers the watchdog's oversight: ${why}.\nTo make it yourself:\n${indented}`,
+			"warning",
+		);
 		return {
 			outcome: "refused",
 			text: [
@@ -78,7 +90,10 @@ export async function agentConfigure(deps: AgentChangeDeps, request: ConfigureRe
 	);
 	if (!yes) {
 		finish("declined");
-		deps.announce(`You declined ${who}'s change to the watchdog settings (it lowers oversight: ${why}). To make it later:\n${indented}`, "info");
+		deps.announce(
+			`You declined ${who}'s change to the watchdog settings (it lowers oversight: ${why}). To make it later:\n${indented}`,
+			"info",
+		);
 		return {
 			outcome: "declined",
 			text: [
@@ -92,5 +107,8 @@ export async function agentConfigure(deps: AgentChangeDeps, request: ConfigureRe
 	const done = await deps.apply(plan);
 	finish("applied");
 	deps.announce(`Applied ${who}'s change you confirmed (it lowers oversight: ${why}): ${done}`, "info");
-	return { outcome: "applied", text: `The user confirmed this change, which lowers the watchdog's oversight (${why}).\n${done}` };
+	return {
+		outcome: "applied",
+		text: `The user confirmed this change, which lowers the watchdog's oversight (${why}).\n${done}`,
+	};
 }

@@ -1,8 +1,22 @@
 // What the command and the `subagent` tool can ask of a session's watchdog besides status:
 // check the reviewer, recommend one, and change settings (the user's way, applied as asked;
 // an agent's way, which needs the user when it lowers oversight).
-import { checkReviewer, type CheckResult, formatLiveCheck, formatModelRef, liveCheck, recommendFor, UnknownModelError } from "../models/index.ts";
-import { applyConfigure, type ConfigureEnv, type ConfigurePlan, type ConfigureRequest, planConfigure } from "../settings/index.ts";
+import {
+	checkReviewer,
+	type CheckResult,
+	formatLiveCheck,
+	formatModelRef,
+	liveCheck,
+	recommendFor,
+	UnknownModelError,
+} from "../models/index.ts";
+import {
+	applyConfigure,
+	type ConfigureEnv,
+	type ConfigurePlan,
+	type ConfigureRequest,
+	planConfigure,
+} from "../settings/index.ts";
 import { howToTurnOn } from "../settings/index.ts";
 import { type AgentCtx, type Ctx, SESSION_SETTINGS_ENTRY, type WatchdogSession } from "../session/index.ts";
 import { agentConfigure, type AgentChangeDeps, CONFIG_CHANGE_ENTRY, type ChangeOutcome } from "./agent-change.ts";
@@ -10,12 +24,19 @@ import { commandsFor } from "./watchdog-command.ts";
 import { present } from "../host/index.ts";
 
 /** `check` calls the reviewer model once; `check --offline` only resolves it and its credentials. */
-export async function check(session: WatchdogSession, ctx: Ctx, options: { offline?: boolean } = {}): Promise<CheckResult> {
+export async function check(
+	session: WatchdogSession,
+	ctx: Ctx,
+	options: { offline?: boolean } = {},
+): Promise<CheckResult> {
 	const resolved = session.settings(ctx);
 	const choice = session.reviewer(ctx);
-	const result = options.offline ? await checkReviewer(ctx.modelRegistry, choice) : formatLiveCheck(await liveCheck(ctx.modelRegistry, choice));
+	const result = options.offline
+		? await checkReviewer(ctx.modelRegistry, choice)
+		: formatLiveCheck(await liveCheck(ctx.modelRegistry, choice));
 	const lines = [...result.lines];
-	if (resolved.errors.length) lines.push(`The settings have errors, so the watchdog is off until they are fixed (see status).`);
+	if (resolved.errors.length)
+		lines.push(`The settings have errors, so the watchdog is off until they are fixed (see status).`);
 	else if (!resolved.enabled) lines.push(`The watchdog is off; ${howToTurnOn(resolved)}.`);
 	return { ok: result.ok && resolved.errors.length === 0, lines };
 }
@@ -28,11 +49,19 @@ export async function recommend(session: WatchdogSession, ctx: Ctx): Promise<str
 		const ref = formatModelRef({ provider: choice.provider, id: choice.id }, choice.thinking);
 		const source = session.settings(ctx).sources["main.model"];
 		const result = await checkReviewer(ctx.modelRegistry, choice);
-		const lines = [`Configured reviewer model: ${ref}${source && source !== "default" ? ` (${source} ${source === "session" ? "override" : "settings"})` : ""}.`, ...result.lines.map((l) => `  ${l}`)];
+		const lines = [
+			`Configured reviewer model: ${ref}${source && source !== "default" ? ` (${source} ${source === "session" ? "override" : "settings"})` : ""}.`,
+			...result.lines.map((l) => `  ${l}`),
+		];
 		if (result.ok) lines.push("  (/subagents-watchdog check calls it once to confirm it answers.)");
 		if (!rec.ok) lines.push(`No alternative to suggest: ${rec.reason}.`);
-		else if (rec.provider === choice.provider && rec.id === choice.id) lines.push(`It is also the model the watchdog would pick itself: ${rec.reason}.`);
-		else lines.push(`The watchdog would pick ${rec.ref} instead: ${rec.reason}.`, `To switch to it for this session: /subagents-watchdog session model ${rec.ref}`);
+		else if (rec.provider === choice.provider && rec.id === choice.id)
+			lines.push(`It is also the model the watchdog would pick itself: ${rec.reason}.`);
+		else
+			lines.push(
+				`The watchdog would pick ${rec.ref} instead: ${rec.reason}.`,
+				`To switch to it for this session: /subagents-watchdog session model ${rec.ref}`,
+			);
 		return lines.join("\n");
 	}
 	if (!rec.ok) return `No recommendation: ${rec.reason}.`;
@@ -52,7 +81,12 @@ export async function configure(session: WatchdogSession, ctx: Ctx, request: Con
 }
 
 /** A change an agent asked for: one that lowers oversight needs the user (see agent-change.ts). */
-export async function configureForAgent(session: WatchdogSession, ctx: AgentCtx, request: ConfigureRequest, signal?: AbortSignal): Promise<{ outcome: ChangeOutcome; text: string }> {
+export async function configureForAgent(
+	session: WatchdogSession,
+	ctx: AgentCtx,
+	request: ConfigureRequest,
+	signal?: AbortSignal,
+): Promise<{ outcome: ChangeOutcome; text: string }> {
 	const env = configureEnv(session, ctx);
 	// A child's own UI reaches nobody: its parent's user is told and asked, as for the parent's own change.
 	const child = session.options.role !== "main";
@@ -67,7 +101,12 @@ export async function configureForAgent(session: WatchdogSession, ctx: AgentCtx,
 		apply: (plan) => applyChange(session, env, request, plan),
 		record: (entry) => {
 			session.persist(CONFIG_CHANGE_ENTRY, entry);
-			session.recordHistory(ctx as never, { kind: "config-change", by: entry.by, outcome: entry.outcome, change: entry.command });
+			session.recordHistory(ctx as never, {
+				kind: "config-change",
+				by: entry.by,
+				outcome: entry.outcome,
+				change: entry.command,
+			});
 		},
 		announce: (text, level) => {
 			if (user) user.notify(text, level);
@@ -78,14 +117,16 @@ export async function configureForAgent(session: WatchdogSession, ctx: AgentCtx,
 	return withForceHint(AGENT_FORCE_HINT, () => agentConfigure(deps, request));
 }
 
-const AGENT_FORCE_HINT = " If you are sure the model exists (e.g. it is about to be added to models.json), call again with force: true.";
+const AGENT_FORCE_HINT =
+	" If you are sure the model exists (e.g. it is about to be added to models.json), call again with force: true.";
 
 /** An unknown model is refused with the closest known ones; `hint` says how to save it anyway. */
 async function withForceHint<T>(hint: string, fn: () => Promise<T>): Promise<T> {
 	try {
 		return await fn();
 	} catch (error) {
-		if (error instanceof UnknownModelError) throw new UnknownModelError(error.ref, error.suggestions, `${error.message}${hint}`);
+		if (error instanceof UnknownModelError)
+			throw new UnknownModelError(error.ref, error.suggestions, `${error.message}${hint}`);
 		throw error;
 	}
 }
@@ -93,11 +134,23 @@ async function withForceHint<T>(hint: string, fn: () => Promise<T>): Promise<T> 
 function configureEnv(session: WatchdogSession, ctx: Ctx): ConfigureEnv {
 	// A saved change was the user's, or confirmed by them: the file watch must not judge it as the agent's (a child's parent's watch).
 	const saved = session.options.parent?.user?.saved ?? ((path, mutate) => session.ownWrite(path, mutate));
-	return { store: session.store, project: session.project(ctx), registry: ctx.modelRegistry, session: session.sessionModel(ctx), saved };
+	return {
+		store: session.store,
+		project: session.project(ctx),
+		registry: ctx.modelRegistry,
+		session: session.sessionModel(ctx),
+		saved,
+	};
 }
 
-async function applyChange(session: WatchdogSession, env: ConfigureEnv, request: ConfigureRequest, plan: ConfigurePlan): Promise<string> {
+async function applyChange(
+	session: WatchdogSession,
+	env: ConfigureEnv,
+	request: ConfigureRequest,
+	plan: ConfigurePlan,
+): Promise<string> {
 	const message = await applyConfigure(env, request, plan);
-	if (request.scope === "session") session.persist(SESSION_SETTINGS_ENTRY, { overrides: session.store.getSessionOverrides() });
+	if (request.scope === "session")
+		session.persist(SESSION_SETTINGS_ENTRY, { overrides: session.store.getSessionOverrides() });
 	return message;
 }

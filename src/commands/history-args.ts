@@ -39,9 +39,14 @@ const VALUE_FLAGS = ["--session", "--since", "--source", "--kind", "--limit"] as
 const FLAGS = [...VALUE_FLAGS, "--json"] as const;
 
 /** The words after `history`. */
-export function parseHistoryArgs(words: readonly string[]): { ok: true; request: HistoryRequest } | { ok: false; error: string } {
+export function parseHistoryArgs(
+	words: readonly string[],
+): { ok: true; request: HistoryRequest } | { ok: false; error: string } {
 	const request: HistoryRequest = {};
-	const fail = (error: string) => ({ ok: false as const, error: `${error}\nUsage: /subagents-watchdog ${HISTORY_USAGE}` });
+	const fail = (error: string) => ({
+		ok: false as const,
+		error: `${error}\nUsage: /subagents-watchdog ${HISTORY_USAGE}`,
+	});
 	for (let i = 0; i < words.length; i++) {
 		const word = words[i];
 		const eq = word.indexOf("=");
@@ -52,7 +57,9 @@ export function parseHistoryArgs(words: readonly string[]): { ok: true; request:
 			continue;
 		}
 		if (!(VALUE_FLAGS as readonly string[]).includes(flag)) {
-			return fail(word.startsWith("-") ? `unknown flag ${flag} for history` : `unexpected "${word}": history takes only flags`);
+			return fail(
+				word.startsWith("-") ? `unknown flag ${flag} for history` : `unexpected "${word}": history takes only flags`,
+			);
 		}
 		const value = eq > 0 ? word.slice(eq + 1) : words[++i];
 		if (value === undefined || value === "" || (eq < 0 && value.startsWith("--"))) return fail(`${flag} needs a value`);
@@ -78,7 +85,11 @@ export function parseHistoryArgs(words: readonly string[]): { ok: true; request:
 }
 
 /** Checks a request and turns it into a filter; `now` anchors relative times. */
-export function toQuery(request: HistoryRequest, scope: HistoryScope, now: Date): { ok: true; query: HistoryQuery } | { ok: false; error: string } {
+export function toQuery(
+	request: HistoryRequest,
+	scope: HistoryScope,
+	now: Date,
+): { ok: true; query: HistoryQuery } | { ok: false; error: string } {
 	const filter: HistoryFilter = {};
 	const words: string[] = [];
 	const session = request.session?.trim();
@@ -106,7 +117,8 @@ export function toQuery(request: HistoryRequest, scope: HistoryScope, now: Date)
 	}
 	const kinds = cleanList(request.kinds);
 	const unknown = kinds.filter((k) => !(HISTORY_KINDS as readonly string[]).includes(k));
-	if (unknown.length) return { ok: false, error: `unknown kind ${unknown.join(", ")}; kinds are ${HISTORY_KINDS.join(", ")}` };
+	if (unknown.length)
+		return { ok: false, error: `unknown kind ${unknown.join(", ")}; kinds are ${HISTORY_KINDS.join(", ")}` };
 	if (kinds.length) {
 		filter.kinds = kinds;
 		words.push(`of kind ${kinds.join(", ")}`);
@@ -120,7 +132,10 @@ export function toQuery(request: HistoryRequest, scope: HistoryScope, now: Date)
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /** "90m", "24h", "7d", "2w" back from `now`, or an ISO date ("2025-06-01") or date-time. */
-export function parseSince(text: string, now: Date): { ok: true; date: Date; relative: boolean } | { ok: false; error: string } {
+export function parseSince(
+	text: string,
+	now: Date,
+): { ok: true; date: Date; relative: boolean } | { ok: false; error: string } {
 	const value = text.trim();
 	const relative = /^(\d+)\s*([mhdw])$/i.exec(value);
 	if (relative) {
@@ -133,13 +148,17 @@ export function parseSince(text: string, now: Date): { ok: true; date: Date; rel
 		const ms = Date.parse(value);
 		if (!Number.isNaN(ms)) return { ok: true, date: new Date(ms), relative: false };
 	}
-	return { ok: false, error: `--since ${value} is neither a duration (90m, 24h, 7d, 2w) nor an ISO date or time (2025-06-01, 2025-06-01T14:00Z)` };
+	return {
+		ok: false,
+		error: `--since ${value} is neither a duration (90m, 24h, 7d, 2w) nor an ISO date or time (2025-06-01, 2025-06-01T14:00Z)`,
+	};
 }
 
 function parseLimit(value: number | string | undefined): { ok: true; value: number } | { ok: false; error: string } {
 	if (value === undefined) return { ok: true, value: DEFAULT_LIMIT };
 	const n = typeof value === "number" ? value : /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-	if (!Number.isInteger(n) || n < 1 || n > MAX_LIMIT) return { ok: false, error: `--limit ${value}: must be a whole number from 1 to ${MAX_LIMIT}` };
+	if (!Number.isInteger(n) || n < 1 || n > MAX_LIMIT)
+		return { ok: false, error: `--limit ${value}: must be a whole number from 1 to ${MAX_LIMIT}` };
 	return { ok: true, value: n };
 }
 

@@ -16,7 +16,11 @@ export interface HistoryEnv {
 }
 
 /** `args`: the words after `history` as typed, or the tool's fields. Never throws. */
-export async function runHistory(args: string | HistoryRequest, env: HistoryEnv, now = new Date()): Promise<{ text: string; level: "info" | "warning" | "error" }> {
+export async function runHistory(
+	args: string | HistoryRequest,
+	env: HistoryEnv,
+	now = new Date(),
+): Promise<{ text: string; level: "info" | "warning" | "error" }> {
 	let request: HistoryRequest;
 	if (typeof args === "string") {
 		const parsed = parseHistoryArgs(args.trim().split(/\s+/).filter(Boolean));
@@ -28,7 +32,12 @@ export async function runHistory(args: string | HistoryRequest, env: HistoryEnv,
 	const { query } = checked;
 	try {
 		const read = await readHistory(historyDir(env.agentDir), query.filter);
-		const text = formatHistory({ ...read, json: query.json, described: query.described, limit: query.filter.limit ?? 0 });
+		const text = formatHistory({
+			...read,
+			json: query.json,
+			described: query.described,
+			limit: query.filter.limit ?? 0,
+		});
 		return { text, level: read.skipped || read.refused.length ? "warning" : "info" };
 	} catch (error) {
 		return { text: `Watchdog: the history log could not be read: ${(error as Error).message}`, level: "error" };
@@ -36,7 +45,9 @@ export async function runHistory(args: string | HistoryRequest, env: HistoryEnv,
 }
 
 /** Where the log is and who is asking, from Pi's context: its agent folder, this session's id and cwd. */
-export function historyEnv(ctx: Pick<ExtensionContext, "cwd"> & Partial<Pick<ExtensionContext, "sessionManager">>): HistoryEnv {
+export function historyEnv(
+	ctx: Pick<ExtensionContext, "cwd"> & Partial<Pick<ExtensionContext, "sessionManager">>,
+): HistoryEnv {
 	let sessionId = "";
 	try {
 		sessionId = ctx.sessionManager?.getSessionId() ?? "";

@@ -17,7 +17,9 @@ export interface HistoryListing {
 export function formatHistory(listing: HistoryListing): string {
 	if (listing.json) return listing.events.map((e) => JSON.stringify(e)).join("\n");
 	const notes = [
-		...(listing.skipped ? [`(${listing.skipped} unreadable line${listing.skipped === 1 ? "" : "s"} in the log skipped)`] : []),
+		...(listing.skipped
+			? [`(${listing.skipped} unreadable line${listing.skipped === 1 ? "" : "s"} in the log skipped)`]
+			: []),
 		...listing.refused.map((r) => `(${r})`),
 	];
 	if (listing.events.length === 0) return [`No watchdog history ${listing.described}.`, ...notes].join("\n");
@@ -26,7 +28,10 @@ export function formatHistory(listing: HistoryListing): string {
 	const header = `Watchdog history ${listing.described}: ${n} event${n === 1 ? "" : "s"}, newest first${more}`;
 	const kindWidth = Math.max(...listing.events.map((e) => e.kind.length));
 	const sourceWidth = Math.max(...listing.events.map((e) => sourceOf(e).length));
-	const rows = listing.events.map((e) => `${localTime(e.at)}  ${e.kind.padEnd(kindWidth)}  ${sourceOf(e).padEnd(sourceWidth)}  ${describeEvent(e)}${e.role ? ` (child ${e.role}, run ${e.run ?? "?"})` : ""}`);
+	const rows = listing.events.map(
+		(e) =>
+			`${localTime(e.at)}  ${e.kind.padEnd(kindWidth)}  ${sourceOf(e).padEnd(sourceWidth)}  ${describeEvent(e)}${e.role ? ` (child ${e.role}, run ${e.run ?? "?"})` : ""}`,
+	);
 	return [header, ...rows, ...notes].join("\n");
 }
 
@@ -59,15 +64,34 @@ export function describeEvent(event: HistoryEvent): string {
 			return `${event.decision}${started} · ${event.label} on ${event.model} · ${short(event.rule, 200)} · action ${event.action}${event.note ? ` · note: ${short(event.note, 160)}` : ""}`;
 		}
 		case "permission": {
-			const how = event.how === "reused" ? "reused an earlier decision" : event.how === "failure" ? `arbiter failed (${event.failure ?? "error"})` : event.how === "rule" ? "by rule" : `by the arbiter${event.model ? ` ${event.model}` : ""}`;
+			const how =
+				event.how === "reused"
+					? "reused an earlier decision"
+					: event.how === "failure"
+						? `arbiter failed (${event.failure ?? "error"})`
+						: event.how === "rule"
+							? "by rule"
+							: `by the arbiter${event.model ? ` ${event.model}` : ""}`;
 			return `${event.tool} ${event.decision === "approve" ? "approved" : "denied"} ${how} · rule ${short(event.rule, 160)} · ${event.latencyMs} ms · ${short(event.reason, 200)}`;
 		}
 		case "rotate": {
-			const head = event.outcome === "rotated" ? `${event.from} → ${event.to ?? "?"} (${short(event.reason, 100)})` : `not rotated from ${event.from}: ${short(event.reason, 160)}`;
-			return [head, `error: ${short(event.error, 160)}`, ...(event.skipped ? [`passed over: ${short(event.skipped, 240)}`] : [])].join(" · ");
+			const head =
+				event.outcome === "rotated"
+					? `${event.from} → ${event.to ?? "?"} (${short(event.reason, 100)})`
+					: `not rotated from ${event.from}: ${short(event.reason, 160)}`;
+			return [
+				head,
+				`error: ${short(event.error, 160)}`,
+				...(event.skipped ? [`passed over: ${short(event.skipped, 240)}`] : []),
+			].join(" · ");
 		}
 		case "verification": {
-			const parts = [`${count(event.children, "child")}`, short(event.verdicts, 200), `[${String(event.fingerprint ?? "").slice(0, 12)}]`, `via ${event.via}`];
+			const parts = [
+				`${count(event.children, "child")}`,
+				short(event.verdicts, 200),
+				`[${String(event.fingerprint ?? "").slice(0, 12)}]`,
+				`via ${event.via}`,
+			];
 			if (event.model) parts.push(`model ${event.model}`, dollars(event.cost ?? 0));
 			return `${parts.join(" · ")} → ${event.outcome}`;
 		}

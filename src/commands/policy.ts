@@ -9,10 +9,19 @@ import { type Ctx, SESSION_SETTINGS_ENTRY, type WatchdogSession } from "../sessi
 export const POLICIES = ["off", "keep", "handsoff"] as const;
 export type PolicyName = (typeof POLICIES)[number];
 
-export function setPolicy(session: WatchdogSession, ctx: Ctx & Partial<Pick<ExtensionContext, "sessionManager">>, policy: PolicyName): string {
+export function setPolicy(
+	session: WatchdogSession,
+	ctx: Ctx & Partial<Pick<ExtensionContext, "sessionManager">>,
+	policy: PolicyName,
+): string {
 	const before = session.policy(ctx);
 	session.store.setSessionValue("idle.policy", policy);
 	session.persist(SESSION_SETTINGS_ENTRY, { overrides: session.store.getSessionOverrides() });
-	session.recordHistory(ctx, { kind: "config-change", by: "user", outcome: "applied", change: `/subagents-watchdog policy ${policy} (was ${before})` });
+	session.recordHistory(ctx, {
+		kind: "config-change",
+		by: "user",
+		outcome: "applied",
+		change: `/subagents-watchdog policy ${policy} (was ${before})`,
+	});
 	return `Watchdog policy for this session: ${policy} (was ${before}): ${POLICY_MEANING[policy]}.`;
 }

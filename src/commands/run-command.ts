@@ -47,8 +47,16 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 		}
 		case "dismiss": {
 			const dismissed = watchdog.dismiss(ctx as ExtensionContext, op.which);
-			if (!dismissed.length) return say(op.which === "all" ? "Nothing to dismiss: no recent finding is open." : `There is no open finding ${op.which}; status lists them with their numbers.`, "warning");
-			return say(`Dismissed ${dismissed.length} finding(s); they will not be raised again:\n${dismissed.map((f) => `- ${f.summary}`).join("\n")}`);
+			if (!dismissed.length)
+				return say(
+					op.which === "all"
+						? "Nothing to dismiss: no recent finding is open."
+						: `There is no open finding ${op.which}; status lists them with their numbers.`,
+					"warning",
+				);
+			return say(
+				`Dismissed ${dismissed.length} finding(s); they will not be raised again:\n${dismissed.map((f) => `- ${f.summary}`).join("\n")}`,
+			);
 		}
 		case "settings-accept":
 			return say(watchdog.acceptSettings(ctx as ExtensionContext), "info", true);

@@ -8,7 +8,12 @@ import type { WatchdogSession } from "../session/index.ts";
 
 type Severity = "concern" | "blocker";
 
-export function showTestFinding(session: WatchdogSession, ctx: ExtensionContext, severity: Severity, text: string): string {
+export function showTestFinding(
+	session: WatchdogSession,
+	ctx: ExtensionContext,
+	severity: Severity,
+	text: string,
+): string {
 	const asked = `/subagents-watchdog test ${severity}`;
 	const finding = makeFinding(
 		{
@@ -24,6 +29,7 @@ export function showTestFinding(session: WatchdogSession, ctx: ExtensionContext,
 	// Shown whatever the severity threshold: the user asked to see one.
 	const settings = { ...session.settings(ctx).settings, severityThreshold: "concern" as const };
 	const fate = session.deliver(ctx, [finding], settings, { test: true }, true)?.decisions[0]?.fate;
-	if (fate === "shown to you") return `Showed a test ${severity} (not sent to the agent; recorded in history as source test).`;
+	if (fate === "shown to you")
+		return `Showed a test ${severity} (not sent to the agent; recorded in history as source test).`;
 	return `The test ${severity} was not shown: ${fate ?? "nothing to show"}.`;
 }

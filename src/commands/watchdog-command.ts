@@ -46,7 +46,8 @@ export function parseCommand(args: string): CommandOp {
 	const [first, ...rest] = words;
 	if (!first || first === "status") {
 		if (rest.length === 0) return { kind: "status", level: "brief" };
-		if (rest.length === 1 && (rest[0] === "--all" || rest[0] === "--settings")) return { kind: "status", level: rest[0] === "--all" ? "all" : "settings" };
+		if (rest.length === 1 && (rest[0] === "--all" || rest[0] === "--settings"))
+			return { kind: "status", level: rest[0] === "--all" ? "all" : "settings" };
 		return { kind: "error", message: `status takes --all or --settings, not "${rest.join(" ")}"` };
 	}
 	if (first === "help" || first === "--help" || first === "-h") return { kind: "help" };
@@ -64,13 +65,24 @@ export function parseCommand(args: string): CommandOp {
 		return { kind: "error", message: `dismiss takes a finding's number from status, or all; not "${rest.join(" ")}"` };
 	}
 	if (first === "policy") {
-		if (rest.length === 1 && (rest[0] === "off" || rest[0] === "keep" || rest[0] === "handsoff")) return { kind: "policy", policy: rest[0] };
-		return { kind: "error", message: `policy takes off, keep or handsoff${rest.length ? `, not "${rest.join(" ")}"` : ""}` };
+		if (rest.length === 1 && (rest[0] === "off" || rest[0] === "keep" || rest[0] === "handsoff"))
+			return { kind: "policy", policy: rest[0] };
+		return {
+			kind: "error",
+			message: `policy takes off, keep or handsoff${rest.length ? `, not "${rest.join(" ")}"` : ""}`,
+		};
 	}
-	if (first === "settings") return rest.length === 1 && rest[0] === "accept" ? { kind: "settings-accept" } : { kind: "error", message: `settings takes accept${rest.length ? `, not "${rest.join(" ")}"` : ""}` };
+	if (first === "settings")
+		return rest.length === 1 && rest[0] === "accept"
+			? { kind: "settings-accept" }
+			: { kind: "error", message: `settings takes accept${rest.length ? `, not "${rest.join(" ")}"` : ""}` };
 	if (first === "test") {
 		const [severity, ...text] = rest;
-		if (severity !== "concern" && severity !== "blocker") return { kind: "error", message: `test takes concern or blocker, then an optional text${severity ? `; not "${severity}"` : ""}` };
+		if (severity !== "concern" && severity !== "blocker")
+			return {
+				kind: "error",
+				message: `test takes concern or blocker, then an optional text${severity ? `; not "${severity}"` : ""}`,
+			};
 		return { kind: "test", severity, text: text.join(" ") };
 	}
 	if (first === "history") {
@@ -90,25 +102,43 @@ function parseSetting(all: string[]): CommandOp {
 	let target = "main";
 	if (words[i] === "children") target = words[i++];
 	else if (words[i] === "role") {
-		if (!words[i + 1]) return { kind: "error", message: `${words.slice(0, i + 1).join(" ")} needs a role name, then on, off, model or thinking` };
+		if (!words[i + 1])
+			return {
+				kind: "error",
+				message: `${words.slice(0, i + 1).join(" ")} needs a role name, then on, off, model or thinking`,
+			};
 		target = words[i + 1];
 		i += 2;
 	}
-	const shown = words.slice(0, i).map((w) => `${w} `).join("");
+	const shown = words
+		.slice(0, i)
+		.map((w) => `${w} `)
+		.join("");
 	const [verb, value, ...extra] = words.slice(i);
 	if (extra.length) return tooMany(`${shown}${verb}`);
-	const request = (r: Omit<ConfigureRequest, "scope" | "target">): CommandOp => ({ kind: "configure", request: { scope, target, ...r } });
-	if (force && verb !== "model") return { kind: "error", message: `--force goes with model <provider/id>, to save a model Pi does not know` };
+	const request = (r: Omit<ConfigureRequest, "scope" | "target">): CommandOp => ({
+		kind: "configure",
+		request: { scope, target, ...r },
+	});
+	if (force && verb !== "model")
+		return { kind: "error", message: `--force goes with model <provider/id>, to save a model Pi does not know` };
 	switch (verb) {
 		case "on":
 		case "off":
 			return value ? tooMany(`${shown}${verb}`) : request({ enabled: verb === "on" });
 		case "model":
-			if (!value) return { kind: "error", message: `${shown}model needs a value: provider/id[:thinking], recommended, or inherit` };
+			if (!value)
+				return {
+					kind: "error",
+					message: `${shown}model needs a value: provider/id[:thinking], recommended, or inherit`,
+				};
 			return request({ model: value, ...(force ? { force: true } : {}) });
 		case "thinking":
 			if (!value || !(isThinking(value) || value === "inherit" || value === "false")) {
-				return { kind: "error", message: `${shown}thinking needs a level: ${THINKING_LEVELS.join(", ")} or inherit (false: off)` };
+				return {
+					kind: "error",
+					message: `${shown}thinking needs a level: ${THINKING_LEVELS.join(", ")} or inherit (false: off)`,
+				};
 			}
 			return request({ thinking: value === "false" ? "off" : value });
 		default:
@@ -179,15 +209,45 @@ export function completeArguments(prefix: string, models: readonly string[]): Co
 	const last = done.at(-1);
 	if (done.length === 0) options = TOP;
 	else if (done[0] === "history") options = completeHistory(done.slice(1));
-	else if (done[0] === "status") options = done.length === 1 ? [["--all", "your settings and each part's details"], ["--settings", "every setting, defaults too"]] : [];
+	else if (done[0] === "status")
+		options =
+			done.length === 1
+				? [
+						["--all", "your settings and each part's details"],
+						["--settings", "every setting, defaults too"],
+					]
+				: [];
 	else if (done[0] === "dismiss") options = done.length === 1 ? [["all", "every recent finding"]] : [];
-	else if (done[0] === "policy") options = done.length === 1 ? [["off", "no claim or unfinished-stop checks"], ["keep", "as usual (default)"], ["handsoff", "claims and stops shown to you, never sent to the agent"]] : [];
-	else if (done[0] === "settings") options = done.length === 1 ? [["accept", "let the held-back change take effect"]] : [];
-	else if (done[0] === "test") options = done.length === 1 ? [["concern", "a sample concern"], ["blocker", "a sample blocker"]] : [];
-	else if (done[0] === "check") options = done.length === 1 ? [["--offline", "only resolve the model and its credentials"]] : [];
+	else if (done[0] === "policy")
+		options =
+			done.length === 1
+				? [
+						["off", "no claim or unfinished-stop checks"],
+						["keep", "as usual (default)"],
+						["handsoff", "claims and stops shown to you, never sent to the agent"],
+					]
+				: [];
+	else if (done[0] === "settings")
+		options = done.length === 1 ? [["accept", "let the held-back change take effect"]] : [];
+	else if (done[0] === "test")
+		options =
+			done.length === 1
+				? [
+						["concern", "a sample concern"],
+						["blocker", "a sample blocker"],
+					]
+				: [];
+	else if (done[0] === "check")
+		options = done.length === 1 ? [["--offline", "only resolve the model and its credentials"]] : [];
 	else if (isSettingHead(done)) options = TOP.filter(([v]) => ["on", "off", "model", "thinking"].includes(v));
-	else if (last === "model") options = [["recommended", "the strongest model of another family"], ["inherit", "use the session's model"], ...models.map((m): [string, string] => [m, ""])];
-	else if (done.at(-2) === "model" && !["recommended", "inherit", "--force"].includes(last ?? "")) options = [["--force", "save it even if Pi does not know the model"]];
+	else if (last === "model")
+		options = [
+			["recommended", "the strongest model of another family"],
+			["inherit", "use the session's model"],
+			...models.map((m): [string, string] => [m, ""]),
+		];
+	else if (done.at(-2) === "model" && !["recommended", "inherit", "--force"].includes(last ?? ""))
+		options = [["--force", "save it even if Pi does not know the model"]];
 	else if (last === "thinking") options = [...THINKING_LEVELS, "inherit"].map((l): [string, string] => [l, ""]);
 	const items = options
 		.filter(([v]) => v.startsWith(partial))

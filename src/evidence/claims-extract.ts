@@ -5,7 +5,16 @@
 // Sentences that negate, hedge or plan ("not run", "next I'll", "if …") claim nothing. Pure.
 import { type CheckKind, checkKind } from "./facts.ts";
 
-export type ClaimKind = "check-passed" | "command-ran" | "files-changed" | "committed" | "pushed" | "implemented" | "done" | "checklist" | "pre-existing";
+export type ClaimKind =
+	| "check-passed"
+	| "command-ran"
+	| "files-changed"
+	| "committed"
+	| "pushed"
+	| "implemented"
+	| "done"
+	| "checklist"
+	| "pre-existing";
 
 export interface Claim {
 	kind: ClaimKind;
@@ -56,7 +65,8 @@ export function splitReport(text: string): { prose: string; report?: Report } {
 /** A sentence that negates, hedges, plans or describes the future claims nothing. */
 const NOT_A_CLAIM =
 	/\b(not|n't|never|no longer|unable|without|skip(?:ped|ping)?|pending|todo|remaining|next|will|would|should|could|may|might|if|once|until|unless|plan(?:ned)?|need(?:s|ed)? to|to be|yet|whether|already (?:existed|present|implemented|there|in place|done)|pre-?existed|were already|was already|no (?:edits?|changes?|files?|code|modifications?))\b|\?$/i;
-const PASS_WORDS = /\b(pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|ok|clean|works?|completed?)\b|✅|✓|->\s*PASS/i;
+const PASS_WORDS =
+	/\b(pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|ok|clean|works?|completed?)\b|✅|✓|->\s*PASS/i;
 const CHECK_WORDS: Array<[CheckKind, RegExp]> = [
 	["test", /\b(tests?|specs?|test suite|vitest|jest|pytest|mocha|doctests?)\b/i],
 	["typecheck", /\b(tsc|type ?-?check(?:s|ing|er)?|typescript|types?|mypy|pyright)\b/i],
@@ -64,13 +74,16 @@ const CHECK_WORDS: Array<[CheckKind, RegExp]> = [
 	["build", /\b(build|compil(?:e|es|ed|ation))\b/i],
 ];
 const FILE_TOKEN = /`([^`\s]{2,200})`|(?<![\w/.-])((?:[\w.-]+\/)*[\w-]+\.[A-Za-z][\w]{0,6})(?![\w/])/g;
-const FILE_VERB = /^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(?:\w+\s+)?(created|wrote|written|added|updated|modified|changed|edited|deleted|removed|renamed)\b/i;
-const FIRST_PERSON_DONE = /^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(implemented|fixed|added|created|refactored|wrote|built|completed|finished)\s+\w/i;
+const FILE_VERB =
+	/^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(?:\w+\s+)?(created|wrote|written|added|updated|modified|changed|edited|deleted|removed|renamed)\b/i;
+const FIRST_PERSON_DONE =
+	/^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(implemented|fixed|added|created|refactored|wrote|built|completed|finished)\s+\w/i;
 const COMMITTED =
 	/\b(?:committed (?:(?:the|all|my|these|both|your|this)\s+)?(?:changes?|work|fix(?:es)?|files?|it|them|as|in|to|on)\b|commits? (?:landed|created|made)\b|commit(?:ted)? (?:as )?`?[0-9a-f]{7,40}\b|(?:changes|work|everything|it|fix) (?:is|are|was|were|has been|have been) committed\b)/i;
 /** A message that reviews, plans or reports on work rather than claiming to have done it. */
 const REVIEW_FRAMING = /^\s*(?:#+\s*)?(?:code\s+)?(?:re-?)?review(?:ed)?\b|^\s*review (?:complete|done|finished)\b/im;
-const DONE = /\b(all done|(?:is|are|now) (?:complete|done|finished)|task (?:is )?complete|work (?:is )?(?:complete|done)|complete[d!]?\s*$|—\s*done\b|\bdone!|\bDONE\b|^(?:\W*\s*)?(?:\w+\s+){0,4}complete!)/im;
+const DONE =
+	/\b(all done|(?:is|are|now) (?:complete|done|finished)|task (?:is )?complete|work (?:is )?(?:complete|done)|complete[d!]?\s*$|—\s*done\b|\bdone!|\bDONE\b|^(?:\W*\s*)?(?:\w+\s+){0,4}complete!)/im;
 
 function sentences(prose: string): string[] {
 	const out: string[] = [];
@@ -89,7 +102,9 @@ function quote(text: string): string {
 
 /** Extensions a bare name (no folder) must have to count as a file: `event.args` is code, `index.ts` a file. */
 const FILE_EXTENSIONS = new Set(
-	"ts tsx js jsx mjs cjs mts cts json jsonc json5 md mdx txt rst yml yaml toml ini cfg conf env lock py pyi ipynb rb go rs java kt kts scala swift c h cc cpp hpp cs fs ex exs erl hs ml php pl lua r sql sh bash zsh fish ps1 bat html htm css scss sass less vue svelte astro xml svg png jpg gif csv tsv proto graphql gql tf dockerfile gradle properties".split(" "),
+	"ts tsx js jsx mjs cjs mts cts json jsonc json5 md mdx txt rst yml yaml toml ini cfg conf env lock py pyi ipynb rb go rs java kt kts scala swift c h cc cpp hpp cs fs ex exs erl hs ml php pl lua r sql sh bash zsh fish ps1 bat html htm css scss sass less vue svelte astro xml svg png jpg gif csv tsv proto graphql gql tf dockerfile gradle properties".split(
+		" ",
+	),
 );
 
 function looksLikeFile(token: string): boolean {
@@ -97,7 +112,9 @@ function looksLikeFile(token: string): boolean {
 	const base = token.replace(/^.*\//, "");
 	const ext = /\.([A-Za-z][\w]{0,4})$/.exec(base)?.[1]?.toLowerCase();
 	if (!ext || /^\d+\.\d+/.test(base)) return false;
-	return token.includes("/") ? !/^(?:com|org|io|net|dev)$/.test(ext) : FILE_EXTENSIONS.has(ext) || /^\.[\w-]+$/.test(base);
+	return token.includes("/")
+		? !/^(?:com|org|io|net|dev)$/.test(ext)
+		: FILE_EXTENSIONS.has(ext) || /^\.[\w-]+$/.test(base);
 }
 
 export function filesIn(text: string): string[] {
@@ -121,13 +138,20 @@ export function extractClaims(text: string): Claims {
 		for (const c of Array.isArray(report.criteriaSatisfied) ? report.criteriaSatisfied.slice(0, 20) : []) {
 			const evidence = c && typeof c === "object" && typeof c.evidence === "string" ? c.evidence.trim() : "";
 			if (REVIEW_FRAMING.test(evidence)) review = true;
-			else if (FIRST_PERSON_DONE.test(evidence)) claims.push({ kind: "implemented", quote: quote(evidence), source: "report" });
+			else if (FIRST_PERSON_DONE.test(evidence))
+				claims.push({ kind: "implemented", quote: quote(evidence), source: "report" });
 		}
 	}
 	// "Changed files:" and the like introduce a list of files, one per line: one claim for the list.
 	let list: { quote: string; files: string[] } | undefined;
 	const endList = () => {
-		if (list?.files.length) claims.push({ kind: "files-changed", quote: quote(list.quote), files: list.files.slice(0, MAX_FILES), source: "text" });
+		if (list?.files.length)
+			claims.push({
+				kind: "files-changed",
+				quote: quote(list.quote),
+				files: list.files.slice(0, MAX_FILES),
+				source: "text",
+			});
 		list = undefined;
 	};
 	for (const s of sentences(prose)) {
@@ -145,7 +169,8 @@ export function extractClaims(text: string): Claims {
 			endList();
 		}
 		const negated = NOT_A_CLAIM.test(s);
-		if (/\bpre-?existing\b|\bunrelated (?:test )?(?:failures?|errors?)\b|\balready (?:failing|broken)\b/i.test(s)) claims.push({ kind: "pre-existing", quote: quote(s), source: "text" });
+		if (/\bpre-?existing\b|\bunrelated (?:test )?(?:failures?|errors?)\b|\balready (?:failing|broken)\b/i.test(s))
+			claims.push({ kind: "pre-existing", quote: quote(s), source: "text" });
 		if (negated) continue;
 		const ticked = /^\s*[-*]\s*\[[xX✓]\]\s*(.+)$/.exec(s);
 		if (ticked) {
@@ -159,7 +184,8 @@ export function extractClaims(text: string): Claims {
 			const files = filesIn(s);
 			if (files.length) claims.push({ kind: "files-changed", quote: quote(s), files, source: "text" });
 		}
-		if (FIRST_PERSON_DONE.test(s) && !s.startsWith("#")) claims.push({ kind: "implemented", quote: quote(s), source: "text" });
+		if (FIRST_PERSON_DONE.test(s) && !s.startsWith("#"))
+			claims.push({ kind: "implemented", quote: quote(s), source: "text" });
 		else if (DONE.test(s)) claims.push({ kind: "done", quote: quote(s), source: "text" });
 	}
 	endList();
@@ -169,7 +195,13 @@ export function extractClaims(text: string): Claims {
 /** "tests pass", "build succeeded", "`npm test` -> PASS": one claim per check named. */
 function checkClaims(s: string, claims: Claim[]): void {
 	if (/[{}]|=>|\);/.test(s.replace(/`[^`]*`/g, ""))) return; // a line of code, not a sentence
-	if (!PASS_WORDS.test(s) || /\bfail|\berror(?!s? *(?:found|: *0)\b)|\bbroken\b/i.test(s.replace(/\b(?:0|no|zero) (?:\w+ )?(?:failures?|failed|errors?)\b|FAIL \(0\)/gi, ""))) return;
+	if (
+		!PASS_WORDS.test(s) ||
+		/\bfail|\berror(?!s? *(?:found|: *0)\b)|\bbroken\b/i.test(
+			s.replace(/\b(?:0|no|zero) (?:\w+ )?(?:failures?|failed|errors?)\b|FAIL \(0\)/gi, ""),
+		)
+	)
+		return;
 	const command = /`([^`]{3,300})`/.exec(s)?.[1];
 	const kind = command ? checkKind(command) : undefined;
 	if (command && kind) {
@@ -191,13 +223,36 @@ function fromReport(report: Report, claims: Claim[]): void {
 			if (!run || typeof run !== "object" || typeof run.command !== "string") continue;
 			const command = run.command.trim();
 			const kind = checkKind(command);
-			const passed = typeof run.result === "string" && /^(pass(?:ed)?|success(?:ful)?|succeeded|ok|clean|green)\b/i.test(run.result.trim());
-			if (kind && passed) claims.push({ kind: "check-passed", quote: quote(`${command}: ${run.result}`), check: kind, command, source: "report" });
-			else if (passed && /\bgit\s+(commit|push)\b/.test(command)) claims.push({ kind: /\bpush\b/.test(command) ? "pushed" : "committed", quote: quote(`${command}: ${run.result}`), command, source: "report" });
+			const passed =
+				typeof run.result === "string" &&
+				/^(pass(?:ed)?|success(?:ful)?|succeeded|ok|clean|green)\b/i.test(run.result.trim());
+			if (kind && passed)
+				claims.push({
+					kind: "check-passed",
+					quote: quote(`${command}: ${run.result}`),
+					check: kind,
+					command,
+					source: "report",
+				});
+			else if (passed && /\bgit\s+(commit|push)\b/.test(command))
+				claims.push({
+					kind: /\bpush\b/.test(command) ? "pushed" : "committed",
+					quote: quote(`${command}: ${run.result}`),
+					command,
+					source: "report",
+				});
 		}
 	}
 	if (Array.isArray(report.changedFiles)) {
-		const files = report.changedFiles.filter((f): f is string => typeof f === "string" && looksLikeFile(f.trim())).map((f) => f.trim().replace(/^\.\//, ""));
-		if (files.length) claims.push({ kind: "files-changed", quote: quote(`changedFiles: ${files.join(", ")}`), files: files.slice(0, MAX_FILES), source: "report" });
+		const files = report.changedFiles
+			.filter((f): f is string => typeof f === "string" && looksLikeFile(f.trim()))
+			.map((f) => f.trim().replace(/^\.\//, ""));
+		if (files.length)
+			claims.push({
+				kind: "files-changed",
+				quote: quote(`changedFiles: ${files.join(", ")}`),
+				files: files.slice(0, MAX_FILES),
+				source: "report",
+			});
 	}
 }

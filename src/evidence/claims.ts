@@ -22,12 +22,31 @@ export interface ClaimSignal {
 
 /** Edits to these do not make an earlier test run stale. */
 const DOC_FILE = /\.(md|mdx|txt|rst|adoc)$/i;
-const WRAPPERS = new Set(["npx", "bunx", "pnpx", "exec", "time", "env", "nice", "command", "timeout", "sudo", "uv", "poetry", "pipenv"]);
+const WRAPPERS = new Set([
+	"npx",
+	"bunx",
+	"pnpx",
+	"exec",
+	"time",
+	"env",
+	"nice",
+	"command",
+	"timeout",
+	"sudo",
+	"uv",
+	"poetry",
+	"pipenv",
+]);
 
 /** Whether the closing text owns up to failures (then its pass claims are not contradicted by them). */
 export function disclosesFailure(text: string): boolean {
-	const cleaned = text.replace(/\b(?:0|no|zero|without) (?:\w+ )?(?:failures?|failed|failing|errors?)\b|\bFAIL \(0\)|\bfail(?:ed|s)?:? 0\b|\bno errors found\b/gi, "");
-	return /\b(fail(?:s|ed|ing|ures?)?|broken|still (?:red|errors?)|does not (?:pass|build|compile)|doesn't (?:pass|build|compile)|errors? remain)\b/i.test(cleaned);
+	const cleaned = text.replace(
+		/\b(?:0|no|zero|without) (?:\w+ )?(?:failures?|failed|failing|errors?)\b|\bFAIL \(0\)|\bfail(?:ed|s)?:? 0\b|\bno errors found\b/gi,
+		"",
+	);
+	return /\b(fail(?:s|ed|ing|ures?)?|broken|still (?:red|errors?)|does not (?:pass|build|compile)|doesn't (?:pass|build|compile)|errors? remain)\b/i.test(
+		cleaned,
+	);
 }
 
 function basename(path: string): string {
@@ -75,11 +94,18 @@ function runsOf(facts: CallFact[], end: number, claim: Claim): CallFact[] {
 }
 
 function shown(f: CallFact): string {
-	return f.command !== undefined ? `\`${f.command.length > 90 ? `${f.command.slice(0, 89)}…` : f.command}\`` : `${f.name}${f.path ? ` ${f.path}` : ""}`;
+	return f.command !== undefined
+		? `\`${f.command.length > 90 ? `${f.command.slice(0, 89)}…` : f.command}\``
+		: `${f.name}${f.path ? ` ${f.path}` : ""}`;
 }
 
 function failureWords(f: CallFact): string {
-	const masked = f.piped && !f.isError ? "; the pipe hid its exit code (it reported success)" : f.exitCode ? `; exit code ${f.exitCode}` : "";
+	const masked =
+		f.piped && !f.isError
+			? "; the pipe hid its exit code (it reported success)"
+			: f.exitCode
+				? `; exit code ${f.exitCode}`
+				: "";
 	return `call ${f.index} (${shown(f)}) says "${f.failure}"${masked}`;
 }
 
@@ -101,7 +127,14 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 	if (!text.trim() && !ticked) return [];
 	const end = Math.min(segment.endCall, facts.length);
 	const { claims, review } = extractClaims(text);
-	const ctx: Context = { facts, end, segment, disclosed: disclosesFailure(text), anyWrite: false, attributed: !review && claims.some((c) => c.kind === "implemented") };
+	const ctx: Context = {
+		facts,
+		end,
+		segment,
+		disclosed: disclosesFailure(text),
+		anyWrite: false,
+		attributed: !review && claims.some((c) => c.kind === "implemented"),
+	};
 	for (let i = 0; i < end; i++) {
 		const f = facts[i] as CallFact;
 		const wrote = f.wrote || (f.shellWrite && !f.check && !f.isError);
@@ -134,7 +167,15 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 				add(gitClaim(ctx, claim));
 				break;
 			case "implemented":
-				if (!ctx.anyWrite && !review) add({ kind: "implemented", claim: claim.quote, from: segment.firstCall, to: Math.max(segment.firstCall, end - 1), verdict: "contradicted", evidence: `no edit or write succeeded anywhere in the session (${end} tool calls), and no command that could have written files ran` });
+				if (!ctx.anyWrite && !review)
+					add({
+						kind: "implemented",
+						claim: claim.quote,
+						from: segment.firstCall,
+						to: Math.max(segment.firstCall, end - 1),
+						verdict: "contradicted",
+						evidence: `no edit or write succeeded anywhere in the session (${end} tool calls), and no command that could have written files ran`,
+					});
 				if (!completionChecked) add(failingChecks(ctx, claim));
 				completionChecked = true;
 				break;
@@ -148,8 +189,17 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 		}
 	}
 	// A failing run already answered as a contradicted "passed" need not be told again as "done".
-	const answered = new Set(out.filter((s) => s.kind === "check-passed" && s.verdict === "contradicted").map((s) => s.to));
-	return out.filter((s) => !((s.kind === "done" || s.kind === "implemented") && s.evidence.startsWith("the work is reported finished") && answered.has(s.to)));
+	const answered = new Set(
+		out.filter((s) => s.kind === "check-passed" && s.verdict === "contradicted").map((s) => s.to),
+	);
+	return out.filter(
+		(s) =>
+			!(
+				(s.kind === "done" || s.kind === "implemented") &&
+				s.evidence.startsWith("the work is reported finished") &&
+				answered.has(s.to)
+			),
+	);
 }
 
 function checkPassed(ctx: Context, claim: Claim): ClaimSignal | undefined {
@@ -158,15 +208,44 @@ function checkPassed(ctx: Context, claim: Claim): ClaimSignal | undefined {
 	const last = runs.at(-1);
 	if (!last) {
 		const to = Math.max(ctx.segment.firstCall, ctx.end - 1);
-		return { kind: "check-passed", claim: claim.quote, from: ctx.segment.firstCall, to, verdict: "unbacked", evidence: `no ${what} run in the session's tool log${claim.command ? ` matches \`${claim.command.slice(0, 80)}\`` : ""}` };
+		return {
+			kind: "check-passed",
+			claim: claim.quote,
+			from: ctx.segment.firstCall,
+			to,
+			verdict: "unbacked",
+			evidence: `no ${what} run in the session's tool log${claim.command ? ` matches \`${claim.command.slice(0, 80)}\`` : ""}`,
+		};
 	}
-	if (last.refused) return { kind: "check-passed", claim: claim.quote, from: last.index, to: last.index, verdict: "contradicted", evidence: `the ${what} run at call ${last.index} was refused or blocked: "${last.refused}"` };
+	if (last.refused)
+		return {
+			kind: "check-passed",
+			claim: claim.quote,
+			from: last.index,
+			to: last.index,
+			verdict: "contradicted",
+			evidence: `the ${what} run at call ${last.index} was refused or blocked: "${last.refused}"`,
+		};
 	if (last.failure && !(claim.source === "text" && ctx.disclosed)) {
 		const passedBefore = runs.filter((r) => !r.failure && r.index < last.index).at(-1);
-		return { kind: "check-passed", claim: claim.quote, from: passedBefore?.index ?? last.index, to: last.index, verdict: "contradicted", evidence: `the last ${what} run, ${failureWords(last)}` };
+		return {
+			kind: "check-passed",
+			claim: claim.quote,
+			from: passedBefore?.index ?? last.index,
+			to: last.index,
+			verdict: "contradicted",
+			evidence: `the last ${what} run, ${failureWords(last)}`,
+		};
 	}
 	if (ctx.lastCodeEdit !== undefined && ctx.lastCodeEdit > last.index) {
-		return { kind: "check-passed", claim: claim.quote, from: last.index, to: ctx.lastCodeEdit, verdict: "unbacked", evidence: `the last ${what} run (call ${last.index}) came before the last edit (call ${ctx.lastCodeEdit}); nothing checked the final state` };
+		return {
+			kind: "check-passed",
+			claim: claim.quote,
+			from: last.index,
+			to: ctx.lastCodeEdit,
+			verdict: "unbacked",
+			evidence: `the last ${what} run (call ${last.index}) came before the last edit (call ${ctx.lastCodeEdit}); nothing checked the final state`,
+		};
 	}
 	return undefined;
 }
@@ -200,17 +279,54 @@ function filesChanged(ctx: Context, claim: Claim): ClaimSignal | undefined {
 	const to = Math.max(ctx.segment.firstCall, ctx.end - 1);
 	if (blocked.length) {
 		const at = blocked.map((s) => s.at?.index ?? 0);
-		const words = blocked.map((s) => `${s.file}: the ${s.at?.name} at call ${s.at?.index} ${s.state === "refused" ? `was refused ("${s.at?.refused}")` : "failed"}`);
-		return { kind: claim.kind, claim: claim.quote, from: Math.min(...at), to: Math.max(...at), verdict: "contradicted", evidence: `${words.join("; ")}; no later call changed ${blocked.length > 1 ? "them" : "it"}` };
+		const words = blocked.map(
+			(s) =>
+				`${s.file}: the ${s.at?.name} at call ${s.at?.index} ${s.state === "refused" ? `was refused ("${s.at?.refused}")` : "failed"}`,
+		);
+		return {
+			kind: claim.kind,
+			claim: claim.quote,
+			from: Math.min(...at),
+			to: Math.max(...at),
+			verdict: "contradicted",
+			evidence: `${words.join("; ")}; no later call changed ${blocked.length > 1 ? "them" : "it"}`,
+		};
 	}
 	const none = states.filter((s) => s.state === "none");
 	const maybe = states.filter((s) => s.state === "maybe");
-	const list = (xs: typeof states) => `${xs.slice(0, 6).map((s) => s.file).join(", ")}${xs.length > 6 ? `, … (${xs.length - 6} more)` : ""}`;
+	const list = (xs: typeof states) =>
+		`${xs
+			.slice(0, 6)
+			.map((s) => s.file)
+			.join(", ")}${xs.length > 6 ? `, … (${xs.length - 6} more)` : ""}`;
 	if (none.length && (ctx.attributed || claim.kind === "checklist")) {
-		return { kind: claim.kind, claim: claim.quote, from: ctx.segment.firstCall, to, verdict: "contradicted", evidence: `${none.length} of ${files.length} file(s) said to be changed were changed by no tool call in the session: ${list(none)}` };
+		return {
+			kind: claim.kind,
+			claim: claim.quote,
+			from: ctx.segment.firstCall,
+			to,
+			verdict: "contradicted",
+			evidence: `${none.length} of ${files.length} file(s) said to be changed were changed by no tool call in the session: ${list(none)}`,
+		};
 	}
-	if (none.length && ctx.anyWrite) return { kind: claim.kind, claim: claim.quote, from: ctx.segment.firstCall, to, verdict: "unbacked", evidence: `no tool call in the session changed ${list(none)}` };
-	if (maybe.length) return { kind: claim.kind, claim: claim.quote, from: ctx.segment.firstCall, to, verdict: "unbacked", evidence: `no edit or write touched ${list(maybe)}; only shell commands that may have written files ran` };
+	if (none.length && ctx.anyWrite)
+		return {
+			kind: claim.kind,
+			claim: claim.quote,
+			from: ctx.segment.firstCall,
+			to,
+			verdict: "unbacked",
+			evidence: `no tool call in the session changed ${list(none)}`,
+		};
+	if (maybe.length)
+		return {
+			kind: claim.kind,
+			claim: claim.quote,
+			from: ctx.segment.firstCall,
+			to,
+			verdict: "unbacked",
+			evidence: `no edit or write touched ${list(maybe)}; only shell commands that may have written files ran`,
+		};
 	return undefined;
 }
 
@@ -218,10 +334,25 @@ function gitClaim(ctx: Context, claim: Claim): ClaimSignal | undefined {
 	const op = claim.kind === "pushed" ? "push" : "commit";
 	const runs = ctx.facts.slice(0, ctx.end).filter((f) => f.git?.op === op);
 	const to = Math.max(ctx.segment.firstCall, ctx.end - 1);
-	if (!runs.length) return { kind: claim.kind, claim: claim.quote, from: ctx.segment.firstCall, to, verdict: "unbacked", evidence: `no git ${op} in the session's tool log` };
+	if (!runs.length)
+		return {
+			kind: claim.kind,
+			claim: claim.quote,
+			from: ctx.segment.firstCall,
+			to,
+			verdict: "unbacked",
+			evidence: `no git ${op} in the session's tool log`,
+		};
 	if (runs.some((r) => r.git?.ok)) return undefined;
 	const last = runs.at(-1) as CallFact;
-	return { kind: claim.kind, claim: claim.quote, from: (runs[0] as CallFact).index, to: last.index, verdict: "contradicted", evidence: `every git ${op} failed; the last, call ${last.index}: ${last.git?.why ?? "failed"}` };
+	return {
+		kind: claim.kind,
+		claim: claim.quote,
+		from: (runs[0] as CallFact).index,
+		to: last.index,
+		verdict: "contradicted",
+		evidence: `every git ${op} failed; the last, call ${last.index}: ${last.git?.why ?? "failed"}`,
+	};
 }
 
 /** A completion claim while the last run of a check, after the last edit, failed and the text does not say so. */
@@ -234,7 +365,14 @@ function failingChecks(ctx: Context, claim: Claim): ClaimSignal | undefined {
 	}
 	for (const f of last.values()) {
 		if (!f.failure || (ctx.lastCodeEdit !== undefined && ctx.lastCodeEdit > f.index)) continue;
-		return { kind: claim.kind, claim: claim.quote, from: f.index, to: f.index, verdict: "contradicted", evidence: `the work is reported finished, but the last ${f.check} run, ${failureWords(f)}, and nothing after it fixed that` };
+		return {
+			kind: claim.kind,
+			claim: claim.quote,
+			from: f.index,
+			to: f.index,
+			verdict: "contradicted",
+			evidence: `the work is reported finished, but the last ${f.check} run, ${failureWords(f)}, and nothing after it fixed that`,
+		};
 	}
 	return undefined;
 }
@@ -242,7 +380,14 @@ function failingChecks(ctx: Context, claim: Claim): ClaimSignal | undefined {
 function preExisting(ctx: Context, claim: Claim): ClaimSignal | undefined {
 	if (ctx.firstEdit === undefined) return undefined;
 	for (let i = 0; i < ctx.firstEdit; i++) if ((ctx.facts[i] as CallFact).check) return undefined;
-	return { kind: "pre-existing", claim: claim.quote, from: 0, to: ctx.firstEdit, verdict: "unbacked", evidence: `no check ran before the first edit (call ${ctx.firstEdit}), so nothing shows these failures were there before` };
+	return {
+		kind: "pre-existing",
+		claim: claim.quote,
+		from: 0,
+		to: ctx.firstEdit,
+		verdict: "unbacked",
+		evidence: `no check ran before the first edit (call ${ctx.firstEdit}), so nothing shows these failures were there before`,
+	};
 }
 
 /** The items the segment's last checklist call marked done, as one claim (their file names). */
@@ -251,7 +396,14 @@ function lastTicked(facts: CallFact[], segment: Segment): Claim | undefined {
 		const items = (facts[i] as CallFact).ticked;
 		if (!items) continue;
 		const files = items.flatMap((item) => filesIn(item));
-		return files.length ? { kind: "checklist", quote: `marked done at call ${i}: ${items.join("; ").slice(0, 100)}`, files, source: "report" } : undefined;
+		return files.length
+			? {
+					kind: "checklist",
+					quote: `marked done at call ${i}: ${items.join("; ").slice(0, 100)}`,
+					files,
+					source: "report",
+				}
+			: undefined;
 	}
 	return undefined;
 }

@@ -55,13 +55,22 @@ export function nudgeText(signal: IdleSignal, goal: string, concluded: string): 
  * An unfinished stop or a sign-off. `deliver`: whether it may go to the agent as a nudge (then
  * high importance); otherwise `why` says why not, and it is shown to the user only.
  */
-export function idleFinding(signal: IdleSignal, goal: string, concluded: string, deliver: boolean, why?: string, action?: string): Finding {
+export function idleFinding(
+	signal: IdleSignal,
+	goal: string,
+	concluded: string,
+	deliver: boolean,
+	why?: string,
+	action?: string,
+): Finding {
 	const evidence = `${signal.evidence[0]?.toUpperCase()}${signal.evidence.slice(1)} (after ${signal.at < 0 ? "no tool call" : `tool call ${signal.at}`})${why ? `; not nudged: ${why}` : ""}.`;
 	return makeFinding(
 		{
 			summary: HEADLINES[signal.kind],
 			evidence,
-			recommendedAction: signal.unfinished ? (action ?? nudgeText(signal, goal, concluded)) : "It needs you: answer the agent's question or give it leave to go on.",
+			recommendedAction: signal.unfinished
+				? (action ?? nudgeText(signal, goal, concluded))
+				: "It needs you: answer the agent's question or give it leave to go on.",
 			importance: deliver && signal.unfinished ? "high" : "medium",
 			severity: "concern",
 			category: "other",

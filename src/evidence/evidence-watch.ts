@@ -21,7 +21,8 @@ export type Policy = "off" | "keep" | "handsoff";
 export const POLICY_MEANING: Record<Policy, string> = {
 	off: "claims and unfinished stops are not checked in this session, no nudge is sent and the model is not rotated; reviews and loops go on",
 	keep: "claims and unfinished stops are checked, findings and nudges delivered as usual",
-	handsoff: "claims and unfinished stops are checked and shown to you, with the nudge the agent would get; nothing of them is sent to the agent and a usage limit is flagged, never rotated; child agents' findings, verifications and launch-rule warnings are shown to you, never sent; reviews and loops go on as usual",
+	handsoff:
+		"claims and unfinished stops are checked and shown to you, with the nudge the agent would get; nothing of them is sent to the agent and a usage limit is flagged, never rotated; child agents' findings, verifications and launch-rule warnings are shown to you, never sent; reviews and loops go on as usual",
 };
 
 export interface IdleSettings {
@@ -81,7 +82,11 @@ export class EvidenceWatch {
 	}
 
 	/** The checks at the settle boundary, over the session's branch. `events`: for tests and benches that already have them. */
-	atSettle(entries: ReadonlyArray<{ type: string; message?: unknown }>, settings: IdleSettings, options: { role: string; mode: string; outcome: string; now: number; events?: SessionEvent[] }): SettleEvidence {
+	atSettle(
+		entries: ReadonlyArray<{ type: string; message?: unknown }>,
+		settings: IdleSettings,
+		options: { role: string; mode: string; outcome: string; now: number; events?: SessionEvent[] },
+	): SettleEvidence {
 		this.cancelStall();
 		if (settings.policy === "off") return NONE;
 		const log = options.events ? new EvidenceLog() : this.logOf(entries);
@@ -90,8 +95,15 @@ export class EvidenceWatch {
 		const claims = checkClaims(log.facts, segment);
 		const stop = options.outcome === "completed" ? unfinishedStop(log.facts, segment) : undefined;
 		const findings = claims.map(claimFinding);
-		const signals = claims.map((c) => `Claims checker (${c.verdict}, ${c.kind}, calls ${c.from}–${c.to}): "${c.claim}": ${c.evidence}`);
-		this.last = { claims: claims.length, contradicted: claims.filter((c) => c.verdict === "contradicted").length, stop: stop?.kind, at: options.now };
+		const signals = claims.map(
+			(c) => `Claims checker (${c.verdict}, ${c.kind}, calls ${c.from}–${c.to}): "${c.claim}": ${c.evidence}`,
+		);
+		this.last = {
+			claims: claims.length,
+			contradicted: claims.filter((c) => c.verdict === "contradicted").length,
+			stop: stop?.kind,
+			at: options.now,
+		};
 		const out: SettleEvidence = { findings, signals, claims, ...(stop ? { stop } : {}) };
 		if (!stop) return out;
 		signals.push(`Unfinished-stop detector (${stop.kind}): ${stop.evidence}`);
@@ -107,15 +119,16 @@ export class EvidenceWatch {
 		}
 		const main = options.role === "main";
 		// handsoff: the nudge that would go out is shown to the user instead (no continuation, no stall wait).
-		const why = settings.policy === "handsoff"
-			? "policy handsoff (shown to you, never sent to the agent)"
-			: !(main ? settings.main : settings.children)
-			? `${main ? "idle.main" : "idle.children"} is off`
-			: options.now - this.lastNudgeAt < settings.cooldownMs
-				? `the last nudge was ${Math.round((options.now - this.lastNudgeAt) / 1000)} s ago (idle.cooldownMs: ${settings.cooldownMs})`
-				: this.nudgesWithoutProgress >= settings.maxNudges
-					? `${this.nudgesWithoutProgress} nudge(s) brought no progress (idle.maxNudges: ${settings.maxNudges})`
-					: undefined;
+		const why =
+			settings.policy === "handsoff"
+				? "policy handsoff (shown to you, never sent to the agent)"
+				: !(main ? settings.main : settings.children)
+					? `${main ? "idle.main" : "idle.children"} is off`
+					: options.now - this.lastNudgeAt < settings.cooldownMs
+						? `the last nudge was ${Math.round((options.now - this.lastNudgeAt) / 1000)} s ago (idle.cooldownMs: ${settings.cooldownMs})`
+						: this.nudgesWithoutProgress >= settings.maxNudges
+							? `${this.nudgesWithoutProgress} nudge(s) brought no progress (idle.maxNudges: ${settings.maxNudges})`
+							: undefined;
 		if (why && this.nudgesWithoutProgress >= settings.maxNudges && settings.maxNudges > 0 && !this.capTold) {
 			this.capTold = true;
 			out.notice = `Watchdog: stopped nudging this agent: ${this.nudgesWithoutProgress} nudge(s) in a row brought no progress. It needs you: ${firstLine(stop.evidence, 160)}`;
@@ -177,8 +190,13 @@ export class EvidenceWatch {
 	section(policy: Policy, settings: IdleSettings, role: string): StatusSection {
 		const on = role === "main" ? settings.main : settings.children;
 		const lines = [`policy: ${policy} (${POLICY_MEANING[policy]})`];
-		lines.push(`nudges: ${on ? "on" : `off (${role === "main" ? "idle.main" : "idle.children"}: false)`}, ${this.nudges} sent this session, ${this.nudgesWithoutProgress}/${settings.maxNudges} without progress${this.stallTimer ? ", one waiting for the stall time" : ""}`);
-		if (this.last) lines.push(`last settle: ${this.last.claims} claim signal(s), ${this.last.contradicted} contradicted; stop: ${this.last.stop ?? "finished"}`);
+		lines.push(
+			`nudges: ${on ? "on" : `off (${role === "main" ? "idle.main" : "idle.children"}: false)`}, ${this.nudges} sent this session, ${this.nudgesWithoutProgress}/${settings.maxNudges} without progress${this.stallTimer ? ", one waiting for the stall time" : ""}`,
+		);
+		if (this.last)
+			lines.push(
+				`last settle: ${this.last.claims} claim signal(s), ${this.last.contradicted} contradicted; stop: ${this.last.stop ?? "finished"}`,
+			);
 		return { title: "Evidence", lines };
 	}
 

@@ -43,16 +43,20 @@ export interface CallFact {
 	outcome: string;
 }
 
-const TEST_PROGRAM = /\b(vitest|jest|mocha|ava|pytest|tox|phpunit|rspec|unittest|nextest)\b|\b(npm|pnpm|yarn|bun|deno|cargo|go|dotnet|mix|make|gradle|gradlew|mvn)\s+(run\s+)?(t|test)(:\S*)?\b|node\s+--test\b/;
-const TYPECHECK = /\b(tsc|tsgo|mypy|pyright)\b|\b(npm|pnpm|yarn|bun)\s+(run\s+)?(typecheck|type-check|tsc)\b|\bcargo\s+check\b|\bgo\s+vet\b/;
+const TEST_PROGRAM =
+	/\b(vitest|jest|mocha|ava|pytest|tox|phpunit|rspec|unittest|nextest)\b|\b(npm|pnpm|yarn|bun|deno|cargo|go|dotnet|mix|make|gradle|gradlew|mvn)\s+(run\s+)?(t|test)(:\S*)?\b|node\s+--test\b/;
+const TYPECHECK =
+	/\b(tsc|tsgo|mypy|pyright)\b|\b(npm|pnpm|yarn|bun)\s+(run\s+)?(typecheck|type-check|tsc)\b|\bcargo\s+check\b|\bgo\s+vet\b/;
 const LINT = /\b(eslint|ruff|biome|clippy|flake8|pylint)\b|\b(npm|pnpm|yarn|bun)\s+(run\s+)?lint\b/;
-const BUILD = /\b(npm|pnpm|yarn|bun|cargo|go|dotnet|gradle|gradlew|mvn|mix)\s+(run\s+)?(build|compile|package)\b|\bmake\b/;
+const BUILD =
+	/\b(npm|pnpm|yarn|bun|cargo|go|dotnet|gradle|gradlew|mvn|mix)\s+(run\s+)?(build|compile|package)\b|\bmake\b/;
 
 /** Which check a (normalised) command runs. */
 export function checkKind(raw: string): CheckKind | undefined {
 	// `npm --prefix pkg test`, `make -C dir test`: the folder option does not change what runs.
 	const command = raw.replace(/\s(?:--prefix|--dir|--cwd|-C|--filter|-w|--workspace)[= ]\S+/g, "");
-	if (!isCheckCommand(command) && !/\bmix\s+(test|compile)\b|\bpython3?\s+-m\s+pytest\b/.test(command)) return undefined;
+	if (!isCheckCommand(command) && !/\bmix\s+(test|compile)\b|\bpython3?\s+-m\s+pytest\b/.test(command))
+		return undefined;
 	if (TEST_PROGRAM.test(command)) return "test";
 	if (TYPECHECK.test(command)) return "typecheck";
 	if (LINT.test(command)) return "lint";
@@ -99,13 +103,21 @@ function gitOp(command: string, result: string, isError: boolean): CallFact["git
 	const push = /\bgit\s+(?:-C\s+\S+\s+)?push\b/.test(command);
 	if (!commit && !push) return undefined;
 	if (push && !commit) {
-		const bad = isError || /\[rejected\]|failed to push|error: failed|rejected|denied|could not read from remote|fatal:/i.test(result);
+		const bad =
+			isError ||
+			/\[rejected\]|failed to push|error: failed|rejected|denied|could not read from remote|fatal:/i.test(result);
 		return { op: "push", ok: !bad, ...(bad ? { why: clipWhy(result) } : {}) };
 	}
 	const nothing = /nothing to commit|no changes added to commit/i.test(result);
 	const hook = /hook|pre-commit|commit-msg/i.test(result) && (isError || /fail|reject|abort/i.test(result));
 	const bad = isError || nothing || hook || /^fatal:|^error:/im.test(result);
-	return { op: "commit", ok: !bad, ...(bad ? { why: nothing ? "nothing to commit" : hook ? `a hook rejected it: ${clipWhy(result)}` : clipWhy(result) } : {}) };
+	return {
+		op: "commit",
+		ok: !bad,
+		...(bad
+			? { why: nothing ? "nothing to commit" : hook ? `a hook rejected it: ${clipWhy(result)}` : clipWhy(result) }
+			: {}),
+	};
 }
 
 function clipWhy(text: string): string {
@@ -115,7 +127,8 @@ function clipWhy(text: string): string {
 
 /** The facts of one call. */
 export function factOf(call: ToolCallRecord): CallFact {
-	const command = call.kind === "bash" && call.command !== undefined ? normalizeCommand(call.command).slice(0, 400) : undefined;
+	const command =
+		call.kind === "bash" && call.command !== undefined ? normalizeCommand(call.command).slice(0, 400) : undefined;
 	const result = call.result;
 	const fact: CallFact = {
 		index: call.index,
@@ -141,7 +154,9 @@ export function factOf(call: ToolCallRecord): CallFact {
 		fact.check = checkKind(command);
 		fact.piped = PIPED_INTO.test(command) && !/\bpipefail\b/.test(command);
 		if (fact.check) {
-			const failure = failureIn(result) ?? (call.isError && fact.exitCode !== undefined && fact.exitCode !== 0 ? `exit code ${fact.exitCode}` : undefined);
+			const failure =
+				failureIn(result) ??
+				(call.isError && fact.exitCode !== undefined && fact.exitCode !== 0 ? `exit code ${fact.exitCode}` : undefined);
 			if (failure) fact.failure = failure;
 		}
 		const git = gitOp(command, result, call.isError);
@@ -150,10 +165,19 @@ export function factOf(call: ToolCallRecord): CallFact {
 	}
 	if (call.kind === "other") {
 		const todos = call.args.todos;
-		if (Array.isArray(todos)) fact.ticked = todos.flatMap((t) => (t && typeof t === "object" && /^(completed|done)$/i.test(String((t as { status?: unknown }).status)) ? [String((t as { content?: unknown }).content ?? "").slice(0, 200)] : []));
+		if (Array.isArray(todos))
+			fact.ticked = todos.flatMap((t) =>
+				t && typeof t === "object" && /^(completed|done)$/i.test(String((t as { status?: unknown }).status))
+					? [String((t as { content?: unknown }).content ?? "").slice(0, 200)]
+					: [],
+			);
 		else if (!call.isError && MAY_WRITE.test(call.name)) fact.mentions = argsText(call.args);
 	}
-	if (call.kind === "poll") fact.finished = /<status>(?:completed|failed|killed)<\/status>|\b(?:exit(?:ed)?(?: with)? code|completed|finished|exited)\b/i.test(result);
+	if (call.kind === "poll")
+		fact.finished =
+			/<status>(?:completed|failed|killed)<\/status>|\b(?:exit(?:ed)?(?: with)? code|completed|finished|exited)\b/i.test(
+				result,
+			);
 	return fact;
 }
 

@@ -6,7 +6,13 @@
 export { checkClaims, disclosesFailure, type ClaimKind, type ClaimSignal } from "./claims.ts";
 export { extractClaims } from "./claims-extract.ts";
 export { claimFinding, idleFinding, nudgeText } from "./evidence-findings.ts";
-export { EvidenceWatch, type IdleSettings, type Policy, POLICY_MEANING, type SettleEvidence } from "./evidence-watch.ts";
+export {
+	EvidenceWatch,
+	type IdleSettings,
+	type Policy,
+	POLICY_MEANING,
+	type SettleEvidence,
+} from "./evidence-watch.ts";
 export { factOf, failureIn, type CallFact } from "./facts.ts";
 export { EvidenceLog, type Segment, type Stop } from "./log.ts";
 export { EvidenceScan, type ClaimsReport, type IdleReport } from "./scan-evidence.ts";

@@ -84,7 +84,13 @@ export class EvidenceLog {
 	/** The segment in progress (at the end of a session, or at a live settle). */
 	current(): Segment {
 		const text = this.tail ? `${this.head}\n[…]\n${this.tail}` : this.head;
-		return { n: this.n, prompt: this.prompt, firstCall: this.firstCall, endCall: this.facts.length, stop: { text, spoke: this.spoke, thinking: this.thinking, error: this.error } };
+		return {
+			n: this.n,
+			prompt: this.prompt,
+			firstCall: this.firstCall,
+			endCall: this.facts.length,
+			stop: { text, spoke: this.spoke, thinking: this.thinking, error: this.error },
+		};
 	}
 
 	/** Whether anything happened since the last prompt. */

@@ -9,7 +9,14 @@ import { type IdleKind, type IdleSignal, unfinishedStop } from "./unfinished.ts"
 export interface ClaimsReport {
 	/** A claim the log contradicts (a blocker); claims it merely does not back are listed, not flagged. */
 	flagged: boolean;
-	signals: Array<{ kind: string; claim: string; from: number; to: number; evidence: string; verdict: ClaimSignal["verdict"] }>;
+	signals: Array<{
+		kind: string;
+		claim: string;
+		from: number;
+		to: number;
+		evidence: string;
+		verdict: ClaimSignal["verdict"];
+	}>;
 }
 
 export interface IdleReport {
@@ -35,7 +42,14 @@ export class EvidenceScan {
 
 	finish(): { claims: ClaimsReport; idle: IdleReport } {
 		if (this.log.hasActivity()) this.check(this.log.current());
-		const signals = this.claims.map((s) => ({ kind: s.kind, claim: s.claim, from: s.from, to: s.to, evidence: s.evidence, verdict: s.verdict }));
+		const signals = this.claims.map((s) => ({
+			kind: s.kind,
+			claim: s.claim,
+			from: s.from,
+			to: s.to,
+			evidence: s.evidence,
+			verdict: s.verdict,
+		}));
 		const unfinished = this.stops.filter((s) => s.unfinished);
 		const main = unfinished.at(-1) ?? this.stops.at(-1);
 		const idle: IdleReport = { flagged: unfinished.length > 0 };

@@ -41,20 +41,28 @@ const ANNOUNCE = new RegExp(
 	`\\b(?:let me|let's|i(?:'ll| will| am going to|'m going to| need to)|now i(?:'ll| will)|next,? i(?:'ll| will)?|next step(?: is)?:?|then i(?:'ll| will))\\s+(?:now\\s+|first\\s+|then\\s+|also\\s+|quickly\\s+|just\\s+|go ahead and\\s+)?(?:${ACTIONS})\\b`,
 	"i",
 );
-const NOT_ANNOUNCE = /^(?:if|once|when|after|whenever|unless)\b|\bif (?:so|needed|necessary|required|that)\b|\b(if you|you can|you could|want me|would you|once you|when you|after you|i'll leave|i'll let you|for you to)\b|\?/i;
+const NOT_ANNOUNCE =
+	/^(?:if|once|when|after|whenever|unless)\b|\bif (?:so|needed|necessary|required|that)\b|\b(if you|you can|you could|want me|would you|once you|when you|after you|i'll leave|i'll let you|for you to)\b|\?/i;
 
 const ASKS_USER =
 	/\?|\b(let me know|if you (?:agree|want|approve|prefer|'d like|would like)|your (?:call|decision|approval|go-ahead|confirmation|input)|(?:need|needs|require|requires|waiting (?:for|on)) (?:your|you|the user|a human|manual)|please (?:confirm|provide|approve|run|add|set|log ?in|authenticate|choose|decide))\b/i;
 const SIGN_OFF =
 	/\b(credentials?|api[- ]?keys?|access tokens?|passwords?|secrets?|log ?in|login|sign ?in|authenticat\w*|2fa|otp|publish\w*|release|deploy\w*|production|prod|push(?:ing)? (?:to|the|it|this)|force[- ]push|merge (?:to|into) (?:main|master)|pay(?:ment|ing)?|purchase|billing|buy|spend\w*|subscription|delet\w+|drop (?:the )?(?:table|database)|destroy\w*|wipe|irreversible|rm -rf|reset --hard|which (?:option|approach|one|do you)|prefer(?:ence)?|decide|decision|trade-?off|approve|approval|sign[- ]off|recommend\w*)\b/i;
 
-const SELF_QUESTION = /\b(should i|shall i|do you want me to|would you like me to|want me to|may i|can i|ok(?:ay)? (?:for me )?to|ready for me to|good to|is it ok(?:ay)? (?:if|to))\b([^?]*)\?/i;
-const GENERIC_GO_ON = /\b(continue|proceed|go ahead|keep going|carry on|move on|do (?:it|that|this|so)|finish|complete (?:it|the task|this))\b/i;
+const SELF_QUESTION =
+	/\b(should i|shall i|do you want me to|would you like me to|want me to|may i|can i|ok(?:ay)? (?:for me )?to|ready for me to|good to|is it ok(?:ay)? (?:if|to))\b([^?]*)\?/i;
+const GENERIC_GO_ON =
+	/\b(continue|proceed|go ahead|keep going|carry on|move on|do (?:it|that|this|so)|finish|complete (?:it|the task|this))\b/i;
 const ACTION_WORD = new RegExp(`\\b(${ACTIONS})\\b`, "i");
 const OFFER = /\b(also|additionally|as well|too|instead|or|any other|anything else|further|else)\b/i;
-const STOP_WORDS = new Set("the this that these those with from into your have will would should could about them then than what which when where while there their also just more some such very been being after before over under again still even each every other same make sure file files code change changes test tests".split(" "));
+const STOP_WORDS = new Set(
+	"the this that these those with from into your have will would should could about them then than what which when where while there their also just more some such very been being after before over under again still even each every other same make sure file files code change changes test tests".split(
+		" ",
+	),
+);
 
-const WAITING = /\b(still running|(?:is|are) (?:still )?running|waiting (?:for|on|until)|will (?:check|report|get) back|check back|once it (?:finishes|completes|is done|ends)|(?:still )?in progress|let it (?:run|finish))\b/i;
+const WAITING =
+	/\b(still running|(?:is|are) (?:still )?running|waiting (?:for|on|until)|will (?:check|report|get) back|check back|once it (?:finishes|completes|is done|ends)|(?:still )?in progress|let it (?:run|finish))\b/i;
 
 function words(text: string): string[] {
 	return text
@@ -89,14 +97,36 @@ export function unfinishedStop(facts: CallFact[], segment: Segment): IdleSignal 
 	const text = stop.text.trim();
 	if (!text) {
 		if (stop.thinking)
-			return { kind: "hidden-result", unfinished: true, at, words: "", evidence: "the final message has hidden reasoning only: no visible text reached the user", nextStep: "State your result in your reply: the conclusion you reached in your reasoning is not visible to anyone." };
-		return { kind: "empty", unfinished: true, at, words: "", evidence: "the final message is empty", nextStep: "Finish with the answer the task asked for: what you did, what you verified and what is left." };
+			return {
+				kind: "hidden-result",
+				unfinished: true,
+				at,
+				words: "",
+				evidence: "the final message has hidden reasoning only: no visible text reached the user",
+				nextStep:
+					"State your result in your reply: the conclusion you reached in your reasoning is not visible to anyone.",
+			};
+		return {
+			kind: "empty",
+			unfinished: true,
+			at,
+			words: "",
+			evidence: "the final message is empty",
+			nextStep: "Finish with the answer the task asked for: what you did, what you verified and what is left.",
+		};
 	}
 	const tail = lastSentences(text, 5);
 	const joined = tail.join(" ");
 	if (ASKS_USER.test(joined) && SIGN_OFF.test(joined)) {
 		const asked = tail.filter((s) => ASKS_USER.test(s) || SIGN_OFF.test(s)).at(-1) ?? tail.at(-1) ?? "";
-		return { kind: "sign-off", unfinished: false, at, words: clipWords(asked), evidence: `the stop needs the user: "${clipWords(asked)}"`, nextStep: "" };
+		return {
+			kind: "sign-off",
+			unfinished: false,
+			at,
+			words: clipWords(asked),
+			evidence: `the stop needs the user: "${clipWords(asked)}"`,
+			nextStep: "",
+		};
 	}
 	const last = tail.slice(-2);
 	const final = last.at(-1) ?? "";
@@ -109,7 +139,11 @@ export function unfinishedStop(facts: CallFact[], segment: Segment): IdleSignal 
 		const asked = new Set(words(segment.prompt));
 		const verb = ACTION_WORD.exec(object)?.[1]?.toLowerCase();
 		const prompt = segment.prompt.toLowerCase();
-		const overlap = verb !== undefined && !OFFER.test(object) && new RegExp(`\\b${verb.slice(0, Math.min(5, verb.length))}`).test(prompt) && words(object).some((w) => w !== verb && asked.has(w));
+		const overlap =
+			verb !== undefined &&
+			!OFFER.test(object) &&
+			new RegExp(`\\b${verb.slice(0, Math.min(5, verb.length))}`).test(prompt) &&
+			words(object).some((w) => w !== verb && asked.has(w));
 		if (generic || overlap)
 			return {
 				kind: "self-question",
@@ -117,15 +151,30 @@ export function unfinishedStop(facts: CallFact[], segment: Segment): IdleSignal 
 				at,
 				words: clipWords(final),
 				evidence: `stopped on a question it can answer itself: "${clipWords(final)}"${overlap ? " (the user's request already covers it)" : ""}`,
-				nextStep: "Go ahead without asking: the request already covers this step. Ask only what needs the user (credentials, publishing, destructive steps, product decisions).",
+				nextStep:
+					"Go ahead without asking: the request already covers this step. Ask only what needs the user (credentials, publishing, destructive steps, product decisions).",
 			};
 	}
 	const waiting = last.find((s) => WAITING.test(s));
 	if (waiting && !somethingRunning(facts, Math.min(segment.endCall, facts.length)))
-		return { kind: "waiting", unfinished: true, at, words: clipWords(waiting), evidence: `says it is waiting, but nothing it started is still running: "${clipWords(waiting)}"`, nextStep: "Nothing is running in the background: look at the result you already have and take the next step." };
+		return {
+			kind: "waiting",
+			unfinished: true,
+			at,
+			words: clipWords(waiting),
+			evidence: `says it is waiting, but nothing it started is still running: "${clipWords(waiting)}"`,
+			nextStep: "Nothing is running in the background: look at the result you already have and take the next step.",
+		};
 	for (const s of last) {
 		if (ANNOUNCE.test(s) && !NOT_ANNOUNCE.test(s) && (s === final || final.endsWith(":") || final.length < 40))
-			return { kind: "announced", unfinished: true, at, words: clipWords(s), evidence: `announced a next step and stopped without a tool call after it: "${clipWords(s)}"`, nextStep: `Take the step you announced ("${clipWords(s, 100)}"): make that tool call now.` };
+			return {
+				kind: "announced",
+				unfinished: true,
+				at,
+				words: clipWords(s),
+				evidence: `announced a next step and stopped without a tool call after it: "${clipWords(s)}"`,
+				nextStep: `Take the step you announced ("${clipWords(s, 100)}"): make that tool call now.`,
+			};
 	}
 	return undefined;
 }

@@ -44,7 +44,12 @@ export class ChildFindings {
 	/** The child findings for status, newest first. */
 	lines(): string[] {
 		if (!this.list.length) return ["no child findings this session"];
-		const lines = [...this.list].reverse().map((r) => `  ${r.finding.severity}/${r.finding.importance} [${sourceName(r.finding.source)}] ${r.child} (run ${r.runId}): ${firstLine(r.finding.summary, 100)}`);
+		const lines = [...this.list]
+			.reverse()
+			.map(
+				(r) =>
+					`  ${r.finding.severity}/${r.finding.importance} [${sourceName(r.finding.source)}] ${r.child} (run ${r.runId}): ${firstLine(r.finding.summary, 100)}`,
+			);
 		return [`child findings (last ${this.list.length}, newest first):`, ...lines];
 	}
 }

@@ -9,7 +9,14 @@ import { agentMessage, type Finding, findingText, sameFinding, type Severity } f
 export const FINDING_MESSAGE = "watchdog-finding";
 export const NOTE_ENTRY = "watchdog-note";
 
-export type Fate = "sent to the agent" | "shown to you" | "below threshold" | "duplicate" | "stalemate" | "held back" | "dismissed";
+export type Fate =
+	| "sent to the agent"
+	| "shown to you"
+	| "below threshold"
+	| "duplicate"
+	| "stalemate"
+	| "held back"
+	| "dismissed";
 
 export interface NoteData {
 	finding: Finding;
@@ -59,16 +66,30 @@ export function planDelivery(input: DeliveryInput): DeliveryPlan {
 		capped.add(d.finding);
 	}
 	const toModel = decisions.filter((d) => d.fate === "sent to the agent").map((d) => d.finding);
-	const toUser = decisions.filter((d) => d.fate === "shown to you" || d.fate === "stalemate" || d.fate === "held back").map((d) => d.finding);
+	const toUser = decisions
+		.filter((d) => d.fate === "shown to you" || d.fate === "stalemate" || d.fate === "held back")
+		.map((d) => d.finding);
 	const entries: SessionBoundaryDraft[] = [];
 	if (toModel.length) {
-		entries.push({ type: "custom_message", customType: FINDING_MESSAGE, content: modelMessage(toModel), display: true, details: { findings: toModel } });
+		entries.push({
+			type: "custom_message",
+			customType: FINDING_MESSAGE,
+			content: modelMessage(toModel),
+			display: true,
+			details: { findings: toModel },
+		});
 	}
 	for (const { finding, fate } of decisions) {
 		if (!toUser.includes(finding)) continue;
 		const stalemate = fate === "stalemate";
-		const heldBack = fate === "stalemate" ? "stalemate" : fate === "held back" ? heldBackWhy(finding, input, capped) : undefined;
-		const data: NoteData = { finding, text: noteText(finding, stalemate, heldBack), ...(stalemate ? { stalemate } : {}), ...(heldBack ? { heldBack } : {}) };
+		const heldBack =
+			fate === "stalemate" ? "stalemate" : fate === "held back" ? heldBackWhy(finding, input, capped) : undefined;
+		const data: NoteData = {
+			finding,
+			text: noteText(finding, stalemate, heldBack),
+			...(stalemate ? { stalemate } : {}),
+			...(heldBack ? { heldBack } : {}),
+		};
 		entries.push({ type: "custom", customType: NOTE_ENTRY, data });
 	}
 	return { entries, continueRun: toModel.length > 0, toModel, toUser, decisions };
@@ -99,16 +120,40 @@ function modelMessage(findings: Finding[]): string {
 		const told = `the child was told first, and its result may already answer ${one ? "it" : "them"}`;
 		return agentMessage(`${lead} while the child worked; ${told}.`, findings);
 	}
-	if (findings.every((f) => f.source === "loops")) return agentMessage("The watchdog noticed the run going in circles.", findings);
-	if (findings.every((f) => f.source === "rules")) return agentMessage("A launch rule set by the user does not allow the model a child you launched runs on; the launch went on.", findings);
-	if (findings.every((f) => f.source === "idle")) return agentMessage("The watchdog noticed that this run stopped before the work was finished, and nudges it on.", findings);
-	if (findings.every((f) => f.source === "verify")) return agentMessage(`The watchdog verified the child agents of this orchestration once they had all stopped, each against its own session log, and ${findings.length === 1 ? "one child's stop does" : `${findings.length} children's stops do`} not hold.`, findings);
-	if (findings.every((f) => f.source === "claims" || f.source === "idle")) return agentMessage("The watchdog checked the closing report against this session's own tool log, and the log does not bear it out.", findings);
-	const lead = findings.length === 1 ? "The watchdog reviewed this run and reports a problem to address before the work can be relied on." : `The watchdog reviewed this run and reports ${findings.length} problems to address before the work can be relied on.`;
+	if (findings.every((f) => f.source === "loops"))
+		return agentMessage("The watchdog noticed the run going in circles.", findings);
+	if (findings.every((f) => f.source === "rules"))
+		return agentMessage(
+			"A launch rule set by the user does not allow the model a child you launched runs on; the launch went on.",
+			findings,
+		);
+	if (findings.every((f) => f.source === "idle"))
+		return agentMessage(
+			"The watchdog noticed that this run stopped before the work was finished, and nudges it on.",
+			findings,
+		);
+	if (findings.every((f) => f.source === "verify"))
+		return agentMessage(
+			`The watchdog verified the child agents of this orchestration once they had all stopped, each against its own session log, and ${findings.length === 1 ? "one child's stop does" : `${findings.length} children's stops do`} not hold.`,
+			findings,
+		);
+	if (findings.every((f) => f.source === "claims" || f.source === "idle"))
+		return agentMessage(
+			"The watchdog checked the closing report against this session's own tool log, and the log does not bear it out.",
+			findings,
+		);
+	const lead =
+		findings.length === 1
+			? "The watchdog reviewed this run and reports a problem to address before the work can be relied on."
+			: `The watchdog reviewed this run and reports ${findings.length} problems to address before the work can be relied on.`;
 	return agentMessage(lead, findings);
 }
 
 export function noteText(f: Finding, stalemate: boolean, heldBack?: string): string {
-	const prefix = stalemate ? "Watchdog stalemate (raised again with no progress; not sent to the agent)" : heldBack ? `Watchdog (not sent to the agent: ${heldBack})` : "Watchdog note (for you only)";
+	const prefix = stalemate
+		? "Watchdog stalemate (raised again with no progress; not sent to the agent)"
+		: heldBack
+			? `Watchdog (not sent to the agent: ${heldBack})`
+			: "Watchdog note (for you only)";
 	return `${prefix}\n${findingText(f)}`;
 }

@@ -5,7 +5,16 @@ import { oneLine, quoteLines } from "../util/index.ts";
 
 export const IMPORTANCES = ["low", "medium", "high"] as const;
 export const SEVERITIES = ["concern", "blocker"] as const;
-export const CATEGORIES = ["correctness", "missed-constraint", "test-gap", "unsafe-change", "scope-drift", "loop-risk", "stale-fact", "other"] as const;
+export const CATEGORIES = [
+	"correctness",
+	"missed-constraint",
+	"test-gap",
+	"unsafe-change",
+	"scope-drift",
+	"loop-risk",
+	"stale-fact",
+	"other",
+] as const;
 
 export type Importance = (typeof IMPORTANCES)[number];
 export type Severity = (typeof SEVERITIES)[number];
@@ -25,8 +34,6 @@ export interface Finding {
 	/** In a parent's sink: the child (its label, e.g. "worker#2") whose watchdog raised it. */
 	child?: string;
 }
-
-
 
 let counter = 0;
 /**
@@ -50,7 +57,10 @@ export function sourceLabel(f: Pick<Finding, "source" | "child">): string {
 }
 
 /** What a finding says, before it is given an id, a source and a time. */
-export type FindingInput = Pick<Finding, "summary" | "evidence" | "recommendedAction" | "importance" | "severity" | "category">;
+export type FindingInput = Pick<
+	Finding,
+	"summary" | "evidence" | "recommendedAction" | "importance" | "severity" | "category"
+>;
 
 export function makeFinding(args: FindingInput, source: string, at = Date.now()): Finding {
 	counter = (counter + 1) % 1_000_000;
@@ -74,7 +84,8 @@ function stem(word: string): string {
 function anchors(text: string): Set<string> {
 	const out = new Set<string>();
 	for (const m of text.matchAll(/`([^`]{2,80})`/g)) out.add(m[1].toLowerCase());
-	for (const m of text.matchAll(/[\w.-]*\/?[\w-]+\.[a-z]{1,5}\b/gi)) if (/[a-z]/i.test(m[0]) && m[0].includes(".")) out.add(m[0].toLowerCase().replace(/^.*\//, ""));
+	for (const m of text.matchAll(/[\w.-]*\/?[\w-]+\.[a-z]{1,5}\b/gi))
+		if (/[a-z]/i.test(m[0]) && m[0].includes(".")) out.add(m[0].toLowerCase().replace(/^.*\//, ""));
 	return out;
 }
 
@@ -96,7 +107,10 @@ function jaccard(a: Set<string>, b: Set<string>): number {
  * have one) and either the same anchors (files, identifiers) with related wording, or
  * clearly overlapping wording.
  */
-export function sameFinding(a: Pick<Finding, "summary" | "evidence" | "category">, b: Pick<Finding, "summary" | "evidence" | "category">): boolean {
+export function sameFinding(
+	a: Pick<Finding, "summary" | "evidence" | "category">,
+	b: Pick<Finding, "summary" | "evidence" | "category">,
+): boolean {
 	if (a.category && b.category && a.category !== b.category) return false;
 	const textA = `${a.summary} ${a.evidence}`;
 	const textB = `${b.summary} ${b.evidence}`;
@@ -132,7 +146,12 @@ export function firstLine(text: string, max = 160): string {
  */
 export function printedFinding(f: Finding, fate: string): string {
 	const indent = (label: string, text: string) => `  ${label}: ${text.replace(/\n/g, "\n    ")}`;
-	return [`watchdog: ${f.severity} (${fate}): ${f.summary}`, indent("evidence", f.evidence), indent("action", f.recommendedAction), `  source: ${sourceLabel(f)} · importance: ${f.importance}${f.category ? ` · ${f.category}` : ""}`].join("\n");
+	return [
+		`watchdog: ${f.severity} (${fate}): ${f.summary}`,
+		indent("evidence", f.evidence),
+		indent("action", f.recommendedAction),
+		`  source: ${sourceLabel(f)} · importance: ${f.importance}${f.category ? ` · ${f.category}` : ""}`,
+	].join("\n");
 }
 
 /** The plain-text form (for the model, print/RPC mode and history). */

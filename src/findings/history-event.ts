@@ -7,9 +7,24 @@ import { clip, oneLine } from "../util/index.ts";
 
 export type ReviewTrigger = "boundary" | "activity" | "cadence" | "command";
 export type ReviewOutcome = "clean" | "findings" | "failed" | "cancelled";
-export type FindingFate = "sent to the agent" | "shown to you" | "below threshold" | "duplicate" | "stalemate" | "held back" | "dismissed";
+export type FindingFate =
+	| "sent to the agent"
+	| "shown to you"
+	| "below threshold"
+	| "duplicate"
+	| "stalemate"
+	| "held back"
+	| "dismissed";
 
-export const FINDING_FATES: readonly FindingFate[] = ["sent to the agent", "shown to you", "below threshold", "duplicate", "stalemate", "held back", "dismissed"];
+export const FINDING_FATES: readonly FindingFate[] = [
+	"sent to the agent",
+	"shown to you",
+	"below threshold",
+	"duplicate",
+	"stalemate",
+	"held back",
+	"dismissed",
+];
 
 /** Fields every line has. `at` is when the line was written (ISO 8601, UTC). */
 export interface HistoryBase {
@@ -169,9 +184,33 @@ export interface LaterEvent extends HistoryBase {
 	details?: Record<string, string | number | boolean>;
 }
 
-export type HistoryEvent = ReviewEvent | FindingEvent | LoopResolvedEvent | QuestionEvent | FailureEvent | ConfigChangeEvent | LaunchRuleEvent | PermissionEvent | RotateEvent | VerificationEvent | LaterEvent;
+export type HistoryEvent =
+	| ReviewEvent
+	| FindingEvent
+	| LoopResolvedEvent
+	| QuestionEvent
+	| FailureEvent
+	| ConfigChangeEvent
+	| LaunchRuleEvent
+	| PermissionEvent
+	| RotateEvent
+	| VerificationEvent
+	| LaterEvent;
 export type HistoryKind = HistoryEvent["kind"];
-export const HISTORY_KINDS: readonly HistoryKind[] = ["review", "finding", "loop-resolved", "question", "failure", "config-change", "launch-rule", "verification", "nudge", "rotate", "launch", "permission"];
+export const HISTORY_KINDS: readonly HistoryKind[] = [
+	"review",
+	"finding",
+	"loop-resolved",
+	"question",
+	"failure",
+	"config-change",
+	"launch-rule",
+	"verification",
+	"nudge",
+	"rotate",
+	"launch",
+	"permission",
+];
 
 type WithoutAt<E> = E extends HistoryEvent ? Omit<E, "at"> & { at?: string } : never;
 /** What a writer hands to `append`: `at` is filled in with the time of writing when left out (leave it out). */
@@ -181,15 +220,36 @@ export type HistoryEventInput = WithoutAt<HistoryEvent>;
 export const MAX_LINE_BYTES = 4000;
 
 /** Character caps per text field; anything not named gets `DEFAULT_CAP`. */
-const CAPS: Record<string, number> = { verdicts: 300, summary: 300, question: 500, evidence: 300, message: 500, change: 300, cwd: 1024, session: 200, rule: 600, note: 400, reason: 500, error: 300, skipped: 600 };
+const CAPS: Record<string, number> = {
+	verdicts: 300,
+	summary: 300,
+	question: 500,
+	evidence: 300,
+	message: 500,
+	change: 300,
+	cwd: 1024,
+	session: 200,
+	rule: 600,
+	note: 400,
+	reason: 500,
+	error: 300,
+	skipped: 600,
+};
 const DEFAULT_CAP = 200;
 /** Fields that stay whole while the rest shrink to fit a line (they are what filters compare). */
 const KEPT: ReadonlySet<string> = new Set(["at", "session", "cwd", "kind"]);
 
 /** The line for one event (with its newline), or an error when it cannot be written at all. */
-export function eventLine(event: HistoryEventInput, now: Date): { ok: true; line: string } | { ok: false; error: string } {
-	if (!event || typeof event !== "object" || typeof event.kind !== "string") return { ok: false, error: "a history event needs a kind" };
-	const at = typeof event.at === "string" && !Number.isNaN(Date.parse(event.at)) ? new Date(event.at).toISOString() : now.toISOString();
+export function eventLine(
+	event: HistoryEventInput,
+	now: Date,
+): { ok: true; line: string } | { ok: false; error: string } {
+	if (!event || typeof event !== "object" || typeof event.kind !== "string")
+		return { ok: false, error: "a history event needs a kind" };
+	const at =
+		typeof event.at === "string" && !Number.isNaN(Date.parse(event.at))
+			? new Date(event.at).toISOString()
+			: now.toISOString();
 	const { at: _ignored, session, cwd, kind, ...rest } = event as HistoryEventInput & Record<string, unknown>;
 	// `at` first, then the fields every filter looks at, then the kind's own.
 	const ordered = { at, session: String(session ?? ""), cwd: String(cwd ?? ""), kind: clip(kind, 40), ...rest };
@@ -201,7 +261,13 @@ export function eventLine(event: HistoryEventInput, now: Date): { ok: true; line
 	// and at the very last only they remain. A line is never dropped for its length.
 	const cut = `${JSON.stringify(capped(ordered, 1 / 64, 1 / 4))}\n`;
 	if (Buffer.byteLength(cut) <= MAX_LINE_BYTES) return { ok: true, line: cut };
-	const bare = { at, session: ordered.session, cwd: ordered.cwd, kind: ordered.kind, note: "fields left out: too long" };
+	const bare = {
+		at,
+		session: ordered.session,
+		cwd: ordered.cwd,
+		kind: ordered.kind,
+		note: "fields left out: too long",
+	};
 	return { ok: true, line: `${JSON.stringify(capped(bare, 1, 1 / 4))}\n` };
 }
 

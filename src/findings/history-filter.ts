@@ -52,7 +52,12 @@ export function matches(event: HistoryEvent, filter: HistoryFilter): boolean {
 	if (filter.since && !(Date.parse(event.at) >= filter.since.getTime())) return false;
 	if (filter.kinds?.length && !filter.kinds.includes(event.kind)) return false;
 	// A child role names its source, and all that child's lines (its nudges, loops, claims, reviews) as well.
-	if (filter.sources?.length && !filter.sources.includes(sourceOf(event)) && !(event.role !== undefined && filter.sources.includes(event.role))) return false;
+	if (
+		filter.sources?.length &&
+		!filter.sources.includes(sourceOf(event)) &&
+		!(event.role !== undefined && filter.sources.includes(event.role))
+	)
+		return false;
 	return true;
 }
 
@@ -84,7 +89,9 @@ const ISO_LENGTH = 24;
 export function lineTime(line: string): string | undefined {
 	if (!line.startsWith(AT_PREFIX)) return undefined;
 	const at = line.slice(AT_PREFIX.length, AT_PREFIX.length + ISO_LENGTH);
-	return at.length === ISO_LENGTH && at[ISO_LENGTH - 1] === "Z" && line[AT_PREFIX.length + ISO_LENGTH] === '"' ? at : undefined;
+	return at.length === ISO_LENGTH && at[ISO_LENGTH - 1] === "Z" && line[AT_PREFIX.length + ISO_LENGTH] === '"'
+		? at
+		: undefined;
 }
 
 /** Newest first; events of the same time keep their order. */

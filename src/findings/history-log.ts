@@ -3,7 +3,19 @@
 // O_APPEND, so lines from concurrent processes interleave whole and never tear. Past
 // `history.maxBytes` the file becomes `history.1.jsonl` (the one old file kept). Appending never
 // throws: the caller gets a result, because a history line must never cost the user a review.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import {
+	closeSync,
+	constants,
+	fstatSync,
+	lstatSync,
+	mkdirSync,
+	openSync,
+	readSync,
+	renameSync,
+	statSync,
+	unlinkSync,
+	writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { eventLine, type HistoryEventInput } from "./history-event.ts";
 import type { HistoryFilter } from "./history-filter.ts";
@@ -25,10 +37,15 @@ export function historyDir(agentDir: string): string {
 
 // O_NOFOLLOW: a link planted at the log's name is refused, not written through. O_NONBLOCK: a
 // FIFO planted there fails to open (no reader) instead of hanging. O_RDWR: to look at the last byte.
-const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const APPEND_FLAGS =
+	constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /** Appends one event to the log in `dir`; rotates when the file has passed `maxBytes`. */
-export function appendHistory(dir: string, event: HistoryEventInput, options: { maxBytes?: number; now?: Date } = {}): AppendResult {
+export function appendHistory(
+	dir: string,
+	event: HistoryEventInput,
+	options: { maxBytes?: number; now?: Date } = {},
+): AppendResult {
 	const shaped = eventLine(event, options.now ?? new Date());
 	if (!shaped.ok) return shaped;
 	const path = join(dir, HISTORY_FILE);
@@ -42,7 +59,8 @@ export function appendHistory(dir: string, event: HistoryEventInput, options: { 
 		const line = before.size > 0 && lastByte(fd, before.size) !== 0x0a ? `\n${shaped.line}` : shaped.line;
 		const bytes = Buffer.from(line);
 		const written = writeSync(fd, bytes);
-		if (written !== bytes.length) return { ok: false, error: `${path}: only ${written} of ${bytes.length} bytes were written` };
+		if (written !== bytes.length)
+			return { ok: false, error: `${path}: only ${written} of ${bytes.length} bytes were written` };
 		const size = fstatSync(fd).size;
 		const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
 		return { ok: true, rotated: size > maxBytes ? rotateIfFull(dir, maxBytes) : false };

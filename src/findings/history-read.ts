@@ -8,7 +8,15 @@ import { constants, lstatSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import { asEvent, type HistoryEvent } from "./history-event.ts";
-import { type HistoryFilter, type LineTest, lineTest, lineTime, matches, mayMatch, newestFirst } from "./history-filter.ts";
+import {
+	type HistoryFilter,
+	type LineTest,
+	lineTest,
+	lineTime,
+	matches,
+	mayMatch,
+	newestFirst,
+} from "./history-filter.ts";
 import { chunksBackward } from "./lines-backward.ts";
 
 export interface HistoryRead {
@@ -67,7 +75,8 @@ class Scan {
 	async file(handle: FileHandle, size: number): Promise<void> {
 		for await (const lines of chunksBackward(handle, size)) {
 			for (const line of lines) {
-				if (line === null) this.result.skipped++; // too long to be ours
+				if (line === null)
+					this.result.skipped++; // too long to be ours
 				else this.line(line);
 				if (this.done) return;
 			}

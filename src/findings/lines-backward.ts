@@ -8,7 +8,11 @@ const CHUNK_BYTES = 256 * 1024;
 const NL = 0x0a;
 
 /** Batches of lines, each batch and the whole sequence newest (last in the file) first. */
-export async function* chunksBackward(handle: FileHandle, size: number, maxLine = 64 * 1024): AsyncGenerator<Array<string | null>> {
+export async function* chunksBackward(
+	handle: FileHandle,
+	size: number,
+	maxLine = 64 * 1024,
+): AsyncGenerator<Array<string | null>> {
 	let pos = size;
 	/** The start of the file's later part that precedes its first newline: the end of a line that starts earlier. */
 	let tail: Buffer = Buffer.alloc(0);

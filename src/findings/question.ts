@@ -31,5 +31,10 @@ export function questionText(q: Question, fate: string): string {
 }
 
 export function isQuestion(value: unknown): value is Question {
-	return typeof value === "object" && value !== null && typeof (value as Question).question === "string" && typeof (value as Question).evidence === "string";
+	return (
+		typeof value === "object" &&
+		value !== null &&
+		typeof (value as Question).question === "string" &&
+		typeof (value as Question).evidence === "string"
+	);
 }

@@ -7,14 +7,23 @@
 // The decisions themselves are pure (delivery.ts, stalemate.ts); this is the thin shell.
 import type { ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
 import { type DeliveryPlan, type Fate, FINDING_MESSAGE, NOTE_ENTRY, type NoteData, planDelivery } from "./delivery.ts";
-import { EVIDENCE_SOURCES, type Finding, firstLine, printedFinding, sameFinding, type Severity, sourceLabel } from "./finding.ts";
+import {
+	EVIDENCE_SOURCES,
+	type Finding,
+	firstLine,
+	printedFinding,
+	sameFinding,
+	type Severity,
+	sourceLabel,
+} from "./finding.ts";
 import { type Question, QUESTION_MESSAGE, QUESTION_NOTE, questionMessage, questionText } from "./question.ts";
 import { NO_STALEMATE, recordReview, type StalemateState } from "./stalemate.ts";
 
 /** Why an evidence finding stayed with the user under policy handsoff. */
 export const HANDSOFF = "policy handsoff: claims and unfinished stops are shown to you, never sent to the agent";
 /** Why what children, their verification or a launch rule brought up stayed with the user under policy handsoff. */
-export const HANDSOFF_CHILDREN = "policy handsoff: what child agents, their verification and launch rules bring up is shown to you, never sent to the agent";
+export const HANDSOFF_CHILDREN =
+	"policy handsoff: what child agents, their verification and launch rules bring up is shown to you, never sent to the agent";
 const CHILD_SOURCES: ReadonlySet<string> = new Set(["verify", "rules"]);
 
 /** Continuations the watchdog may start per user prompt, over all sources together. */
@@ -23,14 +32,31 @@ const RECENT = 20;
 /** Findings the user marked as seen (`/subagents-watchdog dismiss`), kept in the session. */
 export const DISMISS_ENTRY = "watchdog-dismissed";
 
-export type SinkCtx = Pick<ExtensionContext, "mode" | "ui" | "cwd"> & Partial<Pick<ExtensionContext, "sessionManager" | "isProjectTrusted">>;
+export type SinkCtx = Pick<ExtensionContext, "mode" | "ui" | "cwd"> &
+	Partial<Pick<ExtensionContext, "sessionManager" | "isProjectTrusted">>;
 type Level = "info" | "warning" | "error";
 
 /** What the history log gets for each finding (the session adds time, session id and cwd). */
 export type SinkEvent =
-	| { kind: "finding"; source: string; importance: string; severity: string; category?: string; summary: string; evidence: string; fate: Fate }
+	| {
+			kind: "finding";
+			source: string;
+			importance: string;
+			severity: string;
+			category?: string;
+			summary: string;
+			evidence: string;
+			fate: Fate;
+	  }
 	| { kind: "loop-resolved"; summary: string }
-	| { kind: "question"; source: string; question: string; evidence: string; outcome: "delivered" | "suppressed"; reason?: string };
+	| {
+			kind: "question";
+			source: string;
+			question: string;
+			evidence: string;
+			outcome: "delivered" | "suppressed";
+			reason?: string;
+	  };
 
 /** The parent's user, for what a child must tell or ask them (a child's own UI reaches nobody). */
 export interface ParentUser {
@@ -127,18 +153,27 @@ export class FindingsSink {
 		for (const e of entries) {
 			const note = e.data as NoteData | undefined;
 			if (e.type === "custom" && e.customType === NOTE_ENTRY && isFinding(note?.finding)) {
-				recent.push({ finding: note.finding, fate: note.stalemate ? "stalemate" : note.heldBack ? "held back" : "shown to you", prompt: -1 });
+				recent.push({
+					finding: note.finding,
+					fate: note.stalemate ? "stalemate" : note.heldBack ? "held back" : "shown to you",
+					prompt: -1,
+				});
 			}
 			if (e.type === "custom_message" && e.customType === FINDING_MESSAGE) {
 				const found = (e.details as { findings?: unknown[] } | undefined)?.findings;
-				if (Array.isArray(found)) for (const finding of found.filter(isFinding)) recent.push({ finding, fate: "sent to the agent", prompt: -1 });
+				if (Array.isArray(found))
+					for (const finding of found.filter(isFinding))
+						recent.push({ finding, fate: "sent to the agent", prompt: -1 });
 			}
 		}
 		this.recentlyShown = recent.map((r) => r.finding).slice(-RECENT);
 		this.recent = recent.slice(-RECENT);
 		this.dismissed = [];
 		for (const e of entries) {
-			const found = e.type === "custom" && e.customType === DISMISS_ENTRY ? (e.data as { findings?: unknown[] } | undefined)?.findings : undefined;
+			const found =
+				e.type === "custom" && e.customType === DISMISS_ENTRY
+					? (e.data as { findings?: unknown[] } | undefined)?.findings
+					: undefined;
 			if (Array.isArray(found)) this.dismissed.push(...found.filter(isFinding));
 		}
 		for (const r of this.recent) if (this.isDismissed(r.finding)) r.fate = "dismissed";
@@ -172,23 +207,48 @@ export class FindingsSink {
 	 * the model gets some. `countsForStalemate`: a boundary review that produced a verdict (a
 	 * failed review with nothing to say neither extends nor ends a streak).
 	 */
-	atSettle(ctx: SinkCtx, findings: Finding[], settings: SinkSettings, countsForStalemate: boolean, question?: Question): SettleDelivery {
+	atSettle(
+		ctx: SinkCtx,
+		findings: Finding[],
+		settings: SinkSettings,
+		countsForStalemate: boolean,
+		question?: Question,
+	): SettleDelivery {
 		// A dismissed finding no longer counts towards the stalemate.
-		const stale = recordReview(this.stalemateState, findings.filter((f) => !this.isDismissed(f)), settings.stalemateRepeats);
+		const stale = recordReview(
+			this.stalemateState,
+			findings.filter((f) => !this.isDismissed(f)),
+			settings.stalemateRepeats,
+		);
 		if (countsForStalemate) this.stalemateState = stale.state;
 		if (stale.stalemated.length) this.inStalemate = true;
 		const plan = this.plan(findings, settings, stale.stalemated);
 		const asked = question ? this.ask(ctx, plan, question, settings) : undefined;
 		this.carryOut(ctx, plan);
 		try {
-			this.deps.parent?.settled?.({ blockers: findings.filter((f) => f.severity === "blocker" && !this.isDismissed(f)), stalemate: stale.stalemated.length > 0 });
+			this.deps.parent?.settled?.({
+				blockers: findings.filter((f) => f.severity === "blocker" && !this.isDismissed(f)),
+				stalemate: stale.stalemated.length > 0,
+			});
 		} catch {
 			// the parent's own trouble never stops the child's settle
 		}
 		if (stale.stalemated.length) {
-			this.deps.present(ctx, `Watchdog stalemate: "${firstLine(stale.stalemated[0].summary, 120)}" was raised by ${stale.longest} reviews in a row. It is no longer sent to the agent; your next prompt resets this.`, "warning");
+			this.deps.present(
+				ctx,
+				`Watchdog stalemate: "${firstLine(stale.stalemated[0].summary, 120)}" was raised by ${stale.longest} reviews in a row. It is no longer sent to the agent; your next prompt resets this.`,
+				"warning",
+			);
 		}
-		return { entries: plan.entries, continueRun: plan.continueRun, sent: plan.toModel, shown: plan.toUser, stalemateCount: stale.longest, stalemate: stale.stalemated.length > 0, ...(asked ? { question: asked } : {}) };
+		return {
+			entries: plan.entries,
+			continueRun: plan.continueRun,
+			sent: plan.toModel,
+			shown: plan.toUser,
+			stalemateCount: stale.longest,
+			stalemate: stale.stalemated.length > 0,
+			...(asked ? { question: asked } : {}),
+		};
 	}
 
 	/**
@@ -196,19 +256,43 @@ export class FindingsSink {
 	 * continuation with the findings, from the same budget), unless a stalemate, the policy or
 	 * the spent budget holds it back; then it is kept for the user. Either way it gets a history line.
 	 */
-	private ask(ctx: SinkCtx, plan: DeliveryPlan, q: Question, settings: SinkSettings): { delivered: boolean; reason?: string } {
+	private ask(
+		ctx: SinkCtx,
+		plan: DeliveryPlan,
+		q: Question,
+		settings: SinkSettings,
+	): { delivered: boolean; reason?: string } {
 		const reason = this.inStalemate
 			? "a finding is in stalemate"
 			: settings.idle?.policy === "handsoff"
 				? "policy handsoff: the watchdog never delivers to the agent"
 				: this.budgetSpent();
-		if (reason) plan.entries.push({ type: "custom", customType: QUESTION_NOTE, data: { ...q, reason, text: questionText(q, `not sent to the agent: ${reason}`) } });
+		if (reason)
+			plan.entries.push({
+				type: "custom",
+				customType: QUESTION_NOTE,
+				data: { ...q, reason, text: questionText(q, `not sent to the agent: ${reason}`) },
+			});
 		else {
-			plan.entries.push({ type: "custom_message", customType: QUESTION_MESSAGE, content: questionMessage(q), display: true, details: { question: q } });
+			plan.entries.push({
+				type: "custom_message",
+				customType: QUESTION_MESSAGE,
+				content: questionMessage(q),
+				display: true,
+				details: { question: q },
+			});
 			plan.continueRun = true;
 		}
-		if (ctx.mode === "print" || ctx.mode === "json") this.deps.present(ctx, questionText(q, reason ? `not sent: ${reason}` : "sent to the agent"), "info");
-		this.deps.record?.(ctx, { kind: "question", source: this.deps.role, question: q.question, evidence: q.evidence, outcome: reason ? "suppressed" : "delivered", ...(reason ? { reason } : {}) });
+		if (ctx.mode === "print" || ctx.mode === "json")
+			this.deps.present(ctx, questionText(q, reason ? `not sent: ${reason}` : "sent to the agent"), "info");
+		this.deps.record?.(ctx, {
+			kind: "question",
+			source: this.deps.role,
+			question: q.question,
+			evidence: q.evidence,
+			outcome: reason ? "suppressed" : "delivered",
+			...(reason ? { reason } : {}),
+		});
 		return reason ? { delivered: false, reason } : { delivered: true };
 	}
 
@@ -216,14 +300,26 @@ export class FindingsSink {
 	 * Findings during a run (loops, cadence): the model's share is steered in after the current
 	 * tool. `idle`: the agent is not running (the review command): the model's share starts a run.
 	 */
-	duringRun(ctx: SinkCtx, findings: Finding[], settings: SinkSettings, details?: Record<string, unknown>, idle = false): DeliveryPlan | undefined {
+	duringRun(
+		ctx: SinkCtx,
+		findings: Finding[],
+		settings: SinkSettings,
+		details?: Record<string, unknown>,
+		idle = false,
+	): DeliveryPlan | undefined {
 		if (!findings.length) return undefined;
 		const plan = this.plan(findings, settings, []);
 		this.carryOut(ctx, plan);
 		const send = idle && this.deps.wake ? this.deps.wake : this.deps.steer;
 		try {
 			for (const entry of plan.entries) {
-				if (entry.type === "custom_message") send({ customType: entry.customType, content: entry.content as string, display: entry.display, details: { ...(entry.details as object), ...details } });
+				if (entry.type === "custom_message")
+					send({
+						customType: entry.customType,
+						content: entry.content as string,
+						display: entry.display,
+						details: { ...(entry.details as object), ...details },
+					});
 				else if (entry.type === "custom") this.deps.persist(entry.customType, entry.data);
 			}
 		} catch {
@@ -256,7 +352,12 @@ export class FindingsSink {
 	section(): { title: string; lines: string[] } {
 		const list = this.recentFindings();
 		if (!list.length) return { title: "Findings", lines: ["none this session"] };
-		const lines = list.slice(0, 8).map((r) => `${r.n}. ${r.finding.severity} (${r.fate}) [${sourceLabel(r.finding)}] ${firstLine(r.finding.summary, 100)}`);
+		const lines = list
+			.slice(0, 8)
+			.map(
+				(r) =>
+					`${r.n}. ${r.finding.severity} (${r.fate}) [${sourceLabel(r.finding)}] ${firstLine(r.finding.summary, 100)}`,
+			);
 		if (list.length > 8) lines.push(`… ${list.length - 8} older`);
 		return { title: "Findings", lines: [...lines, "dismiss one with /subagents-watchdog dismiss N, or all of them"] };
 	}
@@ -293,7 +394,9 @@ export class FindingsSink {
 		if (!findings.length) return [];
 		this.dismissed.push(...findings);
 		for (const r of this.recent) if (findings.includes(r.finding)) r.fate = "dismissed";
-		this.stalemateState = { streaks: this.stalemateState.streaks.filter((s) => !findings.some((f) => sameFinding(f, s.finding))) };
+		this.stalemateState = {
+			streaks: this.stalemateState.streaks.filter((s) => !findings.some((f) => sameFinding(f, s.finding))),
+		};
 		this.deps.persist(DISMISS_ENTRY, { findings, at: Date.now() });
 		for (const f of findings) this.deps.record?.(ctx, findingEvent(f, "dismissed"));
 		return findings;
@@ -316,7 +419,8 @@ export class FindingsSink {
 
 	/** Why no continuation may start now (policy handsoff, or this prompt's budget is spent), if so. */
 	continuationBlocked(settings: Pick<SinkSettings, "idle">): string | undefined {
-		if (settings.idle?.policy === "handsoff") return "policy handsoff: the watchdog detects and shows, and never delivers to the agent";
+		if (settings.idle?.policy === "handsoff")
+			return "policy handsoff: the watchdog detects and shows, and never delivers to the agent";
 		return this.budgetSpent();
 	}
 
@@ -325,11 +429,22 @@ export class FindingsSink {
 	 * policy and budget as findings. Returns the boundary entry to add (the run then continues),
 	 * or why there is none.
 	 */
-	continueWith(message: { customType: string; content: string; details?: unknown }, settings: Pick<SinkSettings, "idle">): { entry: SessionBoundaryDraft } | { blocked: string } {
+	continueWith(
+		message: { customType: string; content: string; details?: unknown },
+		settings: Pick<SinkSettings, "idle">,
+	): { entry: SessionBoundaryDraft } | { blocked: string } {
 		const blocked = this.continuationBlocked(settings);
 		if (blocked) return { blocked };
 		this.continuations++;
-		return { entry: { type: "custom_message", customType: message.customType, content: message.content, display: true, details: message.details } };
+		return {
+			entry: {
+				type: "custom_message",
+				customType: message.customType,
+				content: message.content,
+				display: true,
+				details: message.details,
+			},
+		};
 	}
 
 	/** A note for the user only (what a verification checked): shown, never sent to the model. */
@@ -343,7 +458,9 @@ export class FindingsSink {
 
 	/** Why this prompt's continuation budget allows no more, if it is spent. */
 	private budgetSpent(): string | undefined {
-		return this.continuations >= MAX_CONTINUATIONS ? `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times` : undefined;
+		return this.continuations >= MAX_CONTINUATIONS
+			? `the watchdog already continued this prompt ${MAX_CONTINUATIONS} times`
+			: undefined;
 	}
 
 	private plan(findings: Finding[], settings: SinkSettings, stalemated: Finding[]): DeliveryPlan {
@@ -356,7 +473,12 @@ export class FindingsSink {
 			recentlyShown: this.recentlyShown,
 			dismissed: this.dismissed,
 			...(typeof settings.maxWarnings === "number"
-				? { sendCap: { left: Math.max(0, settings.maxWarnings - this.sentThisPrompt), why: `maxWarnings ${settings.maxWarnings}: the findings sent to the agent this prompt reached the cap` } }
+				? {
+						sendCap: {
+							left: Math.max(0, settings.maxWarnings - this.sentThisPrompt),
+							why: `maxWarnings ${settings.maxWarnings}: the findings sent to the agent this prompt reached the cap`,
+						},
+					}
 				: {}),
 		});
 	}
@@ -367,11 +489,14 @@ export class FindingsSink {
 		this.sentThisPrompt += plan.toModel.length;
 		const shown = [...plan.toModel, ...plan.toUser];
 		this.recentlyShown = [...this.recentlyShown, ...shown].slice(-RECENT);
-		for (const d of plan.decisions) if (shown.includes(d.finding)) this.recent.push({ finding: d.finding, fate: d.fate, prompt: this.prompt });
+		for (const d of plan.decisions)
+			if (shown.includes(d.finding)) this.recent.push({ finding: d.finding, fate: d.fate, prompt: this.prompt });
 		this.recent = this.recent.slice(-RECENT);
 		// Print mode: stdout is the agent's answer, so every finding shown or sent goes to stderr, saying where it went.
 		if (ctx.mode === "print" || ctx.mode === "json") {
-			for (const { finding, fate } of plan.decisions) if (fate !== "below threshold" && fate !== "duplicate") this.deps.present(ctx, printedFinding(finding, fate), "info");
+			for (const { finding, fate } of plan.decisions)
+				if (fate !== "below threshold" && fate !== "duplicate")
+					this.deps.present(ctx, printedFinding(finding, fate), "info");
 		}
 		for (const { finding: f, fate } of plan.decisions) {
 			this.deps.record?.(ctx, findingEvent(f, fate));
@@ -391,9 +516,23 @@ function handsoff(f: Finding): string | undefined {
 }
 
 function findingEvent(f: Finding, fate: Fate): SinkEvent {
-	return { kind: "finding", source: f.source, importance: f.importance, severity: f.severity, ...(f.category ? { category: f.category } : {}), summary: f.summary, evidence: f.evidence, fate };
+	return {
+		kind: "finding",
+		source: f.source,
+		importance: f.importance,
+		severity: f.severity,
+		...(f.category ? { category: f.category } : {}),
+		summary: f.summary,
+		evidence: f.evidence,
+		fate,
+	};
 }
 
 function isFinding(value: unknown): value is Finding {
-	return typeof value === "object" && value !== null && typeof (value as Finding).summary === "string" && typeof (value as Finding).evidence === "string";
+	return (
+		typeof value === "object" &&
+		value !== null &&
+		typeof (value as Finding).summary === "string" &&
+		typeof (value as Finding).evidence === "string"
+	);
 }

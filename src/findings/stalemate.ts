@@ -18,13 +18,20 @@ export const NO_STALEMATE: StalemateState = { streaks: [] };
  * Records one review's findings. Findings that match one from the previous review extend its
  * streak; the rest start at 1; streaks not raised again end (a clean review ends them all).
  */
-export function recordReview(state: StalemateState, findings: Finding[], repeats: number): { state: StalemateState; stalemated: Finding[]; longest: number } {
+export function recordReview(
+	state: StalemateState,
+	findings: Finding[],
+	repeats: number,
+): { state: StalemateState; stalemated: Finding[]; longest: number } {
 	const streaks: Streak[] = [];
 	const stalemated: Finding[] = [];
 	for (const finding of findings) {
 		const previous = state.streaks.find((s) => sameFinding(s.finding, finding));
 		const count = (previous?.count ?? 0) + 1;
-		streaks.push({ finding: { summary: finding.summary, evidence: finding.evidence, category: finding.category }, count });
+		streaks.push({
+			finding: { summary: finding.summary, evidence: finding.evidence, category: finding.category },
+			count,
+		});
 		if (count >= repeats) stalemated.push(finding);
 	}
 	return { state: { streaks }, stalemated, longest: Math.max(0, ...streaks.map((s) => s.count)) };

@@ -9,7 +9,11 @@ const INDEX_BYTES = 512 * 1024 * 1024;
 const DIR_MODE = 0o040000;
 
 /** The subset of `wanted` (paths relative to the work tree) that the index lists, or undefined when it cannot tell. */
-export function trackedAmong(indexPath: string, wanted: ReadonlySet<string>, hashBytes: number): Set<string> | undefined {
+export function trackedAmong(
+	indexPath: string,
+	wanted: ReadonlySet<string>,
+	hashBytes: number,
+): Set<string> | undefined {
 	const buf = readIndex(indexPath);
 	if (buf === null) return new Set(); // no index yet: nothing is tracked
 	if (!buf || buf.length < 12 || buf.toString("latin1", 0, 4) !== "DIRC") return undefined;

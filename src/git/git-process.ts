@@ -43,7 +43,16 @@ const QUICK_GIT_MS = 30_000;
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /** Inherited variables that would point git at another repository, index or work tree. */
-const REPOSITORY_VARIABLES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX"];
+const REPOSITORY_VARIABLES = [
+	"GIT_DIR",
+	"GIT_WORK_TREE",
+	"GIT_INDEX_FILE",
+	"GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES",
+	"GIT_COMMON_DIR",
+	"GIT_NAMESPACE",
+	"GIT_PREFIX",
+];
 
 function gitEnv(extra: Record<string, string> = {}, drivers?: RepoDrivers): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = { ...process.env };
@@ -90,7 +99,11 @@ function spawnGit(args: string[], options: GitOptions, drivers?: RepoDrivers): P
 	return new Promise((resolvePromise, reject) => {
 		if (options.signal?.aborted) return reject(new Error(`${what} was aborted`));
 		// No stdin pipe unless there is input: git then reads an empty stdin, one pipe fewer per call.
-		const stdio: ["ignore" | "pipe", "pipe", "pipe"] = [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"];
+		const stdio: ["ignore" | "pipe", "pipe", "pipe"] = [
+			options.input === undefined ? "ignore" : "pipe",
+			"pipe",
+			"pipe",
+		];
 		const child = spawn("git", args, { cwd: options.cwd, env: gitEnv(options.env, drivers), stdio });
 		const out: Buffer[] = [];
 		const err: Buffer[] = [];
@@ -117,7 +130,14 @@ function spawnGit(args: string[], options: GitOptions, drivers?: RepoDrivers): P
 		child.on("error", (error: NodeJS.ErrnoException) => {
 			done();
 			// Node says ENOENT both for a missing git and for a missing folder.
-			reject(failure ?? new Error(error.code === "ENOENT" ? `${what} could not start in ${options.cwd}: git is not on PATH or the folder does not exist` : `${what} could not start: ${error.message}`));
+			reject(
+				failure ??
+					new Error(
+						error.code === "ENOENT"
+							? `${what} could not start in ${options.cwd}: git is not on PATH or the folder does not exist`
+							: `${what} could not start: ${error.message}`,
+					),
+			);
 		});
 		child.on("close", (code) => {
 			done();
@@ -136,6 +156,7 @@ function spawnGit(args: string[], options: GitOptions, drivers?: RepoDrivers): P
 /** Runs git and returns its stdout; a non-zero exit is an Error carrying git's own words. */
 export async function gitOk(args: string[], options: GitOptions): Promise<string> {
 	const run = await runGit(args, options);
-	if (run.code !== 0) throw new Error(`git ${args.slice(0, 2).join(" ")} failed: ${run.stderr || `exit code ${run.code}`}`);
+	if (run.code !== 0)
+		throw new Error(`git ${args.slice(0, 2).join(" ")} failed: ${run.stderr || `exit code ${run.code}`}`);
 	return run.stdout;
 }

@@ -83,7 +83,9 @@ export class IgnoreRules {
 				// The matcher also tests the folders above within this one source; an answer that
 				// came from such a folder (which the caller already found not excluded overall,
 				// so a more precise source re-included it) is not this path's own answer.
-				if (result.ignored) for (let k = 1; k < rel.length; k++) if (source.rules.test(`${rel.slice(0, k).join("/")}/`).ignored) return undefined;
+				if (result.ignored)
+					for (let k = 1; k < rel.length; k++)
+						if (source.rules.test(`${rel.slice(0, k).join("/")}/`).ignored) return undefined;
 			} catch {
 				return undefined; // a path the matcher refuses
 			}

@@ -9,7 +9,17 @@ import { existsSync, lstatSync, readdirSync, rmdirSync, rmSync, type Stats } fro
 import { dirname, isAbsolute, join, posix, relative, resolve } from "node:path";
 import { oneLine } from "../util/index.ts";
 import { gitOk, runGit, SLOW_GIT_MS } from "./git-process.ts";
-import { type ChildWorktree, commitTree, oneAtATime, snapshotTree, type TreeChange, treeChanges, treeOf, withPrivateIndex, writePatch } from "./worktree.ts";
+import {
+	type ChildWorktree,
+	commitTree,
+	oneAtATime,
+	snapshotTree,
+	type TreeChange,
+	treeChanges,
+	treeOf,
+	withPrivateIndex,
+	writePatch,
+} from "./worktree.ts";
 
 export interface LandResult {
 	/** applied: the child's changes are in the parent's files; conflict: they are in the patch instead. */
@@ -40,7 +50,12 @@ type Decision =
  * `signal` cancels the landing only before it starts writing; the patch is written whatever it
  * says. Throws only when the change could be neither landed nor saved (the worktree still has it).
  */
-export async function landWorktree(wt: ChildWorktree, patchDir: string, name: string, signal?: AbortSignal): Promise<LandResult> {
+export async function landWorktree(
+	wt: ChildWorktree,
+	patchDir: string,
+	name: string,
+	signal?: AbortSignal,
+): Promise<LandResult> {
 	if (!existsSync(wt.dir)) throw new Error("the child's worktree is gone");
 	return oneAtATime(wt.root, async () => {
 		// The child's state is read without the signal: it is what a kept patch is made from.
@@ -82,7 +97,12 @@ async function decide(wt: ChildWorktree, child: string, own: TreeChange[], signa
 	const leaving = await linksLeaving(wt.root, own, signal);
 	if (leaving.length) {
 		const links = leaving.map((l) => `${l.path} → ${l.target}`).join(", ");
-		return { keep: { conflicts: leaving.map((l) => l.path), reason: `it adds links that point outside the repository: ${links}` } };
+		return {
+			keep: {
+				conflicts: leaving.map((l) => l.path),
+				reason: `it adds links that point outside the repository: ${links}`,
+			},
+		};
 	}
 	let parentTree = await snapshotTree(wt.root, signal);
 	for (let attempt = 1; ; attempt++) {
@@ -111,8 +131,17 @@ async function decide(wt: ChildWorktree, child: string, own: TreeChange[], signa
 }
 
 /** Three-way merge of two commits sharing the base snapshot as parent; nothing is written to any work tree. */
-async function mergeCommits(root: string, ours: string, theirs: string, signal?: AbortSignal): Promise<{ tree: string; conflicts: string[] }> {
-	const run = await runGit(["merge-tree", "--write-tree", "-z", "--name-only", "--no-messages", ours, theirs], { cwd: root, signal, timeoutMs: SLOW_GIT_MS });
+async function mergeCommits(
+	root: string,
+	ours: string,
+	theirs: string,
+	signal?: AbortSignal,
+): Promise<{ tree: string; conflicts: string[] }> {
+	const run = await runGit(["merge-tree", "--write-tree", "-z", "--name-only", "--no-messages", ours, theirs], {
+		cwd: root,
+		signal,
+		timeoutMs: SLOW_GIT_MS,
+	});
 	if (run.code !== 0 && run.code !== 1) {
 		const old = /usage|unknown option/i.test(run.stderr) ? " (landing needs git 2.38 or newer)" : "";
 		throw new Error(`git merge-tree failed${old}: ${oneLine(run.stderr) || `exit code ${run.code}`}`);
@@ -181,7 +210,11 @@ function removeFile(root: string, path: string): void {
 		return; // already gone
 	}
 	// Drop folders the deletion left empty, as git does, never the top folder itself.
-	for (let folder = dirname(full); folder !== root && !relative(root, folder).startsWith(".."); folder = dirname(folder)) {
+	for (
+		let folder = dirname(full);
+		folder !== root && !relative(root, folder).startsWith("..");
+		folder = dirname(folder)
+	) {
 		try {
 			if (readdirSync(folder).length > 0) break;
 			rmdirSync(folder);
@@ -200,12 +233,20 @@ async function writeMerged(root: string, merged: string, changes: TreeChange[]):
 	await withPrivateIndex(async (env) => {
 		await gitOk(["read-tree", merged], { cwd: root, env, timeoutMs: SLOW_GIT_MS });
 		// checkout-index writes through git's own checkout (filters, modes, symlinks, binary).
-		await gitOk(["checkout-index", "--force", "-z", "--stdin"], { cwd: root, env, input: `${writes.join("\0")}\0`, timeoutMs: SLOW_GIT_MS });
+		await gitOk(["checkout-index", "--force", "-z", "--stdin"], {
+			cwd: root,
+			env,
+			input: `${writes.join("\0")}\0`,
+			timeoutMs: SLOW_GIT_MS,
+		});
 	});
 }
 
 function patchFileName(name: string): string {
-	const safe = name.replace(/[^\p{L}\p{N}._-]+/gu, "_").replace(/^[.]+/, "").slice(0, 100);
+	const safe = name
+		.replace(/[^\p{L}\p{N}._-]+/gu, "_")
+		.replace(/^[.]+/, "")
+		.slice(0, 100);
 	return `${safe || "child"}.patch`;
 }
 

@@ -27,7 +27,12 @@ export function createGitRunner(cwd: string): GitRunner {
 		},
 		async run(args, options = {}) {
 			try {
-				const run = await runGit(args, { cwd, signal: options.signal, timeoutMs: options.timeoutMs ?? 30_000, maxBytes: MAX_OUTPUT_BYTES });
+				const run = await runGit(args, {
+					cwd,
+					signal: options.signal,
+					timeoutMs: options.timeoutMs ?? 30_000,
+					maxBytes: MAX_OUTPUT_BYTES,
+				});
 				processes += run.processes;
 				if (run.code !== 0) return { ok: false, stdout: "", error: run.stderr || `exit code ${run.code}` };
 				return { ok: true, stdout: run.stdout };

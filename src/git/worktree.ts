@@ -5,7 +5,17 @@
 // in a private index (GIT_INDEX_FILE), and landing writes files through a private index too.
 // The snapshot commit has no ref: the worktree's detached HEAD keeps it from gc while the
 // worktree exists, and nothing is left behind once the worktree is removed.
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, utimesSync } from "node:fs";
+import {
+	copyFileSync,
+	existsSync,
+	lstatSync,
+	mkdirSync,
+	mkdtempSync,
+	realpathSync,
+	rmSync,
+	statSync,
+	utimesSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { oneLine } from "../util/index.ts";
@@ -92,7 +102,13 @@ export async function snapshotTree(top: string, signal?: AbortSignal): Promise<s
 	});
 }
 
-export async function commitTree(root: string, tree: string, parent: string | undefined, message: string, signal?: AbortSignal): Promise<string> {
+export async function commitTree(
+	root: string,
+	tree: string,
+	parent: string | undefined,
+	message: string,
+	signal?: AbortSignal,
+): Promise<string> {
 	const args = ["commit-tree", "--no-gpg-sign", "-m", message, ...(parent ? ["-p", parent] : []), tree];
 	return (await gitOk(args, { cwd: root, env: IDENTITY, signal })).trim();
 }
@@ -112,7 +128,11 @@ export interface TreeChange {
 
 /** What differs between two trees, file by file (renames as a deletion plus an addition). */
 export async function treeChanges(root: string, from: string, to: string, signal?: AbortSignal): Promise<TreeChange[]> {
-	const raw = await gitOk(["diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", from, to], { cwd: root, signal, timeoutMs: SLOW_GIT_MS });
+	const raw = await gitOk(["diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", from, to], {
+		cwd: root,
+		signal,
+		timeoutMs: SLOW_GIT_MS,
+	});
 	const fields = raw.split("\0");
 	const changes: TreeChange[] = [];
 	// Each entry is ":<old mode> <new mode> <old id> <new id> <status>" NUL "<path>" NUL.
@@ -133,17 +153,30 @@ export async function createWorktree(cwd: string, dir: string, signal?: AbortSig
 	const target = resolve(dir);
 	return oneAtATime(root, async () => {
 		const tree = await snapshotTree(root, signal);
-		const base = await commitTree(root, tree, await headCommit(root, signal), "pi-watchdog: the parent's state for a child worktree", signal);
+		const base = await commitTree(
+			root,
+			tree,
+			await headCommit(root, signal),
+			"pi-watchdog: the parent's state for a child worktree",
+			signal,
+		);
 		mkdirSync(dirname(target), { recursive: true });
 		let added: Awaited<ReturnType<typeof runGit>>;
 		try {
-			added = await runGit(["worktree", "add", "--detach", "--quiet", target, base], { cwd: root, signal, timeoutMs: SLOW_GIT_MS });
+			added = await runGit(["worktree", "add", "--detach", "--quiet", target, base], {
+				cwd: root,
+				signal,
+				timeoutMs: SLOW_GIT_MS,
+			});
 		} catch (error) {
 			// Killed halfway (deadline or abort): do not leave a half-made worktree registered.
 			await removeWorktree({ root, dir: target, base });
 			throw error;
 		}
-		if (added.code !== 0) throw new Error(`cannot create a worktree at ${target}: ${oneLine(added.stderr) || `git exit code ${added.code}`}`);
+		if (added.code !== 0)
+			throw new Error(
+				`cannot create a worktree at ${target}: ${oneLine(added.stderr) || `git exit code ${added.code}`}`,
+			);
 		return { root, dir: target, base };
 	});
 }
@@ -151,7 +184,21 @@ export async function createWorktree(cwd: string, dir: string, signal?: AbortSig
 /** Writes the change from `from` to `to` (commits or trees), `only` these paths when given, as a patch `git apply` takes. */
 export async function writePatch(root: string, from: string, to: string, path: string, only?: string[]): Promise<void> {
 	mkdirSync(dirname(path), { recursive: true });
-	const args = ["--literal-pathspecs", "diff", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/", `--output=${path}`, from, to];
+	const args = [
+		"--literal-pathspecs",
+		"diff",
+		"--binary",
+		"--full-index",
+		"--no-color",
+		"--no-ext-diff",
+		"--no-textconv",
+		"--no-renames",
+		"--src-prefix=a/",
+		"--dst-prefix=b/",
+		`--output=${path}`,
+		from,
+		to,
+	];
 	await gitOk(only ? [...args, "--", ...only] : args, { cwd: root, timeoutMs: SLOW_GIT_MS });
 	if (!existsSync(path)) throw new Error(`git wrote no patch at ${path}`);
 }
@@ -164,7 +211,8 @@ export async function removeWorktree(wt: ChildWorktree): Promise<void> {
 	} catch {}
 	try {
 		// git refused (e.g. the record was already pruned): drop the folder if it is a worktree's.
-		if (existsSync(wt.dir) && lstatSync(join(wt.dir, ".git")).isFile()) rmSync(wt.dir, { recursive: true, force: true });
+		if (existsSync(wt.dir) && lstatSync(join(wt.dir, ".git")).isFile())
+			rmSync(wt.dir, { recursive: true, force: true });
 	} catch {}
 	try {
 		await runGit(["worktree", "prune"], { cwd: wt.root });
@@ -179,7 +227,9 @@ async function savedStale(root: string, dir: string): Promise<boolean> {
 	if (!existsSync(dir)) return true;
 	try {
 		const log = await runGit(["log", "-g", "--format=%H", "HEAD"], { cwd: dir });
-		const base = log.stdout.trim().split("\n").at(-1) || (await gitOk(["rev-parse", "--verify", "HEAD^{commit}"], { cwd: dir })).trim();
+		const base =
+			log.stdout.trim().split("\n").at(-1) ||
+			(await gitOk(["rev-parse", "--verify", "HEAD^{commit}"], { cwd: dir })).trim();
 		const tree = await snapshotTree(dir);
 		if (tree === (await treeOf(root, base))) return true;
 		await writePatch(root, base, tree, join(dirname(dirname(dir)), `worktree-${basename(dir)}.patch`));
@@ -198,7 +248,11 @@ function isInside(path: string, folder: string): boolean {
  * Removes the worktrees registered in the repository at `cwd` that live under `runsDir` and
  * whose run is not alive, then prunes git's records. Returns the folders removed.
  */
-export async function cleanStaleWorktrees(cwd: string, runsDir: string, isAlive: (worktreeDir: string) => boolean): Promise<string[]> {
+export async function cleanStaleWorktrees(
+	cwd: string,
+	runsDir: string,
+	isAlive: (worktreeDir: string) => boolean,
+): Promise<string[]> {
 	let root: string;
 	try {
 		root = await topLevel(cwd);

@@ -31,16 +31,34 @@ export function listAgentFiles(dir: string, root: string): { files: string[]; er
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT" || code === "ENOTDIR") return { files: [], errors: [] };
-		return { files: [], errors: [{ path: dir, message: `the agents folder cannot be read: ${(error as Error).message}` }] };
+		return {
+			files: [],
+			errors: [{ path: dir, message: `the agents folder cannot be read: ${(error as Error).message}` }],
+		};
 	}
 	const realRoot = realOr(root);
 	if (!isInside(realRoot, real)) {
-		return { files: [], errors: [{ path: dir, message: `the agents folder leads outside ${root} (to ${real}) through a symbolic link; its files are not read` }] };
+		return {
+			files: [],
+			errors: [
+				{
+					path: dir,
+					message: `the agents folder leads outside ${root} (to ${real}) through a symbolic link; its files are not read`,
+				},
+			],
+		};
 	}
 	try {
-		if (!statSync(real).isDirectory()) return { files: [], errors: [{ path: dir, message: "is not a folder; agent files go in a folder of that name" }] };
+		if (!statSync(real).isDirectory())
+			return {
+				files: [],
+				errors: [{ path: dir, message: "is not a folder; agent files go in a folder of that name" }],
+			};
 	} catch (error) {
-		return { files: [], errors: [{ path: dir, message: `the agents folder cannot be read: ${(error as Error).message}` }] };
+		return {
+			files: [],
+			errors: [{ path: dir, message: `the agents folder cannot be read: ${(error as Error).message}` }],
+		};
 	}
 	const files: string[] = [];
 	const errors: AgentListError[] = [];
@@ -48,20 +66,34 @@ export function listAgentFiles(dir: string, root: string): { files: string[]; er
 	walk(dir, realRoot, 0, files, errors, budget, new Set([real]));
 	files.sort();
 	if (files.length > MAX_FILES) {
-		errors.push({ path: dir, message: `holds ${files.length} agent files; only the first ${MAX_FILES} by path are read` });
+		errors.push({
+			path: dir,
+			message: `holds ${files.length} agent files; only the first ${MAX_FILES} by path are read`,
+		});
 		files.length = MAX_FILES;
 	}
 	return { files, errors };
 }
 
-function walk(dir: string, realRoot: string, depth: number, files: string[], errors: AgentListError[], budget: { entries: number }, visited: Set<string>): void {
+function walk(
+	dir: string,
+	realRoot: string,
+	depth: number,
+	files: string[],
+	errors: AgentListError[],
+	budget: { entries: number },
+	visited: Set<string>,
+): void {
 	let handle: Dir | undefined;
 	const subdirs: string[] = [];
 	try {
 		handle = opendirSync(dir);
 		for (;;) {
 			if (budget.entries-- <= 0) {
-				errors.push({ path: dir, message: `more than ${MAX_ENTRIES} entries under the agents folder; the rest are not read` });
+				errors.push({
+					path: dir,
+					message: `more than ${MAX_ENTRIES} entries under the agents folder; the rest are not read`,
+				});
 				break;
 			}
 			const entry = handle.readSync();
@@ -75,7 +107,10 @@ function walk(dir: string, realRoot: string, depth: number, files: string[], err
 					const target = realpathSync(path);
 					if (statSync(target).isDirectory()) {
 						if (!isInside(realRoot, target)) {
-							errors.push({ path, message: `leads outside the agents' root (to ${target}) through a symbolic link; its files are not read` });
+							errors.push({
+								path,
+								message: `leads outside the agents' root (to ${target}) through a symbolic link; its files are not read`,
+							});
 							continue;
 						}
 						isDir = true;

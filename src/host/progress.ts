@@ -7,7 +7,8 @@ type UiCtx = Pick<ExtensionContext, "ui">;
 
 export function showReviewing(ctx: UiCtx): { stop(): void } {
 	const started = Date.now();
-	const tick = () => quietly(() => ctx.ui.setWorkingMessage(`watchdog reviewing… ${Math.floor((Date.now() - started) / 1000)}s`));
+	const tick = () =>
+		quietly(() => ctx.ui.setWorkingMessage(`watchdog reviewing… ${Math.floor((Date.now() - started) / 1000)}s`));
 	quietly(() => ctx.ui.setStatus("watchdog", "watchdog: reviewing"));
 	tick();
 	// Pi hides its working row when the model's last turn ends; the review comes after that.

@@ -14,7 +14,12 @@ export function renderFindings(findings: Finding[], label: string, expanded: boo
 			continue;
 		}
 		lines.push(`  Evidence: ${indent(f.evidence)}`, `  Recommended action: ${indent(f.recommendedAction)}`);
-		lines.push(theme.fg("muted", `  Importance: ${cap(f.importance)} · Severity: ${cap(f.severity)}${f.category ? ` · Category: ${cap(f.category.replace(/-/g, " "))}` : ""} · Source: ${sourceLabel(f)}`));
+		lines.push(
+			theme.fg(
+				"muted",
+				`  Importance: ${cap(f.importance)} · Severity: ${cap(f.severity)}${f.category ? ` · Category: ${cap(f.category.replace(/-/g, " "))}` : ""} · Source: ${sourceLabel(f)}`,
+			),
+		);
 	}
 	return new Text(lines.join("\n"), 1, 0);
 }

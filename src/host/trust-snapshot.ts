@@ -86,7 +86,9 @@ export class HeldBack {
 	notice(command: string): string | undefined {
 		if (this.items.size === 0 || this.noticed) return undefined;
 		this.noticed = true;
-		const list = this.list().map((i) => `${i.path} (${i.why})`).join("; ");
+		const list = this.list()
+			.map((i) => `${i.path} (${i.why})`)
+			.join("; ");
 		const what = "They are not run, read or applied (status --all lists all held back).";
 		return `Watchdog: held back project files: ${list}. ${what} If you trust them, run ${command}.`;
 	}

@@ -34,9 +34,14 @@ export interface RepositoryTrust {
 export function repositoryTrust(ctx: TrustCtx, agentDir: string): RepositoryTrust {
 	if (!piTrusts(ctx)) return { trusted: false, why: "the project is not trusted" };
 	if (safely(() => hasTrustRequiringProjectResources(ctx.cwd))) return { trusted: true, why: "the project is trusted" };
-	if (safely(() => new ProjectTrustStore(agentDir).get(ctx.cwd) === true)) return { trusted: true, why: "the project is trusted (saved with /trust)" };
-	if (process.argv.some((arg) => arg === "--approve" || arg === "-a")) return { trusted: true, why: "the project is trusted (--approve)" };
-	return { trusted: false, why: "no trust decision was made for this project (run /trust or start pi with --approve to allow its own code)" };
+	if (safely(() => new ProjectTrustStore(agentDir).get(ctx.cwd) === true))
+		return { trusted: true, why: "the project is trusted (saved with /trust)" };
+	if (process.argv.some((arg) => arg === "--approve" || arg === "-a"))
+		return { trusted: true, why: "the project is trusted (--approve)" };
+	return {
+		trusted: false,
+		why: "no trust decision was made for this project (run /trust or start pi with --approve to allow its own code)",
+	};
 }
 
 function safely(check: () => boolean): boolean {

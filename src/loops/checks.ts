@@ -3,7 +3,21 @@
 // again while nothing has changed can only repeat what it said. Pure.
 
 /** Programs that are checks whatever their arguments. */
-const CHECK_PROGRAMS = new Set(["vitest", "jest", "mocha", "ava", "pytest", "tox", "tsc", "tsgo", "eslint", "mypy", "pyright", "phpunit", "rspec"]);
+const CHECK_PROGRAMS = new Set([
+	"vitest",
+	"jest",
+	"mocha",
+	"ava",
+	"pytest",
+	"tox",
+	"tsc",
+	"tsgo",
+	"eslint",
+	"mypy",
+	"pyright",
+	"phpunit",
+	"rspec",
+]);
 
 /** Programs that are checks with one of these first arguments (`npm test`, `cargo build`). */
 const CHECK_SUBCOMMANDS: Record<string, RegExp> = {
@@ -50,7 +64,8 @@ function isCheckSegment(words: string[]): boolean {
 		const w = words[i];
 		if (w === undefined) return false;
 		if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w) || WRAPPERS.has(w)) i++;
-		else if (w === "timeout") i += 2; // timeout DURATION
+		else if (w === "timeout")
+			i += 2; // timeout DURATION
 		else if ((w === "pnpm" || w === "yarn") && words[i + 1] === "exec") i += 2;
 		else if ((w === "npm" || w === "pnpm" || w === "yarn" || w === "bun") && words[i + 1] === "run") {
 			// `npm run build`: the script name decides
@@ -60,7 +75,8 @@ function isCheckSegment(words: string[]): boolean {
 	const program = words[i].replace(/^.*\//, "");
 	if (CHECK_PROGRAMS.has(program)) return true;
 	const next = words[i + 1] ?? "";
-	if (program === "python" || program === "python3") return next === "-m" && /^(pytest|unittest|mypy|tox)$/.test(words[i + 2] ?? "");
+	if (program === "python" || program === "python3")
+		return next === "-m" && /^(pytest|unittest|mypy|tox)$/.test(words[i + 2] ?? "");
 	return CHECK_SUBCOMMANDS[program]?.test(next) ?? false;
 }
 

@@ -113,9 +113,21 @@ export class LoopDetector {
 		const streak = call.kind === "poll" || wait ? this.pollStreak(callHash, resultHash, call.index) : undefined;
 		const known = this.combos.get(combo);
 		// Polling between waits that do not get shorter is waiting: patience, up to the bound.
-		const patience = this.waiting.observe(combo, wait?.ms ?? 0, streak?.count ?? (known?.count ?? 0) + 1, streak?.first ?? known?.first ?? call.index, { maxWaitMs: t.maxWaitMs, maxPolls: WAIT_POLL_FACTOR * t.repeats });
+		const patience = this.waiting.observe(
+			combo,
+			wait?.ms ?? 0,
+			streak?.count ?? (known?.count ?? 0) + 1,
+			streak?.first ?? known?.first ?? call.index,
+			{ maxWaitMs: t.maxWaitMs, maxPolls: WAIT_POLL_FACTOR * t.repeats },
+		);
 		const patient = patience.kind === "waiting";
-		const noNews = patient ? false : streak ? streak.count >= t.repeats : call.kind === "read" && call.path ? this.reads.alreadyRead(call) : this.seenBefore(subjectsOf(call), resultHash);
+		const noNews = patient
+			? false
+			: streak
+				? streak.count >= t.repeats
+				: call.kind === "read" && call.path
+					? this.reads.alreadyRead(call)
+					: this.seenBefore(subjectsOf(call), resultHash);
 		if (!known && !noNews) this.restating.news();
 		this.push({ index: call.index, call: callHash, combo, target, noNews, stale: noNews && call.kind !== "read" });
 
@@ -133,8 +145,20 @@ export class LoopDetector {
 				from: c.first,
 				to: call.index,
 				count: c.count,
-				...repeatText({ tool: call.name, label: labelOf(), poll: call.kind === "poll", count: c.count, first: c.first, to: call.index, window: Math.min(this.ring.length, t.window), threshold: t.repeats }),
-				wayOut: call.kind === "poll" ? "Stop polling the same status: wait longer between checks, or read the process's log once and decide whether it is stuck." : "Stop repeating this call: its result will not change. Use the result you already have and take the next step.",
+				...repeatText({
+					tool: call.name,
+					label: labelOf(),
+					poll: call.kind === "poll",
+					count: c.count,
+					first: c.first,
+					to: call.index,
+					window: Math.min(this.ring.length, t.window),
+					threshold: t.repeats,
+				}),
+				wayOut:
+					call.kind === "poll"
+						? "Stop polling the same status: wait longer between checks, or read the process's log once and decide whether it is stuck."
+						: "Stop repeating this call: its result will not change. Use the result you already have and take the next step.",
 			});
 		}
 
@@ -154,8 +178,16 @@ export class LoopDetector {
 					from: runs.first,
 					to: call.index,
 					count: runs.count,
-					...rerunText({ label: labelOf(), count: runs.count, first: runs.first, to: call.index, lastLanded: this.lastLanded, threshold: t.checkRepeats }),
-					wayOut: "Do not run this check again until you have changed something: it will say the same. Act on its result (fix what it reports), or report it as it stands.",
+					...rerunText({
+						label: labelOf(),
+						count: runs.count,
+						first: runs.first,
+						to: call.index,
+						lastLanded: this.lastLanded,
+						threshold: t.checkRepeats,
+					}),
+					wayOut:
+						"Do not run this check again until you have changed something: it will say the same. Act on its result (fix what it reports), or report it as it stands.",
 				});
 			}
 		}
@@ -168,12 +200,25 @@ export class LoopDetector {
 			signals.push({
 				kind: "target",
 				key: `target:${target}`,
-				subject: call.kind === "read" && call.path ? `file:${call.path}` : call.kind === "bash" || call.kind === "search" ? `target:${target}` : `call:${callHash}`,
+				subject:
+					call.kind === "read" && call.path
+						? `file:${call.path}`
+						: call.kind === "bash" || call.kind === "search"
+							? `target:${target}`
+							: `call:${callHash}`,
 				from,
 				to: call.index,
 				count: hits,
-				...targetText({ target, hits, first: from, to: call.index, window: Math.min(this.ring.length, t.window), threshold: limit }),
-				wayOut: "You already have what this gives you. Write down what you learned, decide, and act on it (an edit, a test run, or a question to the user).",
+				...targetText({
+					target,
+					hits,
+					first: from,
+					to: call.index,
+					window: Math.min(this.ring.length, t.window),
+					threshold: limit,
+				}),
+				wayOut:
+					"You already have what this gives you. Write down what you learned, decide, and act on it (an edit, a test run, or a question to the user).",
 			});
 		}
 
@@ -187,14 +232,26 @@ export class LoopDetector {
 				from,
 				to: call.index,
 				count: this.staleInWindow,
-				...staleText({ count: this.staleInWindow, window: this.ring.length, first: from, to: call.index, latest: labelOf(), threshold: t.staleCalls }),
-				wayOut: "The investigation has stopped producing information. Act on what you know (make the change, run the one check that decides it), or ask the user.",
+				...staleText({
+					count: this.staleInWindow,
+					window: this.ring.length,
+					first: from,
+					to: call.index,
+					latest: labelOf(),
+					threshold: t.staleCalls,
+				}),
+				wayOut:
+					"The investigation has stopped producing information. Act on what you know (make the change, run the one check that decides it), or ask the user.",
 			});
 		}
 
 		// 3. One call dominating everything since the last landing, mostly with results seen before.
 		const tally = this.tally(callHash, noNews, call.index);
-		if (tally.count >= limit && tally.count >= this.callsSinceLanding * t.dominantShare && tally.stale >= tally.count / 2) {
+		if (
+			tally.count >= limit &&
+			tally.count >= this.callsSinceLanding * t.dominantShare &&
+			tally.stale >= tally.count / 2
+		) {
 			signals.push({
 				kind: "dominant",
 				key: `dominant:${callHash}`,
@@ -202,8 +259,19 @@ export class LoopDetector {
 				from: tally.first,
 				to: call.index,
 				count: tally.count,
-				...dominantText({ tool: call.name, label: labelOf(), count: tally.count, since: this.callsSinceLanding, stale: tally.stale, first: tally.first, to: call.index, lastLanded: this.lastLanded, share: t.dominantShare }),
-				wayOut: "This call is not moving the work forward. Change approach: make the smallest edit that tests your current idea, or ask the user.",
+				...dominantText({
+					tool: call.name,
+					label: labelOf(),
+					count: tally.count,
+					since: this.callsSinceLanding,
+					stale: tally.stale,
+					first: tally.first,
+					to: call.index,
+					lastLanded: this.lastLanded,
+					share: t.dominantShare,
+				}),
+				wayOut:
+					"This call is not moving the work forward. Change approach: make the smallest edit that tests your current idea, or ask the user.",
 			});
 		}
 
@@ -219,7 +287,14 @@ export class LoopDetector {
 					from: reads.first,
 					to: call.index,
 					count: Math.floor(reads.total / unique),
-					...rereadText({ path: call.path, total: reads.total, unique, first: reads.first, to: call.index, factor: t.rereadFactor }),
+					...rereadText({
+						path: call.path,
+						total: reads.total,
+						unique,
+						first: reads.first,
+						to: call.index,
+						factor: t.rereadFactor,
+					}),
 					wayOut: "Stop re-reading this file: note the parts you need once, then make the change.",
 				});
 			}
@@ -238,7 +313,12 @@ export class LoopDetector {
 
 	/** What the detector is watching, for status. */
 	snapshot(): { calls: number; windowFill: number; callsSinceLanding: number; lastLanded?: number } {
-		return { calls: this.calls, windowFill: this.ring.length, callsSinceLanding: this.callsSinceLanding, ...(this.lastLanded !== undefined ? { lastLanded: this.lastLanded } : {}) };
+		return {
+			calls: this.calls,
+			windowFill: this.ring.length,
+			callsSinceLanding: this.callsSinceLanding,
+			...(this.lastLanded !== undefined ? { lastLanded: this.lastLanded } : {}),
+		};
 	}
 
 	private push(slot: Slot): void {
@@ -324,7 +404,8 @@ export class LoopDetector {
 
 	private tally(callHash: string, stale: boolean, index: number): CallTally {
 		let t = this.tallies.get(callHash);
-		if (t) this.tallies.delete(callHash); // re-insert: most recently used last
+		if (t)
+			this.tallies.delete(callHash); // re-insert: most recently used last
 		else t = { count: 0, stale: 0, first: index, last: index };
 		t.count++;
 		t.last = index;
@@ -355,8 +436,14 @@ export class LoopDetector {
 					from: tail[0].index,
 					to: index,
 					count: need,
-					...cycleText({ labels: tail.slice(0, period).map((r) => describeCall(r.call)), rounds: need, first: tail[0].index, to: index }),
-					wayOut: "Break the cycle: none of these calls will answer differently. Decide from what they already showed, or try something different.",
+					...cycleText({
+						labels: tail.slice(0, period).map((r) => describeCall(r.call)),
+						rounds: need,
+						first: tail[0].index,
+						to: index,
+					}),
+					wayOut:
+						"Break the cycle: none of these calls will answer differently. Decide from what they already showed, or try something different.",
 				};
 			}
 		}

@@ -26,7 +26,16 @@ export interface SignalText {
 	evidence: string;
 }
 
-export function repeatText(a: { tool: string; label: string; poll: boolean; count: number; first: number; to: number; window: number; threshold: number }): SignalText {
+export function repeatText(a: {
+	tool: string;
+	label: string;
+	poll: boolean;
+	count: number;
+	first: number;
+	to: number;
+	window: number;
+	threshold: number;
+}): SignalText {
 	if (a.poll)
 		return {
 			headline: `Same answer from ${shortName(a.tool, 24)} ${times(a.count)} in a row`,
@@ -38,35 +47,73 @@ export function repeatText(a: { tool: string; label: string; poll: boolean; coun
 	};
 }
 
-export function rerunText(a: { label: string; count: number; first: number; to: number; lastLanded?: number; threshold: number }): SignalText {
+export function rerunText(a: {
+	label: string;
+	count: number;
+	first: number;
+	to: number;
+	lastLanded?: number;
+	threshold: number;
+}): SignalText {
 	return {
 		headline: `Check re-run ${times(a.count)} with nothing changed in between`,
 		evidence: `Check: ${a.label}. Same result at each run, calls ${a.first}–${a.to}; no edit, write or file-changing command between them (${landing(a.lastLanded)}; threshold: ${a.threshold} runs).`,
 	};
 }
 
-export function targetText(a: { target: string; hits: number; first: number; to: number; window: number; threshold: number }): SignalText {
+export function targetText(a: {
+	target: string;
+	hits: number;
+	first: number;
+	to: number;
+	window: number;
+	threshold: number;
+}): SignalText {
 	return {
 		headline: `${shortName(a.target)} called ${times(a.hits)}, nothing new`,
 		evidence: `Target: ${a.target}. ${a.hits} calls to it within the last ${a.window} calls (calls ${a.first}–${a.to}) brought answers already seen (threshold: ${a.threshold}).`,
 	};
 }
 
-export function staleText(a: { count: number; window: number; first: number; to: number; latest: string; threshold: number }): SignalText {
+export function staleText(a: {
+	count: number;
+	window: number;
+	first: number;
+	to: number;
+	latest: string;
+	threshold: number;
+}): SignalText {
 	return {
 		headline: `${a.count} of the last ${a.window} calls brought nothing new`,
 		evidence: `Calls ${a.first}–${a.to}: the same answers for the same files or commands as earlier (threshold: ${a.threshold}). Latest: ${a.latest}.`,
 	};
 }
 
-export function dominantText(a: { tool: string; label: string; count: number; since: number; stale: number; first: number; to: number; lastLanded?: number; share: number }): SignalText {
+export function dominantText(a: {
+	tool: string;
+	label: string;
+	count: number;
+	since: number;
+	stale: number;
+	first: number;
+	to: number;
+	lastLanded?: number;
+	share: number;
+}): SignalText {
 	return {
 		headline: `One ${shortName(a.tool, 24)} call makes up ${a.count} of ${a.since} calls`,
 		evidence: `Call: ${a.label}. Calls ${a.first}–${a.to}, ${a.stale} of them with an answer already seen; ${landing(a.lastLanded)} (threshold: ${Math.round(a.share * 100)}% of the calls since).`,
 	};
 }
 
-export function rereadText(a: { path: string; total: number; unique: number; first: number; to: number; factor: number }): SignalText {
+export function rereadText(a: {
+	path: string;
+	total: number;
+	unique: number;
+	first: number;
+	to: number;
+	factor: number;
+}): SignalText {
 	const over = Math.floor(a.total / a.unique);
 	return {
 		headline: `${shortName(a.path)} read ${times(over)} without a change`,
@@ -81,14 +128,30 @@ export function cycleText(a: { labels: string[]; rounds: number; first: number; 
 	};
 }
 
-export function restatingText(a: { text: string; count: number; from: number; to: number; threshold: number }): SignalText {
+export function restatingText(a: {
+	text: string;
+	count: number;
+	from: number;
+	to: number;
+	threshold: number;
+}): SignalText {
 	return {
 		headline: `Same sentence said in ${a.count} turns, nothing new between`,
 		evidence: `"${a.text}", each time after calls that brought no answer the agent had not already had (${a.from === a.to ? `call ${a.from}` : `calls ${a.from}–${a.to}`}; threshold: ${a.threshold} turns; compared without case, numbers or paths).`,
 	};
 }
 
-export function waitingText(a: { tool: string; label: string; count: number; first: number; to: number; waited: string; lastWait: string; bound: string; maxPolls: number }): SignalText {
+export function waitingText(a: {
+	tool: string;
+	label: string;
+	count: number;
+	first: number;
+	to: number;
+	waited: string;
+	lastWait: string;
+	bound: string;
+	maxPolls: number;
+}): SignalText {
 	return {
 		headline: `Waited ${a.waited} on ${shortName(a.tool, 24)}: same answer ${times(a.count)}`,
 		evidence: `Call: ${a.label}. Polled at calls ${a.first}–${a.to}, each after a wait no shorter than the one before (the last ${a.lastWait}), always the same answer (bound: ${a.bound} waited or ${a.maxPolls} polls).`,

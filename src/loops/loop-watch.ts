@@ -44,8 +44,14 @@ const NOTHING: LoopOutcome = { findings: [] };
  */
 export function loopFinding(signal: LoopSignal, severity: "concern" | "blocker", earlier?: LoopSignal): Finding {
 	const summary = clip(severity === "blocker" ? `Still looping: ${signal.headline}` : signal.headline, HEADLINE_MAX);
-	const evidence = severity === "blocker" && earlier ? `Warned at call ${earlier.to}; the loop went on. ${signal.evidence}` : signal.evidence;
-	return makeFinding({ summary, evidence, recommendedAction: signal.wayOut, importance: "high", severity, category: "loop-risk" }, "loops");
+	const evidence =
+		severity === "blocker" && earlier
+			? `Warned at call ${earlier.to}; the loop went on. ${signal.evidence}`
+			: signal.evidence;
+	return makeFinding(
+		{ summary, evidence, recommendedAction: signal.wayOut, importance: "high", severity, category: "loop-risk" },
+		"loops",
+	);
 }
 
 export class LoopWatch {
@@ -82,15 +88,28 @@ export class LoopWatch {
 	}
 
 	/** `resolved`: the settings in effect for this event (looked up once by the caller). */
-	toolResult(resolved: LoopSettings, event: { toolName: string; input: unknown; content: unknown; isError: boolean; details?: unknown }): LoopOutcome {
+	toolResult(
+		resolved: LoopSettings,
+		event: { toolName: string; input: unknown; content: unknown; isError: boolean; details?: unknown },
+	): LoopOutcome {
 		const loops = resolved.loops;
 		if (!resolved.enabled || !loops.enabled) return NOTHING;
 		const detector = this.detectorFor(loops);
-		const record = fromPiToolCall(this.index++, event.toolName, event.input, event.content, event.isError, event.details);
+		const record = fromPiToolCall(
+			this.index++,
+			event.toolName,
+			event.input,
+			event.content,
+			event.isError,
+			event.details,
+		);
 		const outcome: LoopOutcome = { findings: [] };
 		if (landed(record) && this.active.length) {
 			const what = this.active.map((r) => firstLine(r.finding.summary, 80)).join("; ");
-			outcome.resolved = { text: `Watchdog: loop resolved: ${describeCall(record)} landed (${what}).`, call: record.index };
+			outcome.resolved = {
+				text: `Watchdog: loop resolved: ${describeCall(record)} landed (${what}).`,
+				call: record.index,
+			};
 			this.active = [];
 		}
 		// A restatement followed by a landing is over before it is reported.
@@ -104,7 +123,9 @@ export class LoopWatch {
 
 	private consider(signal: LoopSignal, stopRun: boolean, outcome: LoopOutcome): void {
 		// The same loop seen through another signal, or again: escalate once it has grown.
-		const known = this.active.find((r) => r.signal.key === signal.key || r.signal.subject === signal.subject || r.signal.to >= signal.from);
+		const known = this.active.find(
+			(r) => r.signal.key === signal.key || r.signal.subject === signal.subject || r.signal.to >= signal.from,
+		);
 		if (!known) {
 			const finding = loopFinding(signal, "concern");
 			this.active.push({ signal, level: "warned", finding, lastSeen: signal.to });
@@ -112,7 +133,11 @@ export class LoopWatch {
 			return;
 		}
 		known.lastSeen = signal.to;
-		if (known.level === "escalated" || signal.to <= known.signal.to + Math.max(3, Math.ceil(known.signal.count / 2)) - 1) return;
+		if (
+			known.level === "escalated" ||
+			signal.to <= known.signal.to + Math.max(3, Math.ceil(known.signal.count / 2)) - 1
+		)
+			return;
 		const finding = loopFinding(signal, "blocker", known.signal);
 		known.level = "escalated";
 		known.signal = signal;
@@ -120,7 +145,6 @@ export class LoopWatch {
 		this.report(finding, signal, outcome);
 		if (stopRun) outcome.stop = `Watchdog stopped the run: ${finding.summary}`;
 	}
-
 
 	private report(finding: Finding, signal: LoopSignal, outcome: LoopOutcome): void {
 		this.lastFinding = finding;
@@ -130,15 +154,26 @@ export class LoopWatch {
 
 	/** Current suspicions, for the reviewer model. */
 	signals(): string[] {
-		return this.active.map((r) => `Loop detector (${r.signal.kind}, ${r.level}, calls ${r.signal.from}–${r.signal.to}): ${r.signal.headline}. ${r.signal.evidence}`);
+		return this.active.map(
+			(r) =>
+				`Loop detector (${r.signal.kind}, ${r.level}, calls ${r.signal.from}–${r.signal.to}): ${r.signal.headline}. ${r.signal.evidence}`,
+		);
 	}
 
 	section(watchdogOn: boolean, loopsOn: boolean): StatusSection {
 		if (!loopsOn) return { title: "Loops", lines: ["off (loops.enabled: false)"] };
 		if (!watchdogOn) return { title: "Loops", lines: ["idle (the watchdog is off)"] };
 		const snap = this.detector?.snapshot();
-		const lines = [snap ? `calls seen: ${snap.calls} (window ${snap.windowFill}/${this.detector?.thresholds.window}), since anything landed: ${snap.callsSinceLanding}` : "no tool calls seen yet"];
-		lines.push(this.active.length ? `suspicions: ${this.active.map((r) => `${r.level} ${r.signal.kind} (calls ${r.signal.from}–${r.signal.to})`).join("; ")}` : "suspicions: none");
+		const lines = [
+			snap
+				? `calls seen: ${snap.calls} (window ${snap.windowFill}/${this.detector?.thresholds.window}), since anything landed: ${snap.callsSinceLanding}`
+				: "no tool calls seen yet",
+		];
+		lines.push(
+			this.active.length
+				? `suspicions: ${this.active.map((r) => `${r.level} ${r.signal.kind} (calls ${r.signal.from}–${r.signal.to})`).join("; ")}`
+				: "suspicions: none",
+		);
 		lines.push(`last finding: ${this.lastFinding ? firstLine(this.lastFinding.summary, 120) : "none"}`);
 		return { title: "Loops", lines };
 	}
@@ -148,7 +183,9 @@ export class LoopWatch {
 		if (!loopsOn) return "Loops: off (loops.enabled: false)";
 		if (!watchdogOn) return "Loops: idle (the watchdog is off)";
 		const snap = this.detector?.snapshot();
-		const suspicions = this.active.length ? this.active.map((r) => `${r.level} ${r.signal.kind}`).join(", ") : "no suspicion";
+		const suspicions = this.active.length
+			? this.active.map((r) => `${r.level} ${r.signal.kind}`).join(", ")
+			: "no suspicion";
 		return `Loops: ${snap ? `${snap.calls} calls seen` : "no calls yet"}, ${suspicions}`;
 	}
 

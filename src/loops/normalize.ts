@@ -86,16 +86,25 @@ export function targetOf(call: ToolCallRecord): string {
 /** A short readable description of a call for evidence lines. */
 export function describeCall(call: ToolCallRecord): string {
 	const what =
-		call.kind === "bash" ? `bash \`${clip(normalizeCommand(call.command ?? ""), 80)}\`` : call.path ? `${call.name} ${call.path}` : call.pattern ? `${call.name} "${clip(call.pattern, 60)}"` : `${call.name} ${clip(canonical(call.args), 80)}`;
+		call.kind === "bash"
+			? `bash \`${clip(normalizeCommand(call.command ?? ""), 80)}\``
+			: call.path
+				? `${call.name} ${call.path}`
+				: call.pattern
+					? `${call.name} "${clip(call.pattern, 60)}"`
+					: `${call.name} ${clip(canonical(call.args), 80)}`;
 	return what;
 }
-
 
 /** Did this call land something (change a file, or commit)? */
 export function landed(call: ToolCallRecord): boolean {
 	if (call.isError) return false;
 	if (call.kind === "edit" || call.kind === "write") return call.changed !== false;
-	if (call.kind === "bash" && call.command) return /\bgit\s+(-C\s+\S+\s+)?commit\b/.test(call.command) && !/nothing to commit|no changes added to commit/i.test(call.result);
+	if (call.kind === "bash" && call.command)
+		return (
+			/\bgit\s+(-C\s+\S+\s+)?commit\b/.test(call.command) &&
+			!/nothing to commit|no changes added to commit/i.test(call.result)
+		);
 	return false;
 }
 

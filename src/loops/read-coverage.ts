@@ -36,7 +36,8 @@ export class ReadCoverage {
 	record(call: ToolCallRecord): FileReads & { unique: number } {
 		const path = call.path as string;
 		let reads = this.files.get(path);
-		if (reads) this.files.delete(path); // re-insert: most recently used last
+		if (reads)
+			this.files.delete(path); // re-insert: most recently used last
 		else reads = { ranges: [], total: 0, first: call.index, last: call.index };
 		const [a, b] = rangeOf(call);
 		reads.total += b - a + 1;

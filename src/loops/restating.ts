@@ -44,7 +44,10 @@ const FILE_NAME = /^\W*[\w-]+\.[a-z][a-z0-9]{0,4}\W*$/;
  */
 export function sentenceKey(sentence: string): string {
 	const words: string[] = [];
-	for (const word of sentence.slice(0, 2 * KEY_CHARS).toLowerCase().split(/\s+/)) {
+	for (const word of sentence
+		.slice(0, 2 * KEY_CHARS)
+		.toLowerCase()
+		.split(/\s+/)) {
 		if (!word) continue;
 		if (word.includes("/") || word.includes("\\") || FILE_NAME.test(word)) words.push("<path>");
 		else words.push(word.replace(/\d+(?:[.,:]\d+)*/g, " # ").replace(/[^\p{L}\p{N}#]+/gu, " "));
@@ -98,7 +101,8 @@ export class Restating {
 				this.said.set(key, s);
 				if (this.said.size > MAX_TRACKED) this.said.delete(this.said.keys().next().value as string);
 			}
-			if (s.count >= threshold && lastCall >= s.from && (!best || s.count > best.count)) best = { key, text: s.text, count: s.count, from: s.from, to: lastCall };
+			if (s.count >= threshold && lastCall >= s.from && (!best || s.count > best.count))
+				best = { key, text: s.text, count: s.count, from: s.from, to: lastCall };
 		}
 		return best ? [restatingSignal(best, threshold)] : [];
 	}
@@ -113,6 +117,7 @@ export function restatingSignal(r: Restated, threshold: number): LoopSignal {
 		to: r.to,
 		count: r.count,
 		...restatingText({ text: r.text, count: r.count, from: r.from, to: r.to, threshold }),
-		wayOut: "You have said this before and nothing has changed since. Stop restating the plan: take a different step (another check, or the edit that tests your idea), or tell the user what blocks you.",
+		wayOut:
+			"You have said this before and nothing has changed since. Stop restating the plan: take a different step (another check, or the edit that tests your idea), or tell the user what blocks you.",
 	};
 }

@@ -1,7 +1,16 @@
 // What the loop detector reports (a signal: kind, the calls it rests on, a headline and the
 // evidence, a way out) and the thresholds it works to.
 
-export type SignalKind = "repeat" | "rerun" | "target" | "stale" | "dominant" | "reread" | "cycle" | "restating" | "waiting";
+export type SignalKind =
+	| "repeat"
+	| "rerun"
+	| "target"
+	| "stale"
+	| "dominant"
+	| "reread"
+	| "cycle"
+	| "restating"
+	| "waiting";
 
 /**
  * Signals that rest on the agent learning nothing new rather than on exact repetition: a
@@ -46,4 +55,16 @@ export interface LoopThresholds {
 	maxWaitMs: number;
 }
 
-export const DEFAULT_THRESHOLDS: LoopThresholds = { window: 50, repeats: 5, targetHits: 12, readOnlyTargetHits: 8, dominantShare: 0.5, rereadFactor: 3, cycleRepeats: 3, staleCalls: 6, checkRepeats: 3, restateRepeats: 3, maxWaitMs: 1_800_000 };
+export const DEFAULT_THRESHOLDS: LoopThresholds = {
+	window: 50,
+	repeats: 5,
+	targetHits: 12,
+	readOnlyTargetHits: 8,
+	dominantShare: 0.5,
+	rereadFactor: 3,
+	cycleRepeats: 3,
+	staleCalls: 6,
+	checkRepeats: 3,
+	restateRepeats: 3,
+	maxWaitMs: 1_800_000,
+};

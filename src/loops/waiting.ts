@@ -38,7 +38,13 @@ export function waitOf(call: ToolCallRecord): WaitInfo | undefined {
 	}
 	if (/^(sleep|wait)$/i.test(call.name)) {
 		const seconds = msArg(args.seconds);
-		return { ms: seconds !== undefined ? seconds * 1000 : (msArg(args.ms ?? args.duration ?? args.timeoutMs) ?? UNSTATED_WAIT_MS), pure: true };
+		return {
+			ms:
+				seconds !== undefined
+					? seconds * 1000
+					: (msArg(args.ms ?? args.duration ?? args.timeoutMs) ?? UNSTATED_WAIT_MS),
+			pure: true,
+		};
 	}
 	return undefined;
 }
@@ -105,7 +111,9 @@ export class Waiting {
 		this.sleptInRow += ms;
 		this.sleepsInRow++;
 		if (this.firstSleep < 0) this.firstSleep = index;
-		return this.sleptInRow >= maxWaitMs ? [sleptSignal({ ms: this.sleptInRow, sleeps: this.sleepsInRow, first: this.firstSleep }, index, maxWaitMs)] : [];
+		return this.sleptInRow >= maxWaitMs
+			? [sleptSignal({ ms: this.sleptInRow, sleeps: this.sleepsInRow, first: this.firstSleep }, index, maxWaitMs)]
+			: [];
 	}
 
 	/**
@@ -113,7 +121,13 @@ export class Waiting {
 	 * Waiting: every gap since its first occurrence held a wait and none was shorter than the one
 	 * before; `seen` is how many times the detector counts it, `firstSeen` the first of them. Past the bound once the waits add up to maxWaitMs or the polls to maxPolls.
 	 */
-	observe(combo: string, ownMs: number, seen: number, firstSeen: number, bounds: { maxWaitMs: number; maxPolls: number }): Patience {
+	observe(
+		combo: string,
+		ownMs: number,
+		seen: number,
+		firstSeen: number,
+		bounds: { maxWaitMs: number; maxPolls: number },
+	): Patience {
 		this.sleptInRow = 0;
 		this.sleepsInRow = 0;
 		this.firstSleep = -1;
@@ -125,7 +139,15 @@ export class Waiting {
 			// Tracked from the first wait on. Seen once before that: everything waited since lies
 			// between the two (its own wait precedes its check). Seen more often: gaps without a wait.
 			const gap = seen === 2 ? this.waited : 0;
-			p = { mark: this.waited, count: Math.min(seen, 2), first: firstSeen, waitedGaps: gap > 0 ? 1 : 0, lastGap: gap, shrank: false, total: gap };
+			p = {
+				mark: this.waited,
+				count: Math.min(seen, 2),
+				first: firstSeen,
+				waitedGaps: gap > 0 ? 1 : 0,
+				lastGap: gap,
+				shrank: false,
+				total: gap,
+			};
 			this.polls.set(combo, p);
 			if (this.polls.size > MAX_TRACKED) this.polls.delete(this.polls.keys().next().value as string);
 			return NOT_WAITING;
@@ -141,7 +163,9 @@ export class Waiting {
 		p.count++;
 		// `seen`: the detector's count of it; occurrences from before any wait had no wait between them.
 		if (p.count < seen || p.waitedGaps < p.count - 1 || p.shrank) return NOT_WAITING;
-		return p.total >= bounds.maxWaitMs || p.count > bounds.maxPolls ? { kind: "over", polls: p } : { kind: "waiting", polls: p };
+		return p.total >= bounds.maxWaitMs || p.count > bounds.maxPolls
+			? { kind: "over", polls: p }
+			: { kind: "waiting", polls: p };
 	}
 }
 
@@ -152,10 +176,17 @@ export function waitLabel(ms: number): string {
 	return `${Number((ms / 3_600_000).toFixed(1))} h`;
 }
 
-const WAIT_WAY_OUT = "You have waited long enough on an answer that does not change: read the job's log or output once to see whether it is stuck, then decide (stop it, fix it, or tell the user).";
+const WAIT_WAY_OUT =
+	"You have waited long enough on an answer that does not change: read the job's log or output once to see whether it is stuck, then decide (stop it, fix it, or tell the user).";
 
 /** Polling across waits went past the bound (time waited, or polls). */
-export function waitingSignal(call: ToolCallRecord, callHash: string, label: string, polls: Polls, t: LoopThresholds): LoopSignal {
+export function waitingSignal(
+	call: ToolCallRecord,
+	callHash: string,
+	label: string,
+	polls: Polls,
+	t: LoopThresholds,
+): LoopSignal {
 	const maxPolls = WAIT_POLL_FACTOR * t.repeats;
 	return {
 		kind: "waiting",
@@ -164,13 +195,27 @@ export function waitingSignal(call: ToolCallRecord, callHash: string, label: str
 		from: polls.first,
 		to: call.index,
 		count: polls.count,
-		...waitingText({ tool: call.name, label, count: polls.count, first: polls.first, to: call.index, waited: waitLabel(polls.total), lastWait: waitLabel(polls.lastGap), bound: waitLabel(t.maxWaitMs), maxPolls }),
+		...waitingText({
+			tool: call.name,
+			label,
+			count: polls.count,
+			first: polls.first,
+			to: call.index,
+			waited: waitLabel(polls.total),
+			lastWait: waitLabel(polls.lastGap),
+			bound: waitLabel(t.maxWaitMs),
+			maxPolls,
+		}),
 		wayOut: WAIT_WAY_OUT,
 	};
 }
 
 /** Sleeping with nothing new in between went past the bound. */
-export function sleptSignal(over: { ms: number; sleeps: number; first: number }, to: number, maxWaitMs: number): LoopSignal {
+export function sleptSignal(
+	over: { ms: number; sleeps: number; first: number },
+	to: number,
+	maxWaitMs: number,
+): LoopSignal {
 	return {
 		kind: "waiting",
 		key: "waiting:sleep",
@@ -178,7 +223,13 @@ export function sleptSignal(over: { ms: number; sleeps: number; first: number },
 		from: over.first,
 		to,
 		count: over.sleeps,
-		...sleptText({ slept: waitLabel(over.ms), sleeps: over.sleeps, first: over.first, to, bound: waitLabel(maxWaitMs) }),
+		...sleptText({
+			slept: waitLabel(over.ms),
+			sleeps: over.sleeps,
+			first: over.first,
+			to,
+			bound: waitLabel(maxWaitMs),
+		}),
 		wayOut: WAIT_WAY_OUT,
 	};
 }

@@ -26,8 +26,16 @@ export interface TsServerDiagnostic {
 
 export function fromTsServer(path: string, raw: TsServerDiagnostic): Diagnostic {
 	const category = raw.category ?? "error";
-	const severity: DiagnosticSeverity = category === "error" ? "error" : category === "warning" ? "warning" : category === "suggestion" ? "hint" : "info";
-	return { path, line: raw.start?.line ?? 1, column: raw.start?.offset ?? 1, ...(raw.code !== undefined ? { code: raw.code } : {}), message: (raw.text ?? raw.message ?? "").trim(), severity };
+	const severity: DiagnosticSeverity =
+		category === "error" ? "error" : category === "warning" ? "warning" : category === "suggestion" ? "hint" : "info";
+	return {
+		path,
+		line: raw.start?.line ?? 1,
+		column: raw.start?.offset ?? 1,
+		...(raw.code !== undefined ? { code: raw.code } : {}),
+		message: (raw.text ?? raw.message ?? "").trim(),
+		severity,
+	};
 }
 
 export function where(d: Diagnostic): string {
@@ -47,7 +55,11 @@ export type Reported = Map<string, Set<string>>;
  * file's entry is replaced by what it has now, so a file that comes back clean clears and a
  * diagnostic that returns later is raised again.
  */
-export function newSinceLastReport(reported: Reported, checkedPaths: string[], current: Diagnostic[]): { fresh: Diagnostic[]; reported: Reported } {
+export function newSinceLastReport(
+	reported: Reported,
+	checkedPaths: string[],
+	current: Diagnostic[],
+): { fresh: Diagnostic[]; reported: Reported } {
 	const next: Reported = new Map(reported);
 	const fresh: Diagnostic[] = [];
 	for (const path of checkedPaths) {
@@ -74,7 +86,9 @@ export function diagnosticFindings(fresh: Diagnostic[], at = Date.now()): Findin
 			{
 				summary: `${error ? "Type error" : "Warning"} at ${where(d)}: ${firstSentence(d.message)}`,
 				evidence: `typescript-language-server reports at ${where(d)}${code}: ${d.message}`,
-				recommendedAction: error ? `Fix the error at ${where(d)} so the code type-checks again.` : `Look at the warning at ${where(d)} and fix it or say why it is fine.`,
+				recommendedAction: error
+					? `Fix the error at ${where(d)} so the code type-checks again.`
+					: `Look at the warning at ${where(d)} and fix it or say why it is fine.`,
 				importance: error ? "high" : "medium",
 				severity: error ? "blocker" : "concern",
 				category: "correctness",
@@ -88,8 +102,13 @@ export function diagnosticFindings(fresh: Diagnostic[], at = Date.now()): Findin
 /** The current diagnostics as a signal for the reviewer model. */
 export function diagnosticsSignal(current: Diagnostic[], checked: number): string {
 	const shown = current.filter((d) => d.severity === "error" || d.severity === "warning");
-	if (!shown.length) return `LSP (typescript-language-server): ${checked} changed or importing file(s) checked, no errors or warnings.`;
-	const lines = shown.slice(0, 40).map((d) => `${d.severity} ${where(d)}${d.code !== undefined ? ` TS${d.code}` : ""}: ${firstSentence(d.message, 200)}`);
+	if (!shown.length)
+		return `LSP (typescript-language-server): ${checked} changed or importing file(s) checked, no errors or warnings.`;
+	const lines = shown
+		.slice(0, 40)
+		.map(
+			(d) => `${d.severity} ${where(d)}${d.code !== undefined ? ` TS${d.code}` : ""}: ${firstSentence(d.message, 200)}`,
+		);
 	return `LSP (typescript-language-server), ${checked} file(s) checked:\n${lines.join("\n")}${shown.length > 40 ? `\n… ${shown.length - 40} more` : ""}`;
 }
 

@@ -51,10 +51,15 @@ export function bundled(from: string = import.meta.url): Bundled {
 	const require = createRequire(from);
 	const found: Bundled = {};
 	const server = readPackage(require, `${SERVER_BIN}/package.json`);
-	const bin = typeof server?.json.bin === "string" ? server.json.bin : (server?.json.bin as Record<string, string> | undefined)?.[SERVER_BIN];
-	if (server && bin && existsSync(join(server.dir, bin))) found.server = { cli: join(server.dir, bin), version: server.json.version ?? "unknown" };
+	const bin =
+		typeof server?.json.bin === "string"
+			? server.json.bin
+			: (server?.json.bin as Record<string, string> | undefined)?.[SERVER_BIN];
+	if (server && bin && existsSync(join(server.dir, bin)))
+		found.server = { cli: join(server.dir, bin), version: server.json.version ?? "unknown" };
 	const ts = readPackage(require, "typescript/package.json");
-	if (ts && existsSync(join(ts.dir, "lib", "tsserver.js"))) found.typescript = { tsserver: join(ts.dir, "lib", "tsserver.js"), version: ts.json.version ?? "unknown" };
+	if (ts && existsSync(join(ts.dir, "lib", "tsserver.js")))
+		found.typescript = { tsserver: join(ts.dir, "lib", "tsserver.js"), version: ts.json.version ?? "unknown" };
 	cache.set(from, found);
 	return found;
 }
@@ -66,26 +71,61 @@ export interface LocateOptions {
 }
 
 /** The server to run, or the reason there is none. */
-export function locateServer(root: string, trusted: boolean, options: LocateOptions = {}): LocatedServer | { reason: string } {
+export function locateServer(
+	root: string,
+	trusted: boolean,
+	options: LocateOptions = {},
+): LocatedServer | { reason: string } {
 	const ours = bundled(options.bundledFrom);
 	// Without our TypeScript the server would load the workspace's: in an untrusted project, refuse instead.
-	if (!trusted && !ours.typescript) return { reason: "the bundled TypeScript could not be found, and the project is not trusted, so its own is not used" };
-	const typescript = ours.typescript && { option: trusted ? ("fallbackPath" as const) : ("path" as const), ...ours.typescript };
+	if (!trusted && !ours.typescript)
+		return {
+			reason: "the bundled TypeScript could not be found, and the project is not trusted, so its own is not used",
+		};
+	const typescript = ours.typescript && {
+		option: trusted ? ("fallbackPath" as const) : ("path" as const),
+		...ours.typescript,
+	};
 	const withTs = (s: Omit<LocatedServer, "typescript">): LocatedServer => (typescript ? { ...s, typescript } : s);
 	const untrusted = "the project is not trusted, so its own node_modules/.bin server is not used";
 
 	if (trusted) {
 		const local = join(root, "node_modules", ".bin", SERVER_BIN);
-		if (isExecutable(local)) return withTs({ path: local, command: local, args: [], version: versionOf(local), from: "repository", why: "the project is trusted and has its own node_modules/.bin server" });
+		if (isExecutable(local))
+			return withTs({
+				path: local,
+				command: local,
+				args: [],
+				version: versionOf(local),
+				from: "repository",
+				why: "the project is trusted and has its own node_modules/.bin server",
+			});
 	}
 	if (ours.server) {
 		const why = trusted ? "the project is trusted but has no node_modules/.bin server of its own" : untrusted;
-		return withTs({ path: ours.server.cli, command: process.execPath, args: [ours.server.cli], version: ours.server.version, from: "bundled", why });
+		return withTs({
+			path: ours.server.cli,
+			command: process.execPath,
+			args: [ours.server.cli],
+			version: ours.server.version,
+			from: "bundled",
+			why,
+		});
 	}
 	const missing = "the bundled server could not be found";
 	const onPath = searchPath(root, trusted, options.pathEnv ?? process.env.PATH ?? "");
-	if (onPath) return withTs({ path: onPath, command: onPath, args: [], version: versionOf(onPath), from: "PATH", why: trusted ? `${missing} and the project has no node_modules/.bin server` : `${missing}; ${untrusted}` });
-	return { reason: `${missing}, none is on PATH${trusted ? " or in node_modules/.bin" : `, and ${untrusted}`} (the watchdog never installs one)` };
+	if (onPath)
+		return withTs({
+			path: onPath,
+			command: onPath,
+			args: [],
+			version: versionOf(onPath),
+			from: "PATH",
+			why: trusted ? `${missing} and the project has no node_modules/.bin server` : `${missing}; ${untrusted}`,
+		});
+	return {
+		reason: `${missing}, none is on PATH${trusted ? " or in node_modules/.bin" : `, and ${untrusted}`} (the watchdog never installs one)`,
+	};
 }
 
 /** Absolute PATH entries only: a relative one (`.`) would resolve inside the repository. */
@@ -121,7 +161,10 @@ function realOr(path: string): string {
 	}
 }
 
-function readPackage(require: NodeJS.Require, spec: string): { dir: string; json: { version?: string; bin?: unknown } } | undefined {
+function readPackage(
+	require: NodeJS.Require,
+	spec: string,
+): { dir: string; json: { version?: string; bin?: unknown } } | undefined {
 	try {
 		const file = require.resolve(spec);
 		return { dir: dirname(file), json: JSON.parse(readFileSync(file, "utf8")) };
@@ -146,7 +189,9 @@ function versionOf(bin: string): string {
 		for (let i = 0; i < 4; i++) {
 			const pkg = join(dir, "package.json");
 			// A trusted repository's own package.json: still never a FIFO or a huge read.
-			const read = existsSync(pkg) ? readFileInRoot(pkg, { root: dir, maxBytes: 1024 * 1024, overLimit: "refuse" }) : undefined;
+			const read = existsSync(pkg)
+				? readFileInRoot(pkg, { root: dir, maxBytes: 1024 * 1024, overLimit: "refuse" })
+				: undefined;
 			if (read?.state === "ok") {
 				const json = JSON.parse(read.text) as { name?: string; version?: string };
 				if (json.name === SERVER_BIN && json.version) return json.version;

@@ -6,7 +6,15 @@ import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import type { Finding } from "../findings/index.ts";
 import { ServerAnswers } from "./answers.ts";
-import { type Diagnostic, diagnosticFindings, diagnosticsSignal, fromTsServer, newSinceLastReport, type Reported, type TsServerDiagnostic } from "./diagnostics.ts";
+import {
+	type Diagnostic,
+	diagnosticFindings,
+	diagnosticsSignal,
+	fromTsServer,
+	newSinceLastReport,
+	type Reported,
+	type TsServerDiagnostic,
+} from "./diagnostics.ts";
 import { type LocatedServer, type LocateOptions, locateServer } from "./locate.ts";
 import { LspServer, languageOf, type ServerLaunch, TimeoutError } from "./lsp-server.ts";
 import { groupRssKb } from "./process-tree.ts";
@@ -88,13 +96,23 @@ export class LspManager {
 	}
 
 	status(): LspStatus {
-		const state: LspState = this.failure ? "failed" : this.unavailable ? "unavailable" : this.server?.alive ? "warm" : this.everStarted ? "cold" : "not started";
+		const state: LspState = this.failure
+			? "failed"
+			: this.unavailable
+				? "unavailable"
+				: this.server?.alive
+					? "warm"
+					: this.everStarted
+						? "cold"
+						: "not started";
 		const typescript = this.located && typescriptInUse(this.located, this.server?.typescript ?? this.lastReported);
 		return {
 			state,
 			...(this.located ? { server: this.located } : {}),
 			...(typescript ? { typescript } : {}),
-			...(this.server?.alive ? { pid: this.server.pid, rssKb: groupRssKb(this.server.pid), requests: this.server.requests } : {}),
+			...(this.server?.alive
+				? { pid: this.server.pid, rssKb: groupRssKb(this.server.pid), requests: this.server.requests }
+				: {}),
 			...this.info,
 		};
 	}
@@ -105,7 +123,9 @@ export class LspManager {
 	 * run. Not saying means untrusted.
 	 */
 	async check(changedPaths: string[], settings: LspSettings, trusted = false): Promise<LspCheckResult> {
-		const changed = changedPaths.filter((p) => languageOf(p) && !/(^|\/)node_modules\//.test(p)).map((p) => this.abs(p));
+		const changed = changedPaths
+			.filter((p) => languageOf(p) && !/(^|\/)node_modules\//.test(p))
+			.map((p) => this.abs(p));
 		const existing = changed.filter((p) => existsSync(p)).slice(0, settings.maxFiles);
 		if (!existing.length) return NONE;
 		const found = locateServer(this.root, trusted, this.locateOptions);
@@ -140,7 +160,11 @@ export class LspManager {
 					if (recoverable && this.restartsLeft > 0) {
 						this.restartsLeft--;
 						if (Date.now() < deadline) continue;
-						this.info = { ...this.info, lastDurationMs: Date.now() - started, lastResult: `error: ${message}; it will be restarted once, at the next review` };
+						this.info = {
+							...this.info,
+							lastDurationMs: Date.now() - started,
+							lastResult: `error: ${message}; it will be restarted once, at the next review`,
+						};
 						return NONE;
 					}
 					this.failure = message;
@@ -153,7 +177,12 @@ export class LspManager {
 		}
 	}
 
-	private async checkOnce(files: string[], settings: LspSettings, deadline: number, started: number): Promise<LspCheckResult> {
+	private async checkOnce(
+		files: string[],
+		settings: LspSettings,
+		deadline: number,
+		started: number,
+	): Promise<LspCheckResult> {
 		const left = () => Math.max(1, deadline - Date.now());
 		this.dropQueued(); // this check asks what the edit-time one would have
 		if (!this.server?.alive) {
@@ -189,7 +218,12 @@ export class LspManager {
 			},
 			() => {},
 		);
-		return { findings: diagnosticFindings(fresh), signal: diagnosticsSignal(diagnostics, checked.length), diagnostics, checked };
+		return {
+			findings: diagnosticFindings(fresh),
+			signal: diagnosticsSignal(diagnostics, checked.length),
+			diagnostics,
+			checked,
+		};
 	}
 
 	/**
@@ -197,19 +231,30 @@ export class LspManager {
 	 * a time): the files' importers and errors, then the importers' errors (opened, within the
 	 * file budget), then every file's hints. Answers already given at this generation are reused.
 	 */
-	private async ask(readable: string[], maxFiles: number, left: () => number): Promise<{ checked: string[]; errors: Promise<Diagnostic[][]>; hints: Promise<Diagnostic[][]> }> {
+	private async ask(
+		readable: string[],
+		maxFiles: number,
+		left: () => number,
+	): Promise<{ checked: string[]; errors: Promise<Diagnostic[][]>; hints: Promise<Diagnostic[][]> }> {
 		const server = this.server as LspServer;
 		const answers = this.answers as ServerAnswers;
 		const asDiagnostics = (f: string) => (list: TsServerDiagnostic[]) => list.map((d) => fromTsServer(this.rel(f), d));
 		const errorsOf = (f: string) => answers.errors(f, left()).then(asDiagnostics(f));
-		const importers = readable.length < maxFiles ? Promise.all(readable.map((f) => answers.importers(f, left()))) : Promise.resolve([]);
+		const importers =
+			readable.length < maxFiles ? Promise.all(readable.map((f) => answers.importers(f, left()))) : Promise.resolve([]);
 		// Asked before the importers are known, so the server never waits on us in between.
 		const own = readable.map(errorsOf);
 		for (const answer of own) answer.catch(() => {}); // awaited below; a failure must not go unhandled meanwhile
 		const toCheck = [...readable];
 		for (const importer of (await importers).flat()) {
 			if (toCheck.length >= maxFiles) break;
-			if (toCheck.includes(importer) || !this.inside(importer) || !languageOf(importer) || importer.includes(`${sep}node_modules${sep}`)) continue;
+			if (
+				toCheck.includes(importer) ||
+				!this.inside(importer) ||
+				!languageOf(importer) ||
+				importer.includes(`${sep}node_modules${sep}`)
+			)
+				continue;
 			if (server.syncFromDisk(importer)) toCheck.push(importer);
 		}
 		const errors = Promise.all([...own, ...toCheck.slice(readable.length).map(errorsOf)]);
@@ -290,7 +335,11 @@ export class LspManager {
 
 function launchOf(located: LocatedServer): ServerLaunch {
 	const ts = located.typescript;
-	return { command: located.command, args: located.args, ...(ts ? { tsserver: ts.option === "path" ? { path: ts.tsserver } : { fallbackPath: ts.tsserver } } : {}) };
+	return {
+		command: located.command,
+		args: located.args,
+		...(ts ? { tsserver: ts.option === "path" ? { path: ts.tsserver } : { fallbackPath: ts.tsserver } } : {}),
+	};
 }
 
 function launchKey(located: LocatedServer): string {
@@ -298,12 +347,27 @@ function launchKey(located: LocatedServer): string {
 }
 
 /** Which TypeScript runs, from what the server reported, or what it was told before it has said. */
-function typescriptInUse(located: LocatedServer, reported: { version: string; source: string } | undefined): TypeScriptInUse {
+function typescriptInUse(
+	located: LocatedServer,
+	reported: { version: string; source: string } | undefined,
+): TypeScriptInUse {
 	const ts = located.typescript;
-	if (ts?.option === "path") return { from: "bundled", version: reported?.version ?? ts.version, why: "the project is not trusted, so its own TypeScript is never loaded" };
+	if (ts?.option === "path")
+		return {
+			from: "bundled",
+			version: reported?.version ?? ts.version,
+			why: "the project is not trusted, so its own TypeScript is never loaded",
+		};
 	const version = reported ? { version: reported.version } : {};
-	if (reported?.source === "workspace") return { from: "workspace", ...version, why: "the project is trusted and has its own TypeScript" };
-	if (reported?.source === "user-setting") return { from: "bundled", ...version, why: "the project is trusted but has no TypeScript of its own" };
+	if (reported?.source === "workspace")
+		return { from: "workspace", ...version, why: "the project is trusted and has its own TypeScript" };
+	if (reported?.source === "user-setting")
+		return { from: "bundled", ...version, why: "the project is trusted but has no TypeScript of its own" };
 	if (reported) return { from: "the server's own", ...version, why: "the bundled TypeScript could not be found" };
-	return { from: ts ? "workspace or bundled" : "the server's own", why: ts ? "the project is trusted, so its own TypeScript is preferred; the server has not said yet which it loaded" : "the bundled TypeScript could not be found" };
+	return {
+		from: ts ? "workspace or bundled" : "the server's own",
+		why: ts
+			? "the project is trusted, so its own TypeScript is preferred; the server has not said yet which it loaded"
+			: "the bundled TypeScript could not be found",
+	};
 }

@@ -5,7 +5,13 @@
 // workspace.
 import { type ChildProcess, spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
-import { CancellationTokenSource, createMessageConnection, type MessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
+import {
+	CancellationTokenSource,
+	createMessageConnection,
+	type MessageConnection,
+	StreamMessageReader,
+	StreamMessageWriter,
+} from "vscode-jsonrpc/node";
 import type { TsServerDiagnostic } from "./diagnostics.ts";
 import { absolutePath } from "./locate.ts";
 import { waitForGroupGone } from "./process-tree.ts";
@@ -67,12 +73,16 @@ export class LspServer {
 		this.root = root;
 		this.proc = proc;
 		this.pid = proc.pid as number;
-		this.conn = createMessageConnection(new StreamMessageReader(proc.stdout as NonNullable<ChildProcess["stdout"]>), new StreamMessageWriter(proc.stdin as NonNullable<ChildProcess["stdin"]>));
+		this.conn = createMessageConnection(
+			new StreamMessageReader(proc.stdout as NonNullable<ChildProcess["stdout"]>),
+			new StreamMessageWriter(proc.stdin as NonNullable<ChildProcess["stdin"]>),
+		);
 		// The server's own requests (configuration, progress) get an empty answer; its notifications are not needed.
 		this.conn.onRequest(() => null);
 		this.conn.onNotification(() => {});
 		this.conn.onNotification("$/typescriptVersion", (p: Partial<RunningTypeScript>) => {
-			if (typeof p?.version === "string" && typeof p.source === "string") this.ts = { version: p.version, source: p.source };
+			if (typeof p?.version === "string" && typeof p.source === "string")
+				this.ts = { version: p.version, source: p.source };
 		});
 		this.conn.onError(() => {});
 		this.conn.listen();
@@ -89,7 +99,12 @@ export class LspServer {
 	static async start(launch: ServerLaunch, root: string, timeoutMs: number): Promise<LspServer> {
 		// A relative PATH entry would resolve inside the repository (the server's cwd): drop them.
 		const env = { ...process.env, PATH: absolutePath(process.env.PATH ?? "") };
-		const proc = spawn(launch.command, [...launch.args, "--stdio"], { cwd: root, stdio: ["pipe", "pipe", "pipe"], detached: true, env });
+		const proc = spawn(launch.command, [...launch.args, "--stdio"], {
+			cwd: root,
+			stdio: ["pipe", "pipe", "pipe"],
+			detached: true,
+			env,
+		});
 		const spawned = await new Promise<Error | undefined>((resolve) => {
 			proc.once("spawn", () => resolve(undefined));
 			proc.once("error", (error) => resolve(error));
@@ -108,7 +123,10 @@ export class LspServer {
 					workspaceFolders: [{ uri: rootUri, name: "root" }],
 					capabilities: { textDocument: { synchronization: { didSave: false } }, workspace: { configuration: false } },
 					// One tsserver instead of two (no separate syntax server): less memory, the same answers.
-					initializationOptions: { disableAutomaticTypingAcquisition: true, tsserver: { logVerbosity: "off", useSyntaxServer: "never", ...launch.tsserver } },
+					initializationOptions: {
+						disableAutomaticTypingAcquisition: true,
+						tsserver: { logVerbosity: "off", useSyntaxServer: "never", ...launch.tsserver },
+					},
 				},
 				timeoutMs,
 			);
@@ -151,7 +169,9 @@ export class LspServer {
 		const uri = pathToFileURL(absPath).href;
 		const known = this.documents.get(absPath);
 		if (!known) {
-			this.notify("textDocument/didOpen", { textDocument: { uri, languageId: languageOf(absPath) ?? "typescript", version: 1, text } });
+			this.notify("textDocument/didOpen", {
+				textDocument: { uri, languageId: languageOf(absPath) ?? "typescript", version: 1, text },
+			});
 			this.documents.set(absPath, { version: 1, text });
 			this.changes++;
 		} else if (known.text !== text) {
@@ -195,18 +215,28 @@ export class LspServer {
 	}
 
 	private async diagnosticsOf(kinds: string[], absPath: string, timeoutMs: number): Promise<TsServerDiagnostic[]> {
-		const replies = await Promise.all(kinds.map((kind) => this.tsserver<TsServerDiagnostic[]>(kind, { file: pathToFileURL(absPath).href }, timeoutMs)));
+		const replies = await Promise.all(
+			kinds.map((kind) => this.tsserver<TsServerDiagnostic[]>(kind, { file: pathToFileURL(absPath).href }, timeoutMs)),
+		);
 		return replies.flatMap((r) => (Array.isArray(r) ? r : []));
 	}
 
 	/** Files that import this one (it must be open). */
 	async importers(absPath: string, timeoutMs: number): Promise<string[]> {
-		const body = await this.tsserver<{ refs?: Array<{ file?: string }> }>("fileReferences", { file: pathToFileURL(absPath).href }, timeoutMs);
+		const body = await this.tsserver<{ refs?: Array<{ file?: string }> }>(
+			"fileReferences",
+			{ file: pathToFileURL(absPath).href },
+			timeoutMs,
+		);
 		return [...new Set((body?.refs ?? []).map((r) => r.file).filter((f): f is string => typeof f === "string"))];
 	}
 
 	private async tsserver<T>(command: string, args: unknown, timeoutMs: number): Promise<T | undefined> {
-		const reply = await this.request<{ body?: T }>("workspace/executeCommand", { command: "typescript.tsserverRequest", arguments: [command, args] }, timeoutMs);
+		const reply = await this.request<{ body?: T }>(
+			"workspace/executeCommand",
+			{ command: "typescript.tsserverRequest", arguments: [command, args] },
+			timeoutMs,
+		);
 		return reply?.body;
 	}
 
@@ -247,7 +277,9 @@ export class LspServer {
 	 * must not go unhandled (it would take Pi down): the exit handler reports the death.
 	 */
 	private notify(method: string, params?: unknown): void {
-		(params === undefined ? this.conn.sendNotification(method) : this.conn.sendNotification(method, params)).catch(() => {});
+		(params === undefined ? this.conn.sendNotification(method) : this.conn.sendNotification(method, params)).catch(
+			() => {},
+		);
 	}
 
 	/** Asks the server to shut down, then makes sure its whole process group is gone. */

@@ -27,7 +27,14 @@ export function listProcesses(): ProcInfo[] {
 			const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 			const status = readFileSync(`/proc/${pid}/status`, "utf8");
 			const rss = /VmRSS:\s+(\d+)/.exec(status);
-			out.push({ pid: Number(pid), ppid: Number(rest[1]), pgid: Number(rest[2]), rssKb: rss ? Number(rss[1]) : 0, command: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), state: rest[0] });
+			out.push({
+				pid: Number(pid),
+				ppid: Number(rest[1]),
+				pgid: Number(rest[2]),
+				rssKb: rss ? Number(rss[1]) : 0,
+				command: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+				state: rest[0],
+			});
 		} catch {
 			// exited while we looked
 		}

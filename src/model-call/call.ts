@@ -35,7 +35,11 @@ export async function askModel(
 	options: { signal: AbortSignal; maxTokens: number },
 ): Promise<AssistantMessage | undefined> {
 	const reasoning = usable.level !== "off" ? { reasoning: usable.level } : {};
-	const stream = registry.streamSimple(usable.model, context, { ...reasoning, signal: options.signal, maxTokens: options.maxTokens });
+	const stream = registry.streamSimple(usable.model, context, {
+		...reasoning,
+		signal: options.signal,
+		maxTokens: options.maxTokens,
+	});
 	const reply = await Promise.race([stream.result(), whenAborted(options.signal)]);
 	return reply && !options.signal.aborted ? reply : undefined;
 }

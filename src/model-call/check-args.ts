@@ -28,7 +28,10 @@ export function checkArgs<S extends TObject>(schema: S, args: unknown): Checked<
 		try {
 			input = JSON.parse(args);
 		} catch {
-			return { ok: false, error: `the arguments must be a JSON object, got the text ${JSON.stringify(clip(args, 61))}` };
+			return {
+				ok: false,
+				error: `the arguments must be a JSON object, got the text ${JSON.stringify(clip(args, 61))}`,
+			};
 		}
 	}
 	if (input === undefined || input === null) input = {};

@@ -31,7 +31,9 @@ export function findBareId(lookup: ModelLookup, text: string, preferred?: { prov
 export function availableModels(lookup: ModelLookup): string {
 	try {
 		const refs = lookup.getAvailable().map((m) => `${m.provider}/${m.id}`);
-		return refs.length ? refs.slice(0, 20).join(", ") + (refs.length > 20 ? ", …" : "") : "none (no provider has credentials)";
+		return refs.length
+			? refs.slice(0, 20).join(", ") + (refs.length > 20 ? ", …" : "")
+			: "none (no provider has credentials)";
 	} catch {
 		return "(the model list could not be read)";
 	}

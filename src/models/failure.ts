@@ -43,7 +43,8 @@ export function classifyFailure(message: string): { kind: FailureKind; message: 
 	// An account limit first: "429 insufficient_quota" is no rate limit that passes by itself.
 	if (isAccountLimit(message)) return { kind: "quota", message };
 	if (/\b429\b|rate.?limit|too many requests/i.test(message)) return { kind: "rate-limit", message };
-	if (/\b40[13]\b|unauthori[sz]ed|invalid.{0,10}api.?key|authentication|forbidden/i.test(message)) return { kind: "no-auth", message };
+	if (/\b40[13]\b|unauthori[sz]ed|invalid.{0,10}api.?key|authentication|forbidden/i.test(message))
+		return { kind: "no-auth", message };
 	if (/timed? ?out|timeout|deadline/i.test(message)) return { kind: "timeout", message };
 	return { kind: "provider", message };
 }

@@ -15,10 +15,23 @@ export type LiveCheck =
 	/** The model could not be called at all (unknown, no credentials): the offline check's lines. */
 	| { status: "not-run"; lines: string[] }
 	| { status: "answered"; ref: string; requested: Thinking; thinking: Thinking; latencyMs: number; stopReason: string }
-	| { status: "failed"; ref: string; requested: Thinking; thinking: Thinking; latencyMs: number; kind: FailureKind; message: string; timeoutMs: number };
+	| {
+			status: "failed";
+			ref: string;
+			requested: Thinking;
+			thinking: Thinking;
+			latencyMs: number;
+			kind: FailureKind;
+			message: string;
+			timeoutMs: number;
+	  };
 
 /** Resolves the reviewer, then makes one request under a deadline. Never throws. */
-export async function liveCheck(registry: Registry, choice: ReviewerChoice, timeoutMs = LIVE_CHECK_TIMEOUT_MS): Promise<LiveCheck> {
+export async function liveCheck(
+	registry: Registry,
+	choice: ReviewerChoice,
+	timeoutMs = LIVE_CHECK_TIMEOUT_MS,
+): Promise<LiveCheck> {
 	const offline = await checkReviewer(registry, choice);
 	const model = offline.ok && choice.provider && choice.id ? registry.find(choice.provider, choice.id) : undefined;
 	if (!offline.ok || !model) return { status: "not-run", lines: offline.lines };
@@ -28,20 +41,43 @@ export async function liveCheck(registry: Registry, choice: ReviewerChoice, time
 	const deadline = AbortSignal.timeout(timeoutMs);
 	const started = performance.now();
 	const elapsed = () => Math.round(performance.now() - started);
-	const timedOut = () => ({ status: "failed" as const, ...base, latencyMs: elapsed(), kind: "timeout" as const, message: `no answer within ${seconds(timeoutMs)}`, timeoutMs });
+	const timedOut = () => ({
+		status: "failed" as const,
+		...base,
+		latencyMs: elapsed(),
+		kind: "timeout" as const,
+		message: `no answer within ${seconds(timeoutMs)}`,
+		timeoutMs,
+	});
 	try {
 		const call = registry
-			.streamSimple(model, { messages: [{ role: "user", content: PROMPT, timestamp: Date.now() }] }, { ...(thinking !== "off" ? { reasoning: thinking } : {}), signal: deadline, maxTokens: LIVE_CHECK_MAX_TOKENS })
+			.streamSimple(
+				model,
+				{ messages: [{ role: "user", content: PROMPT, timestamp: Date.now() }] },
+				{ ...(thinking !== "off" ? { reasoning: thinking } : {}), signal: deadline, maxTokens: LIVE_CHECK_MAX_TOKENS },
+			)
 			.result();
 		const reply = await Promise.race([call, whenAborted(deadline)]);
 		if (!reply || deadline.aborted) return timedOut();
 		if (reply.stopReason === "error" || reply.stopReason === "aborted") {
-			return { status: "failed", ...base, latencyMs: elapsed(), ...classifyFailure(reply.errorMessage ?? reply.stopReason), timeoutMs };
+			return {
+				status: "failed",
+				...base,
+				latencyMs: elapsed(),
+				...classifyFailure(reply.errorMessage ?? reply.stopReason),
+				timeoutMs,
+			};
 		}
 		return { status: "answered", ...base, latencyMs: elapsed(), stopReason: reply.stopReason };
 	} catch (error) {
 		if (deadline.aborted) return timedOut();
-		return { status: "failed", ...base, latencyMs: elapsed(), ...classifyFailure(error instanceof Error ? error.message : String(error)), timeoutMs };
+		return {
+			status: "failed",
+			...base,
+			latencyMs: elapsed(),
+			...classifyFailure(error instanceof Error ? error.message : String(error)),
+			timeoutMs,
+		};
 	}
 }
 
@@ -57,16 +93,27 @@ const HINTS: Record<FailureKind, (provider: string) => string | undefined> = {
 /** What a user is shown: one line when the model answered, the exact error and a hint when not. */
 export function formatLiveCheck(check: LiveCheck): { ok: boolean; lines: string[] } {
 	if (check.status === "not-run") return { ok: false, lines: [...check.lines, "No request was made."] };
-	const level = check.thinking === check.requested ? `thinking ${check.thinking}` : `thinking ${check.thinking} (${check.requested} was asked for; this model does not support it)`;
+	const level =
+		check.thinking === check.requested
+			? `thinking ${check.thinking}`
+			: `thinking ${check.thinking} (${check.requested} was asked for; this model does not support it)`;
 	if (check.status === "answered") {
-		const cut = check.stopReason === "length" ? " (its answer was cut at the token limit, as expected for a check)" : "";
-		return { ok: true, lines: [`Model ${check.ref} answered a test request in ${duration(check.latencyMs)}, at ${level}${cut}.`] };
+		const cut =
+			check.stopReason === "length" ? " (its answer was cut at the token limit, as expected for a check)" : "";
+		return {
+			ok: true,
+			lines: [`Model ${check.ref} answered a test request in ${duration(check.latencyMs)}, at ${level}${cut}.`],
+		};
 	}
 	const provider = check.ref.split("/")[0];
 	const hint = HINTS[check.kind](provider);
 	return {
 		ok: false,
-		lines: [`Model ${check.ref} resolves and has credentials, but a test request at ${level} failed after ${duration(check.latencyMs)} (${check.kind}):`, check.message.replace(/^/gm, "  "), ...(hint ? [hint] : [])],
+		lines: [
+			`Model ${check.ref} resolves and has credentials, but a test request at ${level} failed after ${duration(check.latencyMs)} (${check.kind}):`,
+			check.message.replace(/^/gm, "  "),
+			...(hint ? [hint] : []),
+		],
 	};
 }
 

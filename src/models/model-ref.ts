@@ -23,7 +23,10 @@ export function parseModelRef(text: string): ParsedModelRef {
 	const trimmed = text.trim();
 	const slash = trimmed.indexOf("/");
 	if (slash <= 0 || slash === trimmed.length - 1) {
-		return { ok: false, error: `"${text}" is not a model reference; write provider/id or provider/id:thinking (e.g. anthropic/claude-opus-4-8:high)` };
+		return {
+			ok: false,
+			error: `"${text}" is not a model reference; write provider/id or provider/id:thinking (e.g. anthropic/claude-opus-4-8:high)`,
+		};
 	}
 	const provider = trimmed.slice(0, slash);
 	let id = trimmed.slice(slash + 1);
@@ -49,7 +52,9 @@ export function formatModelRef(ref: { provider: string; id: string }, thinking?:
  */
 export function isBareModelId(text: string): boolean {
 	const t = text.trim();
-	return t.length > 0 && !t.includes("/") && !/\s/.test(t) && t !== "inherit" && t !== "recommended" && !t.startsWith(":");
+	return (
+		t.length > 0 && !t.includes("/") && !/\s/.test(t) && t !== "inherit" && t !== "recommended" && !t.startsWith(":")
+	);
 }
 
 /** A bare id's thinking suffix split off: `gpt-5:high` is id `gpt-5`, thinking high. */

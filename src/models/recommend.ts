@@ -87,7 +87,10 @@ export function recommendModel(input: RecommendInput): Recommendation {
 		};
 	}
 	if (input.available.length === 0) {
-		return { ok: false, reason: "no model is available with credentials; log in to a provider (/login) or add one in models.json" };
+		return {
+			ok: false,
+			reason: "no model is available with credentials; log in to a provider (/login) or add one in models.json",
+		};
 	}
 	const ownFamily = input.sessionModel ? modelFamily(input.sessionModel) : undefined;
 	const candidates = input.available.filter((m) => modelFamily(m) !== ownFamily).sort(compareStrength);
@@ -100,6 +103,16 @@ export function recommendModel(input: RecommendInput): Recommendation {
 		};
 	}
 	const thinking = best.reasoning ? (input.clamp?.(best, "high") ?? "high") : "off";
-	const why = ownFamily ? `the strongest authenticated model outside the session's family (${ownFamily})` : "the strongest authenticated model";
-	return { ok: true, ref: formatModelRef(best, thinking), provider: best.provider, id: best.id, thinking, kept: false, reason: why };
+	const why = ownFamily
+		? `the strongest authenticated model outside the session's family (${ownFamily})`
+		: "the strongest authenticated model";
+	return {
+		ok: true,
+		ref: formatModelRef(best, thinking),
+		provider: best.provider,
+		id: best.id,
+		thinking,
+		kept: false,
+		reason: why,
+	};
 }

@@ -7,7 +7,10 @@ import type { ModelRegistry } from "@earendil-works/pi-coding-agent";
 import { formatModelRef, parseModelRef, type Thinking, type ThinkingSetting } from "./model-ref.ts";
 import { type ModelFacts, recommendModel, type Recommendation } from "./recommend.ts";
 
-export type Registry = Pick<ModelRegistry, "find" | "getAll" | "getAvailable" | "getApiKeyAndHeaders" | "hasConfiguredAuth" | "streamSimple">;
+export type Registry = Pick<
+	ModelRegistry,
+	"find" | "getAll" | "getAvailable" | "getApiKeyAndHeaders" | "hasConfiguredAuth" | "streamSimple"
+>;
 
 export interface SessionModelInfo {
 	model?: { provider: string; id: string };
@@ -24,11 +27,19 @@ export interface ReviewerChoice {
 	problem?: string;
 }
 
-export function chooseReviewer(pair: { model: string; thinking: ThinkingSetting }, session: SessionModelInfo): ReviewerChoice {
+export function chooseReviewer(
+	pair: { model: string; thinking: ThinkingSetting },
+	session: SessionModelInfo,
+): ReviewerChoice {
 	const inheritedThinking = session.thinking ?? "off";
 	if (pair.model === "inherit") {
 		const thinking = pair.thinking === "inherit" ? inheritedThinking : pair.thinking;
-		if (!session.model) return { kind: "inherit", thinking, problem: "the watchdog inherits the session's model, but the session has no model selected" };
+		if (!session.model)
+			return {
+				kind: "inherit",
+				thinking,
+				problem: "the watchdog inherits the session's model, but the session has no model selected",
+			};
 		return { kind: "inherit", provider: session.model.provider, id: session.model.id, thinking };
 	}
 	const parsed = parseModelRef(pair.model);
@@ -63,13 +74,18 @@ export async function checkReviewer(registry: Registry, choice: ReviewerChoice):
 				ok: false,
 				lines: [
 					`Unknown model ${ref}: Pi knows no provider "${choice.provider}".`,
-					providers.length ? `Known providers: ${providers.slice(0, 20).join(", ")}${providers.length > 20 ? ", …" : ""}.` : "Pi knows no models at all.",
+					providers.length
+						? `Known providers: ${providers.slice(0, 20).join(", ")}${providers.length > 20 ? ", …" : ""}.`
+						: "Pi knows no models at all.",
 				],
 			};
 		}
 		return {
 			ok: false,
-			lines: [`Unknown model ${ref}: provider "${choice.provider}" has no model "${choice.id}".`, `Its models: ${ofProvider.slice(0, 15).join(", ")}${ofProvider.length > 15 ? ", …" : ""}.`],
+			lines: [
+				`Unknown model ${ref}: provider "${choice.provider}" has no model "${choice.id}".`,
+				`Its models: ${ofProvider.slice(0, 15).join(", ")}${ofProvider.length > 15 ? ", …" : ""}.`,
+			],
 		};
 	}
 	let auth: Awaited<ReturnType<Registry["getApiKeyAndHeaders"]>>;
@@ -79,25 +95,54 @@ export async function checkReviewer(registry: Registry, choice: ReviewerChoice):
 		auth = { ok: false, error: (error as Error).message };
 	}
 	if (!auth.ok) {
-		return { ok: false, lines: [`Model ${ref} is known, but has no usable credentials: ${auth.error}`, `Log in with /login ${choice.provider}, or set its API key.`] };
+		return {
+			ok: false,
+			lines: [
+				`Model ${ref} is known, but has no usable credentials: ${auth.error}`,
+				`Log in with /login ${choice.provider}, or set its API key.`,
+			],
+		};
 	}
 	// Pi resolves "no key" without an error for most providers; the availability snapshot knows.
-	const available = safe(() => registry.hasConfiguredAuth(model), false) || safe(() => registry.getAvailable(), []).some((m) => m.provider === model.provider && m.id === model.id);
+	const available =
+		safe(() => registry.hasConfiguredAuth(model), false) ||
+		safe(() => registry.getAvailable(), []).some((m) => m.provider === model.provider && m.id === model.id);
 	if (!auth.apiKey && !auth.headers && !available) {
-		return { ok: false, lines: [`Model ${ref} is known, but provider "${choice.provider}" has no credentials configured.`, `Log in with /login ${choice.provider}, or set its API key (environment or auth.json).`] };
+		return {
+			ok: false,
+			lines: [
+				`Model ${ref} is known, but provider "${choice.provider}" has no credentials configured.`,
+				`Log in with /login ${choice.provider}, or set its API key (environment or auth.json).`,
+			],
+		};
 	}
 	const lines = [`Model ${ref} resolves and has credentials.`];
 	const clamped = clampThinkingLevel(model, choice.thinking);
-	if (clamped !== choice.thinking) lines.push(`Thinking ${choice.thinking} is not supported by this model; it runs at ${clamped}.`);
+	if (clamped !== choice.thinking)
+		lines.push(`Thinking ${choice.thinking} is not supported by this model; it runs at ${clamped}.`);
 	else lines.push(`Thinking: ${choice.thinking}.`);
 	return { ok: true, lines };
 }
 
-export function recommendFor(registry: Registry, session: SessionModelInfo, configured?: ReviewerChoice): Recommendation {
+export function recommendFor(
+	registry: Registry,
+	session: SessionModelInfo,
+	configured?: ReviewerChoice,
+): Recommendation {
 	const available = safe(() => registry.getAvailable(), []).map(
-		(m): ModelFacts => ({ provider: m.provider, id: m.id, name: m.name, reasoning: m.reasoning, cost: m.cost, contextWindow: m.contextWindow }),
+		(m): ModelFacts => ({
+			provider: m.provider,
+			id: m.id,
+			name: m.name,
+			reasoning: m.reasoning,
+			cost: m.cost,
+			contextWindow: m.contextWindow,
+		}),
 	);
-	const keep = configured?.kind === "configured" && configured.provider && configured.id ? { provider: configured.provider, id: configured.id, thinking: configured.thinking } : undefined;
+	const keep =
+		configured?.kind === "configured" && configured.provider && configured.id
+			? { provider: configured.provider, id: configured.id, thinking: configured.thinking }
+			: undefined;
 	return recommendModel({
 		available,
 		sessionModel: session.model,

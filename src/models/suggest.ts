@@ -51,22 +51,36 @@ export class UnknownModelError extends Error {
 }
 
 /** Why `provider/id` is unknown and what is close to it, as one sentence each. Pure. */
-export function describeUnknown(provider: string, id: string, known: readonly KnownRef[], thinking?: string): { problem: string; suggestions: string[] } {
+export function describeUnknown(
+	provider: string,
+	id: string,
+	known: readonly KnownRef[],
+	thinking?: string,
+): { problem: string; suggestions: string[] } {
 	const providerKnown = known.some((k) => k.ref.startsWith(`${provider}/`));
-	const problem = providerKnown ? `Pi knows no model "${id}" from provider "${provider}"` : `Pi knows no provider "${provider}"`;
+	const problem = providerKnown
+		? `Pi knows no model "${id}" from provider "${provider}"`
+		: `Pi knows no provider "${provider}"`;
 	const suffix = thinking && thinking !== "off" ? `:${thinking}` : "";
 	return { problem, suggestions: closestRefs(`${provider}/${id}`, known).map((r) => `${r}${suffix}`) };
 }
 
 /** An error to refuse `provider/id` with when the registry does not know it; undefined when it does. */
-export function unknownModel(registry: Registry, provider: string, id: string, thinking?: string): UnknownModelError | undefined {
+export function unknownModel(
+	registry: Registry,
+	provider: string,
+	id: string,
+	thinking?: string,
+): UnknownModelError | undefined {
 	if (safe(() => registry.find(provider, id), undefined)) return undefined;
 	const available = new Set(safe(() => registry.getAvailable(), []).map((m) => `${m.provider}/${m.id}`));
 	const all = new Set([...safe(() => registry.getAll(), []).map((m) => `${m.provider}/${m.id}`), ...available]);
 	const known = [...all].map((ref) => ({ ref, available: available.has(ref) }));
 	const { problem, suggestions } = describeUnknown(provider, id, known, thinking);
 	const ref = `${provider}/${id}`;
-	const hint = suggestions.length ? ` Did you mean ${orList(suggestions)}?` : " Pi knows no models at all; add one in models.json or log in with /login.";
+	const hint = suggestions.length
+		? ` Did you mean ${orList(suggestions)}?`
+		: " Pi knows no models at all; add one in models.json or log in with /login.";
 	return new UnknownModelError(ref, suggestions, `not saved: ${problem}, so ${ref} cannot run.${hint}`);
 }
 

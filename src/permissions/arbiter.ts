@@ -14,7 +14,9 @@ const REASON_CHARS = 500;
 
 export const DECISION_PARAMS = Type.Object(
 	{
-		decision: Type.Union([Type.Literal("approve"), Type.Literal("deny")], { description: "approve lets this one call run; deny refuses it." }),
+		decision: Type.Union([Type.Literal("approve"), Type.Literal("deny")], {
+			description: "approve lets this one call run; deny refuses it.",
+		}),
 		reason: Type.String({ minLength: 1, maxLength: REASON_CHARS, description: "One sentence the child agent reads." }),
 	},
 	{ additionalProperties: false },
@@ -36,18 +38,41 @@ export type FailureReason = "watchdog-off" | "no-model" | "timeout" | "no-tool-c
 
 /** A model's reply (or what passes for one) read as a decision. Anything but one well-formed approve denies. */
 export function readDecision(reply: unknown, model = ""): ArbiterOutcome {
-	const fail = (failure: FailureReason, reason: string): ArbiterOutcome => ({ kind: "failure", failure, reason, model });
+	const fail = (failure: FailureReason, reason: string): ArbiterOutcome => ({
+		kind: "failure",
+		failure,
+		reason,
+		model,
+	});
 	if (!reply || typeof reply !== "object") return fail("error", "the arbiter gave no answer");
 	const r = reply as Partial<AssistantMessage>;
-	if (r.stopReason === "error" || r.stopReason === "aborted") return fail("error", `the arbiter's model call ended with ${r.stopReason}${r.errorMessage ? `: ${oneLine(String(r.errorMessage)).slice(0, 200)}` : ""}`);
+	if (r.stopReason === "error" || r.stopReason === "aborted")
+		return fail(
+			"error",
+			`the arbiter's model call ended with ${r.stopReason}${r.errorMessage ? `: ${oneLine(String(r.errorMessage)).slice(0, 200)}` : ""}`,
+		);
 	const content = Array.isArray(r.content) ? r.content : [];
-	const calls = content.filter((c) => c && typeof c === "object" && (c as { type?: unknown }).type === "toolCall") as Array<{ name?: unknown; arguments?: unknown }>;
+	const calls = content.filter(
+		(c) => c && typeof c === "object" && (c as { type?: unknown }).type === "toolCall",
+	) as Array<{ name?: unknown; arguments?: unknown }>;
 	if (calls.length === 0) return fail("no-tool-call", `the arbiter did not call ${DECISION_TOOL_NAME}`);
-	if (calls.length > 1) return fail("malformed", `the arbiter made ${calls.length} tool calls; exactly one ${DECISION_TOOL_NAME} call is an answer`);
+	if (calls.length > 1)
+		return fail(
+			"malformed",
+			`the arbiter made ${calls.length} tool calls; exactly one ${DECISION_TOOL_NAME} call is an answer`,
+		);
 	const [call] = calls;
-	if (call.name !== DECISION_TOOL_NAME) return fail("malformed", `the arbiter called ${typeof call.name === "string" ? oneLine(call.name).slice(0, 60) : "an unnamed tool"} instead of ${DECISION_TOOL_NAME}`);
+	if (call.name !== DECISION_TOOL_NAME)
+		return fail(
+			"malformed",
+			`the arbiter called ${typeof call.name === "string" ? oneLine(call.name).slice(0, 60) : "an unnamed tool"} instead of ${DECISION_TOOL_NAME}`,
+		);
 	const checked = checkArgs(DECISION_PARAMS, call.arguments);
-	if (!checked.ok) return fail("malformed", `the arbiter's ${DECISION_TOOL_NAME} arguments are not { decision: "approve" | "deny", reason }: ${clip(checked.error, 300)}`);
+	if (!checked.ok)
+		return fail(
+			"malformed",
+			`the arbiter's ${DECISION_TOOL_NAME} arguments are not { decision: "approve" | "deny", reason }: ${clip(checked.error, 300)}`,
+		);
 	const args = checked.value;
 	const reason = oneLine(args.reason).trim();
 	if (!reason) return fail("malformed", `the arbiter's ${DECISION_TOOL_NAME} gave no reason`);
@@ -71,7 +96,10 @@ export interface AskRequest {
 	cancel?: AbortSignal;
 }
 
-export function buildAskInput(req: Pick<AskRequest, "role" | "task" | "tool" | "preview" | "recent" | "rule">, nonce: string): string {
+export function buildAskInput(
+	req: Pick<AskRequest, "role" | "task" | "tool" | "preview" | "recent" | "rule">,
+	nonce: string,
+): string {
 	const fence = (label: string, text: string) => {
 		const f = dataFence(nonce, label);
 		return `${f.open}\n${text}\n${f.close}`;
@@ -92,20 +120,44 @@ export async function askArbiter(req: AskRequest): Promise<ArbiterOutcome> {
 	const signal = req.cancel ? AbortSignal.any([timeout, req.cancel]) : timeout;
 	const lateOutcome = (): ArbiterOutcome =>
 		req.cancel?.aborted && !timeout.aborted
-			? { kind: "failure", failure: "error", reason: "the child's run was stopped while the arbiter was deciding", ...(ref ? { model: ref } : {}) }
-			: { kind: "failure", failure: "timeout", reason: `the arbiter did not answer within ${req.timeoutMs} ms (permissions.timeoutMs)`, ...(ref ? { model: ref } : {}) };
+			? {
+					kind: "failure",
+					failure: "error",
+					reason: "the child's run was stopped while the arbiter was deciding",
+					...(ref ? { model: ref } : {}),
+				}
+			: {
+					kind: "failure",
+					failure: "timeout",
+					reason: `the arbiter did not answer within ${req.timeoutMs} ms (permissions.timeoutMs)`,
+					...(ref ? { model: ref } : {}),
+				};
 	try {
 		const usable = await usableModel(req.registry, req.choice, signal);
 		if (!usable) return lateOutcome();
-		if ("problem" in usable) return { kind: "failure", failure: "no-model", reason: `the arbiter has no usable model: ${usable.problem}`, ...(ref ? { model: ref } : {}) };
+		if ("problem" in usable)
+			return {
+				kind: "failure",
+				failure: "no-model",
+				reason: `the arbiter has no usable model: ${usable.problem}`,
+				...(ref ? { model: ref } : {}),
+			};
 		const input = buildAskInput(req, randomBytes(6).toString("hex"));
-		const context = { systemPrompt: loadPrompt("permission-arbiter"), messages: [{ role: "user" as const, content: input, timestamp: Date.now() }], tools: [DECISION_TOOL] };
+		const context = {
+			systemPrompt: loadPrompt("permission-arbiter"),
+			messages: [{ role: "user" as const, content: input, timestamp: Date.now() }],
+			tools: [DECISION_TOOL],
+		};
 		const reply = await askModel(req.registry, usable, context, { signal, maxTokens: 2048 });
 		if (!reply) return lateOutcome();
 		return readDecision(reply, usable.ref);
 	} catch (error) {
 		if (signal.aborted) return lateOutcome();
-		return { kind: "failure", failure: "error", reason: `the arbiter failed: ${oneLine(error instanceof Error ? error.message : String(error)).slice(0, 200)}`, ...(ref ? { model: ref } : {}) };
+		return {
+			kind: "failure",
+			failure: "error",
+			reason: `the arbiter failed: ${oneLine(error instanceof Error ? error.message : String(error)).slice(0, 200)}`,
+			...(ref ? { model: ref } : {}),
+		};
 	}
 }
-

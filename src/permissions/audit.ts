@@ -8,7 +8,16 @@ import { describeRule, type PermissionRule } from "./rules.ts";
 /** The event as this folder makes it: the log and the child's watchdog fill in the rest. */
 export type PermissionLine = Omit<PermissionEvent, keyof HistoryBase>;
 
-export function permissionLine(step: { tool: string; rule: PermissionRule; decision: "approve" | "deny"; how: PermissionLine["how"]; reason: string; latencyMs: number; model?: string; failure?: string }): PermissionLine {
+export function permissionLine(step: {
+	tool: string;
+	rule: PermissionRule;
+	decision: "approve" | "deny";
+	how: PermissionLine["how"];
+	reason: string;
+	latencyMs: number;
+	model?: string;
+	failure?: string;
+}): PermissionLine {
 	return {
 		kind: "permission",
 		tool: oneLine(step.tool).slice(0, 100),

@@ -14,13 +14,23 @@ export function permissionConfigPath(agentDir: string): string {
 	return join(agentDir, "extensions", "subagent", "config.json");
 }
 
-const schema = z.object({
-	permissions: z
-		.strictObject({
-			rules: z.record(z.string(), z.enum(PERMISSIONS as [string, ...string[]], { error: "must be allow, ask or deny" }), { error: "must be an object of tool name or glob to allow, ask or deny" }).optional(),
-		}, { error: "must be an object with `rules`" })
-		.optional(),
-}, { error: "must be a JSON object" });
+const schema = z.object(
+	{
+		permissions: z
+			.strictObject(
+				{
+					rules: z
+						.record(z.string(), z.enum(PERMISSIONS as [string, ...string[]], { error: "must be allow, ask or deny" }), {
+							error: "must be an object of tool name or glob to allow, ask or deny",
+						})
+						.optional(),
+				},
+				{ error: "must be an object with `rules`" },
+			)
+			.optional(),
+	},
+	{ error: "must be a JSON object" },
+);
 
 export type GlobalRules = { ok: true; rules?: RuleSet; file: string } | { ok: false; file: string; error: string };
 
@@ -37,7 +47,10 @@ export function readGlobalRules(agentDir: string): GlobalRules {
 	if (!checked.success) {
 		const issue = checked.error.issues[0];
 		const where = issue.path.length ? issue.path.map(String).join(".") : "the file";
-		const more = checked.error.issues.length > 1 ? ` (and ${checked.error.issues.length - 1} more problem${checked.error.issues.length > 2 ? "s" : ""})` : "";
+		const more =
+			checked.error.issues.length > 1
+				? ` (and ${checked.error.issues.length - 1} more problem${checked.error.issues.length > 2 ? "s" : ""})`
+				: "";
 		return fail(`${where}: ${issue.message}${more}`);
 	}
 	const rules = checked.data.permissions?.rules as RuleSet | undefined;
@@ -62,20 +75,36 @@ export interface AgentRulesSource {
  * when nothing asks or denies (no gate). An error when a rule set is broken: the launch is
  * refused rather than run ungated.
  */
-export function childPolicy(global: GlobalRules, agent: AgentRulesSource): { ok: true; policy?: PermissionPolicy } | { ok: false; error: string } {
-	if (!global.ok) return { ok: false, error: `the permission rules cannot be used (${global.error}); no child runs ungated under a broken rule set, so nothing was launched. Fix the file, then launch again.` };
+export function childPolicy(
+	global: GlobalRules,
+	agent: AgentRulesSource,
+): { ok: true; policy?: PermissionPolicy } | { ok: false; error: string } {
+	if (!global.ok)
+		return {
+			ok: false,
+			error: `the permission rules cannot be used (${global.error}); no child runs ungated under a broken rule set, so nothing was launched. Fix the file, then launch again.`,
+		};
 	const own = agentLayer(agent.name, agent.path, agent.permissions);
 	if (typeof own === "string") return { ok: false, error: own };
 	const base = agent.base ? agentLayer(agent.name, agent.base.path, agent.base.permissions) : undefined;
 	if (typeof base === "string") return { ok: false, error: base };
 	const project = agent.source === "project";
-	const policy = layerPolicy(global.rules ? { rules: global.rules, file: global.file } : undefined, project ? base : own, project ? own : undefined);
+	const policy = layerPolicy(
+		global.rules ? { rules: global.rules, file: global.file } : undefined,
+		project ? base : own,
+		project ? own : undefined,
+	);
 	return { ok: true, ...(gates(policy) ? { policy } : {}) };
 }
 
-function agentLayer(name: string, path: string, permissions: Record<string, string> | undefined): { rules: RuleSet; file: string } | undefined | string {
+function agentLayer(
+	name: string,
+	path: string,
+	permissions: Record<string, string> | undefined,
+): { rules: RuleSet; file: string } | undefined | string {
 	if (!permissions || !Object.keys(permissions).length) return undefined;
 	const problems = ruleSetProblems(permissions);
-	if (problems.length) return `${path}: the permission rules of agent "${name}": ${problems.join("; ")}. Nothing was launched.`;
+	if (problems.length)
+		return `${path}: the permission rules of agent "${name}": ${problems.join("; ")}. Nothing was launched.`;
 	return { rules: permissions as RuleSet, file: path };
 }

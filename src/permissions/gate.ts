@@ -80,7 +80,17 @@ export class PermissionGate {
 		const rule = decision.rule as PermissionRule;
 		if (decision.value === "deny") {
 			const reason = `Blocked by the permission rule ${describeRule(rule)}: ${call.toolName} may not run for the ${this.deps.role} role. Do not retry it; if the task needs it, say so in your answer to the parent.`;
-			this.deps.record(ctx, permissionLine({ tool: call.toolName, rule, decision: "deny", how: "rule", reason: "denied by rule", latencyMs: 0 }));
+			this.deps.record(
+				ctx,
+				permissionLine({
+					tool: call.toolName,
+					rule,
+					decision: "deny",
+					how: "rule",
+					reason: "denied by rule",
+					latencyMs: 0,
+				}),
+			);
 			return { block: true, reason };
 		}
 		return this.ask(ctx, call, rule);
@@ -91,7 +101,18 @@ export class PermissionGate {
 		const key = fingerprint(call);
 		const earlier = this.decided.get(key);
 		if (earlier) {
-			this.deps.record(ctx, permissionLine({ tool: call.toolName, rule, decision: earlier.decision, how: "reused", reason: earlier.reason, latencyMs: Date.now() - started, model: earlier.model }));
+			this.deps.record(
+				ctx,
+				permissionLine({
+					tool: call.toolName,
+					rule,
+					decision: earlier.decision,
+					how: "reused",
+					reason: earlier.reason,
+					latencyMs: Date.now() - started,
+					model: earlier.model,
+				}),
+			);
 			return verdictOf(call.toolName, rule, { kind: "decision", ...earlier }, true);
 		}
 		const outcome = await this.consult(ctx, call, rule);
@@ -99,9 +120,32 @@ export class PermissionGate {
 		if (outcome.kind === "decision") {
 			if (this.decided.size >= REUSE_LIMIT) this.decided.clear();
 			this.decided.set(key, { decision: outcome.decision, reason: outcome.reason, model: outcome.model });
-			this.deps.record(ctx, permissionLine({ tool: call.toolName, rule, decision: outcome.decision, how: "arbiter", reason: outcome.reason, latencyMs, model: outcome.model }));
+			this.deps.record(
+				ctx,
+				permissionLine({
+					tool: call.toolName,
+					rule,
+					decision: outcome.decision,
+					how: "arbiter",
+					reason: outcome.reason,
+					latencyMs,
+					model: outcome.model,
+				}),
+			);
 		} else {
-			this.deps.record(ctx, permissionLine({ tool: call.toolName, rule, decision: "deny", how: "failure", reason: outcome.reason, latencyMs, failure: outcome.failure, ...(outcome.model ? { model: outcome.model } : {}) }));
+			this.deps.record(
+				ctx,
+				permissionLine({
+					tool: call.toolName,
+					rule,
+					decision: "deny",
+					how: "failure",
+					reason: outcome.reason,
+					latencyMs,
+					failure: outcome.failure,
+					...(outcome.model ? { model: outcome.model } : {}),
+				}),
+			);
 		}
 		return verdictOf(call.toolName, rule, outcome, false);
 	}
@@ -111,10 +155,24 @@ export class PermissionGate {
 		try {
 			settings = this.deps.settings(ctx);
 		} catch (error) {
-			return { kind: "failure", failure: "error", reason: `the child watchdog's settings could not be read: ${error instanceof Error ? error.message : String(error)}` };
+			return {
+				kind: "failure",
+				failure: "error",
+				reason: `the child watchdog's settings could not be read: ${error instanceof Error ? error.message : String(error)}`,
+			};
 		}
-		if (!settings.enabled) return { kind: "failure", failure: "watchdog-off", reason: `the child watchdog that arbitrates is off (${settings.offReason ?? "disabled"})` };
-		if (!settings.choice.provider || !settings.choice.id) return { kind: "failure", failure: "no-model", reason: `the arbiter has no model: ${settings.choice.problem ?? "none configured"}` };
+		if (!settings.enabled)
+			return {
+				kind: "failure",
+				failure: "watchdog-off",
+				reason: `the child watchdog that arbitrates is off (${settings.offReason ?? "disabled"})`,
+			};
+		if (!settings.choice.provider || !settings.choice.id)
+			return {
+				kind: "failure",
+				failure: "no-model",
+				reason: `the arbiter has no model: ${settings.choice.problem ?? "none configured"}`,
+			};
 		const request: AskRequest = {
 			registry: ctx.modelRegistry,
 			choice: settings.choice,
@@ -130,21 +188,35 @@ export class PermissionGate {
 		try {
 			return await (this.deps.arbiter ?? askArbiter)(request);
 		} catch (error) {
-			return { kind: "failure", failure: "error", reason: `the arbiter failed: ${error instanceof Error ? error.message : String(error)}` };
+			return {
+				kind: "failure",
+				failure: "error",
+				reason: `the arbiter failed: ${error instanceof Error ? error.message : String(error)}`,
+			};
 		}
 	}
 }
 
 function faulted(error: unknown): GateVerdict {
-	return { block: true, reason: `Denied: the permission gate failed (${error instanceof Error ? error.message : String(error)}), so this call did not run.` };
+	return {
+		block: true,
+		reason: `Denied: the permission gate failed (${error instanceof Error ? error.message : String(error)}), so this call did not run.`,
+	};
 }
 
 /** What the child is told: an approval lets the call run; anything else blocks it with the reason. */
 function verdictOf(tool: string, rule: PermissionRule, outcome: ArbiterOutcome, reused: boolean): GateVerdict {
 	if (outcome.kind === "decision" && outcome.decision === "approve") return undefined;
 	const again = reused ? " (the same call was decided earlier in this run)" : "";
-	if (outcome.kind === "decision") return { block: true, reason: `The permission arbiter denied this ${tool} call${again} (rule ${describeRule(rule)}): ${outcome.reason}` };
-	return { block: true, reason: `Denied: this ${tool} call needs approval (rule ${describeRule(rule)}) and none could be had: ${outcome.reason}. Do not retry it; if the task needs it, say so in your answer to the parent.` };
+	if (outcome.kind === "decision")
+		return {
+			block: true,
+			reason: `The permission arbiter denied this ${tool} call${again} (rule ${describeRule(rule)}): ${outcome.reason}`,
+		};
+	return {
+		block: true,
+		reason: `Denied: this ${tool} call needs approval (rule ${describeRule(rule)}) and none could be had: ${outcome.reason}. Do not retry it; if the task needs it, say so in your answer to the parent.`,
+	};
 }
 
 /** Tool and arguments, hashed: identical asks share it. */
@@ -176,9 +248,13 @@ export function recentCalls(ctx: GateCtx, currentId: string | undefined): string
 	const out: string[] = [];
 	for (let i = branch.length - 1; i >= 0 && out.length < RECENT_CALLS; i--) {
 		const entry = branch[i] as { type?: string; message?: { role?: string; content?: unknown } };
-		if (entry?.type !== "message" || entry.message?.role !== "assistant" || !Array.isArray(entry.message.content)) continue;
-		const calls = (entry.message.content as Array<{ type?: string; id?: string; name?: unknown; arguments?: unknown }>).filter((c) => c?.type === "toolCall" && c.id !== currentId);
-		for (let k = calls.length - 1; k >= 0 && out.length < RECENT_CALLS; k--) out.push(describeCall(calls[k].name, calls[k].arguments));
+		if (entry?.type !== "message" || entry.message?.role !== "assistant" || !Array.isArray(entry.message.content))
+			continue;
+		const calls = (
+			entry.message.content as Array<{ type?: string; id?: string; name?: unknown; arguments?: unknown }>
+		).filter((c) => c?.type === "toolCall" && c.id !== currentId);
+		for (let k = calls.length - 1; k >= 0 && out.length < RECENT_CALLS; k--)
+			out.push(describeCall(calls[k].name, calls[k].arguments));
 	}
 	return out.reverse();
 }
@@ -186,7 +262,9 @@ export function recentCalls(ctx: GateCtx, currentId: string | undefined): string
 function describeCall(name: unknown, args: unknown): string {
 	const tool = typeof name === "string" ? oneLine(name).slice(0, 64) : "?";
 	const a = (args && typeof args === "object" ? args : {}) as Record<string, unknown>;
-	const pick = ["path", "file_path", "pattern", "url", "query", "name"].map((k) => a[k]).find((v) => typeof v === "string");
+	const pick = ["path", "file_path", "pattern", "url", "query", "name"]
+		.map((k) => a[k])
+		.find((v) => typeof v === "string");
 	// A command's first two words are its target; the rest may carry anything.
 	const command = typeof a.command === "string" ? a.command.trim().split(/\s+/).slice(0, 2).join(" ") : undefined;
 	const target = typeof pick === "string" ? pick : command;

@@ -3,9 +3,36 @@
 // ask or deny, the arbiter (one model call on the child watchdog model), argument redaction,
 // and the history line of every step.
 // Other folders import from here; files inside the folder import each other directly.
-export { askArbiter, buildAskInput, DECISION_PARAMS, DECISION_TOOL_NAME, readDecision, type ArbiterOutcome, type AskRequest } from "./arbiter.ts";
+export {
+	askArbiter,
+	buildAskInput,
+	DECISION_PARAMS,
+	DECISION_TOOL_NAME,
+	readDecision,
+	type ArbiterOutcome,
+	type AskRequest,
+} from "./arbiter.ts";
 export { permissionLine, type PermissionLine } from "./audit.ts";
 export { childPolicy, permissionConfigPath, readGlobalRules, type GlobalRules } from "./config.ts";
-export { PermissionGate, recentCalls, type ArbiterSettings, type GateCall, type GateCtx, type GateDeps, type GateVerdict } from "./gate.ts";
+export {
+	PermissionGate,
+	recentCalls,
+	type ArbiterSettings,
+	type GateCall,
+	type GateCtx,
+	type GateDeps,
+	type GateVerdict,
+} from "./gate.ts";
 export { PREVIEW_CHARS, previewArguments, redactText } from "./redact.ts";
-export { BASH, gates, layerPolicy, NEVER_GATED, RuleMatcher, ruleSetProblems, type Permission, type PermissionPolicy, type PermissionRule, type RuleSet } from "./rules.ts";
+export {
+	BASH,
+	gates,
+	layerPolicy,
+	NEVER_GATED,
+	RuleMatcher,
+	ruleSetProblems,
+	type Permission,
+	type PermissionPolicy,
+	type PermissionRule,
+	type RuleSet,
+} from "./rules.ts";

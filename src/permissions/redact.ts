@@ -15,12 +15,16 @@ const MAX_DEPTH = 6;
 const R = "[redacted]";
 
 /** A key whose value is a secret whatever it looks like. */
-const SECRET_KEY = /pass(?:word|wd|phrase)?$|^pwd$|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|authorization|^auth$|cookie|session[_-]?id|signature/i;
+const SECRET_KEY =
+	/pass(?:word|wd|phrase)?$|^pwd$|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|authorization|^auth$|cookie|session[_-]?id|signature/i;
 
 /** Shapes of secrets, replaced wherever they stand. Order matters: whole blocks first. */
 const PATTERNS: Array<[RegExp, string]> = [
 	// PEM and PGP private keys (RSA, EC, OPENSSH, ENCRYPTED, PGP … BLOCK), to their END line or the end of the text.
-	[/-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g, "[redacted private key]"],
+	[
+		/-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+		"[redacted private key]",
+	],
 	// Connection strings (Azure storage and service bus, ADO.NET): AccountKey=…; Password=…;
 	[/\b(AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecretValue|Password|Pwd)=[^;\s"'`]+/gi, `$1=${R}`],
 	// Credentials in a URL: scheme://user:password@host, scheme://token@host.
@@ -43,18 +47,36 @@ const PATTERNS: Array<[RegExp, string]> = [
 	// `.env` lines: NAME=value (optionally `export`), at the start of a line, any upper-case name.
 	[/^([ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*[ \t]*=[ \t]*)\S.*$/gm, `$1${R}`],
 	// Lower-case `.env` lines under a secret-looking name, `=` without spaces (code puts spaces around it).
-	[/^([ \t]*(?:export[ \t]+)?[A-Za-z][A-Za-z0-9_.-]*(?:pass|passwd|password|pwd|secret|token|api[_-]?key|private[_-]?key|access[_-]?key|credentials?)[A-Za-z0-9_]*=)\S.*$/gim, `$1${R}`],
+	[
+		/^([ \t]*(?:export[ \t]+)?[A-Za-z][A-Za-z0-9_.-]*(?:pass|passwd|password|pwd|secret|token|api[_-]?key|private[_-]?key|access[_-]?key|credentials?)[A-Za-z0-9_]*=)\S.*$/gim,
+		`$1${R}`,
+	],
 	// An upper-case secret-looking NAME=value anywhere (a command's environment, an `echo … >> .env`).
-	[/\b([A-Z][A-Z0-9_]*(?:PASS|PASSWD|PASSWORD|PWD|SECRET|TOKEN|KEY|CREDENTIALS?|SALT)[A-Z0-9_]*=)(?!\[redacted)[^\s"'`;&|]+/g, `$1${R}`],
+	[
+		/\b([A-Z][A-Z0-9_]*(?:PASS|PASSWD|PASSWORD|PWD|SECRET|TOKEN|KEY|CREDENTIALS?|SALT)[A-Z0-9_]*=)(?!\[redacted)[^\s"'`;&|]+/g,
+		`$1${R}`,
+	],
 	// Passwords on a command line: mysql -pSECRET (the MySQL family), --password=SECRET (anything).
-	[/(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mariadb[a-z-]*)\b[^\n|;&]*?\s)-p(?=[^\s-])\S+/g, `$1-p${R}`],
+	[
+		/(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mariadb[a-z-]*)\b[^\n|;&]*?\s)-p(?=[^\s-])\S+/g,
+		`$1-p${R}`,
+	],
 	[/(--pass(?:word)?=)(?!\[redacted)\S+/g, `$1${R}`],
 	// key = "literal" or key: 'literal' under a secret-looking name, in any language.
-	[/\b([A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)[A-Za-z0-9_.-]*["']?[ \t]*[:=]{1,2}[ \t]*)(["'`])[^"'`\n]+\2/gi, `$1$2${R}$2`],
+	[
+		/\b([A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)[A-Za-z0-9_.-]*["']?[ \t]*[:=]{1,2}[ \t]*)(["'`])[^"'`\n]+\2/gi,
+		`$1$2${R}$2`,
+	],
 	// The same with a bare value that is not an identifier or type (it holds a digit or a symbol).
-	[/\b([A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|client[_-]?secret)[A-Za-z0-9_.-]*[ \t]*[:=][ \t]*)(?=[^\s"'`,;)]*[0-9!@#$%^&*+/=~])[^\s"'`,;)]{6,}/gi, `$1${R}`],
+	[
+		/\b([A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|client[_-]?secret)[A-Za-z0-9_.-]*[ \t]*[:=][ \t]*)(?=[^\s"'`,;)]*[0-9!@#$%^&*+/=~])[^\s"'`,;)]{6,}/gi,
+		`$1${R}`,
+	],
 	// A 40-character base64 run with upper and lower case and digits (an AWS secret access key's shape).
-	[/(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*[a-z])(?=[A-Za-z0-9/+]*[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g, R],
+	[
+		/(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*[a-z])(?=[A-Za-z0-9/+]*[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
+		R,
+	],
 ];
 
 /** A run of base64 this long (with its padding) is a key, a token or a blob, never code a reviewer needs. */
@@ -114,7 +136,8 @@ function scrubKeys(value: unknown, depth: number, budget: { left: number }): unk
 	let n = 0;
 	for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
 		if (n++ >= 200) break;
-		out[key] = SECRET_KEY.test(key) && v !== null && v !== "" && typeof v !== "boolean" ? R : scrubKeys(v, depth + 1, budget);
+		out[key] =
+			SECRET_KEY.test(key) && v !== null && v !== "" && typeof v !== "boolean" ? R : scrubKeys(v, depth + 1, budget);
 	}
 	return out;
 }

@@ -49,7 +49,11 @@ export function ruleSetProblems(rules: Record<string, unknown>): string[] {
 	const entries = Object.entries(rules);
 	if (entries.length > MAX_RULES) problems.push(`${entries.length} rules, more than the ${MAX_RULES} allowed`);
 	for (const [pattern, value] of entries) {
-		const problem = patternProblem(pattern) ?? (PERMISSIONS.includes(value as Permission) ? undefined : `the permission must be allow, ask or deny; got ${JSON.stringify(value) ?? String(value)}`);
+		const problem =
+			patternProblem(pattern) ??
+			(PERMISSIONS.includes(value as Permission)
+				? undefined
+				: `the permission must be allow, ask or deny; got ${JSON.stringify(value) ?? String(value)}`);
 		if (problem) problems.push(`"${pattern.slice(0, MAX_PATTERN_CHARS)}": ${problem}`);
 	}
 	return problems;
@@ -62,7 +66,8 @@ function patternProblem(pattern: string): string | undefined {
 		return "bash cannot be gated by a tool rule: bash policy belongs to a command-level guard (for example pi-guard), loaded into the child through the agent's `extensions`";
 	}
 	if (NEVER_GATED.has(pattern)) return `${pattern} reaches the parent or the user and is never gated; remove the rule`;
-	if (!PATTERN_CHARS.test(pattern)) return "a tool name or glob holds letters, digits, _ . : - and the wildcards * ? [ ] only";
+	if (!PATTERN_CHARS.test(pattern))
+		return "a tool name or glob holds letters, digits, _ . : - and the wildcards * ? [ ] only";
 	if ((pattern.match(/[*?]/g)?.length ?? 0) > MAX_WILDCARDS) return `more than ${MAX_WILDCARDS} wildcards`;
 	return undefined;
 }
@@ -72,9 +77,12 @@ type Layer = { rules: RuleSet; file: string } | undefined;
 /** The policy of one child: the global rules, a user agent's, a project agent's. Each must be sound (see ruleSetProblems). */
 export function layerPolicy(global: Layer, agent: Layer, project?: Layer): PermissionPolicy {
 	const rules: PermissionRule[] = [];
-	for (const [pattern, value] of Object.entries(agent?.rules ?? {})) rules.push({ pattern, value, origin: "agent", file: agent?.file ?? "" });
-	for (const [pattern, value] of Object.entries(global?.rules ?? {})) rules.push({ pattern, value, origin: "global", file: global?.file ?? "" });
-	for (const [pattern, value] of Object.entries(project?.rules ?? {})) rules.push({ pattern, value, origin: "project", file: project?.file ?? "" });
+	for (const [pattern, value] of Object.entries(agent?.rules ?? {}))
+		rules.push({ pattern, value, origin: "agent", file: agent?.file ?? "" });
+	for (const [pattern, value] of Object.entries(global?.rules ?? {}))
+		rules.push({ pattern, value, origin: "global", file: global?.file ?? "" });
+	for (const [pattern, value] of Object.entries(project?.rules ?? {}))
+		rules.push({ pattern, value, origin: "project", file: project?.file ?? "" });
 	return { rules };
 }
 
@@ -84,7 +92,9 @@ export function layerPolicy(global: Layer, agent: Layer, project?: Layer): Permi
  */
 export function gates(policy: PermissionPolicy | undefined): boolean {
 	if (!policy) return false;
-	const lifted = new Set(policy.rules.filter((r) => r.origin === "agent" && r.value === "allow" && isExact(r.pattern)).map((r) => r.pattern));
+	const lifted = new Set(
+		policy.rules.filter((r) => r.origin === "agent" && r.value === "allow" && isExact(r.pattern)).map((r) => r.pattern),
+	);
 	return policy.rules.some((r) => r.value !== "allow" && !(r.origin === "global" && lifted.has(r.pattern)));
 }
 
@@ -121,8 +131,21 @@ export class RuleMatcher {
 		const compile = (rule: PermissionRule): Compiled => {
 			const exact = isExact(rule.pattern);
 			if (exact) return { rule, exact, literal: rule.pattern.length, test: (name) => name === rule.pattern };
-			const glob = new Minimatch(rule.pattern, { nobrace: true, noext: true, nonegate: true, nocomment: true, noglobstar: true, dot: true, nocase: false });
-			return { rule, exact, literal: rule.pattern.replace(/\[[^\]]*\]|[*?]/g, "").length, test: (name) => glob.match(name) };
+			const glob = new Minimatch(rule.pattern, {
+				nobrace: true,
+				noext: true,
+				nonegate: true,
+				nocomment: true,
+				noglobstar: true,
+				dot: true,
+				nocase: false,
+			});
+			return {
+				rule,
+				exact,
+				literal: rule.pattern.replace(/\[[^\]]*\]|[*?]/g, "").length,
+				test: (name) => glob.match(name),
+			};
 		};
 		const of = (origin: PermissionRule["origin"]) => policy.rules.filter((r) => r.origin === origin).map(compile);
 		this.agent = of("agent");
@@ -144,7 +167,10 @@ export class RuleMatcher {
 		const global = best(this.global, toolName);
 		let decision: Decision = global ? { value: global.rule.value, rule: global.rule } : ALLOWED;
 		const agent = best(this.agent, toolName);
-		if (agent) decision = agent.exact ? { value: agent.rule.value, rule: agent.rule } : stricter({ value: agent.rule.value, rule: agent.rule }, decision);
+		if (agent)
+			decision = agent.exact
+				? { value: agent.rule.value, rule: agent.rule }
+				: stricter({ value: agent.rule.value, rule: agent.rule }, decision);
 		const project = best(this.project, toolName);
 		if (project) decision = stricter({ value: project.rule.value, rule: project.rule }, decision);
 		return decision;
@@ -174,6 +200,7 @@ function moreSpecific(a: Compiled, b: Compiled): boolean {
 /** `"edit": "ask" (agent file /…/worker.md)`: how a rule is named to the child and in history. */
 export function describeRule(rule: PermissionRule | undefined): string {
 	if (!rule) return "no rule";
-	const where = rule.origin === "agent" ? "agent file" : rule.origin === "project" ? "project agent file" : "global config";
+	const where =
+		rule.origin === "agent" ? "agent file" : rule.origin === "project" ? "project agent file" : "global config";
 	return `"${rule.pattern}": "${rule.value}" (${where} ${rule.file})`;
 }

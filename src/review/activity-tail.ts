@@ -38,10 +38,19 @@ export function isOrchestration(args: unknown): boolean {
 
 /** One turn's orchestration: each qualifying call with the result of the same name and id, as text. */
 export function activityOfTurn(turn: TurnLike): Array<{ id: string; text: string }> {
-	const content = turn.message?.role === "assistant" && Array.isArray(turn.message.content) ? (turn.message.content as Array<Record<string, unknown>>) : [];
+	const content =
+		turn.message?.role === "assistant" && Array.isArray(turn.message.content)
+			? (turn.message.content as Array<Record<string, unknown>>)
+			: [];
 	const out: Array<{ id: string; text: string }> = [];
 	for (const block of content) {
-		if (block.type !== "toolCall" || block.name !== ACTIVITY_TOOL || typeof block.id !== "string" || !isOrchestration(block.arguments)) continue;
+		if (
+			block.type !== "toolCall" ||
+			block.name !== ACTIVITY_TOOL ||
+			typeof block.id !== "string" ||
+			!isOrchestration(block.arguments)
+		)
+			continue;
 		const result = turn.toolResults?.find((r) => r.toolCallId === block.id && r.toolName === ACTIVITY_TOOL);
 		if (!result) continue; // a call without its result is not activity that happened
 		const action = (block.arguments as { action?: string }).action ?? "launch";
@@ -101,7 +110,10 @@ export class ActivityTail {
 		if (!found.length) return;
 		const fresh = !this.watchdogRun;
 		if (fresh) this.freshInRun = true;
-		this.entries = keepTail(this.entries, found.map((f) => ({ ...f, fresh, reviewed: false })));
+		this.entries = keepTail(
+			this.entries,
+			found.map((f) => ({ ...f, fresh, reviewed: false })),
+		);
 	}
 
 	/** Session replacement, compaction, shutdown, clarification or the watchdog turned off. */

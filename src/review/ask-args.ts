@@ -9,8 +9,17 @@ import { clip, isPlainObject } from "../util/index.ts";
 export const ASK_LIMITS = { question: 1000, evidence: 2000 };
 
 export const ASK_PARAMS = Type.Object({
-	question: Type.String({ minLength: 1, maxLength: ASK_LIMITS.question, description: "One focused question the agent (or, through it, the user) can answer." }),
-	evidence: Type.String({ minLength: 1, maxLength: ASK_LIMITS.evidence, description: "What in the run or the repository you cannot judge without the answer: paths, tool output, the request." }),
+	question: Type.String({
+		minLength: 1,
+		maxLength: ASK_LIMITS.question,
+		description: "One focused question the agent (or, through it, the user) can answer.",
+	}),
+	evidence: Type.String({
+		minLength: 1,
+		maxLength: ASK_LIMITS.evidence,
+		description:
+			"What in the run or the repository you cannot judge without the answer: paths, tool output, the request.",
+	}),
 });
 
 export type AskArgs = Static<typeof ASK_PARAMS>;
@@ -25,9 +34,17 @@ export const ASK_TOOL: Tool = {
 export function parseAskArgs(args: unknown): { ok: true; value: AskArgs } | { ok: false; error: string } {
 	const given = trimStrings(args);
 	// Cut before the check: an over-long question is still a question.
-	const cut = isPlainObject(given) ? { ...given, question: cutText(given.question, ASK_LIMITS.question), evidence: cutText(given.evidence, ASK_LIMITS.evidence) } : given;
+	const cut = isPlainObject(given)
+		? {
+				...given,
+				question: cutText(given.question, ASK_LIMITS.question),
+				evidence: cutText(given.evidence, ASK_LIMITS.evidence),
+			}
+		: given;
 	const checked = checkArgs(ASK_PARAMS, cut);
-	return checked.ok ? { ok: true, value: { question: checked.value.question, evidence: checked.value.evidence } } : checked;
+	return checked.ok
+		? { ok: true, value: { question: checked.value.question, evidence: checked.value.evidence } }
+		: checked;
 }
 
 const cutText = (value: unknown, max: number) => (typeof value === "string" ? clip(value, max) : value);

@@ -8,7 +8,17 @@
 import { lstatSync, type Stats } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { changedPaths, type DirtyMarks, type FileMark, sameContent, sameStat } from "./change-set.ts";
-import { createGitRunner, findRepo, type GitRunner, hashOf, hashPath, IgnoreRules, parsePorcelainV2, readHead, type RepoLocation } from "../git/index.ts";
+import {
+	createGitRunner,
+	findRepo,
+	type GitRunner,
+	hashOf,
+	hashPath,
+	IgnoreRules,
+	parsePorcelainV2,
+	readHead,
+	type RepoLocation,
+} from "../git/index.ts";
 import { placeTouched, realRootOf } from "./touched-path.ts";
 
 /** Tools known not to change files; anything else might. */
@@ -138,11 +148,14 @@ export class ChangeGate {
 		// content means it was clean then too.
 		const startDirty = new Map(start.dirty);
 		for (const path of start.uncertain ?? []) {
-			if (!end.dirty.has(path) && sameContent(startDirty.get(path) ?? null, await this.mark(path, true))) startDirty.delete(path);
+			if (!end.dirty.has(path) && sameContent(startDirty.get(path) ?? null, await this.mark(path, true)))
+				startDirty.delete(path);
 		}
 		const paths = new Set(changedPaths(startDirty, end.dirty, run.startedAt - MTIME_MARGIN_MS));
 		if (start.head !== end.head && end.head) {
-			const range = start.head ? ["diff", "--name-only", "-z", start.head, end.head] : ["ls-tree", "-r", "-z", "--name-only", end.head];
+			const range = start.head
+				? ["diff", "--name-only", "-z", start.head, end.head]
+				: ["ls-tree", "-r", "-z", "--name-only", end.head];
 			const committed = await this.git.run(range, { signal, timeoutMs: this.options.timeoutMs });
 			for (const p of committed.stdout.split("\0")) if (p && !this.options.ignore(p)) paths.add(p);
 		}
@@ -161,7 +174,14 @@ export class ChangeGate {
 	}
 
 	private currentRun(): RunState {
-		this.run ??= { startedAt: Date.now(), mutated: false, filesOnly: true, before: new Map(), pending: new Set(), evidence: new Set() };
+		this.run ??= {
+			startedAt: Date.now(),
+			mutated: false,
+			filesOnly: true,
+			before: new Map(),
+			pending: new Set(),
+			evidence: new Set(),
+		};
 		return this.run;
 	}
 
@@ -231,10 +251,13 @@ export class ChangeGate {
 		}
 		if (unknown.length === 0) return kept;
 		// Tracked, or untracked and not excluded: exactly the paths `git status` could list.
-		const listed = await (this.git as GitRunner).run(["--literal-pathspecs", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...unknown], {
-			signal,
-			timeoutMs: this.options.timeoutMs,
-		});
+		const listed = await (this.git as GitRunner).run(
+			["--literal-pathspecs", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...unknown],
+			{
+				signal,
+				timeoutMs: this.options.timeoutMs,
+			},
+		);
 		if (!listed.ok) return { error: `git ls-files failed: ${listed.error}` };
 		for (const path of listed.stdout.split("\0")) if (path) kept.add(path);
 		return kept;
@@ -249,7 +272,8 @@ export class ChangeGate {
 		// paths, taking the content from before the run's own edits where it made any.
 		if (last && head !== undefined && head === last.head) {
 			const dirty: DirtyMarks = new Map();
-			for (const path of last.dirty.keys()) dirty.set(path, run.before.has(path) ? (run.before.get(path) ?? null) : await this.mark(path));
+			for (const path of last.dirty.keys())
+				dirty.set(path, run.before.has(path) ? (run.before.get(path) ?? null) : await this.mark(path));
 			return { head, dirty, uncertain: new Set(last.uncertain) };
 		}
 		const now = await this.status();
@@ -278,7 +302,10 @@ export class ChangeGate {
 		// so a commit landing in between shows up as a moved HEAD (over-reported, never missed).
 		const known = readHead(this.repo as RepoLocation);
 		const args = ["--no-optional-locks", "status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames"];
-		const running = git.run(known === undefined ? [...args, "--branch"] : args, { signal, timeoutMs: this.options.timeoutMs });
+		const running = git.run(known === undefined ? [...args, "--branch"] : args, {
+			signal,
+			timeoutMs: this.options.timeoutMs,
+		});
 		// While git works in its own process, look at the paths that were dirty at the last look:
 		// most are in its answer. A write landing in that window falls between two runs either way.
 		const early = new Map<string, FileMark | null | Promise<FileMark | null>>();

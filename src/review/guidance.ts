@@ -23,18 +23,31 @@ export interface GuidanceRead {
 	skipped: string[];
 }
 
-export function readGuidance(options: { cwd: string; configDirName: string; agentDir: string; trusted: boolean; trust?: FileTrust }): GuidanceRead {
+export function readGuidance(options: {
+	cwd: string;
+	configDirName: string;
+	agentDir: string;
+	trusted: boolean;
+	trust?: FileTrust;
+}): GuidanceRead {
 	const files: GuidanceFile[] = [];
 	const skipped: string[] = [];
 	const sources: Array<{ source: GuidanceFile["source"]; path: string; root: string }> = [];
 	// An untrusted project's instructions would let the repository steer its own reviewer.
 	const projectPath = join(options.cwd, options.configDirName, GUIDANCE_FILE);
-	if (options.trusted && (options.trust?.mayOpen(projectPath) ?? true)) sources.push({ source: "project", path: projectPath, root: options.cwd });
+	if (options.trusted && (options.trust?.mayOpen(projectPath) ?? true))
+		sources.push({ source: "project", path: projectPath, root: options.cwd });
 	sources.push({ source: "user", path: join(options.agentDir, GUIDANCE_FILE), root: userRoot(options.agentDir) });
 	for (const { source, path, root } of sources) {
 		const read = readFileInRoot(path, { root, maxBytes: GUIDANCE_READ_BYTES, overLimit: "truncate" });
 		// Only the content there when you decided to trust the project (trust-snapshot.ts); the rest is held back.
-		if (source === "project" && options.trust && read.state !== "missing" && !options.trust.allows(path, readState(read))) continue;
+		if (
+			source === "project" &&
+			options.trust &&
+			read.state !== "missing" &&
+			!options.trust.allows(path, readState(read))
+		)
+			continue;
 		if (read.state === "refused") skipped.push(read.reason);
 		else if (read.state === "ok" && read.text.trim()) files.push({ source, path, text: read.text.trim() });
 	}

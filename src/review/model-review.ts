@@ -17,14 +17,25 @@ import { type GuidanceFile, readGuidance } from "./guidance.ts";
 import { type PendingChanges, pendingFromRecord, pendingSection, settlePending, takePending } from "./pending.ts";
 import { loadPrompt } from "../model-call/index.ts";
 import { buildReviewInput } from "./review-input.ts";
-import { addRecord, EMPTY_HISTORY, historyFromEntries, REVIEW_ENTRY, type ReviewHistory, type ReviewRecord, reviewSection } from "./review-record.ts";
+import {
+	addRecord,
+	EMPTY_HISTORY,
+	historyFromEntries,
+	REVIEW_ENTRY,
+	type ReviewHistory,
+	type ReviewRecord,
+	reviewSection,
+} from "./review-record.ts";
 import { type ReviewOutcome, runReview } from "./reviewer.ts";
 import { addPrompt, EMPTY_SCOPE, type Scope, SCOPE_ENTRY, scopeFromEntries } from "./scope.ts";
 import { createReviewerReadTools } from "./tools/reviewer-tools.ts";
 import { type ToolsRoot, toolsRootFor } from "./tools-root.ts";
 import { type EntryLike, renderTurnDelta } from "./turn-delta.ts";
 
-export type ReviewCtx = Pick<ExtensionContext, "cwd" | "mode" | "ui" | "sessionManager" | "modelRegistry" | "model" | "thinkingLevel" | "isProjectTrusted">;
+export type ReviewCtx = Pick<
+	ExtensionContext,
+	"cwd" | "mode" | "ui" | "sessionManager" | "modelRegistry" | "model" | "thinkingLevel" | "isProjectTrusted"
+>;
 type Level = "info" | "warning" | "error";
 
 export interface ModelReviewDeps {
@@ -128,13 +139,36 @@ export class ModelReview {
 	 * Records a finished review with every finding that came with it (LSP's too) and what
 	 * the sink made of them; returns the record to keep in the session.
 	 */
-	record(ctx: ReviewCtx, result: ReviewResult, trigger: ReviewRecord["trigger"], findings: Finding[], stalemate: { count: number; stalemate: boolean }): ReviewRecord {
+	record(
+		ctx: ReviewCtx,
+		result: ReviewResult,
+		trigger: ReviewRecord["trigger"],
+		findings: Finding[],
+		stalemate: { count: number; stalemate: boolean },
+	): ReviewRecord {
 		const { outcome } = result;
-		this.pending = settlePending(this.pending, result.paths, outcome.status === "failed" ? `review failed (${outcome.failure?.kind})` : outcome.status === "cancelled" ? `review cancelled by ${this.cancelReason}` : undefined);
+		this.pending = settlePending(
+			this.pending,
+			result.paths,
+			outcome.status === "failed"
+				? `review failed (${outcome.failure?.kind})`
+				: outcome.status === "cancelled"
+					? `review cancelled by ${this.cancelReason}`
+					: undefined,
+		);
 		if (outcome.status === "cancelled") {
-			this.deps.present(ctx, `Watchdog: review cancelled by ${this.cancelReason}; its ${result.paths.length} changed path(s) stay pending for the next review.`, "info");
+			this.deps.present(
+				ctx,
+				`Watchdog: review cancelled by ${this.cancelReason}; its ${result.paths.length} changed path(s) stay pending for the next review.`,
+				"info",
+			);
 		}
-		if (outcome.malformed.length) this.deps.present(ctx, `Watchdog: the reviewer sent malformed findings (${outcome.malformed.join("; ")}).`, "warning");
+		if (outcome.malformed.length)
+			this.deps.present(
+				ctx,
+				`Watchdog: the reviewer sent malformed findings (${outcome.malformed.join("; ")}).`,
+				"warning",
+			);
 		const status = outcome.status === "clean" && findings.length ? "findings" : outcome.status; // LSP findings count too
 		const record: ReviewRecord = {
 			at: Date.now(),
@@ -153,7 +187,8 @@ export class ModelReview {
 			stalemate: stalemate.stalemate,
 			...(this.pending.size ? { pending: Object.fromEntries(this.pending) } : {}),
 		};
-		this.history = outcome.status === "cancelled" ? { ...this.history, pending: record.pending } : addRecord(this.history, record);
+		this.history =
+			outcome.status === "cancelled" ? { ...this.history, pending: record.pending } : addRecord(this.history, record);
 		if (outcome.fellBack?.length) this.fellBack(ctx, outcome.fellBack, outcome.model);
 		if (outcome.failure) this.failed(ctx, outcome.failure, outcome.model);
 		else if (outcome.status !== "cancelled") {
@@ -186,7 +221,12 @@ export class ModelReview {
 		const last = this.history.last;
 		if (!last) return "none this session";
 		const when = new Date(last.at).toISOString().slice(11, 19);
-		const outcome = last.status === "failed" ? `failed (${last.failure?.kind})` : last.status === "findings" ? `${last.findings.length} finding(s)` : last.status;
+		const outcome =
+			last.status === "failed"
+				? `failed (${last.failure?.kind})`
+				: last.status === "findings"
+					? `${last.findings.length} finding(s)`
+					: last.status;
 		return `${when}, ${outcome}, ${(last.durationMs / 1000).toFixed(1)} s, $${last.usage.cost.toFixed(4)} (${this.history.reviews} this session, $${this.history.totalCost.toFixed(4)})`;
 	}
 
@@ -203,15 +243,26 @@ export class ModelReview {
 	}
 
 	/** One call of the reviewer model over the run since `run.since`, with scope, guidance and signals. */
-	private async ask(ctx: ReviewCtx, run: ReviewRun, paths: string[], carriedOver: string[], cancel: AbortSignal): Promise<ReviewOutcome> {
+	private async ask(
+		ctx: ReviewCtx,
+		run: ReviewRun,
+		paths: string[],
+		carriedOver: string[],
+		cancel: AbortSignal,
+	): Promise<ReviewOutcome> {
 		const settings = this.deps.settings(ctx).settings;
-		const entries = entriesSince(ctx.sessionManager.getBranch() as unknown as Array<EntryLike & { id?: string }>, run.since);
+		const entries = entriesSince(
+			ctx.sessionManager.getBranch() as unknown as Array<EntryLike & { id?: string }>,
+			run.since,
+		);
 		const gate = run.gate;
 		const own = gate?.repo?.root ?? ctx.cwd;
 		const place: ToolsRoot = this.deps.project ? toolsRootFor(own, this.deps.project) : { root: own };
 		// The gate's git runner and baseline belong to the child's own tree: not used elsewhere.
 		const tools = createReviewerReadTools(
-			place.root === own ? { root: own, git: gate?.git, baseline: gate?.baseline ?? null } : { root: place.root, baseline: null },
+			place.root === own
+				? { root: own, git: gate?.git, baseline: gate?.baseline ?? null }
+				: { root: place.root, baseline: null },
 		);
 		const input = buildReviewInput({
 			changedPaths: paths,
@@ -226,7 +277,11 @@ export class ModelReview {
 		});
 		const clarify = run.clarification;
 		// Off, the reviewer's prompt and tools are exactly what they were without clarification.
-		const prompt = [loadPrompt("reviewer"), ...(clarify ? [loadPrompt("reviewer-clarification")] : []), ...(clarify?.ask ? [loadPrompt("reviewer-ask")] : [])].join("\n\n");
+		const prompt = [
+			loadPrompt("reviewer"),
+			...(clarify ? [loadPrompt("reviewer-clarification")] : []),
+			...(clarify?.ask ? [loadPrompt("reviewer-ask")] : []),
+		].join("\n\n");
 		const choice = this.deps.reviewer(ctx);
 		return runReview({
 			registry: ctx.modelRegistry,
@@ -246,9 +301,16 @@ export class ModelReview {
 	private guidance(ctx: ReviewCtx): GuidanceFile[] {
 		const trust = this.deps.trust?.();
 		const trusted = trust ? trust.decided : repositoryTrust(ctx, this.deps.agentDir()).trusted;
-		const read = readGuidance({ cwd: ctx.cwd, configDirName: this.deps.configDirName, agentDir: this.deps.agentDir(), trusted, ...(trust ? { trust } : {}) });
+		const read = readGuidance({
+			cwd: ctx.cwd,
+			configDirName: this.deps.configDirName,
+			agentDir: this.deps.agentDir(),
+			trusted,
+			...(trust ? { trust } : {}),
+		});
 		const skipped = read.skipped.join("\n");
-		if (skipped && skipped !== this.guidanceSkipped) this.deps.present(ctx, `Watchdog: WATCHDOG.md not used: ${skipped}`, "warning");
+		if (skipped && skipped !== this.guidanceSkipped)
+			this.deps.present(ctx, `Watchdog: WATCHDOG.md not used: ${skipped}`, "warning");
 		this.guidanceSkipped = skipped;
 		return read.files;
 	}

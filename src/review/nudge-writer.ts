@@ -46,11 +46,18 @@ export async function writeNudge(req: NudgeRequest): Promise<NudgeOutcome> {
 		if (!usable) return late;
 		if ("problem" in usable) return { ok: false, message: usable.problem };
 		const input = buildNudgeInput(req, randomBytes(6).toString("hex"));
-		const context = { systemPrompt: loadPrompt("nudge-writer"), messages: [{ role: "user" as const, content: input, timestamp: Date.now() }] };
+		const context = {
+			systemPrompt: loadPrompt("nudge-writer"),
+			messages: [{ role: "user" as const, content: input, timestamp: Date.now() }],
+		};
 		// A short note needs no reasoning.
-		const reply = await askModel(req.registry, { ...usable, level: "off" }, context, { signal, maxTokens: MAX_OUTPUT_TOKENS });
+		const reply = await askModel(req.registry, { ...usable, level: "off" }, context, {
+			signal,
+			maxTokens: MAX_OUTPUT_TOKENS,
+		});
 		if (!reply) return late;
-		if (reply.stopReason === "aborted" || reply.stopReason === "error") return { ok: false, message: reply.errorMessage ?? `the model call ended with ${reply.stopReason}` };
+		if (reply.stopReason === "aborted" || reply.stopReason === "error")
+			return { ok: false, message: reply.errorMessage ?? `the model call ended with ${reply.stopReason}` };
 		const text = contentText(reply.content).trim();
 		if (!text) return { ok: false, message: "the model answered with no text" };
 		return { ok: true, text: clip(text, MAX_NUDGE_CHARS), model: usable.ref };
@@ -58,4 +65,3 @@ export async function writeNudge(req: NudgeRequest): Promise<NudgeOutcome> {
 		return signal.aborted ? late : { ok: false, message: error instanceof Error ? error.message : String(error) };
 	}
 }
-

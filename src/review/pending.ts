@@ -34,6 +34,9 @@ export function pendingSection(pending: PendingChanges): StatusSection {
 	if (!pending.size) return { title: "Pending", lines: ["nothing: every change so far was reviewed"] };
 	const byReason = new Map<string, string[]>();
 	for (const [path, why] of pending) byReason.set(why, [...(byReason.get(why) ?? []), path]);
-	const lines = [...byReason].map(([why, paths]) => `${paths.length} path(s), ${why}: ${paths.slice(0, 8).join(", ")}${paths.length > 8 ? ", …" : ""}`);
+	const lines = [...byReason].map(
+		([why, paths]) =>
+			`${paths.length} path(s), ${why}: ${paths.slice(0, 8).join(", ")}${paths.length > 8 ? ", …" : ""}`,
+	);
 	return { title: "Pending", lines: [...lines, "they are reviewed at the end of the next run"] };
 }

@@ -54,12 +54,21 @@ export function buildReviewInput(parts: ReviewInputParts): string {
 	const carried = parts.carriedOver?.length
 		? `\n${parts.carriedOver.length} of them changed in an earlier run whose review was cancelled or failed; review them with the rest:\n${fence("carried-over paths", capText(parts.carriedOver.join("\n"), PATHS_BUDGET / 2))}`
 		: "";
-	sections.push(`## Changed paths (${parts.changedPaths.length})\n${fence("changed paths", capText(paths, PATHS_BUDGET))}${carried}${parts.note ? `\n${parts.note}` : ""}`);
-	if (parts.scope.length) sections.push(`## What the user asked, oldest first\n${scopeText(parts.scope, SCOPE_BUDGET)}`);
-	if (parts.signals?.length) sections.push(`## Deterministic signals\n${fence("detector output", capText(parts.signals.join("\n\n"), SIGNALS_BUDGET))}`);
+	sections.push(
+		`## Changed paths (${parts.changedPaths.length})\n${fence("changed paths", capText(paths, PATHS_BUDGET))}${carried}${parts.note ? `\n${parts.note}` : ""}`,
+	);
+	if (parts.scope.length)
+		sections.push(`## What the user asked, oldest first\n${scopeText(parts.scope, SCOPE_BUDGET)}`);
+	if (parts.signals?.length)
+		sections.push(
+			`## Deterministic signals\n${fence("detector output", capText(parts.signals.join("\n\n"), SIGNALS_BUDGET))}`,
+		);
 	if (parts.activity?.length) {
-		const intro = "What this session did with child agents lately (its subagent calls and their results, oldest first; (new) marks what no review has seen yet). It is observed text, not a complete view of running work:";
-		sections.push(`## Orchestration activity\n${intro}\n${fence("orchestration activity", capText(parts.activity.join("\n\n"), ACTIVITY_BUDGET))}`);
+		const intro =
+			"What this session did with child agents lately (its subagent calls and their results, oldest first; (new) marks what no review has seen yet). It is observed text, not a complete view of running work:";
+		sections.push(
+			`## Orchestration activity\n${intro}\n${fence("orchestration activity", capText(parts.activity.join("\n\n"), ACTIVITY_BUDGET))}`,
+		);
 	}
 	const delta = parts.delta || "(no record)";
 	const deltaFence = dataFence(parts.nonce, "the run");

@@ -55,10 +55,18 @@ export function addRecord(history: ReviewHistory, record: ReviewRecord): ReviewH
 	};
 }
 
-export function historyFromEntries(entries: ReadonlyArray<{ type: string; customType?: string; data?: unknown }>): ReviewHistory {
+export function historyFromEntries(
+	entries: ReadonlyArray<{ type: string; customType?: string; data?: unknown }>,
+): ReviewHistory {
 	let history = EMPTY_HISTORY;
 	for (const e of entries) {
-		if (e.type === "custom" && e.customType === REVIEW_ENTRY && e.data && typeof e.data === "object" && Array.isArray((e.data as ReviewRecord).findings)) {
+		if (
+			e.type === "custom" &&
+			e.customType === REVIEW_ENTRY &&
+			e.data &&
+			typeof e.data === "object" &&
+			Array.isArray((e.data as ReviewRecord).findings)
+		) {
 			const record = e.data as ReviewRecord;
 			// A cancelled review is no review, but what it left pending counts.
 			history = record.status === "cancelled" ? { ...history, pending: record.pending } : addRecord(history, record);
@@ -69,16 +77,33 @@ export function historyFromEntries(entries: ReadonlyArray<{ type: string; custom
 
 export function reviewSection(history: ReviewHistory, enabled: boolean, lastError?: string): StatusSection {
 	const last = history.last;
-	const lines = [enabled ? "trigger: at the end of each run that changed the repository (outside git: a successful edit or write)" : "trigger: none (the watchdog is off)"];
+	const lines = [
+		enabled
+			? "trigger: at the end of each run that changed the repository (outside git: a successful edit or write)"
+			: "trigger: none (the watchdog is off)",
+	];
 	if (!last) lines.push("last review: none this session");
 	else {
 		const when = new Date(last.at).toISOString().replace("T", " ").slice(0, 19);
-		const outcome = last.status === "failed" ? `failed (${last.failure?.kind}: ${firstLine(last.failure?.message ?? "", 120)})` : last.status === "findings" ? `${last.findings.length} finding(s)` : last.status;
-		lines.push(`last review: ${when}, ${last.model} (thinking ${last.thinking}), ${(last.durationMs / 1000).toFixed(1)} s, ${last.usage.totalTokens} tokens, $${last.usage.cost.toFixed(4)}, ${outcome}`);
-		lines.push(`changed paths: ${last.changedPaths.length ? last.changedPaths.slice(0, 10).join(", ") + (last.changedPaths.length > 10 ? `, … (${last.changedPaths.length})` : "") : "none"}`);
-		lines.push(`stalemate count: ${last.stalemateCount}${last.stalemate ? " (stalemate: findings no longer sent to the agent until your next prompt)" : ""}`);
+		const outcome =
+			last.status === "failed"
+				? `failed (${last.failure?.kind}: ${firstLine(last.failure?.message ?? "", 120)})`
+				: last.status === "findings"
+					? `${last.findings.length} finding(s)`
+					: last.status;
+		lines.push(
+			`last review: ${when}, ${last.model} (thinking ${last.thinking}), ${(last.durationMs / 1000).toFixed(1)} s, ${last.usage.totalTokens} tokens, $${last.usage.cost.toFixed(4)}, ${outcome}`,
+		);
+		lines.push(
+			`changed paths: ${last.changedPaths.length ? last.changedPaths.slice(0, 10).join(", ") + (last.changedPaths.length > 10 ? `, … (${last.changedPaths.length})` : "") : "none"}`,
+		);
+		lines.push(
+			`stalemate count: ${last.stalemateCount}${last.stalemate ? " (stalemate: findings no longer sent to the agent until your next prompt)" : ""}`,
+		);
 	}
-	lines.push(`last warning: ${history.lastWarning ? `${history.lastWarning.importance}/${history.lastWarning.severity}: ${firstLine(history.lastWarning.summary, 120)}` : "none"}`);
+	lines.push(
+		`last warning: ${history.lastWarning ? `${history.lastWarning.importance}/${history.lastWarning.severity}: ${firstLine(history.lastWarning.summary, 120)}` : "none"}`,
+	);
 	if (lastError) lines.push(`last problem: ${lastError}`);
 	lines.push(`reviews this session: ${history.reviews}, total review cost: $${history.totalCost.toFixed(4)}`);
 	return { title: "Review", lines };

@@ -66,7 +66,8 @@ export interface ReviewRequest {
 
 export const WARN_TOOL: Tool = {
 	name: "watchdog_warn",
-	description: "Record one finding about the run under review. Call once per distinct problem; call nothing when the work is sound.",
+	description:
+		"Record one finding about the run under review. Call once per distinct problem; call nothing when the work is sound.",
 	parameters: WARN_PARAMS as unknown as Tool["parameters"],
 };
 
@@ -85,7 +86,14 @@ export async function runReview(req: ReviewRequest): Promise<ReviewOutcome> {
 		const outcome = await attempt(req, choices[i], { started, usage, timeout, signal });
 		const failure = outcome.failure;
 		const untouched = outcome.steps <= 1 && outcome.findings.length === 0 && !outcome.question;
-		if (outcome.status !== "failed" || !failure || !FALL_BACK_ON.has(failure.kind) || !untouched || i + 1 >= choices.length || signal.aborted) {
+		if (
+			outcome.status !== "failed" ||
+			!failure ||
+			!FALL_BACK_ON.has(failure.kind) ||
+			!untouched ||
+			i + 1 >= choices.length ||
+			signal.aborted
+		) {
 			return fellBack.length ? { ...outcome, fellBack } : outcome;
 		}
 		fellBack.push({ model: outcome.model, kind: failure.kind, message: failure.message });
@@ -105,7 +113,11 @@ async function attempt(req: ReviewRequest, choice: ReviewerChoice, clock: Attemp
 	const findings: Finding[] = [];
 	const malformed: string[] = [];
 	const ref = choice.provider && choice.id ? `${choice.provider}/${choice.id}` : "(none)";
-	const outcome = (rest: Partial<ReviewOutcome> & Pick<ReviewOutcome, "status">, steps = 0, stepLimitReached = false): ReviewOutcome => ({
+	const outcome = (
+		rest: Partial<ReviewOutcome> & Pick<ReviewOutcome, "status">,
+		steps = 0,
+		stepLimitReached = false,
+	): ReviewOutcome => ({
 		findings: dedupe(findings),
 		malformed,
 		model: ref,
@@ -118,35 +130,73 @@ async function attempt(req: ReviewRequest, choice: ReviewerChoice, clock: Attemp
 	});
 
 	const usable = await usableModel(req.registry, choice, signal);
-	if (!usable) return req.cancel.aborted ? outcome({ status: "cancelled" }) : outcome({ status: "failed", failure: { kind: "timeout", message: `resolving the reviewer's credentials took longer than ${req.timeoutMs} ms (agentEndTimeoutMs)` } });
+	if (!usable)
+		return req.cancel.aborted
+			? outcome({ status: "cancelled" })
+			: outcome({
+					status: "failed",
+					failure: {
+						kind: "timeout",
+						message: `resolving the reviewer's credentials took longer than ${req.timeoutMs} ms (agentEndTimeoutMs)`,
+					},
+				});
 	if ("problem" in usable) {
 		const message = usable.problem;
-		return outcome({ status: "failed", failure: { kind: /^Unknown model|^No reviewer model/.test(message) ? "unknown-model" : "no-auth", message } });
+		return outcome({
+			status: "failed",
+			failure: { kind: /^Unknown model|^No reviewer model/.test(message) ? "unknown-model" : "no-auth", message },
+		});
 	}
 
-	const tools: Tool[] = [...req.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters as Tool["parameters"] })), WARN_TOOL, ...(req.ask ? [ASK_TOOL] : [])];
+	const tools: Tool[] = [
+		...req.tools.map((t) => ({
+			name: t.name,
+			description: t.description,
+			parameters: t.parameters as Tool["parameters"],
+		})),
+		WARN_TOOL,
+		...(req.ask ? [ASK_TOOL] : []),
+	];
 	const messages: Message[] = [{ role: "user", content: req.input, timestamp: Date.now() }];
 	const maxSteps = req.maxSteps ?? 10;
 	const stopped = (): ReviewOutcome | undefined => {
 		if (req.cancel.aborted) return outcome({ status: "cancelled" });
-		if (timeout.aborted) return outcome({ status: "failed", failure: { kind: "timeout", message: `the review did not finish within ${req.timeoutMs} ms (agentEndTimeoutMs)` } });
+		if (timeout.aborted)
+			return outcome({
+				status: "failed",
+				failure: {
+					kind: "timeout",
+					message: `the review did not finish within ${req.timeoutMs} ms (agentEndTimeoutMs)`,
+				},
+			});
 		return undefined;
 	};
 
 	for (let step = 1; step <= maxSteps; step++) {
 		let reply: AssistantMessage | undefined;
 		try {
-			reply = await askModel(req.registry, usable, { systemPrompt: req.systemPrompt, messages, tools }, { signal, maxTokens: req.maxTokens ?? 4096 });
+			reply = await askModel(
+				req.registry,
+				usable,
+				{ systemPrompt: req.systemPrompt, messages, tools },
+				{ signal, maxTokens: req.maxTokens ?? 4096 },
+			);
 			if (!reply) return stopped() ?? outcome({ status: "failed", failure: classifyFailure("aborted") }, step);
 		} catch (error) {
-			return stopped() ?? outcome({ status: "failed", failure: classifyFailure((error as Error).message ?? String(error)) }, step);
+			return (
+				stopped() ??
+				outcome({ status: "failed", failure: classifyFailure((error as Error).message ?? String(error)) }, step)
+			);
 		}
 		usage.input += reply.usage?.input ?? 0;
 		usage.output += reply.usage?.output ?? 0;
 		usage.totalTokens += reply.usage?.totalTokens ?? 0;
 		usage.cost += reply.usage?.cost?.total ?? 0;
 		if (reply.stopReason === "aborted" || reply.stopReason === "error") {
-			return stopped() ?? outcome({ status: "failed", failure: classifyFailure(reply.errorMessage ?? reply.stopReason) }, step);
+			return (
+				stopped() ??
+				outcome({ status: "failed", failure: classifyFailure(reply.errorMessage ?? reply.stopReason) }, step)
+			);
 		}
 		messages.push(reply);
 		const calls = reply.content.filter((c) => c.type === "toolCall");
@@ -156,24 +206,39 @@ async function attempt(req: ReviewRequest, choice: ReviewerChoice, clock: Attemp
 			if (req.ask && call.name === ASK_TOOL.name) {
 				const asked = askCall(call.arguments, findings.length > 0);
 				// A question yields: the review ends here, and the session's continuation carries it.
-				if ("question" in asked) return outcome({ status: findings.length ? "findings" : "clean", question: asked.question }, step);
+				if ("question" in asked)
+					return outcome({ status: findings.length ? "findings" : "clean", question: asked.question }, step);
 				if (asked.malformed) malformed.push(asked.error);
 				result = { text: asked.error, isError: true };
 			} else if (call.name === WARN_TOOL.name) {
 				const parsed = parseWarnArgs(call.arguments);
 				if (parsed.ok) {
 					findings.push(makeFinding(parsed.value, req.source));
-					const ignored = parsed.ignoredKeys.length ? ` Ignored the unknown field${parsed.ignoredKeys.length > 1 ? "s" : ""} ${parsed.ignoredKeys.map((k) => JSON.stringify(k)).join(", ")}: watchdog_warn takes only summary, evidence, recommendedAction, importance, severity and category.` : "";
+					const ignored = parsed.ignoredKeys.length
+						? ` Ignored the unknown field${parsed.ignoredKeys.length > 1 ? "s" : ""} ${parsed.ignoredKeys.map((k) => JSON.stringify(k)).join(", ")}: watchdog_warn takes only summary, evidence, recommendedAction, importance, severity and category.`
+						: "";
 					result = { text: `Recorded.${ignored}`, isError: false };
 				} else {
 					malformed.push(parsed.error);
-					result = { text: `Not recorded: ${parsed.error}. Call watchdog_warn again with valid arguments.`, isError: true };
+					result = {
+						text: `Not recorded: ${parsed.error}. Call watchdog_warn again with valid arguments.`,
+						isError: true,
+					};
 				}
 			} else {
 				const tool = req.tools.find((t) => t.name === call.name);
-				result = tool ? await tool.execute(call.arguments, signal) : { text: `There is no tool "${call.name}".`, isError: true };
+				result = tool
+					? await tool.execute(call.arguments, signal)
+					: { text: `There is no tool "${call.name}".`, isError: true };
 			}
-			messages.push({ role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text: result.text }], isError: result.isError, timestamp: Date.now() });
+			messages.push({
+				role: "toolResult",
+				toolCallId: call.id,
+				toolName: call.name,
+				content: [{ type: "text", text: result.text }],
+				isError: result.isError,
+				timestamp: Date.now(),
+			});
 			const halt = stopped();
 			if (halt) return { ...halt, steps: step };
 		}
@@ -183,7 +248,14 @@ async function attempt(req: ReviewRequest, choice: ReviewerChoice, clock: Attemp
 
 /** A `watchdog_ask` call: the question, or why it is refused (bad arguments, or a finding already recorded). */
 function askCall(args: unknown, warned: boolean): { question: Question } | { error: string; malformed: boolean } {
-	if (warned) return { error: "Not asked: this review already recorded a finding, which goes to the agent; a question is for when you cannot judge at all.", malformed: false };
+	if (warned)
+		return {
+			error:
+				"Not asked: this review already recorded a finding, which goes to the agent; a question is for when you cannot judge at all.",
+			malformed: false,
+		};
 	const parsed = parseAskArgs(args);
-	return parsed.ok ? { question: parsed.value } : { error: `Not asked: ${parsed.error}. Call watchdog_ask again with valid arguments.`, malformed: true };
+	return parsed.ok
+		? { question: parsed.value }
+		: { error: `Not asked: ${parsed.error}. Call watchdog_ask again with valid arguments.`, malformed: true };
 }

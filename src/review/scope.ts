@@ -13,7 +13,8 @@ export interface Scope {
 export const EMPTY_SCOPE: Scope = { prompts: [] };
 
 /** Openings that say the earlier requests no longer stand. */
-const SUPERSEDES = /^\s*(actually[,:]?\s+(let'?s|instead|forget|scrap|don'?t)|instead[,:]?\s|scratch that|forget (that|it|all|everything|the previous|what i said)|never ?mind|change of plans?|new task|different task|stop (that|working on)|disregard|scrap that|start over)/i;
+const SUPERSEDES =
+	/^\s*(actually[,:]?\s+(let'?s|instead|forget|scrap|don'?t)|instead[,:]?\s|scratch that|forget (that|it|all|everything|the previous|what i said)|never ?mind|change of plans?|new task|different task|stop (that|working on)|disregard|scrap that|start over)/i;
 
 export function supersedes(prompt: string): boolean {
 	return SUPERSEDES.test(prompt);
@@ -33,7 +34,8 @@ export function scopeFromEntries(entries: ReadonlyArray<{ type: string; customTy
 	for (const e of entries) {
 		if (e.type !== "custom" || e.customType !== SCOPE_ENTRY) continue;
 		const prompts = (e.data as { prompts?: unknown } | undefined)?.prompts;
-		if (Array.isArray(prompts) && prompts.every((p) => typeof p === "string")) scope = { prompts: prompts.slice(-SCOPE_MAX_PROMPTS) };
+		if (Array.isArray(prompts) && prompts.every((p) => typeof p === "string"))
+			scope = { prompts: prompts.slice(-SCOPE_MAX_PROMPTS) };
 	}
 	return scope;
 }

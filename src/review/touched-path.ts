@@ -13,7 +13,15 @@ const UNUSUAL = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/;
 
 export function placeTouched(input: unknown, cwd: string, realRoot: string, gitDirs: readonly string[]): Placement {
 	const raw = (input as { path?: unknown } | undefined)?.path;
-	if (typeof raw !== "string" || !raw || raw.startsWith("~") || raw.startsWith("@") || raw.startsWith("file:") || UNUSUAL.test(raw)) return { kind: "unsure" };
+	if (
+		typeof raw !== "string" ||
+		!raw ||
+		raw.startsWith("~") ||
+		raw.startsWith("@") ||
+		raw.startsWith("file:") ||
+		UNUSUAL.test(raw)
+	)
+		return { kind: "unsure" };
 	const real = realTarget(resolve(cwd, raw));
 	if (!real) return { kind: "unsure" };
 	if (gitDirs.some((dir) => isInside(dir, real))) return { kind: "unsure" };
@@ -22,7 +30,8 @@ export function placeTouched(input: unknown, cwd: string, realRoot: string, gitD
 	if (!rel) return { kind: "unsure" };
 	// A folder on the way that holds `.git` is a nested repository or submodule: git reports it differently.
 	const parts = rel.split(sep);
-	for (let i = 1; i < parts.length; i++) if (existsSync(join(realRoot, ...parts.slice(0, i), ".git"))) return { kind: "unsure" };
+	for (let i = 1; i < parts.length; i++)
+		if (existsSync(join(realRoot, ...parts.slice(0, i), ".git"))) return { kind: "unsure" };
 	return { kind: "inside", path: parts.join("/") };
 }
 

@@ -24,14 +24,16 @@ export interface EntryLike {
 	};
 }
 
-
-
 export function renderTurnDelta(entries: readonly EntryLike[], ownMessageType: string): string {
 	const parts: string[] = [];
 	for (const entry of entries) {
 		if (entry.type === "custom_message") {
 			const label =
-				entry.customType === ownMessageType ? "Watchdog finding delivered to the agent" : entry.customType === QUESTION_MESSAGE ? "Watchdog question delivered to the agent" : `Note (${entry.customType ?? "custom"})`;
+				entry.customType === ownMessageType
+					? "Watchdog finding delivered to the agent"
+					: entry.customType === QUESTION_MESSAGE
+						? "Watchdog question delivered to the agent"
+						: `Note (${entry.customType ?? "custom"})`;
 			parts.push(`[${label}]\n${clipCounting(contentText(entry.content), NOTE_CHARS)}`);
 			continue;
 		}
@@ -40,13 +42,20 @@ export function renderTurnDelta(entries: readonly EntryLike[], ownMessageType: s
 		if (m.role === "user") parts.push(`[User]\n${contentText(m.content)}`);
 		else if (m.role === "assistant" && Array.isArray(m.content)) {
 			for (const block of m.content as Array<Record<string, unknown>>) {
-				if (block.type === "text" && typeof block.text === "string" && block.text.trim()) parts.push(`[Agent]\n${block.text.trim()}`);
-				else if (block.type === "toolCall") parts.push(`[Tool call] ${String(block.name)} ${clipCounting(JSON.stringify(block.arguments ?? {}), TOOL_ARGS_CHARS)}`);
+				if (block.type === "text" && typeof block.text === "string" && block.text.trim())
+					parts.push(`[Agent]\n${block.text.trim()}`);
+				else if (block.type === "toolCall")
+					parts.push(
+						`[Tool call] ${String(block.name)} ${clipCounting(JSON.stringify(block.arguments ?? {}), TOOL_ARGS_CHARS)}`,
+					);
 				// "thinking" blocks are the model's hidden reasoning: left out on purpose.
 			}
 		} else if (m.role === "toolResult") {
 			const diff = (m.details as { diff?: unknown } | undefined)?.diff;
-			const body = typeof diff === "string" && diff ? `${clipCounting(contentText(m.content), 300)}\n${clipCounting(diff, DIFF_CHARS)}` : clipCounting(contentText(m.content), TOOL_RESULT_CHARS);
+			const body =
+				typeof diff === "string" && diff
+					? `${clipCounting(contentText(m.content), 300)}\n${clipCounting(diff, DIFF_CHARS)}`
+					: clipCounting(contentText(m.content), TOOL_RESULT_CHARS);
 			parts.push(`[Tool result] ${m.toolName ?? "?"}${m.isError ? " (error)" : ""}\n${body}`);
 		} else if (m.role === "custom") {
 			parts.push(`[Note (${m.customType ?? "custom"})]\n${clipCounting(contentText(m.content), NOTE_CHARS)}`);
@@ -63,5 +72,8 @@ export function headAndTail(text: string, max: number, head = DELTA_HEAD_CHARS):
 	const probe = marker(text.length);
 	const tailRoom = Math.max(0, max - keepHead - probe.length);
 	const omitted = text.length - keepHead - tailRoom;
-	return `${text.slice(0, keepHead)}${marker(omitted)}${tailRoom ? text.slice(text.length - tailRoom) : ""}`.slice(0, max);
+	return `${text.slice(0, keepHead)}${marker(omitted)}${tailRoom ? text.slice(text.length - tailRoom) : ""}`.slice(
+		0,
+		max,
+	);
 }

@@ -25,13 +25,20 @@ export type WarnArgs = Static<typeof WARN_PARAMS>;
  * over-long ones cut, not refused; the summary becomes one line. Unknown keys are dropped, not
  * refused (a sound finding with one extra field is still a finding); `ignoredKeys` names them.
  */
-export function parseWarnArgs(args: unknown): { ok: true; value: WarnArgs; ignoredKeys: string[] } | { ok: false; error: string } {
+export function parseWarnArgs(
+	args: unknown,
+): { ok: true; value: WarnArgs; ignoredKeys: string[] } | { ok: false; error: string } {
 	const checked = checkArgs(WARN_PARAMS, trimStrings(args));
 	if (!checked.ok) return checked;
 	const v = checked.value;
 	return {
 		ok: true,
-		value: { ...v, summary: clip(oneLine(v.summary), LIMITS.summary), evidence: clip(v.evidence, LIMITS.evidence), recommendedAction: clip(v.recommendedAction, LIMITS.recommendedAction) },
+		value: {
+			...v,
+			summary: clip(oneLine(v.summary), LIMITS.summary),
+			evidence: clip(v.evidence, LIMITS.evidence),
+			recommendedAction: clip(v.recommendedAction, LIMITS.recommendedAction),
+		},
 		ignoredKeys: checked.unknownKeys,
 	};
 }

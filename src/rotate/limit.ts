@@ -29,9 +29,19 @@ export function limitOf(last: AssistantLike | undefined): LimitVerdict | undefin
 	const error = (last.errorMessage ?? "").trim();
 	if (!error) return undefined;
 	const wait = longRetryAfter(error);
-	if (wait) return { kind: "limit", why: `a retry-after of ${wait.requestedS} s, longer than Pi waits (${wait.maxS} s)`, error };
+	if (wait)
+		return {
+			kind: "limit",
+			why: `a retry-after of ${wait.requestedS} s, longer than Pi waits (${wait.maxS} s)`,
+			error,
+		};
 	if (isAccountLimit(error)) return { kind: "limit", why: "an account or usage limit", error };
-	if (classifyFailure(error).kind === "rate-limit") return { kind: "transient", why: "a rate limit with no account-limit wording, which passes by itself (Pi's own retry handles it)", error };
+	if (classifyFailure(error).kind === "rate-limit")
+		return {
+			kind: "transient",
+			why: "a rate limit with no account-limit wording, which passes by itself (Pi's own retry handles it)",
+			error,
+		};
 	return undefined;
 }
 

@@ -41,7 +41,13 @@ export interface Skip {
  * are out before any registry check (the current one, one that hit a limit this run or within
  * the cooldown, "inherit") come back as skips, in list order.
  */
-export function candidates(models: readonly string[], current: string | undefined, memory: RotationMemory, now: number, cooldownMs: number): { tryInOrder: Candidate[]; skipped: Skip[] } {
+export function candidates(
+	models: readonly string[],
+	current: string | undefined,
+	memory: RotationMemory,
+	now: number,
+	cooldownMs: number,
+): { tryInOrder: Candidate[]; skipped: Skip[] } {
 	const parsed = models.map((entry) => ({ entry, parsed: parseModelRef(entry) }));
 	const at = parsed.findIndex((p) => p.parsed.ok && `${p.parsed.ref.provider}/${p.parsed.ref.id}` === current);
 	const order = at < 0 ? parsed : [...parsed.slice(at + 1), ...parsed.slice(0, at + 1)];
@@ -58,15 +64,33 @@ export function candidates(models: readonly string[], current: string | undefine
 		seen.add(ref);
 		const limited = memory.limitedAt[ref];
 		if (ref === current) skipped.push({ ref, reason: "same as current" });
-		else if (limited !== undefined && limited >= memory.runStartedAt) skipped.push({ ref, reason: "hit a limit earlier in this run" });
-		else if (limited !== undefined && now - limited < cooldownMs) skipped.push({ ref, reason: `in cooldown: hit a limit ${ago(now - limited)} ago (rotate.cooldownMs ${cooldownMs})` });
-		else tryInOrder.push({ entry, ref, provider: p.ref.provider, id: p.ref.id, ...(p.ref.thinking ? { thinking: p.ref.thinking } : {}) });
+		else if (limited !== undefined && limited >= memory.runStartedAt)
+			skipped.push({ ref, reason: "hit a limit earlier in this run" });
+		else if (limited !== undefined && now - limited < cooldownMs)
+			skipped.push({
+				ref,
+				reason: `in cooldown: hit a limit ${ago(now - limited)} ago (rotate.cooldownMs ${cooldownMs})`,
+			});
+		else
+			tryInOrder.push({
+				entry,
+				ref,
+				provider: p.ref.provider,
+				id: p.ref.id,
+				...(p.ref.thinking ? { thinking: p.ref.thinking } : {}),
+			});
 	}
 	return { tryInOrder, skipped };
 }
 
 /** Why no rotation may happen at all right now, before any model is looked at. */
-export function rotationBlocked(settings: RotateSettings, policy: string, memory: RotationMemory, now: number, continuationBlocked?: string): string | undefined {
+export function rotationBlocked(
+	settings: RotateSettings,
+	policy: string,
+	memory: RotationMemory,
+	now: number,
+	continuationBlocked?: string,
+): string | undefined {
 	if (policy === "handsoff") return "policy handsoff: the watchdog flags, and never rotates";
 	if (policy === "off") return "policy off";
 	if (memory.lastRotationAt !== undefined && now - memory.lastRotationAt < settings.cooldownMs) {
@@ -87,7 +111,10 @@ const ERROR_CHARS = 300;
 /** The message that continues the run on the new model: what it was doing, what changed, why. */
 export function resumeNote(input: { from: string; to: string; why: string; error: string; prompt?: string }): string {
 	const task = input.prompt?.trim()
-		? ["What you were doing (the user's latest request in this session):", quoteLines(clip(input.prompt.trim(), PROMPT_CHARS))]
+		? [
+				"What you were doing (the user's latest request in this session):",
+				quoteLines(clip(input.prompt.trim(), PROMPT_CHARS)),
+			]
 		: ["The user's request is in the conversation above."];
 	return [
 		`The watchdog switched this session's model from ${input.from} to ${input.to}: the last request to ${input.from} failed on ${input.why}. The provider said:`,
@@ -104,7 +131,13 @@ export function rotatedNotice(from: string, to: string, why: string, error: stri
 }
 
 /** The user's notice when nothing switched. */
-export function notRotatedNotice(from: string, why: string, error: string, reason: string, skipped: readonly Skip[]): string {
+export function notRotatedNotice(
+	from: string,
+	why: string,
+	error: string,
+	reason: string,
+	skipped: readonly Skip[],
+): string {
 	const tried = skipped.length ? ` Tried: ${skipsText(skipped)}.` : "";
 	return `Watchdog: ${from} stopped on ${why} (${clip(oneLine(error), 160)}). Not rotating: ${reason}.${tried}`;
 }

@@ -6,7 +6,19 @@
 // entries, so it survives /reload and resuming. The registry and Pi's setModel come in as `io`.
 import { clip, oneLine, type StatusSection } from "../util/index.ts";
 import { type LimitVerdict, limitOf } from "./limit.ts";
-import { ago, type Candidate, candidates, notRotatedNotice, type RotateSettings, type RotationMemory, resumeNote, rotatedNotice, rotationBlocked, type Skip, skipsText } from "./plan.ts";
+import {
+	ago,
+	type Candidate,
+	candidates,
+	notRotatedNotice,
+	type RotateSettings,
+	type RotationMemory,
+	resumeNote,
+	rotatedNotice,
+	rotationBlocked,
+	type Skip,
+	skipsText,
+} from "./plan.ts";
 
 /** A session entry per rotation or refusal (never sent to the model). */
 export const ROTATE_ENTRY = "watchdog-rotate";
@@ -79,11 +91,18 @@ export class Rotation {
 		const limit = limitOf(input.last);
 		if (!limit) return { kind: "none" };
 		const from = input.current ?? "(no model)";
-		if (limit.kind === "transient") return this.notRotated(input.now, from, limit, `not an account limit: ${limit.why}`, [], false);
+		if (limit.kind === "transient")
+			return this.notRotated(input.now, from, limit, `not an account limit: ${limit.why}`, [], false);
 		if (input.current) this.memory.limitedAt[input.current] = input.now;
 		const blocked = rotationBlocked(input.settings, input.policy, this.memory, input.now, input.continuationBlocked);
 		if (blocked) return this.notRotated(input.now, from, limit, blocked, [], input.policy !== "off");
-		const { tryInOrder, skipped } = candidates(input.settings.models, input.current, this.memory, input.now, input.settings.cooldownMs);
+		const { tryInOrder, skipped } = candidates(
+			input.settings.models,
+			input.current,
+			this.memory,
+			input.now,
+			input.settings.cooldownMs,
+		);
 		for (const candidate of tryInOrder) {
 			const checked = await safely(() => io.check(candidate));
 			const switched = checked.ok ? await safely(() => io.switchTo(candidate)) : checked;
@@ -92,7 +111,15 @@ export class Rotation {
 				continue;
 			}
 			this.memory.lastRotationAt = input.now;
-			const record: RotationRecord = { at: input.now, outcome: "rotated", from, to: candidate.ref, error: limit.error, reason: limit.why, skipped };
+			const record: RotationRecord = {
+				at: input.now,
+				outcome: "rotated",
+				from,
+				to: candidate.ref,
+				error: limit.error,
+				reason: limit.why,
+				skipped,
+			};
 			this.keep(record);
 			return {
 				kind: "rotated",
@@ -104,10 +131,29 @@ export class Rotation {
 		return this.notRotated(input.now, from, limit, "no healthy model left in rotate.models", skipped, true);
 	}
 
-	private notRotated(at: number, from: string, limit: LimitVerdict, reason: string, skipped: Skip[], tell: boolean): RotationResult {
-		const record: RotationRecord = { at, outcome: "not rotated", from, error: limit.error, reason, skipped, ...(limit.kind === "transient" ? { transient: true } : {}) };
+	private notRotated(
+		at: number,
+		from: string,
+		limit: LimitVerdict,
+		reason: string,
+		skipped: Skip[],
+		tell: boolean,
+	): RotationResult {
+		const record: RotationRecord = {
+			at,
+			outcome: "not rotated",
+			from,
+			error: limit.error,
+			reason,
+			skipped,
+			...(limit.kind === "transient" ? { transient: true } : {}),
+		};
 		this.keep(record);
-		return { kind: "not rotated", record, ...(tell ? { notice: notRotatedNotice(from, limit.why, limit.error, reason, skipped) } : {}) };
+		return {
+			kind: "not rotated",
+			record,
+			...(tell ? { notice: notRotatedNotice(from, limit.why, limit.error, reason, skipped) } : {}),
+		};
 	}
 
 	private keep(record: RotationRecord): void {
@@ -130,7 +176,10 @@ export class Rotation {
 	section(settings: RotateSettings, policy: string, now = Date.now()): StatusSection {
 		const lines = [settingsLine(settings, policy)];
 		const cooling = this.memory.lastRotationAt !== undefined && now - this.memory.lastRotationAt < settings.cooldownMs;
-		if (cooling) lines.push(`cooldown: the last rotation was ${ago(now - (this.memory.lastRotationAt ?? now))} ago; none before ${ago(settings.cooldownMs - (now - (this.memory.lastRotationAt ?? now)))} from now`);
+		if (cooling)
+			lines.push(
+				`cooldown: the last rotation was ${ago(now - (this.memory.lastRotationAt ?? now))} ago; none before ${ago(settings.cooldownMs - (now - (this.memory.lastRotationAt ?? now)))} from now`,
+			);
 		const recent = this.recent().slice(0, 3);
 		if (!recent.length) lines.push("no rotation this session");
 		for (const r of recent) lines.push(recordLine(r));
@@ -148,17 +197,25 @@ export class Rotation {
 function settingsLine(settings: RotateSettings, policy: string): string {
 	if (!settings.enabled) return "off (rotate.enabled: false)";
 	const list = settings.models.length ? settings.models.join(" → ") : "no models (rotate.models is empty)";
-	const held = policy === "handsoff" ? "; policy handsoff: flags, never rotates" : policy === "off" ? "; policy off: never rotates" : "";
+	const held =
+		policy === "handsoff"
+			? "; policy handsoff: flags, never rotates"
+			: policy === "off"
+				? "; policy off: never rotates"
+				: "";
 	return `on: ${list}; at most one rotation per ${ago(settings.cooldownMs)}${held}`;
 }
 
 function recordLine(r: RotationRecord): string {
 	const when = new Date(r.at).toISOString().slice(11, 19);
-	const head = r.outcome === "rotated" ? `${when} ${r.from} → ${r.to}` : `${when} not rotated from ${r.from} (${r.reason})`;
+	const head =
+		r.outcome === "rotated" ? `${when} ${r.from} → ${r.to}` : `${when} not rotated from ${r.from} (${r.reason})`;
 	return `${head}: ${clip(oneLine(r.error), 100)}${r.skipped.length ? ` [passed over ${skipsText(r.skipped)}]` : ""}`;
 }
 
-async function safely(fn: () => Promise<{ ok: true } | { ok: false; reason: string }>): Promise<{ ok: true } | { ok: false; reason: string }> {
+async function safely(
+	fn: () => Promise<{ ok: true } | { ok: false; reason: string }>,
+): Promise<{ ok: true } | { ok: false; reason: string }> {
 	try {
 		return await fn();
 	} catch (error) {
@@ -168,5 +225,14 @@ async function safely(fn: () => Promise<{ ok: true } | { ok: false; reason: stri
 
 function isRecord(value: unknown): value is RotationRecord {
 	const v = value as RotationRecord | undefined;
-	return typeof v === "object" && v !== null && typeof v.at === "number" && (v.outcome === "rotated" || v.outcome === "not rotated") && typeof v.from === "string" && typeof v.error === "string" && typeof v.reason === "string" && Array.isArray(v.skipped);
+	return (
+		typeof v === "object" &&
+		v !== null &&
+		typeof v.at === "number" &&
+		(v.outcome === "rotated" || v.outcome === "not rotated") &&
+		typeof v.from === "string" &&
+		typeof v.error === "string" &&
+		typeof v.reason === "string" &&
+		Array.isArray(v.skipped)
+	);
 }

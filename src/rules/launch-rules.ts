@@ -59,7 +59,11 @@ export function targetRefs(t: Pick<LaunchTarget, "provider" | "id" | "thinking">
 type Globs = Map<string, StarGlob>;
 
 /** The first pattern of `patterns` matching either name, or the first that cannot be compiled. */
-function firstMatch(patterns: readonly string[], names: string[], globs: Globs): { pattern: string; invalid?: string } | undefined {
+function firstMatch(
+	patterns: readonly string[],
+	names: string[],
+	globs: Globs,
+): { pattern: string; invalid?: string } | undefined {
 	for (const pattern of patterns) {
 		let glob = globs.get(pattern);
 		if (!glob) globs.set(pattern, (glob = compileStarGlob(pattern)));
@@ -70,21 +74,39 @@ function firstMatch(patterns: readonly string[], names: string[], globs: Globs):
 }
 
 /** Judges one target against its role's rule; undefined when the role has none. `globs`: compiled patterns, shared by a launch's targets. */
-export function judgeTarget(rules: LaunchRules, target: LaunchTarget, globs: Globs = new Map()): RuleDecision | undefined {
+export function judgeTarget(
+	rules: LaunchRules,
+	target: LaunchTarget,
+	globs: Globs = new Map(),
+): RuleDecision | undefined {
 	const rule = Object.hasOwn(rules.roleModels, target.role) ? rules.roleModels[target.role] : undefined;
 	if (!rule || (rule.allow === undefined && rule.deny === undefined)) return undefined;
 	const { full, bare } = targetRefs(target);
 	const at = `rules.roleModels.${target.role}`;
-	const base = { label: target.label, role: target.role, model: full, action: rules.action, ...(rule.note?.trim() ? { note: rule.note.trim() } : {}) };
-	const broken = (why: string): RuleDecision => ({ ...base, decision: rules.action === "block" ? "blocked" : "warned", rule: why });
+	const base = {
+		label: target.label,
+		role: target.role,
+		model: full,
+		action: rules.action,
+		...(rule.note?.trim() ? { note: rule.note.trim() } : {}),
+	};
+	const broken = (why: string): RuleDecision => ({
+		...base,
+		decision: rules.action === "block" ? "blocked" : "warned",
+		rule: why,
+	});
 	const denied = firstMatch(rule.deny ?? [], [full, bare], globs);
 	// A pattern that cannot be read is no permission: the launch is judged as breaking the rule.
 	if (denied?.invalid) return broken(`${at}.deny ${JSON.stringify(denied.pattern)} (unusable: ${denied.invalid})`);
 	if (denied) return broken(`${at}.deny ${JSON.stringify(denied.pattern)}`);
 	if (rule.allow !== undefined) {
 		const allowed = firstMatch(rule.allow, [full, bare], globs);
-		if (allowed?.invalid) return broken(`${at}.allow ${JSON.stringify(allowed.pattern)} (unusable: ${allowed.invalid})`);
-		if (!allowed) return broken(`${at}.allow (${rule.allow.length ? `none of ${rule.allow.map((p) => JSON.stringify(p)).join(", ")} matches` : "empty: nothing is allowed"})`);
+		if (allowed?.invalid)
+			return broken(`${at}.allow ${JSON.stringify(allowed.pattern)} (unusable: ${allowed.invalid})`);
+		if (!allowed)
+			return broken(
+				`${at}.allow (${rule.allow.length ? `none of ${rule.allow.map((p) => JSON.stringify(p)).join(", ")} matches` : "empty: nothing is allowed"})`,
+			);
 		return { ...base, decision: "allowed", rule: `${at}.allow ${JSON.stringify(allowed.pattern)}` };
 	}
 	return { ...base, decision: "allowed", rule: `${at}.deny (no pattern matches)` };
@@ -111,7 +133,11 @@ export function decisionLine(d: RuleDecision): string {
 /** The tool error of a blocked launch. */
 export function blockedText(verdict: LaunchVerdict): string {
 	const lines = verdict.broken.map((d) => `- ${decisionLine(d)}`);
-	return [`Not launched: a launch rule blocks ${verdict.broken.length === 1 ? "this child" : `${verdict.broken.length} of these children`} (rules.action is block), so nothing was started.`, ...lines, "Launch on a model the rule allows, or ask the user to change the rule."].join("\n");
+	return [
+		`Not launched: a launch rule blocks ${verdict.broken.length === 1 ? "this child" : `${verdict.broken.length} of these children`} (rules.action is block), so nothing was started.`,
+		...lines,
+		"Launch on a model the rule allows, or ask the user to change the rule.",
+	].join("\n");
 }
 
 /**
@@ -119,9 +145,19 @@ export function blockedText(verdict: LaunchVerdict): string {
  * the children it covers named together. High importance: a warning the model never sees
  * would be no warning.
  */
-export function warnFindings(broken: readonly RuleDecision[]): Array<{ summary: string; evidence: string; recommendedAction: string; importance: "high"; severity: "concern"; category: "missed-constraint" }> {
+export function warnFindings(
+	broken: readonly RuleDecision[],
+): Array<{
+	summary: string;
+	evidence: string;
+	recommendedAction: string;
+	importance: "high";
+	severity: "concern";
+	category: "missed-constraint";
+}> {
 	const groups = new Map<string, RuleDecision[]>();
-	for (const d of broken) groups.set(`${d.role}\n${d.model}\n${d.rule}`, [...(groups.get(`${d.role}\n${d.model}\n${d.rule}`) ?? []), d]);
+	for (const d of broken)
+		groups.set(`${d.role}\n${d.model}\n${d.rule}`, [...(groups.get(`${d.role}\n${d.model}\n${d.rule}`) ?? []), d]);
 	return [...groups.values()].map((group) => {
 		const d = group[0];
 		const who = group.map((g) => g.label).join(", ");

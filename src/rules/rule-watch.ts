@@ -23,8 +23,16 @@ export class LaunchRuleWatch {
 
 	/** `Launch rules` in the full status. */
 	section(rules: LaunchRules): StatusSection {
-		const roles = Object.keys(rules.roleModels).filter((r) => rules.roleModels[r].allow !== undefined || rules.roleModels[r].deny !== undefined);
-		return { title: "Launch rules", lines: [`${count(rules)} (action ${rules.action})${roles.length ? `: ${roles.join(", ")}` : ""}`, `last decision: ${this.lastText()}`] };
+		const roles = Object.keys(rules.roleModels).filter(
+			(r) => rules.roleModels[r].allow !== undefined || rules.roleModels[r].deny !== undefined,
+		);
+		return {
+			title: "Launch rules",
+			lines: [
+				`${count(rules)} (action ${rules.action})${roles.length ? `: ${roles.join(", ")}` : ""}`,
+				`last decision: ${this.lastText()}`,
+			],
+		};
 	}
 
 	/** The short status's line: the count, the action, and the last decision without its rule. */

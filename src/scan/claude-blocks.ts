@@ -45,7 +45,12 @@ export function patchEvidence(toolUseResult: unknown): boolean | undefined {
  * returned as the message's text, for the caller to judge as a prompt. `toolUseResult` is
  * the log's structured result, used when the message holds exactly one result.
  */
-export function userBlocks(content: unknown[], pairer: CallPairer, out: SessionEvent[], toolUseResult?: unknown): string {
+export function userBlocks(
+	content: unknown[],
+	pairer: CallPairer,
+	out: SessionEvent[],
+	toolUseResult?: unknown,
+): string {
 	let results = 0;
 	let text = "";
 	for (const block of content) {

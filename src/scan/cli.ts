@@ -35,7 +35,12 @@ export interface CliOptions {
 	now?: number;
 }
 
-export async function main(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s), err: (s: string) => void = (s) => process.stderr.write(s), options: CliOptions = {}): Promise<number> {
+export async function main(
+	argv: string[],
+	out: (s: string) => void = (s) => process.stdout.write(s),
+	err: (s: string) => void = (s) => process.stderr.write(s),
+	options: CliOptions = {},
+): Promise<number> {
 	const [command, ...rest] = argv;
 	if (command === "--help" || command === "-h" || command === "help") {
 		out(`${USAGE}\n`);
@@ -69,7 +74,10 @@ export async function main(argv: string[], out: (s: string) => void = (s) => pro
 	if (skipped.length) err(`${skippedText(skipped, UNKNOWN_FORMAT)}\n`);
 	if (!args.json && (reports.length || skipped.length)) out(`${summaryText(reports, skipped, found.older)}\n`);
 	if (reports.length) return 0;
-	if (!found.files.length && !skipped.length) err(`pi-watchdog scan: no session files found${found.where}${found.older ? " modified since the --since time" : ""}\n`);
+	if (!found.files.length && !skipped.length)
+		err(
+			`pi-watchdog scan: no session files found${found.where}${found.older ? " modified since the --since time" : ""}\n`,
+		);
 	return 2;
 }
 
@@ -82,7 +90,8 @@ function parseArgs(rest: string[], now: number): Args | string {
 		else if (arg === "--since" || arg.startsWith("--since=")) {
 			const value = arg === "--since" ? rest[++i] : arg.slice("--since=".length);
 			const since = value === undefined ? undefined : parseSince(value, now);
-			if (since === undefined) return `--since needs an age like 7d, 12h or 2w, or a date YYYY-MM-DD${value === undefined ? "" : ` (got "${value}")`}`;
+			if (since === undefined)
+				return `--since needs an age like 7d, 12h or 2w, or a date YYYY-MM-DD${value === undefined ? "" : ` (got "${value}")`}`;
 			args.since = since;
 		} else if (arg.startsWith("-") && arg !== "-") return `unknown option ${arg}`;
 		else args.paths.push(arg);
@@ -110,7 +119,10 @@ function locate(args: Args, options: CliOptions): ReturnType<typeof findSessionF
 	const keep = cwd ? (path: string, root: string) => sessionHeaderCwd(path, root) === cwd : undefined;
 	const found = findSessionFiles([place.dir], { since: args.since, keep });
 	// A project that never ran Pi has no session folder: that is "none found", not an error.
-	const missing = found.skipped.length === 1 && found.skipped[0]?.path === place.dir && found.skipped[0].reason.includes("no such file");
+	const missing =
+		found.skipped.length === 1 &&
+		found.skipped[0]?.path === place.dir &&
+		found.skipped[0].reason.includes("no such file");
 	const where = ` in ${place.dir}${cwd ? ` for ${cwd}` : ""}`;
 	return missing ? { files: [], skipped: [], older: 0, where } : { ...found, where };
 }

@@ -42,7 +42,10 @@ export function findSessionFiles(paths: string[], options: FindOptions = {}): Fo
 		try {
 			stats = statSync(path); // a path the user named: its links are followed
 		} catch (error) {
-			found.skipped.push({ path, reason: `cannot read the file (${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message})` });
+			found.skipped.push({
+				path,
+				reason: `cannot read the file (${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message})`,
+			});
 			continue;
 		}
 		if (stats.isDirectory()) {
@@ -51,8 +54,7 @@ export function findSessionFiles(paths: string[], options: FindOptions = {}): Fo
 			const root = realOf(path);
 			walk(path, root, 0, found, take, links);
 			for (const link of links) linked(link, root, found, take);
-		}
-		else if (stats.isFile()) take(path, stats, path);
+		} else if (stats.isFile()) take(path, stats, path);
 		else found.skipped.push({ path, reason: "cannot read the file (not a regular file)" });
 	}
 	return found;
@@ -63,7 +65,9 @@ type Take = (path: string, stats: Stats, root: string) => void;
 function walk(dir: string, root: string, depth: number, found: FoundFiles, take: Take, links: string[]): void {
 	let entries: Dirent[];
 	try {
-		entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+		entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+			a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+		);
 	} catch (error) {
 		found.skipped.push({ path: dir, reason: `cannot list the folder (${(error as Error).message})` });
 		return;
@@ -71,7 +75,8 @@ function walk(dir: string, root: string, depth: number, found: FoundFiles, take:
 	for (const entry of entries) {
 		const path = join(dir, entry.name);
 		if (entry.isDirectory()) {
-			if (depth + 1 >= MAX_DEPTH) found.skipped.push({ path, reason: `more than ${MAX_DEPTH} folders deep; not walked` });
+			if (depth + 1 >= MAX_DEPTH)
+				found.skipped.push({ path, reason: `more than ${MAX_DEPTH} folders deep; not walked` });
 			else walk(path, root, depth + 1, found, take, links);
 			continue;
 		}
@@ -99,7 +104,8 @@ function linked(path: string, root: string, found: FoundFiles, take: Take): void
 	}
 	const stats = lstatOrSkip(real, found);
 	if (stats?.isFile()) take(path, stats, root);
-	else if (stats) found.skipped.push({ path, reason: "a symbolic link to something other than a regular file; not read" });
+	else if (stats)
+		found.skipped.push({ path, reason: "a symbolic link to something other than a regular file; not read" });
 }
 
 function lstatOrSkip(path: string, found: FoundFiles): Stats | undefined {

@@ -8,7 +8,16 @@ export const DETECT_LINES = 5;
 export const UNKNOWN_FORMAT =
 	"not a recognised session format (expected a Pi session file, a pi-subagents transcript, Claude Code JSONL or a Claude Code Markdown export)";
 
-const CLAUDE_TYPES = new Set(["user", "assistant", "system", "progress", "summary", "file-history-snapshot", "queue-operation", "attachment"]);
+const CLAUDE_TYPES = new Set([
+	"user",
+	"assistant",
+	"system",
+	"progress",
+	"summary",
+	"file-history-snapshot",
+	"queue-operation",
+	"attachment",
+]);
 
 const EXPORT_TITLE = "# Claude Session Export";
 const EXPORT_SECTION = /^### (User|Assistant)\s*$/;
@@ -40,6 +49,11 @@ function formatOf(value: unknown): SessionFormat | undefined {
 	if (o.type === "session" && typeof o.id === "string") return "pi";
 	// A Pi file whose header was lost still has tree-linked message entries.
 	if (o.type === "message" && "parentId" in o && o.message && typeof o.message === "object") return "pi";
-	if (typeof o.type === "string" && CLAUDE_TYPES.has(o.type) && ("sessionId" in o || "uuid" in o || "leafUuid" in o || "messageId" in o)) return "claude-code";
+	if (
+		typeof o.type === "string" &&
+		CLAUDE_TYPES.has(o.type) &&
+		("sessionId" in o || "uuid" in o || "leafUuid" in o || "messageId" in o)
+	)
+		return "claude-code";
 	return undefined;
 }

@@ -34,7 +34,9 @@ export class LineReader {
 		const stats = await handle.stat().catch(() => undefined);
 		if (!stats?.isFile()) {
 			await handle.close().catch(() => {});
-			throw new Error(`${path}: cannot read the file (${stats?.isDirectory() ? "it is a directory" : "not a regular file"})`);
+			throw new Error(
+				`${path}: cannot read the file (${stats?.isDirectory() ? "it is a directory" : "not a regular file"})`,
+			);
 		}
 		return new LineReader(handle);
 	}

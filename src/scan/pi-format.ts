@@ -1,7 +1,14 @@
 // Pi's own session files, and pi-subagents transcripts, which carry the same Pi messages:
 // assistant text and `toolCall` blocks, `toolResult` messages paired by `toolCallId`.
 import { CallPairer, piMessage, type ScanStats } from "../transcript/index.ts";
-import { asObject, parseJsonLine, parseToolResultLine, peekField, type SessionParser, visibleText } from "./session-parser.ts";
+import {
+	asObject,
+	parseJsonLine,
+	parseToolResultLine,
+	peekField,
+	type SessionParser,
+	visibleText,
+} from "./session-parser.ts";
 
 /** Pi session files: a `session` header, then entries; only `message` entries matter here. */
 export function piParser(stats: ScanStats): SessionParser {
@@ -15,7 +22,9 @@ export function piParser(stats: ScanStats): SessionParser {
 				return;
 			}
 			// A tool result's bash text repeated in details.truncation is left unparsed.
-			const entry = text.includes('"role":"toolResult"') ? parseToolResultLine(text, stats, false, (e) => asObject(e.message)?.role === "toolResult") : parseJsonLine(text, stats);
+			const entry = text.includes('"role":"toolResult"')
+				? parseToolResultLine(text, stats, false, (e) => asObject(e.message)?.role === "toolResult")
+				: parseJsonLine(text, stats);
 			if (!entry || entry.type !== "message") return;
 			const message = asObject(entry.message);
 			if (!message) return;
@@ -51,7 +60,10 @@ export function piSubagentsParser(stats: ScanStats): SessionParser {
 				return;
 			}
 			// A tool result's top-level `text` repeats its message's content: left unparsed.
-			const record = peekField(text, '"role":"') === "toolResult" ? parseToolResultLine(text, stats, true, isSubagentsToolResult) : parseJsonLine(text, stats);
+			const record =
+				peekField(text, '"role":"') === "toolResult"
+					? parseToolResultLine(text, stats, true, isSubagentsToolResult)
+					: parseJsonLine(text, stats);
 			if (!record || record.recordType !== "message") return;
 			const message = asObject(record.message);
 			if (record.sourceEventType === "initial_prompt") {

@@ -23,7 +23,9 @@ export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The folder of one project's sessions when no shared session folder is configured. */
 export function projectSessionDir(cwd: string, agent = agentDir()): string {
-	const safe = `--${resolve(cwd).replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
+	const safe = `--${resolve(cwd)
+		.replace(/^[/\\]/, "")
+		.replace(/[/\\:]/g, "-")}--`;
 	return join(resolve(agent), "sessions", safe);
 }
 
@@ -50,7 +52,11 @@ export function sessionHeaderCwd(path: string, root: string): string | undefined
 function sharedSessionDir(agent: string, env: NodeJS.ProcessEnv): string | undefined {
 	const fromEnv = env.PI_CODING_AGENT_SESSION_DIR;
 	if (fromEnv) return resolve(expandHome(fromEnv));
-	const read = readFileInRoot(join(agent, "settings.json"), { root: userRoot(agent), maxBytes: 1 << 20, overLimit: "refuse" });
+	const read = readFileInRoot(join(agent, "settings.json"), {
+		root: userRoot(agent),
+		maxBytes: 1 << 20,
+		overLimit: "refuse",
+	});
 	if (read.state !== "ok") return undefined;
 	try {
 		const value = (JSON.parse(read.text) as { sessionDir?: unknown }).sessionDir;

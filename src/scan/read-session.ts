@@ -56,7 +56,12 @@ export async function openSession(path: string): Promise<OpenedSession> {
 	return { path, format, stats, events: stream(path, reader, head, PARSERS[format](stats)) };
 }
 
-async function* stream(path: string, reader: LineReader, head: string[], parser: SessionParser): AsyncGenerator<SessionEvent, void, unknown> {
+async function* stream(
+	path: string,
+	reader: LineReader,
+	head: string[],
+	parser: SessionParser,
+): AsyncGenerator<SessionEvent, void, unknown> {
 	const out: SessionEvent[] = [];
 	try {
 		let lines: string[] | undefined = head;

@@ -42,14 +42,29 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 	// last call it was still seen at.
 	let found = new Map<string, LoopSignal>();
 	const close = (resolvedAt?: number) => {
-		for (const s of found.values()) done.push({ kind: s.kind, from: s.from, to: s.to, summary: s.headline, evidence: s.evidence, ...(resolvedAt !== undefined ? { resolvedAt } : {}) });
+		for (const s of found.values())
+			done.push({
+				kind: s.kind,
+				from: s.from,
+				to: s.to,
+				summary: s.headline,
+				evidence: s.evidence,
+				...(resolvedAt !== undefined ? { resolvedAt } : {}),
+			});
 		found = new Map();
 	};
 	const note = (signals: LoopSignal[]) => {
 		for (const signal of signals) {
 			const earlier = found.get(signal.key);
 			if (!earlier) found.set(signal.key, signal);
-			else if (signal.to - earlier.to <= detector.thresholds.window) found.set(signal.key, { ...earlier, to: signal.to, count: signal.count, headline: signal.headline, evidence: signal.evidence });
+			else if (signal.to - earlier.to <= detector.thresholds.window)
+				found.set(signal.key, {
+					...earlier,
+					to: signal.to,
+					count: signal.count,
+					headline: signal.headline,
+					evidence: signal.evidence,
+				});
 			else found.set(`${signal.key}@${signal.from}`, signal);
 		}
 	};
@@ -71,7 +86,15 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 	const signals = done.sort((a, b) => a.from - b.from || a.to - b.to);
 	const flagged = signals.some(countsAsLoop);
 	const { claims, idle } = evidence.finish();
-	return { file, format: session.format, calls, loop: { flagged, signals }, claims, idle, skippedLines: session.stats.malformed };
+	return {
+		file,
+		format: session.format,
+		calls,
+		loop: { flagged, signals },
+		claims,
+		idle,
+		skippedLines: session.stats.malformed,
+	};
 }
 
 /** Whether a signal makes the session a loop: exact repetition always, a weak signal only when nothing landed after it. */
@@ -86,8 +109,13 @@ export function reportText(report: ScanReport): string {
 
 function loopLines(report: ScanReport): string[] {
 	if (!report.loop.signals.length) return ["  loops: none found"];
-	const lines = report.loop.signals.map((s) => `    ${s.kind.padEnd(8)} calls ${s.from}–${s.to}: ${s.summary}${s.resolvedAt !== undefined ? ` (then call ${s.resolvedAt} landed something)` : ""}\n${" ".repeat(13)}${s.evidence}`);
-	const verdict = report.loop.flagged ? `loops: ${report.loop.signals.length} signal(s)` : `loops: none that lasted (${report.loop.signals.length} suspicion(s), each ended by something landing)`;
+	const lines = report.loop.signals.map(
+		(s) =>
+			`    ${s.kind.padEnd(8)} calls ${s.from}–${s.to}: ${s.summary}${s.resolvedAt !== undefined ? ` (then call ${s.resolvedAt} landed something)` : ""}\n${" ".repeat(13)}${s.evidence}`,
+	);
+	const verdict = report.loop.flagged
+		? `loops: ${report.loop.signals.length} signal(s)`
+		: `loops: none that lasted (${report.loop.signals.length} suspicion(s), each ended by something landing)`;
 	return [`  ${verdict}`, ...lines];
 }
 
@@ -96,8 +124,14 @@ function claimLines(report: ScanReport): string[] {
 	if (!signals.length) return ["  claims: nothing the log contradicts"];
 	const contradicted = signals.filter((s) => s.verdict === "contradicted").length;
 	const verdict = contradicted ? `claims: ${contradicted} contradicted by the log` : "claims: none contradicted";
-	const lines = signals.map((s) => `    ${s.verdict === "contradicted" ? "FALSE   " : "unbacked"} calls ${s.from}–${s.to}: "${s.claim}": ${s.evidence}`);
-	return [`  ${verdict}${signals.length > contradicted ? `, ${signals.length - contradicted} not backed` : ""}`, ...lines];
+	const lines = signals.map(
+		(s) =>
+			`    ${s.verdict === "contradicted" ? "FALSE   " : "unbacked"} calls ${s.from}–${s.to}: "${s.claim}": ${s.evidence}`,
+	);
+	return [
+		`  ${verdict}${signals.length > contradicted ? `, ${signals.length - contradicted} not backed` : ""}`,
+		...lines,
+	];
 }
 
 function idleLines(report: ScanReport): string[] {
@@ -105,5 +139,8 @@ function idleLines(report: ScanReport): string[] {
 	if (!idle.kind) return ["  idle: finished properly"];
 	const stops = idle.stops ?? [{ kind: idle.kind, at: idle.at ?? -1, evidence: idle.evidence ?? "" }];
 	const lines = stops.map((s) => `    ${s.kind.padEnd(13)} after call ${s.at}: ${s.evidence}`);
-	return [`  idle: ${idle.flagged ? `unfinished stop (${idle.kind})` : "stopped for the user (sign-off), not unfinished"}`, ...lines];
+	return [
+		`  idle: ${idle.flagged ? `unfinished stop (${idle.kind})` : "stopped for the user (sign-off), not unfinished"}`,
+		...lines,
+	];
 }

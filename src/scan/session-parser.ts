@@ -45,7 +45,8 @@ export function peekField(text: string, key: string): string | undefined {
 	if (!lineShortcuts.enabled) return undefined;
 	// Within the first PEEK_CHARS characters, without cutting them out.
 	const at = text.indexOf(key);
-	if (at <= 0 || at + key.length > PEEK_CHARS || text.lastIndexOf("{", at) !== 0 || text.lastIndexOf("[", at) !== -1) return undefined;
+	if (at <= 0 || at + key.length > PEEK_CHARS || text.lastIndexOf("{", at) !== 0 || text.lastIndexOf("[", at) !== -1)
+		return undefined;
 	const from = at + key.length;
 	const end = text.indexOf('"', from);
 	if (end === -1 || end >= PEEK_CHARS) return undefined;
@@ -94,7 +95,8 @@ function keyedString(text: string, key: string, start: number): [number, number]
 /** Whether `body` (a string's raw text) is the raw text `witness` starts with, ending where an escape ends. */
 function prefixOf(text: string, body: [number, number], witness: [number, number]): boolean {
 	const length = body[1] - body[0];
-	if (length > witness[1] - witness[0] || text.slice(body[0], body[1]) !== text.slice(witness[0], witness[0] + length)) return false;
+	if (length > witness[1] - witness[0] || text.slice(body[0], body[1]) !== text.slice(witness[0], witness[0] + length))
+		return false;
 	// An odd run of backslashes at the end opens an escape; a \u escape needs its four digits.
 	const end = witness[0] + length;
 	for (let k = 1; k <= 5 && end - k >= witness[0]; k++) {
@@ -120,7 +122,12 @@ function prefixOf(text: string, body: [number, number], witness: [number, number
  * malformed (a reduced line parses exactly when the whole line does). A line that `isToolResult`
  * says is not one after all is parsed in full.
  */
-export function parseToolResultLine(text: string, stats: ScanStats, topLevelText: boolean, isToolResult: (value: Record<string, unknown>) => boolean): Record<string, unknown> | undefined {
+export function parseToolResultLine(
+	text: string,
+	stats: ScanStats,
+	topLevelText: boolean,
+	isToolResult: (value: Record<string, unknown>) => boolean,
+): Record<string, unknown> | undefined {
 	if (!lineShortcuts.enabled) return parseJsonLine(text, stats);
 	const cuts: Array<[number, number]> = [];
 	let after = 0;
@@ -159,7 +166,8 @@ export function parseToolResultLine(text: string, stats: ScanStats, topLevelText
 	if (cuts.length === 0) return parseJsonLine(text, stats);
 	cuts.sort((x, y) => x[0] - y[0]);
 	let reduced = text.slice(0, cuts[0][0]);
-	for (let k = 0; k < cuts.length; k++) reduced += text.slice(cuts[k][1], k + 1 < cuts.length ? cuts[k + 1][0] : text.length);
+	for (let k = 0; k < cuts.length; k++)
+		reduced += text.slice(cuts[k][1], k + 1 < cuts.length ? cuts[k + 1][0] : text.length);
 	const value = parseJsonLine(reduced, { ...stats });
 	if (!value || !isToolResult(value)) return parseJsonLine(text, stats);
 	stats.lines++;

@@ -130,8 +130,7 @@ export class SettingsChangeWatch {
 			this.deps.record(ctx, { kind: SETTINGS_CHANGE_KIND, path: change.path, outcome: "accepted", summary });
 		}
 		const accepted = held.map(
-			(c) =>
-				`Accepted the change to ${c.path} (${c.by}); now in effect: ${c.lowered.join("; ")}.`,
+			(c) => `Accepted the change to ${c.path} (${c.by}); now in effect: ${c.lowered.join("; ")}.`,
 		);
 		return accepted.join("\n");
 	}

@@ -144,5 +144,3 @@ function isOurs(data: unknown, cwd: string): boolean {
 	const d = data as { pid?: unknown; snapshot?: { root?: unknown; files?: unknown } } | undefined;
 	return d?.pid === process.pid && d.snapshot?.root === cwd && typeof d.snapshot.files === "object";
 }
-
-

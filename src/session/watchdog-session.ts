@@ -90,7 +90,9 @@ export class WatchdogSession extends SessionCore {
 			reviewer: (ctx) => this.reviewer(ctx),
 			present,
 			persist: (type, data) => this.host.appendEntry(type, data),
-			role: options.role, project: options.project, trust: () => this.trust,
+			role: options.role,
+			project: options.project,
+			trust: () => this.trust,
 		});
 		this.subtree = new SubtreeVerifier({
 			enabled: (ctx) => this.settings(ctx).enabled,

@@ -9,7 +9,10 @@ function modelKeys(resolved: ResolvedSettings): string[] {
 	const s = resolved.settings;
 	const keys = ["main.model", "children.model", "idle.model"];
 	keys.push(...Object.keys(s.children.overrides).map((role) => `children.overrides.${role}.model`));
-	keys.push(...s.rotate.models.map((_, i) => `rotate.models.${i}`), ...s.fallbackModels.map((_, i) => `fallbackModels.${i}`));
+	keys.push(
+		...s.rotate.models.map((_, i) => `rotate.models.${i}`),
+		...s.fallbackModels.map((_, i) => `fallbackModels.${i}`),
+	);
 	return keys;
 }
 

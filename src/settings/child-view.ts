@@ -14,7 +14,9 @@ export function childView(parent: ResolvedSettings, role: string): ResolvedSetti
 	const model = override?.model ?? (s.children.model !== "inherit" ? s.children.model : s.main.model);
 	const thinking = override?.thinking ?? (s.children.thinking !== "inherit" ? s.children.thinking : s.main.thinking);
 	// Cadence: the role's override, then `children.cadence`, then `cadence`.
-	const every = override?.cadence?.everyNTools ?? (isSet("children.cadence.everyNTools") ? s.children.cadence.everyNTools : s.cadence.everyNTools);
+	const every =
+		override?.cadence?.everyNTools ??
+		(isSet("children.cadence.everyNTools") ? s.children.cadence.everyNTools : s.cadence.everyNTools);
 	const settings: WatchdogSettings = {
 		...s,
 		main: { model, thinking },
@@ -36,7 +38,9 @@ function masterOn(parent: ResolvedSettings): boolean {
 /** Why a child's watchdog is off, or undefined when it is on. */
 export function childOffReason(parent: ResolvedSettings, role: string): string | undefined {
 	if (!masterOn(parent)) return parent.errors.length ? "settings errors" : "the watchdog is off";
-	const override = Object.hasOwn(parent.settings.children.overrides, role) ? parent.settings.children.overrides[role] : undefined;
+	const override = Object.hasOwn(parent.settings.children.overrides, role)
+		? parent.settings.children.overrides[role]
+		: undefined;
 	if (override?.enabled === false) return `children.overrides.${role}.enabled is false`;
 	if (override?.enabled === undefined && !parent.settings.children.enabled) return "children.enabled is false";
 	return undefined;

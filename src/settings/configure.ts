@@ -3,7 +3,14 @@
 // `/subagents-watchdog` command and the `subagent` tool's `watchdog.configure` action: a plan
 // first (what would change), then applying it, so an agent's request can be judged in between.
 import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/index.ts";
-import { chooseReviewer, checkReviewer, recommendFor, type Registry, type SessionModelInfo, unknownModel } from "../models/index.ts";
+import {
+	chooseReviewer,
+	checkReviewer,
+	recommendFor,
+	type Registry,
+	type SessionModelInfo,
+	unknownModel,
+} from "../models/index.ts";
 import { getPath, howToTurnOn, setPath, type ResolvedSettings, type SourceName } from "./resolve.ts";
 import type { ThinkingSetting } from "./schema.ts";
 import type { ProjectContext, SettingsStore } from "./store.ts";
@@ -38,7 +45,8 @@ const ROLE_NAME = /^[A-Za-z0-9_-]+$/;
 export function targetPrefix(target: string): { prefix: string; enabledKey: string; label: string } {
 	if (target === "main") return { prefix: "main", enabledKey: "enabled", label: "main watchdog" };
 	if (target === "children") return { prefix: "children", enabledKey: "children.enabled", label: "child watchdogs" };
-	if (!ROLE_NAME.test(target)) throw new Error(`"${target}" is not a target: use main, children, or a child role name (letters, digits, - and _)`);
+	if (!ROLE_NAME.test(target))
+		throw new Error(`"${target}" is not a target: use main, children, or a child role name (letters, digits, - and _)`);
 	const prefix = `children.overrides.${target}`;
 	return { prefix, enabledKey: `${prefix}.enabled`, label: `${target} role` };
 }
@@ -61,7 +69,9 @@ export async function planConfigure(env: ConfigureEnv, req: ConfigureRequest): P
 		throw new Error(`"${req.thinking}" is not a thinking level; use one of ${THINKING_LEVELS.join(", ")}`);
 	}
 	if (req.scope === "project" && !env.project.trusted) {
-		throw new Error("not saved: this project is not trusted, so its settings are neither read nor written; use scope user or session");
+		throw new Error(
+			"not saved: this project is not trusted, so its settings are neither read nor written; use scope user or session",
+		);
 	}
 	const changes = new Map<string, unknown>(); // dotted key → value (undefined = remove)
 	const notes: string[] = [];
@@ -78,7 +88,10 @@ export async function planConfigure(env: ConfigureEnv, req: ConfigureRequest): P
 			if (model === "recommended") {
 				const resolved = env.store.resolve(env.project);
 				const pair = getPath(resolved.settings, prefix) as { model?: string; thinking?: ThinkingSetting } | undefined;
-				const current = chooseReviewer({ model: pair?.model ?? "inherit", thinking: pair?.thinking ?? "inherit" }, env.session);
+				const current = chooseReviewer(
+					{ model: pair?.model ?? "inherit", thinking: pair?.thinking ?? "inherit" },
+					env.session,
+				);
 				const rec = recommendFor(env.registry, env.session, current);
 				if (!rec.ok) throw new Error(`no recommendation: ${rec.reason}`);
 				ref = rec.ref;
@@ -89,10 +102,19 @@ export async function planConfigure(env: ConfigureEnv, req: ConfigureRequest): P
 			changes.set(`${prefix}.model`, `${parsed.ref.provider}/${parsed.ref.id}`);
 			changes.set(`${prefix}.thinking`, req.thinking ?? parsed.ref.thinking ?? "off");
 			// "recommended" names an available model, or keeps the configured one as it is.
-			const unknown = model === "recommended" ? undefined : unknownModel(env.registry, parsed.ref.provider, parsed.ref.id, req.thinking ?? parsed.ref.thinking);
+			const unknown =
+				model === "recommended"
+					? undefined
+					: unknownModel(env.registry, parsed.ref.provider, parsed.ref.id, req.thinking ?? parsed.ref.thinking);
 			if (unknown && !req.force) throw unknown;
-			const check = await checkReviewer(env.registry, { kind: "configured", provider: parsed.ref.provider, id: parsed.ref.id, thinking: parsed.ref.thinking ?? "off" });
-			if (unknown) notes.push(`Saved as forced, but it will not run until Pi knows the model: ${check.lines.join(" ")}`);
+			const check = await checkReviewer(env.registry, {
+				kind: "configured",
+				provider: parsed.ref.provider,
+				id: parsed.ref.id,
+				thinking: parsed.ref.thinking ?? "off",
+			});
+			if (unknown)
+				notes.push(`Saved as forced, but it will not run until Pi knows the model: ${check.lines.join(" ")}`);
 			else if (!check.ok) notes.push(`Saved anyway, but it will not run yet: ${check.lines.join(" ")}`);
 		}
 	} else if (req.thinking !== undefined) {
@@ -107,7 +129,8 @@ export function watchdogMutation(changes: Map<string, unknown>): WatchdogMutatio
 	return (watchdog) => {
 		for (const [key, value] of changes) setPath(watchdog, key, value);
 		// `main.enabled` is another name for `enabled`; drop it so the two cannot disagree.
-		if (changes.has("enabled") && typeof watchdog.main === "object" && watchdog.main) delete (watchdog.main as Record<string, unknown>).enabled;
+		if (changes.has("enabled") && typeof watchdog.main === "object" && watchdog.main)
+			delete (watchdog.main as Record<string, unknown>).enabled;
 	};
 }
 
@@ -126,10 +149,18 @@ export async function applyConfigure(env: ConfigureEnv, req: ConfigureRequest, p
 	}
 
 	const after = env.store.resolve(env.project);
-	const summary = [...changes].map(([k, v]) => `${k} = ${v === undefined ? "(removed)" : JSON.stringify(v)}`).join(", ");
-	const lines = [`Set ${summary} (${label}) ${where}.`, ...notes, ...shadowNotes(after, [...changes.keys()], req.scope)];
-	if (req.enabled === undefined && req.target === "main" && !after.settings.enabled) lines.push(`The watchdog is off, and saving a model does not turn it on: ${howToTurnOn(after)}.`);
-	if (after.errors.length > 0) lines.push(`Settings have errors, so the watchdog stays off until they are fixed (see status).`);
+	const summary = [...changes]
+		.map(([k, v]) => `${k} = ${v === undefined ? "(removed)" : JSON.stringify(v)}`)
+		.join(", ");
+	const lines = [
+		`Set ${summary} (${label}) ${where}.`,
+		...notes,
+		...shadowNotes(after, [...changes.keys()], req.scope),
+	];
+	if (req.enabled === undefined && req.target === "main" && !after.settings.enabled)
+		lines.push(`The watchdog is off, and saving a model does not turn it on: ${howToTurnOn(after)}.`);
+	if (after.errors.length > 0)
+		lines.push(`Settings have errors, so the watchdog stays off until they are fixed (see status).`);
 	return lines.join("\n");
 }
 
@@ -138,7 +169,11 @@ export async function applyConfigure(env: ConfigureEnv, req: ConfigureRequest, p
  * change also reaches sessions in other projects, where neither this project's file nor this
  * session's overrides apply; a project-file change reaches this project's other sessions.
  */
-export function settingsAtScope(store: SettingsStore, project: ProjectContext, scope: ConfigureScope): ResolvedSettings {
+export function settingsAtScope(
+	store: SettingsStore,
+	project: ProjectContext,
+	scope: ConfigureScope,
+): ResolvedSettings {
 	if (scope === "session") return store.resolve(project);
 	return store.resolve(scope === "user" ? { cwd: project.cwd, trusted: false } : project, { withSession: false });
 }
@@ -150,7 +185,9 @@ function shadowNotes(resolved: ResolvedSettings, keys: string[], scope: Configur
 	for (const key of keys) {
 		const source = resolved.sources[key];
 		if (source && order.indexOf(source) > order.indexOf(scope)) {
-			notes.push(`Note: ${source} ${source === "session" ? "overrides" : "settings"} set ${key} = ${JSON.stringify(getPath(resolved.settings, key))}, which still takes precedence here.`);
+			notes.push(
+				`Note: ${source} ${source === "session" ? "overrides" : "settings"} set ${key} = ${JSON.stringify(getPath(resolved.settings, key))}, which still takes precedence here.`,
+			);
 		}
 	}
 	return notes;

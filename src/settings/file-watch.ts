@@ -60,7 +60,10 @@ export class WatchedFileCache extends SettingsFileCache {
 	}
 
 	/** The settings with `path` as accepted and as it is now (`resolve` reads through this cache). */
-	judge(path: string, resolve: () => ResolvedSettings): { before: ResolvedSettings; after: ResolvedSettings; token: string } {
+	judge(
+		path: string,
+		resolve: () => ResolvedSettings,
+	): { before: ResolvedSettings; after: ResolvedSettings; token: string } {
 		const before = resolve();
 		this.peeking = path;
 		try {
@@ -90,12 +93,19 @@ export class WatchedFileCache extends SettingsFileCache {
 	ownWrite(path: string, mutate: WatchdogMutation): void {
 		const accepted = this.accepted.get(path);
 		if (!accepted || accepted.read.state === "error") return;
-		const doc = accepted.read.state === "ok" && isPlainObject(accepted.read.document) ? structuredClone(accepted.read.document) : {};
+		const doc =
+			accepted.read.state === "ok" && isPlainObject(accepted.read.document)
+				? structuredClone(accepted.read.document)
+				: {};
 		if (!isPlainObject(doc.subagents)) doc.subagents = {};
 		const subagents = doc.subagents as Record<string, unknown>;
 		if (!isPlainObject(subagents.watchdog)) subagents.watchdog = {};
 		mutate(subagents.watchdog as Record<string, unknown>);
-		this.accepted.set(path, { read: { state: "ok", document: doc }, token: `own-write:${++this.ownWrites}`, root: accepted.root });
+		this.accepted.set(path, {
+			read: { state: "ok", document: doc },
+			token: `own-write:${++this.ownWrites}`,
+			root: accepted.root,
+		});
 	}
 }
 

@@ -56,13 +56,18 @@ export function parseJson(raw: string): { ok: true; value: unknown } | { ok: fal
 	try {
 		return { ok: true, value: JSON.parse(text) };
 	} catch (error) {
-		const reason = (error as Error).message.replace(/\s*in JSON at position \d+.*$/s, "").replace(/, (?:\.\.\.)?"[\s\S]*" is not valid JSON$/, "");
+		const reason = (error as Error).message
+			.replace(/\s*in JSON at position \d+.*$/s, "")
+			.replace(/, (?:\.\.\.)?"[\s\S]*" is not valid JSON$/, "");
 		const problems: ParseError[] = [];
 		parseTolerant(text, problems, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
 		const first = problems[0];
 		if (!first) return { ok: false, error: `invalid JSON: ${reason}` };
 		const { line, column } = lineColumn(text, first.offset);
-		return { ok: false, error: `invalid JSON at line ${line}, column ${column}: ${describeCode(printParseErrorCode(first.error))} (${reason})` };
+		return {
+			ok: false,
+			error: `invalid JSON at line ${line}, column ${column}: ${describeCode(printParseErrorCode(first.error))} (${reason})`,
+		};
 	}
 }
 

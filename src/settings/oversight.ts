@@ -11,7 +11,11 @@ import { type CadenceSetting, DEFAULT_SETTINGS, type ThinkingSetting, type Watch
 export type SettingsChanges = Iterable<readonly [string, unknown]>;
 
 /** The reasons `changes` lowers oversight compared with `before`; empty when it does not. */
-export function loweredOversight(before: WatchdogSettings, changes: SettingsChanges, session: SessionModelInfo): string[] {
+export function loweredOversight(
+	before: WatchdogSettings,
+	changes: SettingsChanges,
+	session: SessionModelInfo,
+): string[] {
 	const after = applyChanges(before, changes);
 	return [...lostSwitches(before, after), ...lostCadence(before, after), ...weakerReviewers(before, after, session)];
 }
@@ -19,7 +23,11 @@ export function loweredOversight(before: WatchdogSettings, changes: SettingsChan
 export function applyChanges(before: WatchdogSettings, changes: SettingsChanges): WatchdogSettings {
 	const after = structuredClone(before);
 	for (const [key, value] of changes) {
-		setPath(after as unknown as Record<string, unknown>, key, value === undefined ? structuredClone(getPath(DEFAULT_SETTINGS, key)) : value);
+		setPath(
+			after as unknown as Record<string, unknown>,
+			key,
+			value === undefined ? structuredClone(getPath(DEFAULT_SETTINGS, key)) : value,
+		);
 	}
 	return after;
 }
@@ -40,14 +48,27 @@ const SWITCHES: Array<[key: string, what: string]> = [
 
 // Ordered from the least to the most oversight.
 const ORDERED: Array<[key: string, order: readonly string[], what: (was: string, now: string) => string]> = [
-	["severityThreshold", ["blocker", "concern"], (was, now) => `raises severityThreshold from ${was} to ${now}, which hides every concern`],
-	["idle.policy", ["off", "handsoff", "keep"], (was, now) => `weakens the unfinished-stop policy from ${was} to ${now}`],
-	["rules.action", ["warn", "block"], (was, now) => `launch rules would ${now} instead of ${was} when a child asks for a forbidden model`],
+	[
+		"severityThreshold",
+		["blocker", "concern"],
+		(was, now) => `raises severityThreshold from ${was} to ${now}, which hides every concern`,
+	],
+	[
+		"idle.policy",
+		["off", "handsoff", "keep"],
+		(was, now) => `weakens the unfinished-stop policy from ${was} to ${now}`,
+	],
+	[
+		"rules.action",
+		["warn", "block"],
+		(was, now) => `launch rules would ${now} instead of ${was} when a child asks for a forbidden model`,
+	],
 ];
 
 function lostSwitches(before: WatchdogSettings, after: WatchdogSettings): string[] {
 	const reasons: string[] = [];
-	for (const [key, what] of SWITCHES) if (getPath(before, key) === true && getPath(after, key) === false) reasons.push(what);
+	for (const [key, what] of SWITCHES)
+		if (getPath(before, key) === true && getPath(after, key) === false) reasons.push(what);
 	// `main.enabled` absent follows `enabled`: setting it false while the master switch is on stops the main review.
 	if (before.enabled && before.main.enabled !== false && after.enabled && after.main.enabled === false) {
 		reasons.push("stops reviewing the main session (main.enabled: false)");
@@ -58,7 +79,8 @@ function lostSwitches(before: WatchdogSettings, after: WatchdogSettings): string
 		if (order.indexOf(now) < order.indexOf(was)) reasons.push(what(was, now));
 	}
 	for (const role of roleNames(before, after)) {
-		if (roleEnabled(before, role) && !roleEnabled(after, role)) reasons.push(`turns the watchdog of the "${role}" role off`);
+		if (roleEnabled(before, role) && !roleEnabled(after, role))
+			reasons.push(`turns the watchdog of the "${role}" role off`);
 	}
 	return reasons;
 }
@@ -79,7 +101,8 @@ function lostCadence(before: WatchdogSettings, after: WatchdogSettings): string[
 		const now = cadenceEvery(every(after));
 		if (was === undefined || was === now) continue;
 		if (now === undefined) reasons.push(`turns cadence reviews off (${where})`);
-		else if (now > was) reasons.push(`makes cadence reviews rarer: every ${now} tool results instead of ${was} (${where})`);
+		else if (now > was)
+			reasons.push(`makes cadence reviews rarer: every ${now} tool results instead of ${was} (${where})`);
 	}
 	return reasons;
 }
@@ -110,12 +133,26 @@ function weakerReviewers(before: WatchdogSettings, after: WatchdogSettings, sess
 		const pairAfter = target.pair(after);
 		const was = chooseReviewer(pairBefore, session);
 		const now = chooseReviewer(pairAfter, session);
-		reasons.push(...reviewerReasons(target.label, was, now, pairAfter.thinking === "inherit" && pairBefore.thinking !== "inherit", session));
+		reasons.push(
+			...reviewerReasons(
+				target.label,
+				was,
+				now,
+				pairAfter.thinking === "inherit" && pairBefore.thinking !== "inherit",
+				session,
+			),
+		);
 	}
 	return reasons;
 }
 
-function reviewerReasons(label: string, was: ReviewerChoice, now: ReviewerChoice, thinkingNowInherited: boolean, session: SessionModelInfo): string[] {
+function reviewerReasons(
+	label: string,
+	was: ReviewerChoice,
+	now: ReviewerChoice,
+	thinkingNowInherited: boolean,
+	session: SessionModelInfo,
+): string[] {
 	const reasons: string[] = [];
 	const own = session.model;
 	if (own && now.provider && now.id) {
@@ -125,13 +162,19 @@ function reviewerReasons(label: string, was: ReviewerChoice, now: ReviewerChoice
 		const wasOwn = was.provider === own.provider && was.id === own.id;
 		const wasFamily = was.provider && was.id ? modelFamily({ provider: was.provider, id: was.id }) === family : false;
 		if (nowRef === ownRef && !wasOwn) {
-			reasons.push(`${label} reviewer would be the session's own model (${ownRef})${now.kind === "inherit" ? ', through "inherit"' : ""}: it would review its own work`);
+			reasons.push(
+				`${label} reviewer would be the session's own model (${ownRef})${now.kind === "inherit" ? ', through "inherit"' : ""}: it would review its own work`,
+			);
 		} else if (nowRef !== ownRef && modelFamily({ provider: now.provider, id: now.id }) === family && !wasFamily) {
-			reasons.push(`${label} reviewer ${nowRef} is of the same family (${family}) as the session's model ${ownRef}, so it is no independent view`);
+			reasons.push(
+				`${label} reviewer ${nowRef} is of the same family (${family}) as the session's model ${ownRef}, so it is no independent view`,
+			);
 		}
 	}
 	if (thinkingNowInherited && now.thinking !== was.thinking) {
-		reasons.push(`${label} reviewer thinking would follow the session's level (now ${now.thinking}) instead of ${was.thinking}`);
+		reasons.push(
+			`${label} reviewer thinking would follow the session's level (now ${now.thinking}) instead of ${was.thinking}`,
+		);
 	} else if (rank(now.thinking) < rank(was.thinking)) {
 		reasons.push(`${label} reviewer thinking drops from ${was.thinking} to ${now.thinking}`);
 	}

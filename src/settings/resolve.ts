@@ -2,7 +2,14 @@
 // No file access here: the caller hands in what each source contained.
 import type { z } from "zod";
 import { isBareModelId, parseModelRef, splitBareId } from "../models/index.ts";
-import { DEFAULT_SETTINGS, layerSchemaStripping, type SettingsLayer, strictLayerSchema, UNSUPPORTED_KEYS, type WatchdogSettings } from "./schema.ts";
+import {
+	DEFAULT_SETTINGS,
+	layerSchemaStripping,
+	type SettingsLayer,
+	strictLayerSchema,
+	UNSUPPORTED_KEYS,
+	type WatchdogSettings,
+} from "./schema.ts";
 import { isPlainObject } from "../util/index.ts";
 import { forEachLeaf, getPath, setPath } from "./key-paths.ts";
 import { tightenOnly } from "./tighten.ts";
@@ -100,10 +107,13 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 		const policy = layer.source !== "session" && !layer.isWatchdogObject ? childPolicyOf(layer.document) : undefined;
 		if (policy) childPolicy.push({ source: layer.source as "user" | "project", origin: layer.origin, ...policy });
 		if (layer.source !== "session" && !layer.isWatchdogObject && maxDepthSet(layer.document)) {
-			const message = "subagents.maxSubagentDepth is not supported yet: a child here cannot launch children of its own, whatever the depth";
+			const message =
+				"subagents.maxSubagentDepth is not supported yet: a child here cannot launch children of its own, whatever the depth";
 			unsupported.push({ ...at, key: "subagents.maxSubagentDepth", message });
 		}
-		const extracted = layer.isWatchdogObject ? { ok: true as const, value: layer.document } : extractWatchdog(layer.document);
+		const extracted = layer.isWatchdogObject
+			? { ok: true as const, value: layer.document }
+			: extractWatchdog(layer.document);
 		if (!extracted.ok) {
 			errors.push({ ...at, message: extracted.error });
 			continue;
@@ -156,7 +166,8 @@ function extractWatchdog(doc: unknown): { ok: true; value: unknown } | { ok: fal
 	if (!isPlainObject(doc)) return { ok: false, error: `the file must hold a JSON object, not ${describe(doc)}` };
 	const subagents = doc.subagents;
 	if (subagents === undefined) return { ok: true, value: undefined };
-	if (!isPlainObject(subagents)) return { ok: false, error: `"subagents" must be an object, not ${describe(subagents)}` };
+	if (!isPlainObject(subagents))
+		return { ok: false, error: `"subagents" must be an object, not ${describe(subagents)}` };
 	const watchdog = subagents.watchdog;
 	if (watchdog === undefined) return { ok: true, value: undefined };
 	if (!isPlainObject(watchdog)) return { ok: false, error: `"${ROOT}" must be an object, not ${describe(watchdog)}` };
@@ -202,7 +213,11 @@ function normalizeLayer(layer: SettingsLayer, warn: (p: KeyProblem) => void): Se
 	const out = structuredClone(layer);
 	if (out.main?.enabled !== undefined) {
 		if (out.enabled === undefined) out.enabled = out.main.enabled;
-		else if (!out.enabled && out.main.enabled) warn({ key: "main.enabled", message: `${ROOT}.enabled is false, which turns every watchdog off; main.enabled: true has no effect` });
+		else if (!out.enabled && out.main.enabled)
+			warn({
+				key: "main.enabled",
+				message: `${ROOT}.enabled is false, which turns every watchdog off; main.enabled: true has no effect`,
+			});
 	}
 	const pairs: Array<{ model?: string; thinking?: string }> = [];
 	if (out.main) pairs.push(out.main);
@@ -232,8 +247,6 @@ function normalizeModelPair(pair: { model?: string; thinking?: string }): void {
 }
 
 // ---------- small object helpers ----------
-
-
 
 function describe(v: unknown): string {
 	if (v === null) return "null";

@@ -17,23 +17,33 @@ type ObjectMaker = typeof z.strictObject;
 
 // A bare id (pi-subagents' form, `claude-opus-4-8[:high]`) is resolved against Pi's models when the session reads it.
 const modelRefField = z.string().refine((v) => v === "inherit" || parseModelRef(v).ok || isBareModelId(v), {
-	error: 'must be "inherit", a model reference provider/id[:thinking] (e.g. anthropic/claude-opus-4-8:high), or a bare model id',
+	error:
+		'must be "inherit", a model reference provider/id[:thinking] (e.g. anthropic/claude-opus-4-8:high), or a bare model id',
 });
 const THINKING_RULE = `must be one of ${THINKING_LEVELS.join(", ")} or inherit (false: off)`;
 // `false` is pi-subagents' spelling of off.
-const thinkingField = z.union([z.literal(false).transform(() => "off" as const), z.enum([...THINKING_LEVELS, "inherit"])], { error: THINKING_RULE });
-const positiveMs = (min: number) => z.int({ error: "must be a whole number of milliseconds" }).min(min, { error: `must be at least ${min} ms` });
+const thinkingField = z.union(
+	[z.literal(false).transform(() => "off" as const), z.enum([...THINKING_LEVELS, "inherit"])],
+	{ error: THINKING_RULE },
+);
+const positiveMs = (min: number) =>
+	z.int({ error: "must be a whole number of milliseconds" }).min(min, { error: `must be at least ${min} ms` });
 const CADENCE_RULE = "must be 0, false or null (off), or a whole number of tool results of at least 5";
 // `null` is pi-subagents' spelling of off.
 const cadenceEvery = z.union(
-	[z.literal(0), z.literal(false), z.null().transform(() => 0 as const), z.int({ error: CADENCE_RULE }).min(5, { error: CADENCE_RULE })],
+	[
+		z.literal(0),
+		z.literal(false),
+		z.null().transform(() => 0 as const),
+		z.int({ error: CADENCE_RULE }).min(5, { error: CADENCE_RULE }),
+	],
 	{ error: CADENCE_RULE },
 );
 // Launch-rule patterns: bounded in length and number, so judging a launch stays cheap.
 const globList = z
 	.array(
 		z
-			.string({ error: "must be a glob pattern (text), e.g. \"openai/*\"" })
+			.string({ error: 'must be a glob pattern (text), e.g. "openai/*"' })
 			.min(1, { error: "a pattern may not be empty" })
 			.max(MAX_STAR_GLOB_CHARS, { error: `a pattern may be at most ${MAX_STAR_GLOB_CHARS} characters long` }),
 		{ error: 'must be a list of glob patterns, e.g. ["openai/*", "anthropic/claude-*:high"]' },
@@ -51,12 +61,22 @@ function layerSchema(obj: ObjectMaker) {
 	});
 	return obj({
 		enabled: z.boolean().optional(),
-		main: obj({ enabled: z.boolean().optional(), model: modelRefField.optional(), thinking: thinkingField.optional() }).optional(),
+		main: obj({
+			enabled: z.boolean().optional(),
+			model: modelRefField.optional(),
+			thinking: thinkingField.optional(),
+		}).optional(),
 		agentEndTimeoutMs: positiveMs(1000).optional(),
 		severityThreshold: z.enum(["concern", "blocker"], { error: "must be concern or blocker" }).optional(),
 		// 1 (pi-subagents allows it): a finding stops being pushed after the first boundary review that raises it.
-		stalemateRepeats: z.int().min(1, { error: "must be at least 1" }).max(20, { error: "must be at most 20" }).optional(),
-		maxWarnings: z.union([z.null(), z.int().min(0)], { error: "must be null (no cap) or a whole number of at least 0" }).optional(),
+		stalemateRepeats: z
+			.int()
+			.min(1, { error: "must be at least 1" })
+			.max(20, { error: "must be at most 20" })
+			.optional(),
+		maxWarnings: z
+			.union([z.null(), z.int().min(0)], { error: "must be null (no cap) or a whole number of at least 0" })
+			.optional(),
 		fallbackModels: z.array(modelRefField).max(8, { error: "at most 8 fallback models" }).optional(),
 		scope: obj({ enabled: z.boolean().optional() }).optional(),
 		guidance: obj({ watchdogMd: z.boolean().optional() }).optional(),
@@ -106,8 +126,14 @@ function layerSchema(obj: ObjectMaker) {
 			cadence: cadence.optional(),
 			overrides: z.record(z.string(), childRole).optional(),
 			concurrency: z.int().min(1).max(32).optional(),
-			timeoutMs: positiveMs(1000).max(MAX_CHILD_TIMEOUT_MS, { error: `must be at most ${MAX_CHILD_TIMEOUT_TEXT}` }).optional(),
-			maxBackground: z.int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(32, { error: "must be at most 32" }).optional(),
+			timeoutMs: positiveMs(1000)
+				.max(MAX_CHILD_TIMEOUT_MS, { error: `must be at most ${MAX_CHILD_TIMEOUT_TEXT}` })
+				.optional(),
+			maxBackground: z
+				.int({ error: "must be a whole number" })
+				.min(1, { error: "must be at least 1" })
+				.max(32, { error: "must be at most 32" })
+				.optional(),
 			/** pi-subagents' key, accepted and announced as not supported (see UNSUPPORTED_KEYS). */
 			watchdogTailTimeoutMs: z.int().min(1).optional(),
 		}).optional(),
@@ -120,11 +146,14 @@ function layerSchema(obj: ObjectMaker) {
 						{
 							allow: globList.optional(),
 							deny: globList.optional(),
-							note: z.string({ error: "must be text" }).max(1000, { error: "must be at most 1000 characters" }).optional(),
+							note: z
+								.string({ error: "must be text" })
+								.max(1000, { error: "must be at most 1000 characters" })
+								.optional(),
 						},
-						{ error: "must be an object with allow, deny and note, e.g. { \"deny\": [\"openai/*\"], \"note\": \"why\" }" },
+						{ error: 'must be an object with allow, deny and note, e.g. { "deny": ["openai/*"], "note": "why" }' },
 					),
-					{ error: "must be an object keyed by agent role, e.g. { \"worker\": { \"deny\": [\"openai/*\"] } }" },
+					{ error: 'must be an object keyed by agent role, e.g. { "worker": { "deny": ["openai/*"] } }' },
 				)
 				.optional(),
 		}).optional(),
@@ -174,7 +203,15 @@ export interface WatchdogSettings {
 	lsp: { enabled: boolean; timeoutMs: number; maxFiles: number; idleMs: number };
 	loops: { enabled: boolean; stopRun: boolean } & LoopThresholds;
 	clarification: boolean;
-	idle: { main: boolean; children: boolean; policy: "off" | "keep" | "handsoff"; cooldownMs: number; maxNudges: number; stallMs: number; model: ModelSetting };
+	idle: {
+		main: boolean;
+		children: boolean;
+		policy: "off" | "keep" | "handsoff";
+		cooldownMs: number;
+		maxNudges: number;
+		stallMs: number;
+		model: ModelSetting;
+	};
 	rotate: { enabled: boolean; models: string[]; cooldownMs: number };
 	children: {
 		enabled: boolean;
@@ -207,9 +244,26 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 	lsp: { enabled: true, timeoutMs: 10_000, maxFiles: 20, idleMs: 300_000 },
 	loops: { enabled: true, stopRun: false, ...DEFAULT_THRESHOLDS },
 	clarification: false,
-	idle: { main: false, children: true, policy: "keep", cooldownMs: 120_000, maxNudges: 3, stallMs: 60_000, model: "inherit" },
+	idle: {
+		main: false,
+		children: true,
+		policy: "keep",
+		cooldownMs: 120_000,
+		maxNudges: 3,
+		stallMs: 60_000,
+		model: "inherit",
+	},
 	rotate: { enabled: false, models: [], cooldownMs: 600_000 },
-	children: { enabled: false, model: "inherit", thinking: "inherit", cadence: { everyNTools: 0 }, overrides: {}, concurrency: 4, timeoutMs: 1_800_000, maxBackground: 4 },
+	children: {
+		enabled: false,
+		model: "inherit",
+		thinking: "inherit",
+		cadence: { everyNTools: 0 },
+		overrides: {},
+		concurrency: 4,
+		timeoutMs: 1_800_000,
+		maxBackground: 4,
+	},
 	rules: { action: "warn", roleModels: {} },
 	permissions: { timeoutMs: 20_000 },
 	history: { maxBytes: 10_485_760 },
@@ -220,6 +274,8 @@ export const MAP_PATHS = new Set(["children.overrides", "rules.roleModels"]);
 
 /** pi-subagents' keys accepted (so the file still loads) that do nothing here; each is announced once per session. */
 export const UNSUPPORTED_KEYS: Record<string, string> = {
-	"children.watchdogTailTimeoutMs": "a child's watchdog here finishes inside the child's own run, so there is no tail to wait for",
-	"lsp.maxDiagnostics": "the LSP pre-pass reports every new error and warning of the files it checks (lsp.maxFiles bounds it)",
+	"children.watchdogTailTimeoutMs":
+		"a child's watchdog here finishes inside the child's own run, so there is no tail to wait for",
+	"lsp.maxDiagnostics":
+		"the LSP pre-pass reports every new error and warning of the files it checks (lsp.maxFiles bounds it)",
 };

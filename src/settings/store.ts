@@ -99,10 +99,19 @@ export class SettingsStore {
 
 		const layers: LayerInput[] = [fileLayer("user", userPath, user.read)];
 		const heldText = `held back: ${held}; run ${TRUST_COMMAND} to apply it`;
-		if (!proj) layers.push({ source: "project", origin: projectPath, ignoredReason: "not read: this project is not trusted, so its settings are ignored" });
+		if (!proj)
+			layers.push({
+				source: "project",
+				origin: projectPath,
+				ignoredReason: "not read: this project is not trusted, so its settings are ignored",
+			});
 		else if (held) layers.push({ source: "project", origin: projectPath, ignoredReason: heldText });
 		else if (proj.read.state !== "missing") {
-			layers.push({ ...fileLayer("project", projectPath, proj.read), tightenOnly: true, ...(file.above ? { note: file.above } : {}) });
+			layers.push({
+				...fileLayer("project", projectPath, proj.read),
+				tightenOnly: true,
+				...(file.above ? { note: file.above } : {}),
+			});
 		}
 		if (withSession && Object.keys(this.session).length > 0) {
 			layers.push({ source: "session", origin: "session overrides", document: this.session, isWatchdogObject: true });
@@ -130,7 +139,9 @@ export class SettingsStore {
 
 	async write(scope: WriteScope, project: ProjectContext, mutate: WatchdogMutation): Promise<string> {
 		if (scope === "project" && !project.trusted) {
-			throw new Error("not saved: this project is not trusted, so its settings are neither read nor written; use scope user or session");
+			throw new Error(
+				"not saved: this project is not trusted, so its settings are neither read nor written; use scope user or session",
+			);
 		}
 		const root = scope === "user" ? userRoot(this.location.agentDir()) : this.projectFile(project.cwd).root;
 		const path = scope === "user" ? this.userPath() : this.projectPath(project.cwd);
@@ -141,7 +152,11 @@ export class SettingsStore {
 	}
 }
 
-function fileLayer(source: "user" | "project", origin: string, read: ReturnType<SettingsFileCache["read"]>["read"]): LayerInput {
+function fileLayer(
+	source: "user" | "project",
+	origin: string,
+	read: ReturnType<SettingsFileCache["read"]>["read"],
+): LayerInput {
 	if (read.state === "error") return { source, origin, readError: read.message };
 	return { source, origin, document: read.state === "ok" ? read.document : undefined };
 }

@@ -107,7 +107,8 @@ function judgeRole(below: WatchdogSettings, role: string, rest: string, value: u
 		const off = (own?.enabled ?? below.children.enabled) === false;
 		return value === true || off ? take : refuse("would turn this role's watchdog off");
 	}
-	if (rest === "cadence.everyNTools") return cadence(own?.cadence?.everyNTools ?? below.children.cadence.everyNTools, value);
+	if (rest === "cadence.everyNTools")
+		return cadence(own?.cadence?.everyNTools ?? below.children.cadence.everyNTools, value);
 	if (rest === "thinking") return thinking(own?.thinking ?? below.children.thinking, value);
 	return (own?.model ?? below.children.model) === value ? take : refuse(MODELS_ARE_YOURS);
 }
@@ -117,11 +118,14 @@ type RoleRule = { allow?: string[]; deny?: string[]; note?: string };
 function judgeRule(was: RoleRule | undefined, field: keyof RoleRule, value: unknown): Judged {
 	// More denied models is always tighter: the project's patterns join yours.
 	if (field === "deny") return { take: true, value: [...new Set([...(was?.deny ?? []), ...(value as string[])])] };
-	if (field === "note") return was?.note === undefined ? { take: true, value } : refuse("your own note for this role stays");
+	if (field === "note")
+		return was?.note === undefined ? { take: true, value } : refuse("your own note for this role stays");
 	// An allow list where you have none narrows the models; one of your own may only be narrowed.
 	const list = value as string[];
 	if (!was?.allow || list.every((p) => was.allow?.includes(p))) return { take: true, value };
-	return refuse(`would allow ${list.filter((p) => !was.allow?.includes(p)).join(", ")}, which your allow list does not`);
+	return refuse(
+		`would allow ${list.filter((p) => !was.allow?.includes(p)).join(", ")}, which your allow list does not`,
+	);
 }
 
 function cadence(was: unknown, value: unknown): Judged {

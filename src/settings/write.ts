@@ -35,7 +35,8 @@ export async function updateWatchdogSettings(file: string, root: string, mutate:
 			if (!isPlainObject(parsed.value)) throw new Error(`not saved: ${file} does not hold a JSON object`);
 			doc = parsed.value;
 		}
-		if (doc.subagents !== undefined && !isPlainObject(doc.subagents)) throw new Error(`not saved: "subagents" in ${file} is not an object`);
+		if (doc.subagents !== undefined && !isPlainObject(doc.subagents))
+			throw new Error(`not saved: "subagents" in ${file} is not an object`);
 		const subagents = (doc.subagents ?? {}) as Record<string, unknown>;
 		if (subagents.watchdog !== undefined && !isPlainObject(subagents.watchdog)) {
 			throw new Error(`not saved: "subagents.watchdog" in ${file} is not an object`);

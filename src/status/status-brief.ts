@@ -36,16 +36,26 @@ const WIDTH = 110;
 export function formatBrief(input: BriefInput): string {
 	const out = [`Watchdog: ${input.onOff}`, `Reviewer: ${input.reviewer}`];
 	const { errors } = input.resolved;
-	if (errors.length) out.push(`Settings errors (${errors.length}): ${fit(`${errors[0].origin}: ${errors[0].message}`, WIDTH - 20)}${errors.length > 1 ? " (+ more: status --all)" : ""}`);
+	if (errors.length)
+		out.push(
+			`Settings errors (${errors.length}): ${fit(`${errors[0].origin}: ${errors[0].message}`, WIDTH - 20)}${errors.length > 1 ? " (+ more: status --all)" : ""}`,
+		);
 	out.push(`Pending: ${input.pending}`, `Last review: ${input.lastReview}`);
-	if (!input.findings.length) out.push(`Findings this prompt: none${input.earlier ? ` (${input.earlier} earlier: status --all)` : ""}`);
+	if (!input.findings.length)
+		out.push(`Findings this prompt: none${input.earlier ? ` (${input.earlier} earlier: status --all)` : ""}`);
 	else {
 		out.push(`Findings this prompt${input.earlier ? ` (${input.earlier} earlier: status --all)` : ""}:`);
 		for (const f of input.findings.slice(0, MAX_FINDINGS)) {
 			const when = new Date(f.at).toISOString().slice(11, 16);
-			out.push(fit(`  ${f.n}. ${when} ${f.severity} (${f.fate}) [${f.source}]${f.times > 1 ? ` ×${f.times}` : ""} ${f.summary}`, WIDTH));
+			out.push(
+				fit(
+					`  ${f.n}. ${when} ${f.severity} (${f.fate}) [${f.source}]${f.times > 1 ? ` ×${f.times}` : ""} ${f.summary}`,
+					WIDTH,
+				),
+			);
 		}
-		if (input.findings.length > MAX_FINDINGS) out.push(`  … ${input.findings.length - MAX_FINDINGS} more (status --all)`);
+		if (input.findings.length > MAX_FINDINGS)
+			out.push(`  … ${input.findings.length - MAX_FINDINGS} more (status --all)`);
 	}
 	out.push(...input.lines.map((l) => fit(l, WIDTH)));
 	out.push("More: status --all (your settings, details) · status --settings (every setting) · history");

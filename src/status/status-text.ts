@@ -24,15 +24,23 @@ export function formatStatus(input: StatusInput): string {
 	const s = resolved.settings;
 	const out: string[] = [];
 	out.push(`Watchdog: ${onOff(resolved)}`);
-	out.push(`Reviewer model: ${describeChoice(input.reviewer)}  [main.model from ${resolved.sources["main.model"]}, main.thinking from ${resolved.sources["main.thinking"]}]`);
+	out.push(
+		`Reviewer model: ${describeChoice(input.reviewer)}  [main.model from ${resolved.sources["main.model"]}, main.thinking from ${resolved.sources["main.thinking"]}]`,
+	);
 	const exists = (present: boolean | undefined) => (present === false ? " (no such file)" : "");
 	// An untrusted project's file is never looked at, not even to say whether it exists.
-	out.push(`Settings: user ${input.files.user}${exists(input.files.userExists)}; project ${input.files.project}${input.files.projectTrusted ? exists(input.files.projectExists) : " (project not trusted: not read)"}`);
+	out.push(
+		`Settings: user ${input.files.user}${exists(input.files.userExists)}; project ${input.files.project}${input.files.projectTrusted ? exists(input.files.projectExists) : " (project not trusted: not read)"}`,
+	);
 	pushProblems(out, "Config errors", resolved.errors);
 	if (resolved.errors.length) out.push("  (a source with errors contributes no values until it is fixed)");
 	pushProblems(out, "Warnings", resolved.warnings);
 	pushProblems(out, "Ignored", resolved.ignored);
-	pushProblems(out, "Project values refused (a project may tighten your settings, never loosen them)", resolved.refused ?? []);
+	pushProblems(
+		out,
+		"Project values refused (a project may tighten your settings, never loosen them)",
+		resolved.refused ?? [],
+	);
 	pushProblems(out, "Found", resolved.notes ?? []);
 	if (input.trust) {
 		out.push(`Project trust: ${input.trust.why}`);
@@ -88,9 +96,13 @@ function wrap(text: string, width: number, indent: string): string[] {
 }
 
 export function onOff(resolved: ResolvedSettings): string {
-	if (resolved.errors.length > 0) return `off for this session: the settings have ${resolved.errors.length} error${resolved.errors.length > 1 ? "s" : ""} (listed below)`;
-	if (resolved.settings.enabled && resolved.settings.main.enabled === false) return `on for child agents only (main.enabled = false from ${resolved.sources["main.enabled"]}: this session's own work is not reviewed)`;
-	return resolved.settings.enabled ? `on (enabled from ${resolved.sources.enabled})` : `off (enabled = false from ${resolved.sources.enabled}; ${howToTurnOn(resolved)})`;
+	if (resolved.errors.length > 0)
+		return `off for this session: the settings have ${resolved.errors.length} error${resolved.errors.length > 1 ? "s" : ""} (listed below)`;
+	if (resolved.settings.enabled && resolved.settings.main.enabled === false)
+		return `on for child agents only (main.enabled = false from ${resolved.sources["main.enabled"]}: this session's own work is not reviewed)`;
+	return resolved.settings.enabled
+		? `on (enabled from ${resolved.sources.enabled})`
+		: `off (enabled = false from ${resolved.sources.enabled}; ${howToTurnOn(resolved)})`;
 }
 
 function pushProblems(out: string[], title: string, problems: SettingsProblem[]): void {
@@ -112,23 +124,62 @@ export function baselineSections(s: WatchdogSettings): StatusSection[] {
 	const roles = Object.keys(s.rules.roleModels);
 	const overrides = Object.entries(s.children.overrides);
 	return [
-		{ title: "Review", lines: ["last review: none this session", "last warning: none", "changed paths: none seen", "stalemate count: 0", "review cost this session: $0"] },
+		{
+			title: "Review",
+			lines: [
+				"last review: none this session",
+				"last warning: none",
+				"changed paths: none seen",
+				"stalemate count: 0",
+				"review cost this session: $0",
+			],
+		},
 		{ title: "Pending", lines: ["nothing: every change so far was reviewed"] },
 		{ title: "Findings", lines: ["none this session"] },
-		{ title: "LSP", lines: [s.lsp.enabled ? `enabled (timeout ${s.lsp.timeoutMs} ms, at most ${s.lsp.maxFiles} files), not started this session` : "disabled"] },
+		{
+			title: "LSP",
+			lines: [
+				s.lsp.enabled
+					? `enabled (timeout ${s.lsp.timeoutMs} ms, at most ${s.lsp.maxFiles} files), not started this session`
+					: "disabled",
+			],
+		},
 		{ title: "Loops", lines: [s.loops.enabled ? "no tool calls seen yet" : "off"] },
-		{ title: "Evidence", lines: [`policy: ${s.idle.policy}; nudges: main ${s.idle.main ? "on" : "off"}, children ${s.idle.children ? "on" : "off"}; no settle checked yet`] },
+		{
+			title: "Evidence",
+			lines: [
+				`policy: ${s.idle.policy}; nudges: main ${s.idle.main ? "on" : "off"}, children ${s.idle.children ? "on" : "off"}; no settle checked yet`,
+			],
+		},
 		{ title: "Cadence", lines: [`main: ${every(s.cadence.everyNTools)}`] },
-		{ title: "Clarification", lines: [s.clarification ? "on (main session): activity reviews and one watchdog_ask question per prompt" : "off"] },
-		{ title: "Rotation", lines: [s.rotate.enabled ? `on: ${s.rotate.models.join(" → ") || "no models (rotate.models is empty)"}` : "off (rotate.enabled: false)", "no rotation this session"] },
+		{
+			title: "Clarification",
+			lines: [s.clarification ? "on (main session): activity reviews and one watchdog_ask question per prompt" : "off"],
+		},
+		{
+			title: "Rotation",
+			lines: [
+				s.rotate.enabled
+					? `on: ${s.rotate.models.join(" → ") || "no models (rotate.models is empty)"}`
+					: "off (rotate.enabled: false)",
+				"no rotation this session",
+			],
+		},
 		{
 			title: "Children",
 			lines: [
-				s.children.enabled ? `child watchdogs on (model ${s.children.model}, thinking ${s.children.thinking}, cadence ${every(s.children.cadence.everyNTools)})` : "child watchdogs off",
+				s.children.enabled
+					? `child watchdogs on (model ${s.children.model}, thinking ${s.children.thinking}, cadence ${every(s.children.cadence.everyNTools)})`
+					: "child watchdogs off",
 				...overrides.map(([role, o]) => `${role}: ${JSON.stringify(o)}`),
 				"no child findings this session",
 			],
 		},
-		{ title: "Launch rules", lines: [`${roles.length} role${roles.length === 1 ? "" : "s"} with rules (action ${s.rules.action})${roles.length ? `: ${roles.join(", ")}` : ""}`] },
+		{
+			title: "Launch rules",
+			lines: [
+				`${roles.length} role${roles.length === 1 ? "" : "s"} with rules (action ${s.rules.action})${roles.length ? `: ${roles.join(", ")}` : ""}`,
+			],
+		},
 	];
 }

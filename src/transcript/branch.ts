@@ -21,7 +21,8 @@ export class BranchReader {
 
 	/** The events of the entries not read yet, or undefined when the branch is not the one read so far. */
 	read(entries: ReadonlyArray<Entry>): SessionEvent[] | undefined {
-		if (this.consumed > entries.length || (this.consumed > 0 && entries[this.consumed - 1] !== this.last)) return undefined;
+		if (this.consumed > entries.length || (this.consumed > 0 && entries[this.consumed - 1] !== this.last))
+			return undefined;
 		const out: SessionEvent[] = [];
 		for (let k = this.consumed; k < entries.length; k++) this.entry(entries[k] as Entry, out);
 		this.consumed = entries.length;

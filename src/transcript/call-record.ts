@@ -87,7 +87,14 @@ function num(value: unknown): number | undefined {
  * says anything: true for a non-empty diff or patch, false for an empty one (or no result at
  * all), undefined when there is no such record.
  */
-export function makeCallRecord(index: number, name: string, rawArgs: unknown, result: string, isError: boolean, editEvidence?: boolean): ToolCallRecord {
+export function makeCallRecord(
+	index: number,
+	name: string,
+	rawArgs: unknown,
+	result: string,
+	isError: boolean,
+	editEvidence?: boolean,
+): ToolCallRecord {
 	const args = argsObject(rawArgs);
 	const kind = callKind(name, args);
 	const record: ToolCallRecord = { index, name, kind, args, result, isError };
@@ -120,6 +127,13 @@ export function piEditEvidence(details: unknown): boolean | undefined {
 }
 
 /** Live Pi tool results become the same records as recorded ones. */
-export function fromPiToolCall(index: number, name: string, args: unknown, resultContent: unknown, isError: boolean, details?: unknown): ToolCallRecord {
+export function fromPiToolCall(
+	index: number,
+	name: string,
+	args: unknown,
+	resultContent: unknown,
+	isError: boolean,
+	details?: unknown,
+): ToolCallRecord {
 	return makeCallRecord(index, name, args, resultText(resultContent), isError, piEditEvidence(details));
 }

@@ -3,7 +3,15 @@
 // recorded calls, pairing calls with their results, and the one reader of Pi messages used for
 // a live session's branch (evidence) and a recorded session file (scan).
 // Other folders import from here; files inside the folder import each other directly.
-export { argsObject, callKind, fromPiToolCall, makeCallRecord, piEditEvidence, RESULT_CHARS, resultText } from "./call-record.ts";
+export {
+	argsObject,
+	callKind,
+	fromPiToolCall,
+	makeCallRecord,
+	piEditEvidence,
+	RESULT_CHARS,
+	resultText,
+} from "./call-record.ts";
 export { type CallKind, type SessionEvent, type ToolCallRecord } from "./tool-call.ts";
 export { CallPairer, newStats, type ScanStats } from "./pairing.ts";
 export { assistantContent, CLAUDE_TOOL_BLOCK, PI_TOOL_BLOCK, piMessage, type ToolBlockShape } from "./pi-messages.ts";

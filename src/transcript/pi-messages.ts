@@ -20,16 +20,23 @@ export const CLAUDE_TOOL_BLOCK: ToolBlockShape = { type: "tool_use", args: "inpu
  * with no tool calls is a stop and always gives an event, empty or not, saying whether it held
  * hidden reasoning: the unfinished-stop detector needs to see an empty final message.
  */
-export function assistantContent(content: unknown, shape: ToolBlockShape, pairer: CallPairer, out: SessionEvent[], error = false): void {
+export function assistantContent(
+	content: unknown,
+	shape: ToolBlockShape,
+	pairer: CallPairer,
+	out: SessionEvent[],
+	error = false,
+): void {
 	if (!Array.isArray(content)) {
-		if (typeof content === "string" && (content.trim() || error)) out.push({ type: "assistant", text: content, ...(error ? { error } : {}) });
+		if (typeof content === "string" && (content.trim() || error))
+			out.push({ type: "assistant", text: content, ...(error ? { error } : {}) });
 		return;
 	}
 	let text = "";
 	let calls = 0;
 	let thinking = false;
 	for (const block of content) {
-		const b = (isPlainObject(block) ? block : undefined);
+		const b = isPlainObject(block) ? block : undefined;
 		if (!b) continue;
 		if (b.type === "text" && typeof b.text === "string" && b.text.trim()) text += text ? `\n${b.text}` : b.text;
 		else if (b.type === shape.type) {
@@ -37,15 +44,33 @@ export function assistantContent(content: unknown, shape: ToolBlockShape, pairer
 			pairer.call(b.id, b.name, b[shape.args]);
 		} else if (b.type === "thinking" || b.type === "redacted_thinking") thinking = true; // hidden reasoning: never its text
 	}
-	if (text || calls === 0) out.push({ type: "assistant", text, ...(thinking && calls === 0 ? { thinking } : {}), ...(error ? { error } : {}) });
+	if (text || calls === 0)
+		out.push({
+			type: "assistant",
+			text,
+			...(thinking && calls === 0 ? { thinking } : {}),
+			...(error ? { error } : {}),
+		});
 }
 
 /** The assistant and tool-result parts of one Pi message (user messages are the caller's: not every one is a prompt). */
 export function piMessage(message: Record<string, unknown>, pairer: CallPairer, out: SessionEvent[]): void {
 	if (message.role === "assistant") {
 		pairer.newTurn();
-		assistantContent(message.content, PI_TOOL_BLOCK, pairer, out, message.stopReason === "error" || message.stopReason === "aborted");
+		assistantContent(
+			message.content,
+			PI_TOOL_BLOCK,
+			pairer,
+			out,
+			message.stopReason === "error" || message.stopReason === "aborted",
+		);
 	} else if (message.role === "toolResult") {
-		pairer.result(message.toolCallId, resultText(message.content), message.isError === true, piEditEvidence(message.details), out);
+		pairer.result(
+			message.toolCallId,
+			resultText(message.content),
+			message.isError === true,
+			piEditEvidence(message.details),
+			out,
+		);
 	}
 }

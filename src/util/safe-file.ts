@@ -7,13 +7,30 @@
 // Synchronous on purpose: settings are consulted on every tool event, and a bounded read of a
 // regular file cannot hang the way a FIFO or `/dev/zero` would.
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats, statSync } from "node:fs";
+import {
+	closeSync,
+	constants,
+	fstatSync,
+	lstatSync,
+	openSync,
+	readlinkSync,
+	readSync,
+	realpathSync,
+	type Stats,
+	statSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 
 export type SafeRead =
 	| { state: "missing" }
-	| { state: "ok"; text: string; size: number; truncated: boolean; /** SHA-256 of the bytes read (hex). */ sha256: string }
+	| {
+			state: "ok";
+			text: string;
+			size: number;
+			truncated: boolean /** SHA-256 of the bytes read (hex). */;
+			sha256: string;
+	  }
 	| { state: "refused"; reason: string };
 
 export interface SafeReadOptions {
@@ -49,7 +66,13 @@ export function readFileInRoot(path: string, options: SafeReadOptions): SafeRead
 			return refused(`${path} is ${opened.size} bytes, over the ${options.maxBytes}-byte limit for this file`);
 		}
 		const { bytes, truncated } = readBounded(fd, options.maxBytes);
-		return { state: "ok", text: stripBom(bytes.toString("utf8")), size: opened.size, truncated, sha256: createHash("sha256").update(bytes).digest("hex") };
+		return {
+			state: "ok",
+			text: stripBom(bytes.toString("utf8")),
+			size: opened.size,
+			truncated,
+			sha256: createHash("sha256").update(bytes).digest("hex"),
+		};
 	} catch (error) {
 		return refused(`${path} cannot be read: ${(error as Error).message}`);
 	} finally {
@@ -125,7 +148,8 @@ function locate(path: string, root: string): Located {
 		return refused(`${path} cannot be resolved: ${(error as Error).message}`);
 	}
 	const realRoot = realRootOf(root);
-	if (!isInside(realRoot, real)) return refused(`${path} leads outside ${root} (to ${real}) through a symbolic link; only files inside it are read`);
+	if (!isInside(realRoot, real))
+		return refused(`${path} leads outside ${root} (to ${real}) through a symbolic link; only files inside it are read`);
 	let stats: Stats;
 	try {
 		stats = lstatSync(real);

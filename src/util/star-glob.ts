@@ -12,7 +12,16 @@ export const MAX_STAR_GLOB_CHARS = 256;
 /** Names longer than this never match (no real model reference or tool name is this long). */
 export const MAX_STAR_GLOB_SUBJECT = 1_024;
 
-const OPTIONS: MinimatchOptions = { nobrace: true, noext: true, nonegate: true, nocomment: true, noglobstar: true, dot: true, platform: "linux", optimizationLevel: 0 };
+const OPTIONS: MinimatchOptions = {
+	nobrace: true,
+	noext: true,
+	nonegate: true,
+	nocomment: true,
+	noglobstar: true,
+	dot: true,
+	platform: "linux",
+	optimizationLevel: 0,
+};
 // A private-use code point: never in a model id, and no syntax to minimatch.
 const SLASH_STANDIN = "\uE000";
 
@@ -20,8 +29,16 @@ export type StarGlob = { ok: true; pattern: string; matches(name: string): boole
 
 export function compileStarGlob(pattern: string): StarGlob {
 	if (typeof pattern !== "string" || pattern === "") return { ok: false, error: "a pattern may not be empty" };
-	if (pattern.length > MAX_STAR_GLOB_CHARS) return { ok: false, error: `the pattern ${JSON.stringify(`${pattern.slice(0, 40)}…`)} is ${pattern.length} characters long; at most ${MAX_STAR_GLOB_CHARS} are allowed` };
-	if (pattern.includes(SLASH_STANDIN)) return { ok: false, error: `the pattern ${JSON.stringify(pattern)} holds the character U+E000, which is not allowed` };
+	if (pattern.length > MAX_STAR_GLOB_CHARS)
+		return {
+			ok: false,
+			error: `the pattern ${JSON.stringify(`${pattern.slice(0, 40)}…`)} is ${pattern.length} characters long; at most ${MAX_STAR_GLOB_CHARS} are allowed`,
+		};
+	if (pattern.includes(SLASH_STANDIN))
+		return {
+			ok: false,
+			error: `the pattern ${JSON.stringify(pattern)} holds the character U+E000, which is not allowed`,
+		};
 	// Runs of `*` mean what one does; keeping one keeps the matcher's work small.
 	const glob = pattern
 		.replace(/\*+/g, "*")
@@ -32,7 +49,12 @@ export function compileStarGlob(pattern: string): StarGlob {
 	return {
 		ok: true,
 		pattern,
-		matches: (name) => typeof name === "string" && name !== "" && name.length <= MAX_STAR_GLOB_SUBJECT && !name.includes(SLASH_STANDIN) && compiled.match(standIn(name)),
+		matches: (name) =>
+			typeof name === "string" &&
+			name !== "" &&
+			name.length <= MAX_STAR_GLOB_SUBJECT &&
+			!name.includes(SLASH_STANDIN) &&
+			compiled.match(standIn(name)),
 	};
 }
 

@@ -54,7 +54,8 @@ export function logOf(events: Iterable<SessionEvent>): ChildLog {
 	return { facts: log.facts, signals: checkClaims(log.facts, log.current()) };
 }
 
-const NEEDS_PERSON = /api key|credential|\bauth|unauthori[sz]ed|forbidden|quota|usage limit|billing|not available to a background run|not known to Pi/i;
+const NEEDS_PERSON =
+	/api key|credential|\bauth|unauthori[sz]ed|forbidden|quota|usage limit|billing|not available to a background run|not known to Pi/i;
 const MAX_LOG_LINES = 80;
 
 export function calls(from: number, to: number): string {
@@ -67,7 +68,7 @@ function where(child: StoppedChild, range: string): string {
 }
 
 function callLine(f: CallFact): string {
-	const what = f.command !== undefined ? `\`${clip(oneLine(f.command), 120)}\`` : f.path ?? "";
+	const what = f.command !== undefined ? `\`${clip(oneLine(f.command), 120)}\`` : (f.path ?? "");
 	const outcome = f.refused ? `refused (${f.refused})` : f.isError ? "error" : "ok";
 	return `#${f.index} ${f.name} ${what} → ${outcome}${f.exitCode !== undefined ? `, exit ${f.exitCode}` : ""}${f.failure ? `, "${f.failure}"` : ""}${f.wrote ? ", changed the file" : ""}`;
 }
@@ -76,7 +77,13 @@ function callLine(f: CallFact): string {
 function checkNamed(answer: string, quote: string): string {
 	const claim = extractClaims(answer).claims.find((c) => c.quote === quote);
 	if (claim?.command) return `\`${claim.command}\``;
-	return claim?.check === "typecheck" ? "the type check" : claim?.check === "lint" ? "the linter" : claim?.check === "build" ? "the build" : "the tests";
+	return claim?.check === "typecheck"
+		? "the type check"
+		: claim?.check === "lint"
+			? "the linter"
+			: claim?.check === "build"
+				? "the build"
+				: "the tests";
 }
 
 /** What the child must do about one checker signal. */
@@ -84,7 +91,8 @@ export function instructionFor(signal: ClaimSignal, answer: string): string {
 	const check = checkNamed(answer, signal.claim);
 	switch (signal.kind) {
 		case "check-passed":
-			if (signal.verdict === "contradicted") return `Fix what made ${check} fail (${calls(signal.from, signal.to)} of your session), run ${check} again after the last edit, and report the real output and exit code.`;
+			if (signal.verdict === "contradicted")
+				return `Fix what made ${check} fail (${calls(signal.from, signal.to)} of your session), run ${check} again after the last edit, and report the real output and exit code.`;
 			return `Run ${check} after your last edit and report the real output and exit code; do not report a check as passing without having run it.`;
 		case "files-changed":
 		case "checklist":
@@ -93,7 +101,9 @@ export function instructionFor(signal: ClaimSignal, answer: string): string {
 		case "pushed":
 			return `Run git ${signal.kind === "pushed" ? "push" : "commit"} and report its output: the log shows no successful one.`;
 		case "implemented":
-			return signal.evidence.startsWith("no edit") ? "Do the work: your session changed no file. Report only what you changed and checked." : `Fix the failing check (${calls(signal.from, signal.to)}), run it again, and report its real result.`;
+			return signal.evidence.startsWith("no edit")
+				? "Do the work: your session changed no file. Report only what you changed and checked."
+				: `Fix the failing check (${calls(signal.from, signal.to)}), run it again, and report its real result.`;
 		case "done":
 			return `Fix the failing check (${calls(signal.from, signal.to)}), run it again after the last edit, and report its real result.`;
 		case "pre-existing":
@@ -104,7 +114,12 @@ export function instructionFor(signal: ClaimSignal, answer: string): string {
 }
 
 /** Checks one child; `log` is its session's tool log, or why there is none. */
-export function judgeChild(runId: string, background: boolean, child: StoppedChild & { model?: string }, log: ChildLog | { error: string }): ChildCheck {
+export function judgeChild(
+	runId: string,
+	background: boolean,
+	child: StoppedChild & { model?: string },
+	log: ChildLog | { error: string },
+): ChildCheck {
 	const base: ChildCheck = {
 		id: childId(runId, child.label),
 		runId,
@@ -118,7 +133,16 @@ export function judgeChild(runId: string, background: boolean, child: StoppedChi
 		checked: "",
 		toolLog: [],
 		written: [],
-		...(child.landed ? { landed: child.landed.status === "applied" ? `landed in the tree: ${child.landed.paths.join(", ")}` : child.landed.status === "unchanged" ? "no change landed" : `did not land (${child.landed.reason ?? "merge conflict"})` } : {}),
+		...(child.landed
+			? {
+					landed:
+						child.landed.status === "applied"
+							? `landed in the tree: ${child.landed.paths.join(", ")}`
+							: child.landed.status === "unchanged"
+								? "no change landed"
+								: `did not land (${child.landed.reason ?? "merge conflict"})`,
+				}
+			: {}),
 		answer: child.answer,
 	};
 	const facts = "error" in log ? [] : log.facts;
@@ -126,7 +150,8 @@ export function judgeChild(runId: string, background: boolean, child: StoppedChi
 	base.written = [...new Set(facts.filter((f) => f.wrote && f.path).map((f) => f.path as string))];
 	const last = Math.max(0, facts.length - 1);
 	const error = child.error ? oneLine(clip(child.error, 300)) : "";
-	if (child.status === "stopped") return { ...base, verdict: "stopped", checked: "stopped before it finished (by you or the parent)" };
+	if (child.status === "stopped")
+		return { ...base, verdict: "stopped", checked: "stopped before it finished (by you or the parent)" };
 	if (child.status !== "done") {
 		const person = NEEDS_PERSON.test(error);
 		return {
@@ -135,28 +160,76 @@ export function judgeChild(runId: string, background: boolean, child: StoppedChi
 			checked: `status ${child.status}`,
 			evidence: `It ended ${child.status}${error ? `: ${error}` : ""} (${where(child, calls(0, facts.length - 1))}).`,
 			...(person
-				? { who: `the user: ${error || "the child's model could not run"} (credentials, or another model for this agent${child.model ? ` instead of ${child.model}` : ""})` }
-				: { instruction: child.status === "timed out" ? "Finish the task within the deadline: take a smaller step, or run it with a larger timeoutMs." : "Finish the task, then report what changed and what you ran." }),
+				? {
+						who: `the user: ${error || "the child's model could not run"} (credentials, or another model for this agent${child.model ? ` instead of ${child.model}` : ""})`,
+					}
+				: {
+						instruction:
+							child.status === "timed out"
+								? "Finish the task within the deadline: take a smaller step, or run it with a larger timeoutMs."
+								: "Finish the task, then report what changed and what you ran.",
+					}),
 		};
 	}
 	const open = child.blockers.blockers;
 	if (open.length) {
 		const first = oneLine(clip(open[0]?.summary ?? "", 200));
-		return { ...base, verdict: "unfinished", checked: "a blocker left open", claim: clip(child.answer.trim(), 120), evidence: `Its watchdog left ${open.length} blocker(s) open${child.blockers.stalemate ? " (stalemate)" : ""}: "${first}" (${where(child, calls(0, facts.length - 1))}).`, instruction: `Address the open blocker: ${first}.` };
+		return {
+			...base,
+			verdict: "unfinished",
+			checked: "a blocker left open",
+			claim: clip(child.answer.trim(), 120),
+			evidence: `Its watchdog left ${open.length} blocker(s) open${child.blockers.stalemate ? " (stalemate)" : ""}: "${first}" (${where(child, calls(0, facts.length - 1))}).`,
+			instruction: `Address the open blocker: ${first}.`,
+		};
 	}
 	if (child.landed?.status === "conflict") {
 		const l = child.landed;
-		const why = l.reason ? `It did not land: ${l.reason}.` : `Merge conflict in ${(l.conflicts ?? []).join(", ")}; nothing of it is in the tree.`;
+		const why = l.reason
+			? `It did not land: ${l.reason}.`
+			: `Merge conflict in ${(l.conflicts ?? []).join(", ")}; nothing of it is in the tree.`;
 		// Only a place that holds the change is named: the kept patch, else the worktree kept with it.
-		const kept = l.patchPath ? ` Its patch is at ${l.patchPath}.` : l.worktreeDir ? ` Its files are still in its worktree at ${l.worktreeDir}.` : "";
-		const take = l.patchPath ? `Apply the kept patch ${l.patchPath} by hand` : l.worktreeDir ? `Take its change from ${l.worktreeDir} by hand` : "Redo its change";
-		return { ...base, verdict: "unfinished", checked: "its changes did not land", evidence: `${why}${kept}`, instruction: `${take}, or re-run the task on the current tree.` };
+		const kept = l.patchPath
+			? ` Its patch is at ${l.patchPath}.`
+			: l.worktreeDir
+				? ` Its files are still in its worktree at ${l.worktreeDir}.`
+				: "";
+		const take = l.patchPath
+			? `Apply the kept patch ${l.patchPath} by hand`
+			: l.worktreeDir
+				? `Take its change from ${l.worktreeDir} by hand`
+				: "Redo its change";
+		return {
+			...base,
+			verdict: "unfinished",
+			checked: "its changes did not land",
+			evidence: `${why}${kept}`,
+			instruction: `${take}, or re-run the task on the current tree.`,
+		};
 	}
-	if ("error" in log) return { ...base, checked: `its session file could not be read (${log.error})`, evidence: `Its session file could not be read: ${log.error}.` };
-	if (!child.answer.trim()) return { ...base, verdict: "unfinished", checked: "an empty final answer", evidence: `It ended with an empty final message (${where(child, `after tool call ${last}`)}).`, instruction: "Report what you did: the files changed and the checks you ran, with their results." };
+	if ("error" in log)
+		return {
+			...base,
+			checked: `its session file could not be read (${log.error})`,
+			evidence: `Its session file could not be read: ${log.error}.`,
+		};
+	if (!child.answer.trim())
+		return {
+			...base,
+			verdict: "unfinished",
+			checked: "an empty final answer",
+			evidence: `It ended with an empty final message (${where(child, `after tool call ${last}`)}).`,
+			instruction: "Report what you did: the files changed and the checks you ran, with their results.",
+		};
 	const worst = log.signals.find((s) => s.verdict === "contradicted") ?? log.signals[0];
 	if (worst) {
-		const more = log.signals.length > 1 ? ` (${log.signals.length - 1} more claim(s) not borne out: ${log.signals.filter((s) => s !== worst).map((s) => `"${clip(s.claim, 60)}"`).join(", ")})` : "";
+		const more =
+			log.signals.length > 1
+				? ` (${log.signals.length - 1} more claim(s) not borne out: ${log.signals
+						.filter((s) => s !== worst)
+						.map((s) => `"${clip(s.claim, 60)}"`)
+						.join(", ")})`
+				: "";
 		return {
 			...base,
 			verdict: worst.verdict === "contradicted" ? "contradicted" : "unproven",
@@ -167,9 +240,22 @@ export function judgeChild(runId: string, background: boolean, child: StoppedChi
 		};
 	}
 	const lastEdit = facts.reduce((at, f) => (f.wrote || (f.shellWrite && !f.check && !f.isError) ? f.index : at), -1);
-	if (lastEdit < 0) return { ...base, verdict: "genuine", checked: `changed nothing; ${extractClaims(child.answer).claims.length} claim(s) checked` };
+	if (lastEdit < 0)
+		return {
+			...base,
+			verdict: "genuine",
+			checked: `changed nothing; ${extractClaims(child.answer).claims.length} claim(s) checked`,
+		};
 	const passed = facts.find((f) => f.index > lastEdit && f.check && !f.failure && !f.isError && !f.refused);
-	if (passed) return { ...base, verdict: "genuine", checked: `${passed.check} \`${clip(passed.command ?? "", 60)}\` passed after the last edit (call ${passed.index})` };
+	if (passed)
+		return {
+			...base,
+			verdict: "genuine",
+			checked: `${passed.check} \`${clip(passed.command ?? "", 60)}\` passed after the last edit (call ${passed.index})`,
+		};
 	// Files changed and nothing checked them: whether the work is what it says is the model's call.
-	return { ...base, checked: `changed ${base.written.length || "some"} file(s), nothing run after the last edit (call ${lastEdit})` };
+	return {
+		...base,
+		checked: `changed ${base.written.length || "some"} file(s), nothing run after the last edit (call ${lastEdit})`,
+	};
 }

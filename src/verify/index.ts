@@ -5,5 +5,13 @@
 // model. Offers the verifier (the session's monitor) and its pure core.
 // Other folders import from here; files inside the folder import each other directly.
 export { type RunEnd, SubtreeVerifier, type VerifierDeps, VERIFY_ENTRY, type VerifyRecord } from "./verifier.ts";
-export { atRest, childRecord, needsReview, stopFingerprint, stopState, type StoppedChild, type VerifyConfig } from "./stop-state.ts";
+export {
+	atRest,
+	childRecord,
+	needsReview,
+	stopFingerprint,
+	stopState,
+	type StoppedChild,
+	type VerifyConfig,
+} from "./stop-state.ts";
 export { VERIFY_SOURCE } from "./verdicts.ts";

@@ -22,7 +22,15 @@ export function queuedLaunchCalls(branch: ReadonlyArray<Entry>, seen: ReadonlySe
 		}
 		if (m.role !== "assistant") return 0; // a prompt: no step in progress
 		const blocks = Array.isArray(m.content) ? (m.content as Block[]) : [];
-		return blocks.filter((b) => b && b.type === "toolCall" && b.name === "subagent" && isLaunch(b.arguments) && !answered.has(String(b.id)) && !seen.has(String(b.id))).length;
+		return blocks.filter(
+			(b) =>
+				b &&
+				b.type === "toolCall" &&
+				b.name === "subagent" &&
+				isLaunch(b.arguments) &&
+				!answered.has(String(b.id)) &&
+				!seen.has(String(b.id)),
+		).length;
 	}
 	return 0;
 }

@@ -13,14 +13,25 @@ import type { ChildCheck } from "./child-check.ts";
 
 export const VERDICT_TOOL = "watchdog_verdict";
 const MODEL_VERDICTS = ["genuine", "unproven", "contradicted", "needs-user"] as const;
-export type ModelVerdict = { verdict: (typeof MODEL_VERDICTS)[number]; claim?: string; evidence: string; instruction?: string; who?: string };
+export type ModelVerdict = {
+	verdict: (typeof MODEL_VERDICTS)[number];
+	claim?: string;
+	evidence: string;
+	instruction?: string;
+	who?: string;
+};
 
 const VERDICT_PARAMS = Type.Object({
 	child: Type.String({ minLength: 1, description: "The child's label, as the input names it." }),
-	verdict: enumOf(MODEL_VERDICTS, "genuine: the work is what it says. unproven: nothing shows it. contradicted: the evidence shows otherwise. needs-user: a real blocker only a person can clear."),
+	verdict: enumOf(
+		MODEL_VERDICTS,
+		"genuine: the work is what it says. unproven: nothing shows it. contradicted: the evidence shows otherwise. needs-user: a real blocker only a person can clear.",
+	),
 	claim: Type.Optional(Type.String({ description: "The claim at stake, quoted short." })),
 	evidence: Type.String({ minLength: 1, description: "What you saw: file paths, line numbers, tool-call numbers." }),
-	instruction: Type.Optional(Type.String({ description: "unproven or contradicted: what the child must do when it is re-run." })),
+	instruction: Type.Optional(
+		Type.String({ description: "unproven or contradicted: what the child must do when it is re-run." }),
+	),
 	who: Type.Optional(Type.String({ description: "needs-user: who must act, and what they must give." })),
 });
 
@@ -66,7 +77,11 @@ function verdictTool(labels: string[], out: Map<string, ModelVerdict>): Reviewer
 			const checked = checkArgs(VERDICT_PARAMS, trimStrings(args));
 			if (!checked.ok) return { text: `${VERDICT_TOOL}: ${checked.error}.`, isError: true };
 			const a = checked.value;
-			if (!labels.includes(a.child)) return { text: `Unknown child ${JSON.stringify(a.child)}; the children are ${labels.join(", ")}.`, isError: true };
+			if (!labels.includes(a.child))
+				return {
+					text: `Unknown child ${JSON.stringify(a.child)}; the children are ${labels.join(", ")}.`,
+					isError: true,
+				};
 			const text = (v: unknown, max: number) => (typeof v === "string" && v.trim() ? clip(oneLine(v), max) : undefined);
 			out.set(a.child, {
 				verdict: a.verdict,
@@ -93,9 +108,17 @@ export interface ModelCheckRequest {
 	cancel: AbortSignal;
 }
 
-export async function runModelCheck(req: ModelCheckRequest): Promise<{ verdicts: Map<string, ModelVerdict>; outcome: ReviewOutcome }> {
+export async function runModelCheck(
+	req: ModelCheckRequest,
+): Promise<{ verdicts: Map<string, ModelVerdict>; outcome: ReviewOutcome }> {
 	const verdicts = new Map<string, ModelVerdict>();
-	const tools = [...createReviewerReadTools({ root: req.root, baseline: req.baseline }), verdictTool(req.checks.map((c) => c.label), verdicts)];
+	const tools = [
+		...createReviewerReadTools({ root: req.root, baseline: req.baseline }),
+		verdictTool(
+			req.checks.map((c) => c.label),
+			verdicts,
+		),
+	];
 	const outcome = await runReview({
 		registry: req.registry,
 		choice: req.choice,
@@ -110,10 +133,19 @@ export async function runModelCheck(req: ModelCheckRequest): Promise<{ verdicts:
 }
 
 /** The undecided checks with the model's verdicts; a child it gave none stays unverified, saying why. */
-export function withModelVerdicts(checks: ChildCheck[], verdicts: Map<string, ModelVerdict>, failure?: string): ChildCheck[] {
+export function withModelVerdicts(
+	checks: ChildCheck[],
+	verdicts: Map<string, ModelVerdict>,
+	failure?: string,
+): ChildCheck[] {
 	return checks.map((c) => {
 		const v = verdicts.get(c.label);
-		if (!v) return { ...c, verdict: "unverified", checked: `${c.checked}; ${failure ? `the model review failed (${failure})` : "the model review gave no verdict"}` };
+		if (!v)
+			return {
+				...c,
+				verdict: "unverified",
+				checked: `${c.checked}; ${failure ? `the model review failed (${failure})` : "the model review gave no verdict"}`,
+			};
 		const sentBack = v.verdict !== "genuine";
 		return {
 			...c,
@@ -121,7 +153,11 @@ export function withModelVerdicts(checks: ChildCheck[], verdicts: Map<string, Mo
 			checked: `${c.checked}; the model review found it ${v.verdict}`,
 			...(v.claim ? { claim: v.claim } : {}),
 			evidence: `${v.evidence} (the watchdog model's reading${c.sessionFile ? `; session ${c.sessionFile}` : ""})`,
-			...(sentBack && v.instruction ? { instruction: v.instruction } : sentBack ? { instruction: "Check your work against the task, run what verifies it, and report the real results." } : {}),
+			...(sentBack && v.instruction
+				? { instruction: v.instruction }
+				: sentBack
+					? { instruction: "Check your work against the task, run what verifies it, and report the real results." }
+					: {}),
 			...(v.who ? { who: v.who } : {}),
 		};
 	});

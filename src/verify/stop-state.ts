@@ -16,7 +16,14 @@ export interface StoppedChild {
 	error?: string;
 	sessionFile?: string;
 	cwd: string;
-	landed?: { status: string; paths: string[]; conflicts?: string[]; reason?: string; patchPath?: string; worktreeDir?: string };
+	landed?: {
+		status: string;
+		paths: string[];
+		conflicts?: string[];
+		reason?: string;
+		patchPath?: string;
+		worktreeDir?: string;
+	};
 	blockers: { blockers: Array<{ summary: string; severity: string }>; stalemate: boolean };
 	/** Permission asks still waiting for an answer (filled by the permission gate once it keeps any). */
 	pendingAsks?: string[];
@@ -106,7 +113,10 @@ function canonical(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
 	if (value && typeof value === "object") {
 		const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-		return `{${entries.sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+		return `{${entries
+			.sort(([a], [b]) => (a < b ? -1 : 1))
+			.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+			.join(",")}}`;
 	}
 	return JSON.stringify(value);
 }
@@ -130,11 +140,16 @@ export interface ReviewedState {
  * Whether a stopped state needs a review: not when it was reviewed before, nor when its
  * children are a subset of one reviewed state (the stop only shrank).
  */
-export function needsReview(state: StopState, reviewed: readonly ReviewedState[]): { review: boolean; fingerprint: string; why?: string } {
+export function needsReview(
+	state: StopState,
+	reviewed: readonly ReviewedState[],
+): { review: boolean; fingerprint: string; why?: string } {
 	const fingerprint = stopFingerprint(state);
 	if (!state.children.length) return { review: false, fingerprint, why: "no children" };
-	if (reviewed.some((r) => r.fingerprint === fingerprint)) return { review: false, fingerprint, why: "this stopped state was reviewed already" };
+	if (reviewed.some((r) => r.fingerprint === fingerprint))
+		return { review: false, fingerprint, why: "this stopped state was reviewed already" };
 	const hashes = state.children.map((c) => childHash(c, state.config));
-	if (reviewed.some((r) => hashes.every((h) => r.childHashes.includes(h)))) return { review: false, fingerprint, why: "only a part of a reviewed stopped state" };
+	if (reviewed.some((r) => hashes.every((h) => r.childHashes.includes(h))))
+		return { review: false, fingerprint, why: "only a part of a reviewed stopped state" };
 	return { review: true, fingerprint };
 }

@@ -36,8 +36,11 @@ export function rerunCall(check: ChildCheck): string {
 }
 
 export function nextAction(check: ChildCheck): string {
-	if (check.verdict === "needs-user") return `Ask ${check.who ?? "the user"}; do not re-run ${check.label} until that is settled.`;
-	const why = check.background ? "its background run has ended, so steer no longer reaches it and a finished child cannot be resumed" : "a finished foreground child cannot be resumed";
+	if (check.verdict === "needs-user")
+		return `Ask ${check.who ?? "the user"}; do not re-run ${check.label} until that is settled.`;
+	const why = check.background
+		? "its background run has ended, so steer no longer reaches it and a finished child cannot be resumed"
+		: "a finished foreground child cannot be resumed";
 	return `Re-run ${check.label} with this instruction (${why}): ${rerunCall(check)}`;
 }
 
@@ -51,7 +54,9 @@ export function childFinding(check: ChildCheck): Finding {
 				`Child ${check.label} (agent ${check.agent}, ${check.background ? "background" : "foreground"} run ${check.runId}) ended ${check.status}.`,
 				...(check.claim ? [`Claim: "${clip(oneLine(check.claim), 200)}"`] : []),
 				`Evidence: ${check.evidence ?? "none recorded"}`,
-				...(check.written.length ? [`Files it changed: ${check.written.slice(0, 8).join(", ")}${check.written.length > 8 ? ", …" : ""}.`] : []),
+				...(check.written.length
+					? [`Files it changed: ${check.written.slice(0, 8).join(", ")}${check.written.length > 8 ? ", …" : ""}.`]
+					: []),
 				...(check.landed ? [`Its diff (from its worktree): ${clip(check.landed, 300)}.`] : []),
 			].join("\n"),
 			recommendedAction: nextAction(check),
@@ -67,13 +72,27 @@ export function childFinding(check: ChildCheck): Finding {
  * The outcome of one verification. `earlier`: children whose unchanged stop an earlier
  * verification already judged (not reported again).
  */
-export function assemble(checks: ChildCheck[], earlier: Array<{ label: string; verdict: string }>, fingerprint: string): Verification {
+export function assemble(
+	checks: ChildCheck[],
+	earlier: Array<{ label: string; verdict: string }>,
+	fingerprint: string,
+): Verification {
 	const findings = checks.filter((c) => c.verdict !== undefined && TO_MODEL.has(c.verdict)).map(childFinding);
-	const parts = checks.map((c) => `${c.label} ${c.verdict ?? "unverified"} (${c.checked}${c.verdict && TO_MODEL.has(c.verdict) ? "; told the agent" : ""})`);
+	const parts = checks.map(
+		(c) =>
+			`${c.label} ${c.verdict ?? "unverified"} (${c.checked}${c.verdict && TO_MODEL.has(c.verdict) ? "; told the agent" : ""})`,
+	);
 	for (const e of earlier) parts.push(`${e.label} ${e.verdict} (verified earlier, unchanged)`);
 	const n = checks.length + earlier.length;
 	const note = `Watchdog verified ${n} stopped child${n === 1 ? "" : "ren"} [${fingerprint.slice(0, 12)}]: ${parts.join("; ")}.`;
-	const verdicts = [...checks.map((c) => `${c.label} ${c.verdict ?? "unverified"}`), ...earlier.map((e) => `${e.label} ${e.verdict}`)].join(", ");
-	const outcome = findings.length ? "problems" : checks.some((c) => c.verdict === undefined || c.verdict === "unverified") ? "unverified" : "genuine";
+	const verdicts = [
+		...checks.map((c) => `${c.label} ${c.verdict ?? "unverified"}`),
+		...earlier.map((e) => `${e.label} ${e.verdict}`),
+	].join(", ");
+	const outcome = findings.length
+		? "problems"
+		: checks.some((c) => c.verdict === undefined || c.verdict === "unverified")
+			? "unverified"
+			: "genuine";
 	return { findings, note, verdicts, outcome };
 }

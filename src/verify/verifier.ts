@@ -17,7 +17,17 @@ import { isPlainObject, type StatusSection } from "../util/index.ts";
 import { type ChildCheck, type ChildLog, judgeChild } from "./child-check.ts";
 import { queuedLaunchCalls } from "./launch-calls.ts";
 import { runModelCheck, withModelVerdicts } from "./model-check.ts";
-import { atRest, childHash, childRecord, type LaunchView, needsReview, type ReviewedState, type StoppedChild, stopState, type VerifyConfig } from "./stop-state.ts";
+import {
+	atRest,
+	childHash,
+	childRecord,
+	type LaunchView,
+	needsReview,
+	type ReviewedState,
+	type StoppedChild,
+	stopState,
+	type VerifyConfig,
+} from "./stop-state.ts";
 import { assemble, VERIFY_SOURCE } from "./verdicts.ts";
 
 export const VERIFY_ENTRY = "watchdog-verification";
@@ -122,7 +132,9 @@ export class SubtreeVerifier {
 			const orch = this.place(ctx, end);
 			if (!orch || !this.deps.enabled(ctx)) return;
 			const launches = [...this.launches.values()].filter((l) => l.orch === orch).map((l) => l.view);
-			const queued = [...this.inFlight.values()].filter((o) => o === orch).length + (orch === this.current() ? queuedLaunchCalls(branchOf(ctx), this.seenCalls) : 0);
+			const queued =
+				[...this.inFlight.values()].filter((o) => o === orch).length +
+				(orch === this.current() ? queuedLaunchCalls(branchOf(ctx), this.seenCalls) : 0);
 			if (!atRest({ launches, queued })) return;
 			const { config, timeoutMs, choice } = this.deps.config(ctx);
 			const state = stopState(launches, config);
@@ -133,10 +145,16 @@ export class SubtreeVerifier {
 			}
 			// Claimed before any await: the same stop seen again meanwhile is not reviewed twice.
 			const hashes = state.children.map((c) => childHash(c, config));
-			this.reviewed = [...this.reviewed, { fingerprint: decision.fingerprint, childHashes: hashes }].slice(-KEPT_REVIEWED);
+			this.reviewed = [...this.reviewed, { fingerprint: decision.fingerprint, childHashes: hashes }].slice(
+				-KEPT_REVIEWED,
+			);
 			await this.verify(ctx, launches, decision.fingerprint, config, { timeoutMs, choice, via: end.via });
 		} catch (error) {
-			this.deps.record(ctx, { kind: "failure", what: "verification", message: error instanceof Error ? error.message : String(error) });
+			this.deps.record(ctx, {
+				kind: "failure",
+				what: "verification",
+				message: error instanceof Error ? error.message : String(error),
+			});
 		}
 	}
 
@@ -160,7 +178,9 @@ export class SubtreeVerifier {
 
 	brief(): string | undefined {
 		const last = this.last;
-		return last ? `Verification: ${last.children.length} child(ren) [${last.fingerprint.slice(0, 12)}]: ${last.verdicts}` : undefined;
+		return last
+			? `Verification: ${last.children.length} child(ren) [${last.fingerprint.slice(0, 12)}]: ${last.verdicts}`
+			: undefined;
 	}
 
 	private current(): string {
@@ -178,7 +198,10 @@ export class SubtreeVerifier {
 			if (!mine || end.parentSession !== mine) return undefined; // not a run of this session: outside its subtree
 			orch = `run:${end.runId}`;
 		}
-		this.launches.set(end.runId, { orch, view: { runId: end.runId, background: known?.view.background ?? !end.toolCallId, results: end.results } });
+		this.launches.set(end.runId, {
+			orch,
+			view: { runId: end.runId, background: known?.view.background ?? !end.toolCallId, results: end.results },
+		});
 		this.prune();
 		return orch;
 	}
@@ -189,7 +212,13 @@ export class SubtreeVerifier {
 		for (const [id, l] of this.launches) if (old.has(l.orch)) this.launches.delete(id);
 	}
 
-	private async verify(ctx: ExtensionContext, launches: LaunchView[], fingerprint: string, config: VerifyConfig, how: { timeoutMs: number; choice: ReviewerChoice; via: string }): Promise<void> {
+	private async verify(
+		ctx: ExtensionContext,
+		launches: LaunchView[],
+		fingerprint: string,
+		config: VerifyConfig,
+		how: { timeoutMs: number; choice: ReviewerChoice; via: string },
+	): Promise<void> {
 		const checks: ChildCheck[] = [];
 		const earlier: Array<{ id: string; label: string; hash: string; verdict: string }> = [];
 		const hashOf = new Map<string, string>();
@@ -224,15 +253,31 @@ export class SubtreeVerifier {
 				cancel: this.stop.signal,
 			});
 			model = { ref: outcome.model, cost: outcome.usage.cost };
-			const decided = withModelVerdicts(undecided, verdicts, outcome.failure ? `${outcome.failure.kind}: ${outcome.failure.message}` : outcome.status === "cancelled" ? "cancelled" : undefined);
+			const decided = withModelVerdicts(
+				undecided,
+				verdicts,
+				outcome.failure
+					? `${outcome.failure.kind}: ${outcome.failure.message}`
+					: outcome.status === "cancelled"
+						? "cancelled"
+						: undefined,
+			);
 			judged = checks.map((c) => decided.find((d) => d.id === c.id) ?? c);
 		}
 		const outcome = assemble(judged, earlier, fingerprint);
 		const record: VerifyRecord = {
 			at: Date.now(),
 			fingerprint,
-			childHashes: [...this.reviewed.find((r) => r.fingerprint === fingerprint)?.childHashes ?? []],
-			children: [...judged.map((c) => ({ id: c.id, label: c.label, hash: hashOf.get(c.id) ?? "", verdict: c.verdict ?? "unverified" })), ...earlier],
+			childHashes: [...(this.reviewed.find((r) => r.fingerprint === fingerprint)?.childHashes ?? [])],
+			children: [
+				...judged.map((c) => ({
+					id: c.id,
+					label: c.label,
+					hash: hashOf.get(c.id) ?? "",
+					verdict: c.verdict ?? "unverified",
+				})),
+				...earlier,
+			],
 			outcome: outcome.outcome,
 			verdicts: outcome.verdicts,
 			via: how.via,
@@ -258,7 +303,10 @@ export class SubtreeVerifier {
 	}
 
 	private remember(record: VerifyRecord): void {
-		if (!this.reviewed.some((r) => r.fingerprint === record.fingerprint)) this.reviewed = [...this.reviewed, { fingerprint: record.fingerprint, childHashes: record.childHashes }].slice(-KEPT_REVIEWED);
+		if (!this.reviewed.some((r) => r.fingerprint === record.fingerprint))
+			this.reviewed = [...this.reviewed, { fingerprint: record.fingerprint, childHashes: record.childHashes }].slice(
+				-KEPT_REVIEWED,
+			);
 		for (const c of record.children) if (c.hash) this.verdictOf.set(c.hash, { label: c.label, verdict: c.verdict });
 		this.last = record;
 	}
@@ -314,5 +362,10 @@ function idleOf(ctx: ExtensionContext): boolean {
 }
 
 function isRecord(data: unknown): data is VerifyRecord {
-	return isPlainObject(data) && typeof data.fingerprint === "string" && Array.isArray(data.childHashes) && Array.isArray(data.children);
+	return (
+		isPlainObject(data) &&
+		typeof data.fingerprint === "string" &&
+		Array.isArray(data.childHashes) &&
+		Array.isArray(data.children)
+	);
 }

@@ -28,9 +28,16 @@ it("runs a session in a git repository with separate main and reviewer models", 
 });
 
 it("serves scripted replies and records every request", async () => {
-	const server = await startScriptedServer((req, i) => (i === 0 ? { toolCalls: [{ name: "read", args: { path: "x" } }] } : { status: 429, error: `slow down ${req.model}` }));
+	const server = await startScriptedServer((req, i) =>
+		i === 0 ? { toolCalls: [{ name: "read", args: { path: "x" } }] } : { status: 429, error: `slow down ${req.model}` },
+	);
 	try {
-		const post = (body: unknown) => fetch(`${server.baseUrl}/chat/completions`, { method: "POST", body: JSON.stringify(body), headers: { authorization: "Bearer k" } });
+		const post = (body: unknown) =>
+			fetch(`${server.baseUrl}/chat/completions`, {
+				method: "POST",
+				body: JSON.stringify(body),
+				headers: { authorization: "Bearer k" },
+			});
 		const first = await (await post({ model: "m", messages: [{ role: "user", content: "hi" }] })).text();
 		expect(first).toContain('"name":"read"');
 		expect(first).toContain("[DONE]");

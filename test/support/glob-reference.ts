@@ -87,7 +87,9 @@ function expandBraces(glob: string): string[] | null {
 	const bounds = [open, ...commas, close];
 	const results: string[] = [];
 	for (let k = 0; k + 1 < bounds.length; k++) {
-		const expanded = expandBraces(glob.slice(0, open) + glob.slice(bounds[k] + 1, bounds[k + 1]) + glob.slice(close + 1));
+		const expanded = expandBraces(
+			glob.slice(0, open) + glob.slice(bounds[k] + 1, bounds[k + 1]) + glob.slice(close + 1),
+		);
 		if (!expanded) return null;
 		results.push(...expanded);
 		if (results.length > MAX_ALTERNATIVES) return null;

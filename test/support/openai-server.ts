@@ -59,7 +59,12 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
 		req.on("data", (d) => (raw += d));
 		req.on("end", () => {
 			const body = JSON.parse(raw || "{}");
-			const request: ChatRequest = { model: body.model, messages: body.messages ?? [], tools: body.tools, authorization: req.headers.authorization };
+			const request: ChatRequest = {
+				model: body.model,
+				messages: body.messages ?? [],
+				tools: body.tools,
+				authorization: req.headers.authorization,
+			};
 			requests.push(request);
 			let reply: Reply;
 			try {
@@ -75,7 +80,9 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
 			}
 			res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 			const send = (delta: unknown, finish: string | null = null, usage?: unknown) =>
-				res.write(`data: ${JSON.stringify({ id: "chatcmpl-test", object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`);
+				res.write(
+					`data: ${JSON.stringify({ id: "chatcmpl-test", object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`,
+				);
 			const usage = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 };
 			send({ role: "assistant", content: "" });
 			if ("text" in reply) {
@@ -83,7 +90,16 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
 				send({}, "stop", usage);
 			} else {
 				reply.toolCalls.forEach((call, index) => {
-					send({ tool_calls: [{ index, id: `call_${requests.length}_${index}`, type: "function", function: { name: call.name, arguments: "" } }] });
+					send({
+						tool_calls: [
+							{
+								index,
+								id: `call_${requests.length}_${index}`,
+								type: "function",
+								function: { name: call.name, arguments: "" },
+							},
+						],
+					});
 					send({ tool_calls: [{ index, function: { arguments: JSON.stringify(call.args) } }] });
 				});
 				send({}, "tool_calls", usage);

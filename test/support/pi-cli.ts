@@ -52,14 +52,24 @@ export interface CliSession {
 	stop(): Promise<void>;
 }
 
-export function writeModelsJson(agentDir: string, baseUrl: string, models: Array<{ id: string; reasoning?: boolean }>): void {
+export function writeModelsJson(
+	agentDir: string,
+	baseUrl: string,
+	models: Array<{ id: string; reasoning?: boolean }>,
+): void {
 	writeJson(`${agentDir}/models.json`, {
 		providers: {
 			local: {
 				baseUrl,
 				api: "openai-completions",
 				apiKey: "test-key",
-				models: models.map((m) => ({ id: m.id, name: m.id, reasoning: m.reasoning ?? false, contextWindow: 32000, maxTokens: 2048 })),
+				models: models.map((m) => ({
+					id: m.id,
+					name: m.id,
+					reasoning: m.reasoning ?? false,
+					contextWindow: 32000,
+					maxTokens: 2048,
+				})),
 			},
 		},
 	});
@@ -72,10 +82,25 @@ export async function startCli(options: CliOptions): Promise<CliSession> {
 	const models = options.models ?? [{ id: "main" }, { id: "reviewer", reasoning: true }];
 	writeModelsJson(agentDir, server.baseUrl, models);
 	const existing = existsSync(userSettingsPath(agentDir)) ? readJson(userSettingsPath(agentDir)) : {};
-	const settings = { ...existing, defaultProvider: "local", defaultModel: models[0].id, ...QUIET_PI_SETTINGS, ...options.userSettings };
+	const settings = {
+		...existing,
+		defaultProvider: "local",
+		defaultModel: models[0].id,
+		...QUIET_PI_SETTINGS,
+		...options.userSettings,
+	};
 	writeJson(userSettingsPath(agentDir), options.lsp ? settings : withLspOff(settings));
-	const args = [...(options.loadExtension === false ? [] : ["-e", resolve(REPO_ROOT, "src/extension.ts")]), "--no-session", ...(options.args ?? [])];
-	const client = new RpcClient({ cliPath: PI_CLI, cwd, env: { PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PATH: nodeFirstPath() }, args });
+	const args = [
+		...(options.loadExtension === false ? [] : ["-e", resolve(REPO_ROOT, "src/extension.ts")]),
+		"--no-session",
+		...(options.args ?? []),
+	];
+	const client = new RpcClient({
+		cliPath: PI_CLI,
+		cwd,
+		env: { PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PATH: nodeFirstPath() },
+		args,
+	});
 	const events: any[] = [];
 	const ui: UiRequest[] = [];
 	client.onEvent((e: any) => {
@@ -104,7 +129,12 @@ export async function startCli(options: CliOptions): Promise<CliSession> {
 	};
 }
 
-export async function waitForEvent(events: any[], start: number, pred: (e: any) => boolean, timeoutMs: number): Promise<void> {
+export async function waitForEvent(
+	events: any[],
+	start: number,
+	pred: (e: any) => boolean,
+	timeoutMs: number,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		if (events.slice(start).some(pred)) return;
@@ -115,7 +145,11 @@ export async function waitForEvent(events: any[], start: number, pred: (e: any) 
 
 /** Runs the `pi` CLI once (print mode, `install`, …) with stdin closed, bounded by a timeout. */
 export function runPi(args: string[], options: { cwd: string; agentDir: string; timeoutMs?: number }): Promise<Ran> {
-	return runProcess(process.execPath, [PI_CLI, ...args], { cwd: options.cwd, env: { ...process.env, PI_CODING_AGENT_DIR: options.agentDir, PI_OFFLINE: "1" }, timeoutMs: options.timeoutMs });
+	return runProcess(process.execPath, [PI_CLI, ...args], {
+		cwd: options.cwd,
+		env: { ...process.env, PI_CODING_AGENT_DIR: options.agentDir, PI_OFFLINE: "1" },
+		timeoutMs: options.timeoutMs,
+	});
 }
 
 /** RpcClient spawns `node` from PATH: make it the Node running the tests (22), not the shell's. */

@@ -101,7 +101,12 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 	const main = fauxProvider({ provider: "faux", models: [options.mainModel ?? { id: "main-model", reasoning: true }] });
 	const reviewer = fauxProvider({ provider: "faux-reviewer", models: [{ id: "reviewer-model", reasoning: true }] });
 	const extra = (options.extraProviders ?? []).map((p) => fauxProvider(p));
-	const modelRuntime = await ModelRuntime.create({ authPath: join(agentDir, "auth.json"), modelsPath: null, allowModelNetwork: false, refreshOnCreate: false });
+	const modelRuntime = await ModelRuntime.create({
+		authPath: join(agentDir, "auth.json"),
+		modelsPath: null,
+		allowModelNetwork: false,
+		refreshOnCreate: false,
+	});
 	for (const p of [main, reviewer, ...extra]) modelRuntime.registerNativeProvider(p.provider);
 	await modelRuntime.refresh({ allowNetwork: false });
 
@@ -113,7 +118,9 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 		agentDir,
 		settingsManager,
 		noExtensions: true,
-		...(options.extension ? { extensionFactories: [{ name: "watchdog", factory: options.extension }] } : { additionalExtensionPaths: [EXTENSION_PATH] }),
+		...(options.extension
+			? { extensionFactories: [{ name: "watchdog", factory: options.extension }] }
+			: { additionalExtensionPaths: [EXTENSION_PATH] }),
 		noSkills: true,
 		noPromptTemplates: true,
 		noThemes: true,
@@ -138,9 +145,13 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 	const statuses = new Map<string, string | undefined>();
 	const confirms: Dialog[] = [];
 	const answer = options.confirm ?? false;
-	const confirm = (title: string, message: string) => (confirms.push({ title, message }), typeof answer === "function" ? answer(title, message) : answer);
+	const confirm = (title: string, message: string) => (
+		confirms.push({ title, message }), typeof answer === "function" ? answer(title, message) : answer
+	);
 	const selects: TestSession["selects"] = [];
-	const select = async (title: string, choices: string[]) => (selects.push({ title, options: choices }), options.select?.(title, choices));
+	const select = async (title: string, choices: string[]) => (
+		selects.push({ title, options: choices }), options.select?.(title, choices)
+	);
 	const errors: unknown[] = [];
 	await session.bindExtensions({
 		mode: options.mode ?? "rpc",
@@ -174,7 +185,12 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 }
 
 /** A UI that records what the extension shows; `confirm` answers as told, every other dialog with "no". */
-function recordingUi(notices: Notice[], statuses: Map<string, string | undefined>, confirm: (title: string, message: string) => boolean, overrides: Partial<ExtensionUIContext> = {}): ExtensionUIContext {
+function recordingUi(
+	notices: Notice[],
+	statuses: Map<string, string | undefined>,
+	confirm: (title: string, message: string) => boolean,
+	overrides: Partial<ExtensionUIContext> = {},
+): ExtensionUIContext {
 	const ui: Partial<ExtensionUIContext> = {
 		notify: (message, level) => void notices.push({ message, level }),
 		setStatus: (key, text) => void statuses.set(key, text),

@@ -7,7 +7,11 @@ import { type Ran, runProcess } from "./run-process.ts";
 import { tempDir } from "./temp.ts";
 
 /** Writes a file of lines: objects as JSON, strings as they are. */
-export function writeSessionFile(name: string, lines: Array<object | string>, dir = tempDir("pi-watchdog-scan-")): string {
+export function writeSessionFile(
+	name: string,
+	lines: Array<object | string>,
+	dir = tempDir("pi-watchdog-scan-"),
+): string {
 	const path = join(dir, name);
 	writeFileSync(path, `${lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n")}\n`);
 	return path;
@@ -40,5 +44,9 @@ const BIN = resolve(import.meta.dirname, "../../bin/pi-watchdog.mjs");
 
 /** Runs the real bin; `env` is added to this process's environment. */
 export function runBin(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Ran> {
-	return runProcess(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, timeoutMs: 60_000 });
+	return runProcess(process.execPath, [BIN, ...args], {
+		cwd: options.cwd,
+		env: { ...process.env, ...options.env },
+		timeoutMs: 60_000,
+	});
 }

@@ -11,7 +11,8 @@ export const runIdOf = (text: string) => /Run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(te
 
 export const runFolder = (cli: CliSession, id: string) => join(cli.agentDir, "watchdog", "runs", id);
 
-export const statusFile = (cli: CliSession, id: string) => JSON.parse(readFileSync(join(runFolder(cli, id), "status.json"), "utf8"));
+export const statusFile = (cli: CliSession, id: string) =>
+	JSON.parse(readFileSync(join(runFolder(cli, id), "status.json"), "utf8"));
 
 export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
@@ -27,6 +28,8 @@ export async function callSubagent(cli: CliSession, args: Record<string, unknown
 	await cli.run(`call ${JSON.stringify(args)}`, 60_000);
 	// the tool's own result (a completion message may arrive during the call and get its own answer)
 	const entries = (await cli.client.getEntries()).entries as any[];
-	const result = entries.filter((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "subagent").at(-1);
+	const result = entries
+		.filter((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "subagent")
+		.at(-1);
 	return textOf(result?.message.content);
 }

@@ -8,7 +8,9 @@ import { expect, it } from "vitest";
 const SRC = join(import.meta.dirname, "../../src");
 
 function sources(dir: string): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+	return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+		e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+	);
 }
 
 const folderOf = (file: string) => relative(SRC, file).split("/").slice(0, -1)[0] ?? "(root)";
@@ -91,8 +93,24 @@ it("finds an import cycle when there is one (the check above can fail)", () => {
 	const a = join(SRC, "a.ts");
 	const b = join(SRC, "b.ts");
 	const c = join(SRC, "c.ts");
-	expect(importCycles(new Map([[a, [b]], [b, [c]], [c, [a]]]))).toEqual([["a.ts", "b.ts", "c.ts"]]);
-	expect(importCycles(new Map([[a, [b]], [b, [c]], [c, []]]))).toEqual([]);
+	expect(
+		importCycles(
+			new Map([
+				[a, [b]],
+				[b, [c]],
+				[c, [a]],
+			]),
+		),
+	).toEqual([["a.ts", "b.ts", "c.ts"]]);
+	expect(
+		importCycles(
+			new Map([
+				[a, [b]],
+				[b, [c]],
+				[c, []],
+			]),
+		),
+	).toEqual([]);
 });
 
 it("keeps every line of src/session/ within 120 columns", () => {
@@ -112,11 +130,14 @@ it("imports another folder only through its index.ts, which says what the folder
 	for (const file of sources(SRC)) {
 		for (const [, spec] of readFileSync(file, "utf8").matchAll(/from "(\.[^"]+)"/g)) {
 			const target = normalize(join(dirname(file), spec));
-			if (folderOf(target) !== folderOf(file) && folderOf(target) !== "(root)" && !target.endsWith("/index.ts")) around.push(`${relative(SRC, file)} → ${spec}`);
+			if (folderOf(target) !== folderOf(file) && folderOf(target) !== "(root)" && !target.endsWith("/index.ts"))
+				around.push(`${relative(SRC, file)} → ${spec}`);
 		}
 	}
 	expect(around).toEqual([]);
-	const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+	const folders = readdirSync(SRC, { withFileTypes: true })
+		.filter((e) => e.isDirectory())
+		.map((e) => e.name);
 	for (const folder of folders) expect(readFileSync(join(SRC, folder, "index.ts"), "utf8")).toMatch(/^\/\/ /);
 });
 

@@ -14,7 +14,9 @@ function files(dir: string): string[] {
 	});
 }
 
-const tests = files(TEST).filter((f) => f.endsWith(".test.ts")).map((f) => relative(TEST, f));
+const tests = files(TEST)
+	.filter((f) => f.endsWith(".test.ts"))
+	.map((f) => relative(TEST, f));
 
 it("keeps every test file in unit/ or integration/", () => {
 	expect(tests.filter((f) => f.startsWith("unit/")).length).toBeGreaterThan(30);

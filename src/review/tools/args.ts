@@ -7,5 +7,7 @@ export type ParsedArgs<S extends TObject> = { ok: true; values: Static<S> } | { 
 
 export function parseArgs<S extends TObject>(tool: string, args: unknown, schema: S): ParsedArgs<S> {
 	const checked = checkArgs(schema, args);
-	return checked.ok ? { ok: true, values: checked.value } : { ok: false, error: `${tool}: ${checked.error}. Expected arguments ${argsShape(schema)}.` };
+	return checked.ok
+		? { ok: true, values: checked.value }
+		: { ok: false, error: `${tool}: ${checked.error}. Expected arguments ${argsShape(schema)}.` };
 }

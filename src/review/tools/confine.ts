@@ -11,7 +11,8 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 export type ConfinedPath = { ok: true; abs: string; rel: string; realRoot: string } | { ok: false; error: string };
 
 /** Said of a path whose file turns out to be outside the repository, by every tool alike. */
-export const OUTSIDE_LINK = "goes through a symbolic link that points outside the repository; only files inside the repository can be read";
+export const OUTSIDE_LINK =
+	"goes through a symbolic link that points outside the repository; only files inside the repository can be read";
 
 /**
  * Resolves `input` against `root`. `abs` is the real path to use for reading (symlinks
@@ -24,7 +25,9 @@ export function confinePath(root: string, input: string): ConfinedPath {
 	const path = input.trim();
 	const shown = JSON.stringify(input);
 	if (path.startsWith("~")) {
-		return refuse(`${shown} starts with ~ (a home folder), which is outside the repository; give a path relative to the repository root (write ./~name for a file really named like that)`);
+		return refuse(
+			`${shown} starts with ~ (a home folder), which is outside the repository; give a path relative to the repository root (write ./~name for a file really named like that)`,
+		);
 	}
 	const rootAbs = resolve(root);
 	let realRoot: string;
@@ -39,9 +42,11 @@ export function confinePath(root: string, input: string): ConfinedPath {
 	// An absolute path may name the root through its real path (e.g. /private/tmp on macOS).
 	if (leaves(rel) && isAbsolute(path) && !leaves(relative(realRoot, abs))) rel = relative(realRoot, abs);
 	if (leaves(rel)) {
-		return refuse(isAbsolute(path)
-			? `${shown} is outside the repository; give a path relative to the repository root`
-			: `${shown} leaves the repository root; give a path inside the repository`);
+		return refuse(
+			isAbsolute(path)
+				? `${shown} is outside the repository; give a path relative to the repository root`
+				: `${shown} leaves the repository root; give a path inside the repository`,
+		);
 	}
 	if (isGitDir(rel)) return refuse(gitDirMessage(shown));
 

@@ -16,8 +16,12 @@ export function isCommitId(value: unknown): value is string {
 }
 
 const DIFF_PARAMS = Type.Object({
-	path: Type.Optional(Type.String({ description: "File or folder, relative to the repository root. Default: everything." })),
-	stat: Type.Optional(Type.Boolean({ description: "List changed files with line counts instead of the full diff. Default false." })),
+	path: Type.Optional(
+		Type.String({ description: "File or folder, relative to the repository root. Default: everything." }),
+	),
+	stat: Type.Optional(
+		Type.Boolean({ description: "List changed files with line counts instead of the full diff. Default false." }),
+	),
 });
 
 export function createDiffTool(root: string, git: GitRunner, baseline: string, maxOutputChars: number): ReviewerTool {
@@ -42,15 +46,31 @@ export function createDiffTool(root: string, git: GitRunner, baseline: string, m
 			// diff-index, not diff: `git diff` refreshes and rewrites the index (taking index.lock even
 			// with --no-optional-locks), which could make the agent's own git commands fail.
 			// --relative: paths relative to the root, and nothing from outside it if the root is a subfolder.
-			const diffArgs = ["--no-optional-locks", "diff-index", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "--relative", stat ? "--stat=200" : "-p", baseline, ...pathspec];
+			const diffArgs = [
+				"--no-optional-locks",
+				"diff-index",
+				"--no-color",
+				"--no-ext-diff",
+				"--no-textconv",
+				"-M",
+				"--relative",
+				stat ? "--stat=200" : "-p",
+				baseline,
+				...pathspec,
+			];
 			const diff = await git.run(diffArgs, { signal });
-			if (!diff.ok) return fail(`watchdog_diff: git diff against the session-start commit ${short} failed: ${diff.error}`);
-			const others = await git.run(["--no-optional-locks", "ls-files", "--others", "--exclude-standard", "-z", ...pathspec], { signal });
+			if (!diff.ok)
+				return fail(`watchdog_diff: git diff against the session-start commit ${short} failed: ${diff.error}`);
+			const others = await git.run(
+				["--no-optional-locks", "ls-files", "--others", "--exclude-standard", "-z", ...pathspec],
+				{ signal },
+			);
 			if (!others.ok) return fail(`watchdog_diff: listing untracked files failed: ${others.error}`);
 
 			const untracked = others.stdout.split("\0").filter((p) => p !== "");
 			const scope = place.rel === "" ? "" : ` in ${place.rel}`;
-			if (diff.stdout.trim() === "" && untracked.length === 0) return ok(`No changes${scope} since the session started (commit ${short}).`);
+			if (diff.stdout.trim() === "" && untracked.length === 0)
+				return ok(`No changes${scope} since the session started (commit ${short}).`);
 
 			let untrackedPart = "";
 			if (untracked.length > 0) {

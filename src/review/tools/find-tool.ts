@@ -14,7 +14,9 @@ export const WALK_MAX_FILES = 100_000;
 
 const FIND_PARAMS = Type.Object({
 	pattern: Type.String({ minLength: 1, description: 'Glob, e.g. "*.md" or "src/**/*.ts".' }),
-	path: Type.Optional(Type.String({ description: "Folder to search, relative to the repository root. Default: the root." })),
+	path: Type.Optional(
+		Type.String({ description: "Folder to search, relative to the repository root. Default: the root." }),
+	),
 });
 
 export function createFindTool(root: string, maxOutputChars: number): ReviewerTool {
@@ -58,11 +60,15 @@ export function createFindTool(root: string, maxOutputChars: number): ReviewerTo
 			}
 			if (signal.aborted) return fail("find: cancelled before it finished.");
 			const walkNote = walkCut ? `[stopped after looking at ${WALK_MAX_FILES} files; give a narrower path]` : "";
-			if (found.length === 0) return ok(`No files match ${JSON.stringify(parsed.values.pattern)} under ${name}.${walkNote ? `\n${walkNote}` : ""}`);
+			if (found.length === 0)
+				return ok(
+					`No files match ${JSON.stringify(parsed.values.pattern)} under ${name}.${walkNote ? `\n${walkNote}` : ""}`,
+				);
 			found.sort(compareNames);
 			const fitted = fitLines(found, maxOutputChars - 300);
 			const notes: string[] = [];
-			if (more || fitted.shown < found.length) notes.push(`[truncated: showed ${fitted.shown} paths and there are more; use a narrower pattern or path]`);
+			if (more || fitted.shown < found.length)
+				notes.push(`[truncated: showed ${fitted.shown} paths and there are more; use a narrower pattern or path]`);
 			if (walkNote) notes.push(walkNote);
 			return ok([fitted.text, ...notes].join("\n"));
 		},

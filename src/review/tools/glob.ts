@@ -20,15 +20,29 @@ export function compileGlob(pattern: string): GlobMatcher {
 	while (glob.startsWith("./")) glob = glob.slice(2);
 	const shown = JSON.stringify(pattern.length > 80 ? `${pattern.slice(0, 80)}…` : pattern);
 	if (glob === "") return { ok: false, error: "the glob pattern is empty" };
-	if (glob.length > MAX_GLOB_CHARS) return { ok: false, error: `the glob ${shown} is ${glob.length} characters long, over the limit of ${MAX_GLOB_CHARS}; use a shorter pattern` };
+	if (glob.length > MAX_GLOB_CHARS)
+		return {
+			ok: false,
+			error: `the glob ${shown} is ${glob.length} characters long, over the limit of ${MAX_GLOB_CHARS}; use a shorter pattern`,
+		};
 	if (glob.startsWith("/") || glob.split("/").includes("..")) {
-		return { ok: false, error: `the glob ${shown} must be relative to the folder searched (no leading / or ..); choose the folder with "path"` };
+		return {
+			ok: false,
+			error: `the glob ${shown} must be relative to the folder searched (no leading / or ..); choose the folder with "path"`,
+		};
 	}
 	const expanded = expandBraces(glob, MAX_ALTERNATIVES);
-	if (!expanded) return { ok: false, error: `the glob ${shown} expands to more than ${MAX_ALTERNATIVES} alternatives; simplify its {…} groups` };
+	if (!expanded)
+		return {
+			ok: false,
+			error: `the glob ${shown} expands to more than ${MAX_ALTERNATIVES} alternatives; simplify its {…} groups`,
+		};
 	const alternatives = [...new Set(expanded)];
 	if (alternatives.reduce((sum, a) => sum + a.length, 0) > MAX_EXPANDED_CHARS) {
-		return { ok: false, error: `the glob ${shown} expands to more than ${MAX_EXPANDED_CHARS} characters in all; simplify its {…} groups` };
+		return {
+			ok: false,
+			error: `the glob ${shown} expands to more than ${MAX_EXPANDED_CHARS} characters in all; simplify its {…} groups`,
+		};
 	}
 	const compiled: Token[][] = [];
 	for (const alternative of alternatives) {

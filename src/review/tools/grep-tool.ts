@@ -20,9 +20,17 @@ const GREP_MAX_FILE_BYTES = 2 * 1024 * 1024;
 const GREP_MAX_NAMED_FILE_BYTES = 10 * 1024 * 1024;
 
 const GREP_PARAMS = Type.Object({
-	pattern: Type.String({ minLength: 1, description: 'JavaScript regular expression, e.g. "TODO|FIXME" or "function\\\\s+load". Escape ( [ . * + ? to match them literally.' }),
-	path: Type.Optional(Type.String({ description: "File or folder to search, relative to the repository root. Default: the root." })),
-	glob: Type.Optional(Type.String({ minLength: 1, description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.js".' })),
+	pattern: Type.String({
+		minLength: 1,
+		description:
+			'JavaScript regular expression, e.g. "TODO|FIXME" or "function\\\\s+load". Escape ( [ . * + ? to match them literally.',
+	}),
+	path: Type.Optional(
+		Type.String({ description: "File or folder to search, relative to the repository root. Default: the root." }),
+	),
+	glob: Type.Optional(
+		Type.String({ minLength: 1, description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.js".' }),
+	),
 	ignoreCase: Type.Optional(Type.Boolean({ description: "Match letters case-insensitively. Default false." })),
 });
 
@@ -43,7 +51,9 @@ export function createGrepTool(root: string, maxOutputChars: number, regexTimeou
 			try {
 				regex = new RegExp(pattern, parsed.values.ignoreCase ? "i" : "");
 			} catch (error) {
-				return fail(`grep: ${JSON.stringify(pattern)} is not a valid JavaScript regular expression (${(error as Error).message}); escape characters such as ( [ { . * + ? with a backslash to match them literally.`);
+				return fail(
+					`grep: ${JSON.stringify(pattern)} is not a valid JavaScript regular expression (${(error as Error).message}); escape characters such as ( [ { . * + ? with a backslash to match them literally.`,
+				);
 			}
 			const glob = parsed.values.glob === undefined ? null : compileGlob(parsed.values.glob);
 			if (glob && !glob.ok) return fail(`grep: ${glob.error}.`);
@@ -76,7 +86,11 @@ export function createGrepTool(root: string, maxOutputChars: number, regexTimeou
 						break;
 					}
 					if (isFolder && glob?.ok && !glob.matches(file.rel.slice(prefix))) continue;
-					const read = await readTextFile(place.realRoot, file.abs, isFolder ? GREP_MAX_FILE_BYTES : GREP_MAX_NAMED_FILE_BYTES);
+					const read = await readTextFile(
+						place.realRoot,
+						file.abs,
+						isFolder ? GREP_MAX_FILE_BYTES : GREP_MAX_NAMED_FILE_BYTES,
+					);
 					if (!read.ok) {
 						if (!isFolder) return fail(`grep: ${name} cannot be searched: ${whyNotSearched(read)}.`);
 						if (read.reason === "too-large") tooLarge.push(file.rel);
@@ -86,7 +100,10 @@ export function createGrepTool(root: string, maxOutputChars: number, regexTimeou
 					const result = await matcher.match(read.text, GREP_MAX_MATCHES + 1 - hits.length);
 					if (signal.aborted) break;
 					if (!result.ok) {
-						if (result.timedOut) return fail(`grep: ${result.error} (${file.rel}); the pattern probably backtracks heavily (nested quantifiers such as (a+)+); simplify it or narrow "path".`);
+						if (result.timedOut)
+							return fail(
+								`grep: ${result.error} (${file.rel}); the pattern probably backtracks heavily (nested quantifiers such as (a+)+); simplify it or narrow "path".`,
+							);
 						return fail(`grep: ${result.error}.`);
 					}
 					for (const hit of result.hits) hits.push(`${file.rel}:${hit.line}: ${hit.text}`);
@@ -101,16 +118,25 @@ export function createGrepTool(root: string, maxOutputChars: number, regexTimeou
 			const notes: string[] = [];
 			if (walkCut) notes.push(`[stopped after looking at ${WALK_MAX_FILES} files; give a narrower path or glob]`);
 			if (tooLarge.length > 0) {
-				const listed = tooLarge.slice(0, 5).join(", ") + (tooLarge.length > 5 ? `, and ${tooLarge.length - 5} more` : "");
-				notes.push(`[not searched, over ${formatBytes(GREP_MAX_FILE_BYTES)}: ${listed}; name one as "path" to search it]`);
+				const listed =
+					tooLarge.slice(0, 5).join(", ") + (tooLarge.length > 5 ? `, and ${tooLarge.length - 5} more` : "");
+				notes.push(
+					`[not searched, over ${formatBytes(GREP_MAX_FILE_BYTES)}: ${listed}; name one as "path" to search it]`,
+				);
 			}
 			if (hits.length === 0) {
-				return ok([`No matches for /${pattern}/${regex.flags} in ${plural(searched, "file")} under ${name}.`, ...notes].join("\n"));
+				return ok(
+					[`No matches for /${pattern}/${regex.flags} in ${plural(searched, "file")} under ${name}.`, ...notes].join(
+						"\n",
+					),
+				);
 			}
 			const kept = hits.slice(0, GREP_MAX_MATCHES);
 			const fitted = fitLines(kept, maxOutputChars - 600);
 			if (hits.length > GREP_MAX_MATCHES || fitted.shown < kept.length) {
-				notes.unshift(`[truncated: showed ${plural(fitted.shown, "match", "matches")} and there are more; narrow the search with "path", "glob" or a more specific pattern]`);
+				notes.unshift(
+					`[truncated: showed ${plural(fitted.shown, "match", "matches")} and there are more; narrow the search with "path", "glob" or a more specific pattern]`,
+				);
 			}
 			return ok([fitted.text, ...notes].join("\n"));
 		},

@@ -18,7 +18,8 @@ const LS_PARAMS = Type.Object({
 export function createLsTool(root: string, maxOutputChars: number): ReviewerTool {
 	return {
 		name: "ls",
-		description: "List a folder of the repository (default: the root). Folders end with /; symbolic links show where they point.",
+		description:
+			"List a folder of the repository (default: the root). Folders end with /; symbolic links show where they point.",
 		parameters: LS_PARAMS,
 		async execute(args) {
 			const parsed = parseArgs("ls", args, LS_PARAMS);
@@ -26,7 +27,7 @@ export function createLsTool(root: string, maxOutputChars: number): ReviewerTool
 			const place = confinePath(root, parsed.values.path ?? "");
 			if (!place.ok) return fail(`ls: ${place.error}.`);
 			const name = place.rel === "" ? "the repository root" : place.rel;
-	
+
 			let entries: Dirent[];
 			try {
 				entries = await readdir(place.abs, { withFileTypes: true });
@@ -36,14 +37,18 @@ export function createLsTool(root: string, maxOutputChars: number): ReviewerTool
 				if (code === "ENOTDIR") return fail(`ls: ${name} is a file, not a folder; use read to see it.`);
 				return fail(`ls: ${name} cannot be listed (${(error as Error).message}).`);
 			}
-			const visible = entries.filter((e) => e.name.toLowerCase() !== ".git").sort((a, b) => compareNames(a.name, b.name));
+			const visible = entries
+				.filter((e) => e.name.toLowerCase() !== ".git")
+				.sort((a, b) => compareNames(a.name, b.name));
 			if (visible.length === 0) return ok(`(${name} is empty)`);
 
 			const shown = visible.slice(0, LS_MAX_ENTRIES);
 			const lines = await Promise.all(shown.map((e) => describeEntry(e, place.abs, place.realRoot)));
 			const fitted = fitLines(lines, maxOutputChars - 300);
 			if (fitted.shown < visible.length) {
-				return ok(`${fitted.text}\n[truncated: showed ${fitted.shown} of ${visible.length} entries; use find with a pattern, or ls a subfolder, to narrow it]`);
+				return ok(
+					`${fitted.text}\n[truncated: showed ${fitted.shown} of ${visible.length} entries; use find with a pattern, or ls a subfolder, to narrow it]`,
+				);
 			}
 			return ok(fitted.text);
 		},
@@ -60,7 +65,8 @@ async function describeEntry(entry: Dirent, dir: string, realRoot: string): Prom
 	} catch {
 		return `${entry.name} -> (broken link)`;
 	}
-	if (!insideRealRoot(realRoot, target)) return `${entry.name} -> (outside the repository or into .git; cannot be read)`;
+	if (!insideRealRoot(realRoot, target))
+		return `${entry.name} -> (outside the repository or into .git; cannot be read)`;
 	const rel = toSlashes(relative(realRoot, target)) || ".";
 	try {
 		return (await stat(target)).isDirectory() ? `${entry.name}/ -> ${rel}/` : `${entry.name} -> ${rel}`;

@@ -34,7 +34,8 @@ export async function openConfined(realRoot: string, path: string): Promise<Conf
 			const code = (error as NodeJS.ErrnoException).code;
 			if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, reason: "missing" };
 			if (code === "EISDIR") return { ok: false, reason: "directory" };
-			if (code !== "ELOOP" && code !== "EMLINK") return { ok: false, reason: "unreadable", message: (error as Error).message };
+			if (code !== "ELOOP" && code !== "EMLINK")
+				return { ok: false, reason: "unreadable", message: (error as Error).message };
 			// The name became a symlink since it was resolved: follow it only if it stays inside.
 			const real = await realpath(path).catch(() => null);
 			if (real === null) return { ok: false, reason: "missing" };
@@ -59,7 +60,8 @@ export const descriptorCheck = { kernelPath: process.platform === "linux" };
 
 async function holdsFileInside(handle: FileHandle, info: Stats, realRoot: string, path: string): Promise<boolean> {
 	const kernelPath = descriptorCheck.kernelPath ? await descriptorPath(handle.fd) : null;
-	if (kernelPath !== null) return isAbsolute(kernelPath) && insideRealRoot(realRoot, kernelPath.replace(/ \(deleted\)$/, ""));
+	if (kernelPath !== null)
+		return isAbsolute(kernelPath) && insideRealRoot(realRoot, kernelPath.replace(/ \(deleted\)$/, ""));
 	const real = await realpath(path);
 	if (!insideRealRoot(realRoot, real)) return false;
 	const named = await lstat(real);

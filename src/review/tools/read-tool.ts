@@ -14,7 +14,13 @@ const LINE_MAX_CHARS = 2000;
 const READ_PARAMS = Type.Object({
 	path: Type.String({ minLength: 1, description: "File path, relative to the repository root." }),
 	offset: Type.Optional(Type.Integer({ minimum: 1, description: "First line to show (1-based). Default 1." })),
-	limit: Type.Optional(Type.Integer({ minimum: 1, maximum: READ_MAX_LINES, description: `How many lines to show. Default ${READ_DEFAULT_LINES}.` })),
+	limit: Type.Optional(
+		Type.Integer({
+			minimum: 1,
+			maximum: READ_MAX_LINES,
+			description: `How many lines to show. Default ${READ_DEFAULT_LINES}.`,
+		}),
+	),
 });
 
 export function createReadTool(root: string, maxOutputChars: number): ReviewerTool {
@@ -39,18 +45,26 @@ export function createReadTool(root: string, maxOutputChars: number): ReviewerTo
 
 			const offset = parsed.values.offset ?? 1;
 			const limit = parsed.values.limit ?? READ_DEFAULT_LINES;
-			if (offset > lines.length) return fail(`read: offset ${offset} is past the end; ${name} has ${lines.length} lines.`);
+			if (offset > lines.length)
+				return fail(`read: offset ${offset} is past the end; ${name} has ${lines.length} lines.`);
 			const end = Math.min(lines.length, offset + limit - 1);
 			const width = String(end).length;
 			const lineCap = Math.min(LINE_MAX_CHARS, Math.floor(maxOutputChars / 4));
-			const numbered = lines.slice(offset - 1, end).map((line, i) => `${String(offset + i).padStart(width)}\t${clipLine(line, lineCap)}`);
+			const numbered = lines
+				.slice(offset - 1, end)
+				.map((line, i) => `${String(offset + i).padStart(width)}\t${clipLine(line, lineCap)}`);
 
 			const fitted = fitLines(numbered, maxOutputChars - 300);
 			const last = offset + fitted.shown - 1;
 			if (fitted.shown < numbered.length) {
-				return ok(`${fitted.text}\n[truncated at ${maxOutputChars} characters: showed lines ${offset}–${last} of ${lines.length}; continue with offset: ${last + 1}]`);
+				return ok(
+					`${fitted.text}\n[truncated at ${maxOutputChars} characters: showed lines ${offset}–${last} of ${lines.length}; continue with offset: ${last + 1}]`,
+				);
 			}
-			if (end < lines.length) return ok(`${fitted.text}\n[showed lines ${offset}–${end} of ${lines.length}; continue with offset: ${end + 1}]`);
+			if (end < lines.length)
+				return ok(
+					`${fitted.text}\n[showed lines ${offset}–${end} of ${lines.length}; continue with offset: ${end + 1}]`,
+				);
 			return ok(offset > 1 ? `${fitted.text}\n[end of file: ${lines.length} lines]` : fitted.text);
 		},
 	};

@@ -8,7 +8,12 @@ export const BINARY_SNIFF_BYTES = 8192;
 
 export type TextRead =
 	| { ok: true; text: string; size: number }
-	| { ok: false; reason: "missing" | "directory" | "special" | "binary" | "too-large" | "outside" | "unreadable"; size?: number; message?: string };
+	| {
+			ok: false;
+			reason: "missing" | "directory" | "special" | "binary" | "too-large" | "outside" | "unreadable";
+			size?: number;
+			message?: string;
+	  };
 
 export function looksBinary(bytes: Uint8Array): boolean {
 	return bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0);

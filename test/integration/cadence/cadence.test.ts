@@ -13,7 +13,10 @@ const read = (path: string) => fauxAssistantMessage([fauxToolCall("read", { path
 it("runs a review every N tool results and steers its high finding in before the next step", async () => {
 	const files = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`f${i}.txt`, `file ${i}\n`]));
 	const repo = makeGitRepo(files);
-	const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, cadence: { everyNTools: 5 } }) });
+	const t = await startSession({
+		cwd: repo,
+		userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, cadence: { everyNTools: 5 } }),
+	});
 	let reviewed!: () => void;
 	const reviewDone = new Promise<void>((r) => (reviewed = r));
 	let reviewerInput = "";
@@ -22,16 +25,19 @@ it("runs a review every N tool results and steers its high finding in before the
 		(ctx) => {
 			reviewerInput = text((ctx as Ctx).messages.find((m) => m.role === "user")?.content);
 			setTimeout(reviewed, 50);
-			return fauxAssistantMessage([
-				fauxToolCall("watchdog_warn", {
-					summary: "The agent reads every file one by one instead of the two the user named",
-					evidence: "calls 0-4 read f0.txt … f4.txt; the user asked about f6.txt and f7.txt only",
-					recommendedAction: "Read f6.txt and f7.txt and answer",
-					importance: "high",
-					severity: "concern",
-					category: "scope-drift",
-				}),
-			], { stopReason: "toolUse" });
+			return fauxAssistantMessage(
+				[
+					fauxToolCall("watchdog_warn", {
+						summary: "The agent reads every file one by one instead of the two the user named",
+						evidence: "calls 0-4 read f0.txt … f4.txt; the user asked about f6.txt and f7.txt only",
+						recommendedAction: "Read f6.txt and f7.txt and answer",
+						importance: "high",
+						severity: "concern",
+						category: "scope-drift",
+					}),
+				],
+				{ stopReason: "toolUse" },
+			);
 		},
 		fauxAssistantMessage("reported"),
 	]);
@@ -65,7 +71,10 @@ it("runs a review every N tool results and steers its high finding in before the
 
 it("stays off below five and by default", async () => {
 	const repo = makeGitRepo({ "a.txt": "a\n" });
-	const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }) });
+	const t = await startSession({
+		cwd: repo,
+		userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }),
+	});
 	t.main.setResponses([...Array.from({ length: 12 }, () => read("a.txt")), fauxAssistantMessage("done")]);
 	try {
 		await t.session.prompt("read a lot");

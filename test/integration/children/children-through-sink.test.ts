@@ -11,7 +11,8 @@ import { type Ctx, allText, firstUser, text, toolUse, warn } from "../review/rev
 const REPO = { "src/app.ts": "export const greet = (name: string) => `hi ${name}`;\n" };
 const HIGH = "The new greet() drops the name argument";
 const LOW = "A low-importance nit about naming";
-const entries = (t: TestSession, type: string) => t.session.sessionManager.getEntries().filter((e: any) => e.customType === type) as any[];
+const entries = (t: TestSession, type: string) =>
+	t.session.sessionManager.getEntries().filter((e: any) => e.customType === type) as any[];
 const toolResultText = (t: TestSession) =>
 	(t.session.messages as Array<{ role: string; toolName?: string; content: unknown }>)
 		.filter((m) => m.role === "toolResult" && m.toolName === "subagent")
@@ -20,7 +21,13 @@ const toolResultText = (t: TestSession) =>
 
 /** The parent launches a worker; the child's first review raises a high and a low finding, its second is clean. */
 async function childWithFindings(policy: "keep" | "handsoff") {
-	const settings = wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model:high" }, lsp: { enabled: false }, idle: { policy }, children: { enabled: true } });
+	const settings = wd({
+		enabled: true,
+		main: { model: "faux-reviewer/reviewer-model:high" },
+		lsp: { enabled: false },
+		idle: { policy },
+		children: { enabled: true },
+	});
 	const t = await startSession({ cwd: makeGitRepo(REPO), userSettings: settings });
 	const parentSeen: string[] = [];
 	t.main.setResponses([
@@ -36,7 +43,14 @@ async function childWithFindings(policy: "keep" | "handsoff") {
 	]);
 	t.reviewer.setResponses([
 		warn(),
-		warn({ summary: LOW, evidence: "src/app.ts: the parameter could be called who", recommendedAction: "Rename it if you like", importance: "low", severity: "concern", category: "other" }),
+		warn({
+			summary: LOW,
+			evidence: "src/app.ts: the parameter could be called who",
+			recommendedAction: "Rename it if you like",
+			importance: "low",
+			severity: "concern",
+			category: "other",
+		}),
 		fauxAssistantMessage("Reported."),
 		fauxAssistantMessage("Looks right now."),
 		...Array.from({ length: 3 }, () => fauxAssistantMessage("Fine.")),
@@ -59,11 +73,16 @@ describe("a child's findings reach the parent through its sink", () => {
 			expect(entries(t, "watchdog-finding")).toEqual([]);
 			const notes = entries(t, "watchdog-note").map((e) => e.data);
 			const high = notes.find((n) => n.finding.summary === HIGH);
-			expect(high).toMatchObject({ finding: { importance: "high", child: "worker" }, heldBack: expect.stringMatching(/^policy handsoff/) });
+			expect(high).toMatchObject({
+				finding: { importance: "high", child: "worker" },
+				heldBack: expect.stringMatching(/^policy handsoff/),
+			});
 			expect(high.text).toMatch(/^Watchdog \(not sent to the agent: policy handsoff/);
 			expect(notes.some((n) => n.finding.summary === LOW && !n.heldBack)).toBe(true);
 			const history = (await t.command("/subagents-watchdog history")).map((n) => n.message).join("\n");
-			expect(history).toMatch(/finding +worker +high\/blocker · correctness · The new greet\(\) drops the name argument → held back\n/);
+			expect(history).toMatch(
+				/finding +worker +high\/blocker · correctness · The new greet\(\) drops the name argument → held back\n/,
+			);
 		} finally {
 			await t.dispose();
 		}
@@ -78,7 +97,9 @@ describe("a child's findings reach the parent through its sink", () => {
 			expect(result).not.toContain(HIGH);
 			const sent = entries(t, "watchdog-finding");
 			expect(sent).toHaveLength(1);
-			expect(sent[0].content).toMatch(/^The watchdog of a child agent you launched \(worker\) raised this while the child worked/);
+			expect(sent[0].content).toMatch(
+				/^The watchdog of a child agent you launched \(worker\) raised this while the child worked/,
+			);
 			expect(sent[0].details.findings).toMatchObject([{ summary: HIGH, child: "worker" }]);
 			expect(parentSeen[0]).toContain(HIGH);
 			expect(parentSeen[0]).not.toContain(LOW);
@@ -95,8 +116,22 @@ describe("a verification's message goes through the parent's sink", () => {
 			"package.json": `${JSON.stringify({ name: "t", private: true, scripts: { test: "node -e \"console.log('1 passed')\"" } })}\n`,
 			"src/app.ts": "export const greet = (name: string) => 'hi';\n",
 		});
-		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model:high" }, lsp: { enabled: false }, idle: { policy: "handsoff" } }) });
-		t.reviewer.setResponses(Array.from({ length: 6 }, () => (ctx: unknown) => fauxAssistantMessage(firstUser(ctx as Ctx).startsWith("Verify") ? "Done." : "Looks fine.")));
+		const t = await startSession({
+			cwd: repo,
+			userSettings: wd({
+				enabled: true,
+				main: { model: "faux-reviewer/reviewer-model:high" },
+				lsp: { enabled: false },
+				idle: { policy: "handsoff" },
+			}),
+		});
+		t.reviewer.setResponses(
+			Array.from(
+				{ length: 6 },
+				() => (ctx: unknown) =>
+					fauxAssistantMessage(firstUser(ctx as Ctx).startsWith("Verify") ? "Done." : "Looks fine."),
+			),
+		);
 		const parentSeen: string[] = [];
 		t.main.setResponses([
 			toolUse("subagent", { agent: "worker", task: "Fix greet so it uses the name" }),
@@ -112,9 +147,12 @@ describe("a verification's message goes through the parent's sink", () => {
 			await t.session.waitForIdle();
 			expect(entries(t, "watchdog-verification").map((e) => e.data.outcome)).toEqual(["problems"]);
 			expect(parentSeen.length).toBeGreaterThan(0);
-			for (const seen of parentSeen) expect(seen).not.toMatch(/The watchdog verified the child agents|claim not backed/);
+			for (const seen of parentSeen)
+				expect(seen).not.toMatch(/The watchdog verified the child agents|claim not backed/);
 			expect(entries(t, "watchdog-finding")).toEqual([]);
-			const held = entries(t, "watchdog-note").map((e) => e.data).filter((n) => n.finding.source === "verify");
+			const held = entries(t, "watchdog-note")
+				.map((e) => e.data)
+				.filter((n) => n.finding.source === "verify");
 			expect(held).toHaveLength(1);
 			expect(held[0].heldBack).toMatch(/^policy handsoff/);
 			expect(held[0].finding.summary).toMatch(/claim not backed by its own log: "All tests pass\."/);

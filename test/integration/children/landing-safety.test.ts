@@ -1,7 +1,16 @@
 // What a landing refuses to write, on real git repositories: a file of the user's that git does
 // not track (an ignored `.env`), and a link that points out of the repository. Either way
 // nothing is written, and the child's change is kept as a patch that exists and applies.
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	existsSync,
+	lstatSync,
+	mkdirSync,
+	readFileSync,
+	readlinkSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
@@ -13,7 +22,8 @@ import { tempDir } from "../../support/temp.ts";
 import { type Ctx, text, toolUse } from "../review/review-helpers.ts";
 
 const read = (path: string) => readFileSync(path, "utf8");
-const status = (repo: string) => git(repo, "--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=all", "--ignored");
+const status = (repo: string) =>
+	git(repo, "--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=all", "--ignored");
 
 /** The patch applies, as is, to the user's tree at `repo` (checked without writing). */
 function appliesTo(repo: string, patch: string): void {
@@ -47,7 +57,7 @@ describe("a landing never overwrites the user's untracked files", () => {
 
 	it("keeps an ignored folder's file and a file that sits where the child wants a folder", async () => {
 		const repo = makeGitRepo({ ".gitignore": "cache\nbuild/\n", "a.txt": "a\n" });
-		writeFiles(repo, { "cache": "user cache file\n", "build/out.js": "user build\n" });
+		writeFiles(repo, { cache: "user cache file\n", "build/out.js": "user build\n" });
 		const wt = await createWorktree(repo, join(tempDir(), "worktrees", "1"));
 		writeFiles(wt.dir, { "cache/x.txt": "child\n", "build/out.js": "child build\n" });
 		git(wt.dir, "add", "-f", "cache/x.txt", "build/out.js");
@@ -130,8 +140,16 @@ describe("a change that can be neither landed nor saved", () => {
 		expect(read(join(wt.dir, "shared.txt"))).toBe("one, by the child\n");
 		expect(read(join(repo, "shared.txt"))).toBe("one, by the user\n");
 		// What the parent's model reads then names the worktree that still holds the change.
-		const line = landingLine({ status: "conflict", paths: [], conflicts: [], reason: "its change could be neither landed nor saved as a patch (x)", worktreeDir: wt.dir });
-		expect(line).toBe(`Not landed: its change could be neither landed nor saved as a patch (x); the child's files are still in its worktree at ${wt.dir}.`);
+		const line = landingLine({
+			status: "conflict",
+			paths: [],
+			conflicts: [],
+			reason: "its change could be neither landed nor saved as a patch (x)",
+			worktreeDir: wt.dir,
+		});
+		expect(line).toBe(
+			`Not landed: its change could be neither landed nor saved as a patch (x); the child's files are still in its worktree at ${wt.dir}.`,
+		);
 		await removeWorktree(wt);
 	});
 });
@@ -145,16 +163,32 @@ describe("through a real session", () => {
 		const done = (ctx: Ctx) => ctx.messages.some((m) => m.role === "toolResult");
 		const script = (ctx: Ctx) => {
 			const task = first(ctx);
-			if (task.startsWith("ENV-TASK")) return done(ctx) ? fauxAssistantMessage("env set") : toolUse("bash", { command: "printf 'CHILD=1\\n' > .env && git add -f .env" });
-			if (task.startsWith("B-TASK")) return done(ctx) ? fauxAssistantMessage("b written") : toolUse("write", { path: "b.txt", content: "b\n" });
-			return done(ctx) ? fauxAssistantMessage("Both ran.") : toolUse("subagent", { tasks: [{ agent: "worker", task: "ENV-TASK" }, { agent: "worker", task: "B-TASK" }] });
+			if (task.startsWith("ENV-TASK"))
+				return done(ctx)
+					? fauxAssistantMessage("env set")
+					: toolUse("bash", { command: "printf 'CHILD=1\\n' > .env && git add -f .env" });
+			if (task.startsWith("B-TASK"))
+				return done(ctx) ? fauxAssistantMessage("b written") : toolUse("write", { path: "b.txt", content: "b\n" });
+			return done(ctx)
+				? fauxAssistantMessage("Both ran.")
+				: toolUse("subagent", {
+						tasks: [
+							{ agent: "worker", task: "ENV-TASK" },
+							{ agent: "worker", task: "B-TASK" },
+						],
+					});
 		};
 		t.main.setResponses(Array.from({ length: 8 }, () => script as never));
 		try {
 			await t.session.prompt("run both");
 			await t.session.waitForIdle();
-			const result = (t.session.messages as Array<{ role: string; toolName?: string; content: unknown }>).filter((m) => m.toolName === "subagent").map((m) => text(m.content)).join("\n");
-			expect(result).toMatch(/Not landed: files of yours that git does not track \(ignored or new\) are where it writes: \.env; the child's patch is at (\S+\.patch)\./);
+			const result = (t.session.messages as Array<{ role: string; toolName?: string; content: unknown }>)
+				.filter((m) => m.toolName === "subagent")
+				.map((m) => text(m.content))
+				.join("\n");
+			expect(result).toMatch(
+				/Not landed: files of yours that git does not track \(ignored or new\) are where it writes: \.env; the child's patch is at (\S+\.patch)\./,
+			);
 			expect(result).toMatch(/Changes landed in your tree: b\.txt\./);
 			expect(read(join(repo, ".env"))).toBe("USER_SECRET=keepme\n");
 			expect(read(join(repo, "b.txt"))).toBe("b\n");

@@ -43,8 +43,13 @@ describe("a single foreground child", () => {
 			expect(childSystem).toContain("You are a worker.");
 			const sessionFile = /session (\S+\.jsonl)/.exec(result)?.[1];
 			expect(sessionFile && existsSync(sessionFile)).toBe(true);
-			const lines = readFileSync(sessionFile as string, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-			expect(lines.some((l) => l.type === "message" && l.message.role === "toolResult" && l.message.toolName === "write")).toBe(true);
+			const lines = readFileSync(sessionFile as string, "utf8")
+				.trim()
+				.split("\n")
+				.map((l) => JSON.parse(l));
+			expect(
+				lines.some((l) => l.type === "message" && l.message.role === "toolResult" && l.message.toolName === "write"),
+			).toBe(true);
 		} finally {
 			await t.dispose();
 		}
@@ -67,7 +72,12 @@ describe("a single foreground child", () => {
 		const t = await startSession();
 		let childRequests = 0;
 		t.main.setResponses([
-			toolUse("subagent", { tasks: [{ agent: "worker", task: "write a.txt" }, { agent: "scout", task: "look around", model: "nowhere/none" }] }),
+			toolUse("subagent", {
+				tasks: [
+					{ agent: "worker", task: "write a.txt" },
+					{ agent: "scout", task: "look around", model: "nowhere/none" },
+				],
+			}),
 			(ctx) => (allText(ctx).includes("write a.txt") && childRequests++, fauxAssistantMessage("ok")),
 			fauxAssistantMessage("ok"),
 		]);
@@ -76,9 +86,13 @@ describe("a single foreground child", () => {
 			await t.session.waitForIdle();
 			const result = toolResultText(t);
 			// As a background launch does: one unresolved child refuses the whole launch, so the other never runs.
-			expect(result).toMatch(/not launched: scout#2: model nowhere\/none is not known to Pi\. Available: .*faux\/main-model/);
+			expect(result).toMatch(
+				/not launched: scout#2: model nowhere\/none is not known to Pi\. Available: .*faux\/main-model/,
+			);
 			expect(childRequests).toBe(0);
-			expect(existsSync(join(t.agentDir, "watchdog", "runs")) ? readdirSync(join(t.agentDir, "watchdog", "runs")) : []).toEqual([]);
+			expect(
+				existsSync(join(t.agentDir, "watchdog", "runs")) ? readdirSync(join(t.agentDir, "watchdog", "runs")) : [],
+			).toEqual([]);
 		} finally {
 			await t.dispose();
 		}
@@ -89,8 +103,14 @@ describe("faults", () => {
 	it("fails a child whose agent cannot start (an extension that does not load) and carries on", async () => {
 		const t = await startSession();
 		mkdirSync(join(t.agentDir, "agents"), { recursive: true });
-		writeFileSync(join(t.agentDir, "agents", "broken.md"), "---\nname: broken\ndescription: loads a missing extension\nextensions: [./missing-extension.ts]\n---\nYou are broken.\n");
-		t.main.setResponses([toolUse("subagent", { agent: "broken", task: "anything" }), fauxAssistantMessage("I will tell the user.")]);
+		writeFileSync(
+			join(t.agentDir, "agents", "broken.md"),
+			"---\nname: broken\ndescription: loads a missing extension\nextensions: [./missing-extension.ts]\n---\nYou are broken.\n",
+		);
+		t.main.setResponses([
+			toolUse("subagent", { agent: "broken", task: "anything" }),
+			fauxAssistantMessage("I will tell the user."),
+		]);
 		try {
 			await t.session.prompt("go");
 			await t.session.waitForIdle();
@@ -107,14 +127,19 @@ describe("faults", () => {
 describe("child watchdogs", () => {
 	it("reviews inside the child, continues the child on its high finding, and only high findings reach the parent's model (through its sink)", async () => {
 		const repo = makeGitRepo({ "src/app.ts": "export const greet = (name: string) => `hi ${name}`;\n" });
-		const settings = wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model:high" }, children: { enabled: true } });
+		const settings = wd({
+			enabled: true,
+			main: { model: "faux-reviewer/reviewer-model:high" },
+			children: { enabled: true },
+		});
 		const t = await startSession({ cwd: repo, userSettings: settings });
 		let childContinuation = "";
 		let parentAfter = "";
 		let parentReviewInput = "";
 		const progress: string[] = [];
 		t.session.subscribe((e) => {
-			if (e.type === "tool_execution_update" && e.toolName === "subagent") progress.push(text((e.partialResult as { content?: unknown })?.content));
+			if (e.type === "tool_execution_update" && e.toolName === "subagent")
+				progress.push(text((e.partialResult as { content?: unknown })?.content));
 		});
 		t.main.setResponses([
 			toolUse("subagent", { agent: "worker", task: "Shorten greet" }),
@@ -134,7 +159,14 @@ describe("child watchdogs", () => {
 		t.reviewer.setResponses([
 			// the child's first review: one high blocker and one low concern
 			warn(),
-			warn({ summary: "A low-importance nit about naming", evidence: "src/app.ts: the parameter could be called who", recommendedAction: "Rename it if you like", importance: "low", severity: "concern", category: "other" }),
+			warn({
+				summary: "A low-importance nit about naming",
+				evidence: "src/app.ts: the parameter could be called who",
+				recommendedAction: "Rename it if you like",
+				importance: "low",
+				severity: "concern",
+				category: "other",
+			}),
 			fauxAssistantMessage("Reported."),
 			// the child's second review, after its fix: clean
 			fauxAssistantMessage("Looks right now."),
@@ -167,7 +199,9 @@ describe("child watchdogs", () => {
 			const history = (await t.command("/subagents-watchdog history --source worker")).map((n) => n.message).join("\n");
 			const all = (await t.command("/subagents-watchdog history")).map((n) => n.message).join("\n");
 			expect(all).toMatch(/launch .*run \d{8}-\d{6}-[0-9a-f]{6} \(single\): worker done/);
-			expect(history).toMatch(/finding .*The new greet\(\) drops the name argument.*\(child worker, run \d{8}-\d{6}-[0-9a-f]{6}\)/);
+			expect(history).toMatch(
+				/finding .*The new greet\(\) drops the name argument.*\(child worker, run \d{8}-\d{6}-[0-9a-f]{6}\)/,
+			);
 		} finally {
 			await t.dispose();
 		}
@@ -175,7 +209,12 @@ describe("child watchdogs", () => {
 
 	it("does not accept a child whose blocker is still open", async () => {
 		const repo = makeGitRepo({ "src/app.ts": "export const greet = (name: string) => `hi ${name}`;\n" });
-		const settings = wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model:high" }, stalemateRepeats: 2, children: { enabled: true } });
+		const settings = wd({
+			enabled: true,
+			main: { model: "faux-reviewer/reviewer-model:high" },
+			stalemateRepeats: 2,
+			children: { enabled: true },
+		});
 		const t = await startSession({ cwd: repo, userSettings: settings });
 		t.main.setResponses([
 			toolUse("subagent", { agent: "worker", task: "Shorten greet" }),
@@ -186,13 +225,21 @@ describe("child watchdogs", () => {
 			fauxAssistantMessage("I think it is fine."),
 			fauxAssistantMessage("Parent done."),
 		]);
-		t.reviewer.setResponses([warn(), fauxAssistantMessage("Reported."), warn(), fauxAssistantMessage("Reported again."), fauxAssistantMessage("Parent review fine.")]);
+		t.reviewer.setResponses([
+			warn(),
+			fauxAssistantMessage("Reported."),
+			warn(),
+			fauxAssistantMessage("Reported again."),
+			fauxAssistantMessage("Parent review fine."),
+		]);
 		try {
 			await t.session.prompt("Have a worker shorten greet");
 			await t.session.waitForIdle();
 			const result = toolResultText(t);
 			expect(result).toMatch(/not accepted/);
-			expect(result).toMatch(/Failed checks: watchdog-blocker: The new greet\(\) drops the name argument \(stalemate\)/);
+			expect(result).toMatch(
+				/Failed checks: watchdog-blocker: The new greet\(\) drops the name argument \(stalemate\)/,
+			);
 		} finally {
 			await t.dispose();
 		}
@@ -200,7 +247,15 @@ describe("child watchdogs", () => {
 
 	it("nudges a child that stops on an announced step (idle.children is on by default), and the child carries on", async () => {
 		const repo = makeGitRepo({ "README.md": "hello\n" });
-		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false }, children: { enabled: true } }) });
+		const t = await startSession({
+			cwd: repo,
+			userSettings: wd({
+				enabled: true,
+				main: { model: "faux-reviewer/reviewer-model" },
+				lsp: { enabled: false },
+				children: { enabled: true },
+			}),
+		});
 		let nudge = "";
 		t.main.setResponses([
 			toolUse("subagent", { agent: "worker", task: "Create notes.txt saying hi" }),
@@ -221,7 +276,9 @@ describe("child watchdogs", () => {
 			expect(nudge).toMatch(/stopped before the work was finished/);
 			expect(nudge).toMatch(/Stopped right after announcing a next step/);
 			expect(nudge).toMatch(/The task: .*Create notes\.txt saying hi/s);
-			expect(nudge).toMatch(/Where you stopped: "I have read the task\. Next I'll write notes\.txt with the greeting\."/);
+			expect(nudge).toMatch(
+				/Where you stopped: "I have read the task\. Next I'll write notes\.txt with the greeting\."/,
+			);
 			expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("hi\n");
 			const result = toolResultText(t);
 			expect(result).toMatch(/worker .*: done/);
@@ -230,7 +287,9 @@ describe("child watchdogs", () => {
 			expect(result).not.toMatch(/Watchdog findings|Stopped right after/);
 			// the nudge is in the child's history lines, with its role and run, and the role filter finds it
 			const history = (await t.command("/subagents-watchdog history --source worker")).map((n) => n.message).join("\n");
-			expect(history).toMatch(/nudge .*Stopped right after announcing a next step.*\(child worker, run \d{8}-\d{6}-[0-9a-f]{6}\)/);
+			expect(history).toMatch(
+				/nudge .*Stopped right after announcing a next step.*\(child worker, run \d{8}-\d{6}-[0-9a-f]{6}\)/,
+			);
 			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/Stopped right after announcing a next step/); // among the child findings that rose
 		} finally {

@@ -7,10 +7,15 @@ import { allText, type Ctx, toolUse } from "../review/review-helpers.ts";
 type Msg = { role: string; toolName?: string; content: unknown; isError?: boolean };
 
 /** The last result of the subagent tool in the parent session. */
-export const subagentResult = (t: TestSession) => (t.session.messages as Msg[]).filter((m) => m.role === "toolResult" && m.toolName === "subagent").at(-1);
+export const subagentResult = (t: TestSession) =>
+	(t.session.messages as Msg[]).filter((m) => m.role === "toolResult" && m.toolName === "subagent").at(-1);
 
 /** Returns what the parent's model saw after the call, and how many child requests there were. */
-export async function launchOnce(t: TestSession, args: Record<string, unknown>, childTurns: Array<(ctx: Ctx) => ReturnType<typeof fauxAssistantMessage>> = []) {
+export async function launchOnce(
+	t: TestSession,
+	args: Record<string, unknown>,
+	childTurns: Array<(ctx: Ctx) => ReturnType<typeof fauxAssistantMessage>> = [],
+) {
 	const seen = { after: "", childRequests: 0 };
 	t.main.setResponses([
 		toolUse("subagent", args),

@@ -38,9 +38,25 @@ describe("parallel children", () => {
 		const t = await startSession({ cwd: repo });
 		const seen: Record<string, string> = {};
 		const script = byTask({
-			PARENT: [() => toolUse("subagent", { tasks: [{ agent: "worker", task: "TASK-A change a.txt" }, { agent: "worker", task: "TASK-B change b.txt" }] }), () => fauxAssistantMessage("Both done.")],
-			"TASK-A": [() => toolUse("read", { path: "c.txt" }), (ctx) => ((seen.a = text(ctx.messages.at(-1)?.content)), toolUse("write", { path: "a.txt", content: "A\n" })), () => fauxAssistantMessage("a.txt changed")],
-			"TASK-B": [() => toolUse("write", { path: "b.txt", content: "B\n" }), () => fauxAssistantMessage("b.txt changed")],
+			PARENT: [
+				() =>
+					toolUse("subagent", {
+						tasks: [
+							{ agent: "worker", task: "TASK-A change a.txt" },
+							{ agent: "worker", task: "TASK-B change b.txt" },
+						],
+					}),
+				() => fauxAssistantMessage("Both done."),
+			],
+			"TASK-A": [
+				() => toolUse("read", { path: "c.txt" }),
+				(ctx) => ((seen.a = text(ctx.messages.at(-1)?.content)), toolUse("write", { path: "a.txt", content: "A\n" })),
+				() => fauxAssistantMessage("a.txt changed"),
+			],
+			"TASK-B": [
+				() => toolUse("write", { path: "b.txt", content: "B\n" }),
+				() => fauxAssistantMessage("b.txt changed"),
+			],
 		});
 		t.main.setResponses(Array.from({ length: 12 }, () => script as never));
 		try {
@@ -65,9 +81,24 @@ describe("parallel children", () => {
 		const repo = makeGitRepo({ "shared.txt": "one\ntwo\nthree\n" });
 		const t = await startSession({ cwd: repo });
 		const script = byTask({
-			PARENT: [() => toolUse("subagent", { tasks: [{ agent: "worker", task: "TASK-A edit shared" }, { agent: "worker", task: "TASK-B edit shared" }] }), () => fauxAssistantMessage("Done.")],
-			"TASK-A": [() => toolUse("write", { path: "shared.txt", content: "one\nTWO-A\nthree\n" }), () => fauxAssistantMessage("edited (A)")],
-			"TASK-B": [() => toolUse("write", { path: "shared.txt", content: "one\nTWO-B\nthree\n" }), () => fauxAssistantMessage("edited (B)")],
+			PARENT: [
+				() =>
+					toolUse("subagent", {
+						tasks: [
+							{ agent: "worker", task: "TASK-A edit shared" },
+							{ agent: "worker", task: "TASK-B edit shared" },
+						],
+					}),
+				() => fauxAssistantMessage("Done."),
+			],
+			"TASK-A": [
+				() => toolUse("write", { path: "shared.txt", content: "one\nTWO-A\nthree\n" }),
+				() => fauxAssistantMessage("edited (A)"),
+			],
+			"TASK-B": [
+				() => toolUse("write", { path: "shared.txt", content: "one\nTWO-B\nthree\n" }),
+				() => fauxAssistantMessage("edited (B)"),
+			],
 		});
 		t.main.setResponses(Array.from({ length: 8 }, () => script as never));
 		try {
@@ -78,7 +109,9 @@ describe("parallel children", () => {
 			// whichever landed first is in the tree, whole; the other is a conflict with its patch kept
 			expect(["one\nTWO-A\nthree\n", "one\nTWO-B\nthree\n"]).toContain(landed);
 			expect(landed).not.toContain("<<<<<<<");
-			expect(result).toMatch(/Merge conflict in shared\.txt: your files were left as they were; the child's patch is at (\S+\.patch)\./);
+			expect(result).toMatch(
+				/Merge conflict in shared\.txt: your files were left as they were; the child's patch is at (\S+\.patch)\./,
+			);
 			const patch = /the child's patch is at (\S+\.patch)\./.exec(result)?.[1] as string;
 			expect(existsSync(patch)).toBe(true);
 			expect(readFileSync(patch, "utf8")).toMatch(/^\+TWO-[AB]$/m);
@@ -92,8 +125,13 @@ describe("parallel children", () => {
 	it("runs writing children one after another in the parent's folder when it is not a git repository, and says so", async () => {
 		const t = await startSession();
 		try {
-			const result = await twoWriters(t, [{ agent: "worker", task: "TASK-A" }, { agent: "worker", task: "TASK-B" }]);
-			expect(result).toMatch(/No worktrees \(.*not a git repository.*\): the writing children ran one after another in your tree instead\./);
+			const result = await twoWriters(t, [
+				{ agent: "worker", task: "TASK-A" },
+				{ agent: "worker", task: "TASK-B" },
+			]);
+			expect(result).toMatch(
+				/No worktrees \(.*not a git repository.*\): the writing children ran one after another in your tree instead\./,
+			);
 			expect(readFileSync(join(t.cwd, "a.txt"), "utf8")).toBe("A\n");
 			expect(readFileSync(join(t.cwd, "b.txt"), "utf8")).toBe("B\n");
 		} finally {
@@ -106,7 +144,10 @@ describe("parallel children", () => {
 		const elsewhere = tempDir("pi-watchdog-elsewhere-");
 		mkdirSync(join(t.cwd, "sub"));
 		try {
-			const result = await twoWriters(t, [{ agent: "worker", task: "TASK-A", cwd: "sub" }, { agent: "worker", task: "TASK-B", cwd: elsewhere }]);
+			const result = await twoWriters(t, [
+				{ agent: "worker", task: "TASK-A", cwd: "sub" },
+				{ agent: "worker", task: "TASK-B", cwd: elsewhere },
+			]);
 			expect(result).toMatch(/No worktrees \(.*not a git repository.*\): the writing children ran one after another/);
 			expect(readFileSync(join(t.cwd, "sub", "a.txt"), "utf8")).toBe("A\n");
 			expect(readFileSync(join(elsewhere, "b.txt"), "utf8")).toBe("B\n");
@@ -117,7 +158,10 @@ describe("parallel children", () => {
 });
 
 /** Two writers launched side by side with `tasks` (TASK-A writes a.txt, TASK-B b.txt); the launch's result text. */
-async function twoWriters(t: Awaited<ReturnType<typeof startSession>>, tasks: Array<Record<string, string>>): Promise<string> {
+async function twoWriters(
+	t: Awaited<ReturnType<typeof startSession>>,
+	tasks: Array<Record<string, string>>,
+): Promise<string> {
 	const script = byTask({
 		PARENT: [() => toolUse("subagent", { tasks }), () => fauxAssistantMessage("Done.")],
 		"TASK-A": [() => toolUse("write", { path: "a.txt", content: "A\n" }), () => fauxAssistantMessage("A")],
@@ -134,7 +178,12 @@ describe("a chain", () => {
 		const t = await startSession();
 		let secondTask = "";
 		t.main.setResponses([
-			toolUse("subagent", { chain: [{ agent: "scout", task: "Find the config file" }, { agent: "worker", task: "Fix the file named here: {previous}" }] }),
+			toolUse("subagent", {
+				chain: [
+					{ agent: "scout", task: "Find the config file" },
+					{ agent: "worker", task: "Fix the file named here: {previous}" },
+				],
+			}),
 			fauxAssistantMessage("The config is at conf/app.json"),
 			(ctx) => {
 				secondTask = firstUserText(ctx as Ctx);

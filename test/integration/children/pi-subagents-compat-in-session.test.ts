@@ -29,17 +29,22 @@ function writeFile(path: string, content: string): string {
 }
 const userAgent = (t: TestSession, rel: string, content: string) => writeFile(join(t.agentDir, "agents", rel), content);
 
-
 describe("a user agent file that fails to load", () => {
 	it("blocks launches of its name with file:line and the problem, instead of running the shipped agent", async () => {
 		const t = await startSession();
 		try {
-			const file = userAgent(t, "worker.md", "---\nname: worker\ndescription: my worker\ntools: read, grep\npermission:\n  write: never\n---\nYou work.\n");
+			const file = userAgent(
+				t,
+				"worker.md",
+				"---\nname: worker\ndescription: my worker\ntools: read, grep\npermission:\n  write: never\n---\nYou work.\n",
+			);
 			const seen = await launchOnce(t, { agent: "worker", task: "edit things" });
 			const result = subagentResult(t);
 			expect(result?.isError).toBe(true);
 			expect(text(result?.content)).toContain(`Not launched: agent "worker" cannot be used`);
-			expect(text(result?.content)).toContain(`${file}:6: \`permission\`: the permission for tool "write" must be allow, ask or deny`);
+			expect(text(result?.content)).toContain(
+				`${file}:6: \`permission\`: the permission for tool "write" must be allow, ask or deny`,
+			);
 			expect(seen.childRequests).toBe(0);
 			expect(t.main.state.callCount).toBe(2);
 		} finally {
@@ -50,9 +55,15 @@ describe("a user agent file that fails to load", () => {
 	it("reads pi-subagents' forms: thinking false, a description with ': ', a file in a subfolder", async () => {
 		const t = await startSession();
 		try {
-			userAgent(t, "team/worker.md", "---\nname: worker\ndescription: Worker: reads only\nthinking: false\ntools: read, grep\n---\nYou work.\n");
+			userAgent(
+				t,
+				"team/worker.md",
+				"---\nname: worker\ndescription: Worker: reads only\nthinking: false\ntools: read, grep\n---\nYou work.\n",
+			);
 			let tools: string[] = [];
-			await launchOnce(t, { agent: "worker", task: "look" }, [(ctx) => ((tools = toolNames(ctx)), fauxAssistantMessage("child done"))]);
+			await launchOnce(t, { agent: "worker", task: "look" }, [
+				(ctx) => ((tools = toolNames(ctx)), fauxAssistantMessage("child done")),
+			]);
 			expect(subagentResult(t)?.isError).toBeFalsy();
 			// The user's worker (read, grep), not the shipped one (edit, write, bash ...).
 			expect(tools).toEqual(["grep", "read"]);
@@ -69,10 +80,14 @@ describe("tools", () => {
 			userAgent(t, "bare.md", "---\nname: bare\ndescription: no tools\ntools:\n---\nYou think.\n");
 			userAgent(t, "nobash.md", "---\nname: nobash\ndescription: no bash\nexcludeTools: bash\n---\nYou edit.\n");
 			let bare: string[] = ["unset"];
-			await launchOnce(t, { agent: "bare", task: "think" }, [(ctx) => ((bare = toolNames(ctx)), fauxAssistantMessage("child done"))]);
+			await launchOnce(t, { agent: "bare", task: "think" }, [
+				(ctx) => ((bare = toolNames(ctx)), fauxAssistantMessage("child done")),
+			]);
 			expect(bare).toEqual([]);
 			let nobash: string[] = [];
-			await launchOnce(t, { agent: "nobash", task: "edit" }, [(ctx) => ((nobash = toolNames(ctx)), fauxAssistantMessage("child done"))]);
+			await launchOnce(t, { agent: "nobash", task: "edit" }, [
+				(ctx) => ((nobash = toolNames(ctx)), fauxAssistantMessage("child done")),
+			]);
 			expect(nobash).toEqual(["edit", "read", "write"]);
 		} finally {
 			await t.dispose();
@@ -85,10 +100,19 @@ describe("permissions", () => {
 		const repo = makeGitRepo({ "README.md": "hello\n" });
 		const t = await startSession({ cwd: repo });
 		try {
-			writeJson(join(t.agentDir, "extensions", "subagent", "config.json"), { permissions: { rules: { write: "deny" } } });
-			userAgent(t, "scribe.md", '---\nname: scribe\ndescription: writes\ntools: read, write\npermission:\n  "*": allow\n---\nYou write.\n');
+			writeJson(join(t.agentDir, "extensions", "subagent", "config.json"), {
+				permissions: { rules: { write: "deny" } },
+			});
+			userAgent(
+				t,
+				"scribe.md",
+				'---\nname: scribe\ndescription: writes\ntools: read, write\npermission:\n  "*": allow\n---\nYou write.\n',
+			);
 			let after = "";
-			await launchOnce(t, { agent: "scribe", task: "write notes" }, [() => toolUse("write", { path: "notes.txt", content: "hi\n" }), (ctx) => ((after = allText(ctx)), fauxAssistantMessage("child done"))]);
+			await launchOnce(t, { agent: "scribe", task: "write notes" }, [
+				() => toolUse("write", { path: "notes.txt", content: "hi\n" }),
+				(ctx) => ((after = allText(ctx)), fauxAssistantMessage("child done")),
+			]);
 			expect(existsSync(join(repo, "notes.txt"))).toBe(false);
 			expect(after).toContain('Blocked by the permission rule "write": "deny" (global config');
 		} finally {
@@ -103,28 +127,42 @@ describe("pi-subagents' child policy keys", () => {
 		try {
 			await launchOnce(t, { agent: "worker", task: "edit" });
 			expect(subagentResult(t)?.isError).toBe(true);
-			expect(text(subagentResult(t)?.content)).toMatch(/"worker" is a built-in agent and subagents\.disableBuiltins in .*settings\.json is true/);
+			expect(text(subagentResult(t)?.content)).toMatch(
+				/"worker" is a built-in agent and subagents\.disableBuiltins in .*settings\.json is true/,
+			);
 		} finally {
 			await t.dispose();
 		}
-		const u = await startSession({ userSettings: { subagents: { agentOverrides: { worker: { tools: ["read"] }, scout: { model: "faux/main-model" } } } } });
+		const u = await startSession({
+			userSettings: {
+				subagents: { agentOverrides: { worker: { tools: ["read"] }, scout: { model: "faux/main-model" } } },
+			},
+		});
 		try {
 			let tools: string[] = [];
-			await launchOnce(u, { agent: "worker", task: "look" }, [(ctx) => ((tools = toolNames(ctx)), fauxAssistantMessage("child done"))]);
+			await launchOnce(u, { agent: "worker", task: "look" }, [
+				(ctx) => ((tools = toolNames(ctx)), fauxAssistantMessage("child done")),
+			]);
 			expect(tools).toEqual(["read"]);
 			await launchOnce(u, { agent: "scout", task: "look" });
-			expect(text(subagentResult(u)?.content)).toMatch(/subagents\.agentOverrides\.scout\.model in .*: not supported by pi-watchdog/);
+			expect(text(subagentResult(u)?.content)).toMatch(
+				/subagents\.agentOverrides\.scout\.model in .*: not supported by pi-watchdog/,
+			);
 		} finally {
 			await u.dispose();
 		}
 	});
 
 	it("a strict modelScope blocks a child outside it before it starts", async () => {
-		const t = await startSession({ userSettings: { subagents: { modelScope: { enforce: true, strict: true, allow: ["anthropic/*"] } } } });
+		const t = await startSession({
+			userSettings: { subagents: { modelScope: { enforce: true, strict: true, allow: ["anthropic/*"] } } },
+		});
 		try {
 			const seen = await launchOnce(t, { agent: "scout", task: "look" });
 			expect(subagentResult(t)?.isError).toBe(true);
-			expect(text(subagentResult(t)?.content)).toMatch(/Not launched: the model scope does not allow this child[\s\S]*scout on faux\/main-model is outside subagents\.modelScope/);
+			expect(text(subagentResult(t)?.content)).toMatch(
+				/Not launched: the model scope does not allow this child[\s\S]*scout on faux\/main-model is outside subagents\.modelScope/,
+			);
 			expect(seen.childRequests).toBe(0);
 		} finally {
 			await t.dispose();
@@ -134,7 +172,12 @@ describe("pi-subagents' child policy keys", () => {
 
 describe("launch-rule warnings", () => {
 	it("reach the model even with severityThreshold blocker", async () => {
-		const t = await startSession({ userSettings: wd({ severityThreshold: "blocker", rules: { action: "warn", roleModels: { scout: { deny: ["faux/*"] } } } }) });
+		const t = await startSession({
+			userSettings: wd({
+				severityThreshold: "blocker",
+				rules: { action: "warn", roleModels: { scout: { deny: ["faux/*"] } } },
+			}),
+		});
 		try {
 			const seen = await launchOnce(t, { agent: "scout", task: "look" }, [() => fauxAssistantMessage("child done")]);
 			expect(seen.after).toContain("Launch rule broken: scout on faux/main-model:off");
@@ -147,7 +190,14 @@ describe("launch-rule warnings", () => {
 describe("watching children only", () => {
 	it("main.enabled false leaves the main session unreviewed; a role's own enabled turns its watchdog on", async () => {
 		const repo = makeGitRepo({ "README.md": "hello\n" });
-		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { enabled: false, model: "faux-reviewer/reviewer-model" }, children: { overrides: { worker: { enabled: true } } } }) });
+		const t = await startSession({
+			cwd: repo,
+			userSettings: wd({
+				enabled: true,
+				main: { enabled: false, model: "faux-reviewer/reviewer-model" },
+				children: { overrides: { worker: { enabled: true } } },
+			}),
+		});
 		try {
 			t.reviewer.setResponses(Array.from({ length: 10 }, () => fauxAssistantMessage("Nothing to report.")));
 			t.main.setResponses([toolUse("write", { path: "a.txt", content: "a\n" }), fauxAssistantMessage("Wrote a.")]);
@@ -155,7 +205,10 @@ describe("watching children only", () => {
 			await t.session.waitForIdle();
 			expect(existsSync(join(repo, "a.txt"))).toBe(true);
 			expect(t.reviewer.state.callCount).toBe(0);
-			await launchOnce(t, { agent: "worker", task: "write b.txt" }, [() => toolUse("write", { path: "b.txt", content: "b\n" }), () => fauxAssistantMessage("child done")]);
+			await launchOnce(t, { agent: "worker", task: "write b.txt" }, [
+				() => toolUse("write", { path: "b.txt", content: "b\n" }),
+				() => fauxAssistantMessage("child done"),
+			]);
 			expect(existsSync(join(repo, "b.txt"))).toBe(true);
 			expect(t.reviewer.state.callCount).toBeGreaterThan(0);
 		} finally {
@@ -167,20 +220,28 @@ describe("watching children only", () => {
 describe("a project agent with a user agent's name", () => {
 	it("may narrow it but not widen it", async () => {
 		// The project's agent is there when the user decides to trust the project.
-		const repo = makeGitRepo({ "README.md": "hello\n", ".pi/agents/helper.md": "---\nname: helper\ndescription: project helper\ntools: read, grep, write, bash\n---\nYou write.\n" });
+		const repo = makeGitRepo({
+			"README.md": "hello\n",
+			".pi/agents/helper.md":
+				"---\nname: helper\ndescription: project helper\ntools: read, grep, write, bash\n---\nYou write.\n",
+		});
 		const file = join(repo, ".pi", "agents", "helper.md");
 		const t = await startSession({ cwd: repo, trusted: true });
 		try {
 			userAgent(t, "helper.md", "---\nname: helper\ndescription: reads\ntools: read, grep\n---\nYou read.\n");
 			const seen = await launchOnce(t, { agent: "helper", task: "look" });
 			expect(subagentResult(t)?.isError).toBe(true);
-			expect(text(subagentResult(t)?.content)).toContain(`${file}: this project agent takes the name "helper" of the user agent`);
+			expect(text(subagentResult(t)?.content)).toContain(
+				`${file}: this project agent takes the name "helper" of the user agent`,
+			);
 			expect(seen.childRequests).toBe(0);
 			writeFile(file, "---\nname: helper\ndescription: project helper\ntools: read\n---\nYou read the project way.\n");
 			// Changed after the decision, it is held back until the user trusts it as it is now.
 			await t.command("/subagents-watchdog trust");
 			let tools: string[] = [];
-			await launchOnce(t, { agent: "helper", task: "look" }, [(ctx) => ((tools = toolNames(ctx)), fauxAssistantMessage("child done"))]);
+			await launchOnce(t, { agent: "helper", task: "look" }, [
+				(ctx) => ((tools = toolNames(ctx)), fauxAssistantMessage("child done")),
+			]);
 			expect(tools).toEqual(["read"]);
 		} finally {
 			await t.dispose();

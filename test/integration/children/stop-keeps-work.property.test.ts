@@ -30,10 +30,20 @@ function later(ms: number, signal?: AbortSignal): Promise<void> {
 function writesDone(sessionFile: string | undefined): Set<string> {
 	const done = new Set<string>();
 	if (!sessionFile || !existsSync(sessionFile)) return done;
-	const messages = readFileSync(sessionFile, "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.type === "message").map((e) => e.message);
+	const messages = readFileSync(sessionFile, "utf8")
+		.trim()
+		.split("\n")
+		.map((l) => JSON.parse(l))
+		.filter((e) => e.type === "message")
+		.map((e) => e.message);
 	const calls = new Map<string, string>();
-	for (const m of messages) if (m.role === "assistant") for (const c of m.content ?? []) if (c.type === "toolCall" && c.name === "write") calls.set(c.id, c.arguments?.path);
-	for (const m of messages) if (m.role === "toolResult" && m.toolName === "write" && !m.isError && calls.has(m.toolCallId)) done.add(calls.get(m.toolCallId) as string);
+	for (const m of messages)
+		if (m.role === "assistant")
+			for (const c of m.content ?? [])
+				if (c.type === "toolCall" && c.name === "write") calls.set(c.id, c.arguments?.path);
+	for (const m of messages)
+		if (m.role === "toolResult" && m.toolName === "write" && !m.isError && calls.has(m.toolCallId))
+			done.add(calls.get(m.toolCallId) as string);
 	return done;
 }
 
@@ -46,12 +56,17 @@ async function stopOnce(abortAfterMs: number, delays: number[]): Promise<number>
 	const script = async (ctx: Ctx, options?: { signal?: AbortSignal }) => {
 		const first = firstUserText(ctx);
 		const child = /CHILD-(\d)/.exec(first)?.[1];
-		if (!child) return toolResults(ctx) ? fauxAssistantMessage("Stopped or done.") : toolUse("subagent", { tasks: [1, 2].map((n) => ({ agent: "worker", task: `CHILD-${n} write your files` })) });
+		if (!child)
+			return toolResults(ctx)
+				? fauxAssistantMessage("Stopped or done.")
+				: toolUse("subagent", { tasks: [1, 2].map((n) => ({ agent: "worker", task: `CHILD-${n} write your files` })) });
 		childRequests++;
 		const n = Number(child);
 		const step = toolResults(ctx);
 		await later(delays[(n - 1) * (FILES_PER_CHILD + 1) + step], options?.signal);
-		return step < FILES_PER_CHILD ? toolUse("write", { path: fileOf(n, step), content: contentOf(n, step) }) : fauxAssistantMessage(`child ${n} done`);
+		return step < FILES_PER_CHILD
+			? toolUse("write", { path: fileOf(n, step), content: contentOf(n, step) })
+			: fauxAssistantMessage(`child ${n} done`);
 	};
 	t.main.setResponses(Array.from({ length: 20 }, () => script as never));
 	try {
@@ -72,7 +87,11 @@ async function stopOnce(abortAfterMs: number, delays: number[]): Promise<number>
 		}
 		const resultFile = join(runs, ids[0], "result.json");
 		for (let i = 0; i < 300 && !existsSync(resultFile); i++) await later(100);
-		const results = JSON.parse(readFileSync(resultFile, "utf8")).results as Array<{ label: string; sessionFile?: string; landed?: { status: string; patchPath?: string } }>;
+		const results = JSON.parse(readFileSync(resultFile, "utf8")).results as Array<{
+			label: string;
+			sessionFile?: string;
+			landed?: { status: string; patchPath?: string };
+		}>;
 		for (const [i, r] of results.entries()) {
 			const n = i + 1;
 			const patch = r.landed?.patchPath;
@@ -99,7 +118,10 @@ async function stopOnce(abortAfterMs: number, delays: number[]): Promise<number>
 describe("stopping a parallel launch at any moment", () => {
 	it("keeps every byte the children wrote, in the user's tree or in a named patch that applies", async () => {
 		let writesSeen = 0;
-		const delays = fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 2 * (FILES_PER_CHILD + 1), maxLength: 2 * (FILES_PER_CHILD + 1) });
+		const delays = fc.array(fc.integer({ min: 0, max: 400 }), {
+			minLength: 2 * (FILES_PER_CHILD + 1),
+			maxLength: 2 * (FILES_PER_CHILD + 1),
+		});
 		await fc.assert(
 			fc.asyncProperty(fc.integer({ min: -400, max: 1500 }), delays, async (abortAfterMs, d) => {
 				writesSeen += await stopOnce(abortAfterMs, d);

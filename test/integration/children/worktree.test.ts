@@ -2,7 +2,13 @@ import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type ChildWorktree, cleanStaleWorktrees, createWorktree, landWorktree, removeWorktree } from "../../../src/git/index.ts";
+import {
+	type ChildWorktree,
+	cleanStaleWorktrees,
+	createWorktree,
+	landWorktree,
+	removeWorktree,
+} from "../../../src/git/index.ts";
 import { git, makeGitRepo, writeFiles } from "../../support/git.ts";
 import { tempDir } from "../../support/temp.ts";
 
@@ -27,10 +33,20 @@ const worktreeDir = (runs: string, n = 1) => join(runs, `run-${++runCount}`, "wo
 
 /** A repository with a committed file, a staged change, an unstaged change, an untracked file and an ignored one. */
 function busyRepo(): string {
-	const repo = makeGitRepo({ "lines.txt": "one\ntwo\nthree\nfour\nfive\n", "keep.txt": "kept\n", ".gitignore": "*.log\nbuild/\n", "gone.txt": "to delete\n" });
+	const repo = makeGitRepo({
+		"lines.txt": "one\ntwo\nthree\nfour\nfive\n",
+		"keep.txt": "kept\n",
+		".gitignore": "*.log\nbuild/\n",
+		"gone.txt": "to delete\n",
+	});
 	writeFiles(repo, { "staged.txt": "staged\n" });
 	git(repo, "add", "staged.txt");
-	writeFiles(repo, { "keep.txt": "kept, edited\n", "untracked/new.txt": "untracked\n", "debug.log": "ignored\n", "build/out.js": "ignored\n" });
+	writeFiles(repo, {
+		"keep.txt": "kept, edited\n",
+		"untracked/new.txt": "untracked\n",
+		"debug.log": "ignored\n",
+		"build/out.js": "ignored\n",
+	});
 	return repo;
 }
 
@@ -61,8 +77,15 @@ describe("a child's worktree", () => {
 		await removeWorktree(wt);
 		const after = parentState(repo);
 		expect(after.index).toBe(before.index);
-		expect([after.stash, after.refs, after.head, after.reflog]).toEqual([before.stash, before.refs, before.head, before.reflog]);
-		expect(after.status.split("\n").filter(Boolean).sort()).toEqual([...before.status.split("\n").filter(Boolean), "?? from-child.txt"].sort());
+		expect([after.stash, after.refs, after.head, after.reflog]).toEqual([
+			before.stash,
+			before.refs,
+			before.head,
+			before.reflog,
+		]);
+		expect(after.status.split("\n").filter(Boolean).sort()).toEqual(
+			[...before.status.split("\n").filter(Boolean), "?? from-child.txt"].sort(),
+		);
 		expect(git(repo, "reflog", "--all")).toBe(allLogs);
 		// Nothing keeps the snapshot once the worktree is gone.
 		git(repo, "gc", "--quiet", "--prune=now");
@@ -84,7 +107,9 @@ describe("a child's worktree", () => {
 	it("cannot be made outside a git repository, and says so", async () => {
 		const folder = tempDir("pi-watchdog-plain-");
 		await expect(createWorktree(folder, join(tempDir(), "wt"))).rejects.toThrow(`not a git repository: ${folder}`);
-		await expect(createWorktree(join(folder, "missing"), join(tempDir(), "wt"))).rejects.toThrow(/not a git repository: .*missing/);
+		await expect(createWorktree(join(folder, "missing"), join(tempDir(), "wt"))).rejects.toThrow(
+			/not a git repository: .*missing/,
+		);
 	});
 
 	it("cannot be made over a folder that has files, and says where", async () => {
@@ -109,7 +134,10 @@ describe("landing a child's changes in the parent", () => {
 		git(repo, "add", "staged.txt");
 		const index = parentState(repo).index;
 		// Both finish at once: landings into one repository take turns.
-		const [landedA, landedB] = await Promise.all([landWorktree(a, join(runs, "patches"), "a"), landWorktree(b, join(runs, "patches"), "b")]);
+		const [landedA, landedB] = await Promise.all([
+			landWorktree(a, join(runs, "patches"), "a"),
+			landWorktree(b, join(runs, "patches"), "b"),
+		]);
 		expect(landedA).toEqual({ status: "applied", paths: ["lines.txt"] });
 		expect(landedB).toEqual({ status: "applied", paths: ["b/new.txt", "keep.txt"] });
 		expect(read(join(repo, "lines.txt"))).toBe("one\ntwo\nTHREE\nfour\nfive\n");
@@ -147,7 +175,9 @@ describe("landing a child's changes in the parent", () => {
 		expect(landed.conflicts).toEqual(["lines.txt"]);
 		expect(landed.paths).toEqual(["b-only.txt", "lines.txt"]);
 		expect(landed.patchPath).toBe(join(runs, "patches", "b_child_2.patch"));
-		expect(["lines.txt", "keep.txt", "staged.txt", "untracked/new.txt"].map((f) => readFileSync(join(repo, f)))).toEqual(files);
+		expect(
+			["lines.txt", "keep.txt", "staged.txt", "untracked/new.txt"].map((f) => readFileSync(join(repo, f))),
+		).toEqual(files);
 		expect(existsSync(join(repo, "b-only.txt"))).toBe(false);
 		expect(parentState(repo)).toEqual(before);
 		// The kept patch is the child's whole change and applies cleanly to the snapshot it was made from.
@@ -175,7 +205,10 @@ describe("landing a child's changes in the parent", () => {
 		writeFileSync(join(wt.dir, "fresh.bin"), Buffer.from([0xff, 0, 0xfe, 0]));
 		chmodSync(join(wt.dir, "keep.txt"), 0o755);
 		const landed = await landWorktree(wt, tempDir(), "w");
-		expect(landed).toEqual({ status: "applied", paths: ["deep/er/new.txt", "fresh.bin", "gone.txt", "image.bin", "keep.txt"] });
+		expect(landed).toEqual({
+			status: "applied",
+			paths: ["deep/er/new.txt", "fresh.bin", "gone.txt", "image.bin", "keep.txt"],
+		});
 		expect(existsSync(join(repo, "gone.txt"))).toBe(false);
 		expect(read(join(repo, "deep/er/new.txt"))).toBe("new\n");
 		expect(readFileSync(join(repo, "image.bin")).equals(changed)).toBe(true);
@@ -195,7 +228,11 @@ describe("landing a child's changes in the parent", () => {
 		const checkedOut = statSync(file).mtime;
 		writeFileSync(file, "THREE\n");
 		utimesSync(file, checkedOut, checkedOut);
-		utimesSync(git(wt.dir, "rev-parse", "--path-format=absolute", "--git-path", "index").trim(), checkedOut, checkedOut);
+		utimesSync(
+			git(wt.dir, "rev-parse", "--path-format=absolute", "--git-path", "index").trim(),
+			checkedOut,
+			checkedOut,
+		);
 		expect(await landWorktree(wt, tempDir(), "fast")).toEqual({ status: "applied", paths: ["same.txt"] });
 		expect(read(join(repo, "same.txt"))).toBe("THREE\n");
 		await removeWorktree(wt);
@@ -232,7 +269,10 @@ describe("landing a child's changes in the parent", () => {
 		const runs = tempDir("pi watchdog runs ñ ");
 		const wt = await createWorktree(repo, join(runs, "run 1", "worktrees", "1"));
 		writeFiles(wt.dir, { "dossier à/fichier é.txt": "un\nDEUX\n", "nouveau ü.txt": "neu\n" });
-		expect(await landWorktree(wt, join(runs, "run 1", "patches"), "enfant ü")).toEqual({ status: "applied", paths: ["dossier à/fichier é.txt", "nouveau ü.txt"] });
+		expect(await landWorktree(wt, join(runs, "run 1", "patches"), "enfant ü")).toEqual({
+			status: "applied",
+			paths: ["dossier à/fichier é.txt", "nouveau ü.txt"],
+		});
 		expect(read(join(repo, "dossier à/fichier é.txt"))).toBe("un\nDEUX\n");
 		expect(read(join(repo, "nouveau ü.txt"))).toBe("neu\n");
 		expect(await cleanStaleWorktrees(repo, runs, () => false)).toEqual([wt.dir]);
@@ -287,6 +327,8 @@ describe("stale worktrees at session start", () => {
 	it("removing never throws, also for a worktree that is already gone", async () => {
 		const repo = makeGitRepo();
 		await expect(removeWorktree({ root: repo, dir: join(tempDir(), "never-made"), base: "" })).resolves.toBeUndefined();
-		await expect(removeWorktree({ root: join(tempDir(), "no-repo"), dir: join(tempDir(), "x"), base: "" })).resolves.toBeUndefined();
+		await expect(
+			removeWorktree({ root: join(tempDir(), "no-repo"), dir: join(tempDir(), "x"), base: "" }),
+		).resolves.toBeUndefined();
 	});
 });

@@ -10,9 +10,13 @@ it("installs with `pi install <path>` and loads without errors, prompts not expo
 	// A copy of the package as npm would publish it, plus a model prompt that Pi must not pick up.
 	const pkg = join(tempDir("pi-watchdog-pkg-"), "pi-watchdog");
 	mkdirSync(pkg);
-	for (const part of ["package.json", "index.ts", "src", "prompts"]) if (existsSync(join(REPO_ROOT, part))) cpSync(join(REPO_ROOT, part), join(pkg, part), { recursive: true });
+	for (const part of ["package.json", "index.ts", "src", "prompts"])
+		if (existsSync(join(REPO_ROOT, part))) cpSync(join(REPO_ROOT, part), join(pkg, part), { recursive: true });
 	mkdirSync(join(pkg, "prompts"), { recursive: true });
-	writeFileSync(join(pkg, "prompts", "zz-probe.md"), "---\ndescription: must never become a slash command\n---\nYou review.\n");
+	writeFileSync(
+		join(pkg, "prompts", "zz-probe.md"),
+		"---\ndescription: must never become a slash command\n---\nYou review.\n",
+	);
 	symlinkSync(join(REPO_ROOT, "node_modules"), join(pkg, "node_modules"));
 
 	const agentDir = tempDir("pi-watchdog-install-agent-");

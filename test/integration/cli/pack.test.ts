@@ -15,7 +15,6 @@ import { readJson, userSettingsPath, wd } from "../../support/settings-files.ts"
 import { type Ran, runProcess } from "../../support/run-process.ts";
 import { tempDir } from "../../support/temp.ts";
 
-
 /** Node 22 (the one running the tests) first on PATH, for npm and for the bin's `env node`. */
 const PATH = [dirname(process.execPath), process.env.PATH ?? ""].join(delimiter);
 
@@ -23,14 +22,23 @@ function run(command: string, args: string[], cwd: string, timeoutMs = 90_000): 
 	// npm run passes its own settings down as npm_config_*; a global or prefix one would send the
 	// install elsewhere.
 	const env: NodeJS.ProcessEnv = { ...process.env, PATH };
-	for (const key of Object.keys(env)) if (/^npm_config_(global|prefix|location|dry_run|offline|prefer_online)$/i.test(key)) delete env[key];
+	for (const key of Object.keys(env))
+		if (/^npm_config_(global|prefix|location|dry_run|offline|prefer_online)$/i.test(key)) delete env[key];
 	return runProcess(command, args, { cwd, env, timeoutMs });
 }
 
 // As Pi's own `pi install npm:…` installs a package: without its peers, which Pi provides to
 // extensions. No audit, no funding notice, no install scripts, and no retries against a
 // registry that may be out of reach.
-const INSTALL_FLAGS = ["--ignore-scripts", "--no-audit", "--no-fund", "--legacy-peer-deps", "--no-package-lock", "--fetch-retries=0", "--loglevel=error"];
+const INSTALL_FLAGS = [
+	"--ignore-scripts",
+	"--no-audit",
+	"--no-fund",
+	"--legacy-peer-deps",
+	"--no-package-lock",
+	"--fetch-retries=0",
+	"--loglevel=error",
+];
 
 let packedFiles: string[] = [];
 let project = "";
@@ -45,10 +53,14 @@ beforeAll(async () => {
 	const tarball = join(packDir, report.filename);
 
 	project = realpathSync(tempDir("pi-watchdog-pack-project-"));
-	writeFileSync(join(project, "package.json"), `${JSON.stringify({ name: "pack-probe", version: "0.0.0", private: true })}\n`);
+	writeFileSync(
+		join(project, "package.json"),
+		`${JSON.stringify({ name: "pack-probe", version: "0.0.0", private: true })}\n`,
+	);
 	// From the cache alone first; only what it lacks is fetched from the registry.
 	let install = await run("npm", ["install", tarball, ...INSTALL_FLAGS, "--offline"], project);
-	if (install.code !== 0) install = await run("npm", ["install", tarball, ...INSTALL_FLAGS, "--prefer-offline"], project);
+	if (install.code !== 0)
+		install = await run("npm", ["install", tarball, ...INSTALL_FLAGS, "--prefer-offline"], project);
 	expect(install.code, install.stderr).toBe(0);
 	installed = join(project, "node_modules", "pi-watchdog");
 }, 120_000);
@@ -57,7 +69,19 @@ describe("the package as `npm pack` makes it", () => {
 	it("holds the entry Pi loads, the sources, the reviewer's prompt, the shipped agents and the bin, and no tests", () => {
 		const manifest = readJson(join(installed, "package.json"));
 		expect(manifest.pi.extensions).toEqual(["./index.ts"]);
-		expect(packedFiles).toEqual(expect.arrayContaining(["index.ts", "src/extension.ts", "prompts/reviewer.md", "agents/scout.md", "agents/worker.md", "agents/reviewer.md", "bin/pi-watchdog.mjs", "package.json", "README.md"]));
+		expect(packedFiles).toEqual(
+			expect.arrayContaining([
+				"index.ts",
+				"src/extension.ts",
+				"prompts/reviewer.md",
+				"agents/scout.md",
+				"agents/worker.md",
+				"agents/reviewer.md",
+				"bin/pi-watchdog.mjs",
+				"package.json",
+				"README.md",
+			]),
+		);
 		expect(packedFiles.filter((f) => /^(test|bench|node_modules)\//.test(f))).toEqual([]);
 		// The agent-file parser's YAML library comes with the package, not from Pi.
 		expect(existsSync(join(project, "node_modules", "yaml", "package.json"))).toBe(true);
@@ -79,7 +103,13 @@ describe("the package as `npm pack` makes it", () => {
 			if (last?.role === "tool") return { text: "Wrote hello.txt." };
 			return { toolCalls: [{ name: "write", args: { path: "hello.txt", content: "hello, world\n" } }] };
 		};
-		const cli = await startCli({ agentDir, cwd: repo, loadExtension: false, script, userSettings: wd({ enabled: true, main: { model: "local/reviewer:high" } }) });
+		const cli = await startCli({
+			agentDir,
+			cwd: repo,
+			loadExtension: false,
+			script,
+			userSettings: wd({ enabled: true, main: { model: "local/reviewer:high" } }),
+		});
 		try {
 			const ours = (await cli.client.getCommands()).find((c) => c.name === "subagents-watchdog");
 			expect(ours?.sourceInfo?.path).toBe(join(installed, "index.ts"));
@@ -87,7 +117,9 @@ describe("the package as `npm pack` makes it", () => {
 			const reviewerCalls = cli.server.requests.filter((r) => r.model === "reviewer");
 			expect(reviewerCalls.length).toBe(1);
 			const firstLine = readFileSync(join(REPO_ROOT, "prompts/reviewer.md"), "utf8").split("\n")[0];
-			const system = reviewerCalls[0].messages.filter((m) => m.role === "system" || m.role === "developer").map((m) => textOf(m.content));
+			const system = reviewerCalls[0].messages
+				.filter((m) => m.role === "system" || m.role === "developer")
+				.map((m) => textOf(m.content));
 			expect(system.join("\n")).toContain(firstLine);
 			expect(cli.client.getStderr()).not.toMatch(/error|failed|cannot find/i);
 		} finally {
@@ -97,17 +129,61 @@ describe("the package as `npm pack` makes it", () => {
 
 	it("runs the installed `pi-watchdog scan --json` on a session file, with no peer package installed", async () => {
 		// Run without Pi's packages beside it (as `npm install --legacy-peer-deps` leaves it): scan needs none of them.
-		for (const peer of ["typebox", "@earendil-works/pi-tui", "@earendil-works/pi-coding-agent"]) expect(existsSync(join(project, "node_modules", peer))).toBe(false);
+		for (const peer of ["typebox", "@earendil-works/pi-tui", "@earendil-works/pi-coding-agent"])
+			expect(existsSync(join(project, "node_modules", peer))).toBe(false);
 		const session = join(tempDir("pi-watchdog-pack-session-"), "polling.jsonl");
-		const base = (ts: number) => ({ version: 1, source: "foreground", runId: "r1", agent: "researcher", childIndex: 0, cwd: "/repo", ts, timestamp: "2026-07-01T10:00:00.000Z" });
-		const lines: object[] = [{ ...base(0), recordType: "message", sourceEventType: "initial_prompt", role: "user", text: "Wait, then research X.", message: { role: "user", content: [{ type: "text", text: "Wait, then research X." }] } }];
+		const base = (ts: number) => ({
+			version: 1,
+			source: "foreground",
+			runId: "r1",
+			agent: "researcher",
+			childIndex: 0,
+			cwd: "/repo",
+			ts,
+			timestamp: "2026-07-01T10:00:00.000Z",
+		});
+		const lines: object[] = [
+			{
+				...base(0),
+				recordType: "message",
+				sourceEventType: "initial_prompt",
+				role: "user",
+				text: "Wait, then research X.",
+				message: { role: "user", content: [{ type: "text", text: "Wait, then research X." }] },
+			},
+		];
 		for (let i = 0; i < 7; i++) {
-			lines.push({ ...base(2 * i + 1), recordType: "message", role: "assistant", message: { role: "assistant", content: [{ type: "toolCall", id: `c${i}`, name: "intercom", arguments: { action: "status" } }], stopReason: "toolUse" } });
-			lines.push({ ...base(2 * i + 2), recordType: "message", role: "toolResult", message: { role: "toolResult", toolCallId: `c${i}`, toolName: "intercom", content: [{ type: "text", text: "no new messages" }], isError: false } });
+			lines.push({
+				...base(2 * i + 1),
+				recordType: "message",
+				role: "assistant",
+				message: {
+					role: "assistant",
+					content: [{ type: "toolCall", id: `c${i}`, name: "intercom", arguments: { action: "status" } }],
+					stopReason: "toolUse",
+				},
+			});
+			lines.push({
+				...base(2 * i + 2),
+				recordType: "message",
+				role: "toolResult",
+				message: {
+					role: "toolResult",
+					toolCallId: `c${i}`,
+					toolName: "intercom",
+					content: [{ type: "text", text: "no new messages" }],
+					isError: false,
+				},
+			});
 		}
 		writeFileSync(session, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
 
-		const { code, stdout, stderr } = await run(join(project, "node_modules", ".bin", "pi-watchdog"), ["scan", "--json", session], project, 30_000);
+		const { code, stdout, stderr } = await run(
+			join(project, "node_modules", ".bin", "pi-watchdog"),
+			["scan", "--json", session],
+			project,
+			30_000,
+		);
 		expect(stderr).toBe("");
 		expect(code).toBe(0);
 		const report = JSON.parse(stdout.trim());

@@ -23,7 +23,9 @@ describe("pi --mode rpc: the agent cannot lower its own oversight", () => {
 	};
 	const changeEntries = async () => {
 		const { entries } = await cli.client.getEntries();
-		return entries.filter((e: any) => e.type === "custom" && e.customType === "watchdog-config-change").map((e: any) => e.data);
+		return entries
+			.filter((e: any) => e.type === "custom" && e.customType === "watchdog-config-change")
+			.map((e: any) => e.data);
 	};
 
 	beforeAll(async () => {
@@ -31,7 +33,10 @@ describe("pi --mode rpc: the agent cannot lower its own oversight", () => {
 		cli = await startCli({
 			script,
 			models: [{ id: "main" }, { id: "gpt-reviewer", reasoning: true }],
-			userSettings: { theme: "dark", ...wd({ enabled: true, main: { model: "local/gpt-reviewer", thinking: "high" } }) },
+			userSettings: {
+				theme: "dark",
+				...wd({ enabled: true, main: { model: "local/gpt-reviewer", thinking: "high" } }),
+			},
 			args: ["--tools", "read,bash,edit,write,subagent"],
 		});
 		settingsFile = readFileSync(userSettingsPath(cli.agentDir), "utf8");
@@ -43,11 +48,17 @@ describe("pi --mode rpc: the agent cannot lower its own oversight", () => {
 	it("refuses turning the watchdog off in user settings, and says which command does it", async () => {
 		const { notifies, result } = await agentCalls({ enabled: false, scope: "user" });
 		expect(readFileSync(userSettingsPath(cli.agentDir), "utf8")).toBe(settingsFile);
-		expect(result).toMatch(/^RESULT Not changed: this change lowers the watchdog's oversight \(turns the main watchdog off\)\./);
-		expect(result).toMatch(/in rpc mode there is no way to ask\. Only the user can make it, with:\n {2}\/subagents-watchdog off\n/);
+		expect(result).toMatch(
+			/^RESULT Not changed: this change lowers the watchdog's oversight \(turns the main watchdog off\)\./,
+		);
+		expect(result).toMatch(
+			/in rpc mode there is no way to ask\. Only the user can make it, with:\n {2}\/subagents-watchdog off\n/,
+		);
 		const refused = notifies.find((n) => /^Refused a change the agent asked for/.test(n.message ?? ""));
 		expect(refused?.notifyType).toBe("warning");
-		expect(refused?.message).toMatch(/turns the main watchdog off\.\nTo make it yourself:\n {2}\/subagents-watchdog off$/);
+		expect(refused?.message).toMatch(
+			/turns the main watchdog off\.\nTo make it yourself:\n {2}\/subagents-watchdog off$/,
+		);
 		expect((await changeEntries()).at(-1)).toEqual({
 			at: expect.any(String),
 			by: "agent",
@@ -61,12 +72,21 @@ describe("pi --mode rpc: the agent cannot lower its own oversight", () => {
 	it("refuses pointing the reviewer at the session's own model", async () => {
 		const { notifies, result } = await agentCalls({ model: "local/main", scope: "user" });
 		expect(readFileSync(userSettingsPath(cli.agentDir), "utf8")).toBe(settingsFile);
-		expect(result).toMatch(/^RESULT Not changed: [^\n]*the main watchdog's reviewer would be the session's own model \(local\/main\)/);
+		expect(result).toMatch(
+			/^RESULT Not changed: [^\n]*the main watchdog's reviewer would be the session's own model \(local\/main\)/,
+		);
 		expect(result).toMatch(/\n {2}\/subagents-watchdog model local\/main\n/);
 		expect(notifies.some((n) => /^Refused a change the agent asked for/.test(n.message ?? ""))).toBe(true);
 		const last = (await changeEntries()).at(-1);
-		expect(last).toMatchObject({ by: "agent", outcome: "refused", request: { model: "local/main", scope: "user" }, command: "/subagents-watchdog model local/main" });
-		expect(last.lowered).toContain("the main watchdog's reviewer would be the session's own model (local/main): it would review its own work");
+		expect(last).toMatchObject({
+			by: "agent",
+			outcome: "refused",
+			request: { model: "local/main", scope: "user" },
+			command: "/subagents-watchdog model local/main",
+		});
+		expect(last.lowered).toContain(
+			"the main watchdog's reviewer would be the session's own model (local/main): it would review its own work",
+		);
 		// Nothing changed for this session either.
 		const status = (await cli.run("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 		expect(status).toMatch(/Reviewer model: local\/gpt-reviewer, thinking high/);
@@ -86,15 +106,32 @@ describe("pi -p: the agent cannot lower its own oversight", () => {
 		try {
 			const agentDir = tempDir();
 			writeModelsJson(agentDir, server.baseUrl, [{ id: "main" }]);
-			writeJson(userSettingsPath(agentDir), { defaultProvider: "local", defaultModel: "main", ...QUIET_PI_SETTINGS, ...wd({ enabled: true }) });
+			writeJson(userSettingsPath(agentDir), {
+				defaultProvider: "local",
+				defaultModel: "main",
+				...QUIET_PI_SETTINGS,
+				...wd({ enabled: true }),
+			});
 			const before = readFileSync(userSettingsPath(agentDir), "utf8");
 			const call = `call ${JSON.stringify({ action: "watchdog.configure", enabled: false, scope: "user" })}`;
-			const args = ["-p", "--no-session", "--tools", "read,subagent", "-e", resolve(REPO_ROOT, "src/extension.ts"), call];
+			const args = [
+				"-p",
+				"--no-session",
+				"--tools",
+				"read,subagent",
+				"-e",
+				resolve(REPO_ROOT, "src/extension.ts"),
+				call,
+			];
 			const { code, stdout, stderr } = await runPi(args, { cwd: tempDir(), agentDir });
 			expect(code).toBe(0);
 			expect(readFileSync(userSettingsPath(agentDir), "utf8")).toBe(before);
-			expect(stdout).toMatch(/RESULT Not changed: [\s\S]*in print mode there is no way to ask[\s\S]*\/subagents-watchdog off/);
-			expect(stderr).toMatch(/Refused a change the agent asked for, because it lowers the watchdog's oversight: turns the main watchdog off\.\nTo make it yourself:\n {2}\/subagents-watchdog off/);
+			expect(stdout).toMatch(
+				/RESULT Not changed: [\s\S]*in print mode there is no way to ask[\s\S]*\/subagents-watchdog off/,
+			);
+			expect(stderr).toMatch(
+				/Refused a change the agent asked for, because it lowers the watchdog's oversight: turns the main watchdog off\.\nTo make it yourself:\n {2}\/subagents-watchdog off/,
+			);
 		} finally {
 			await server.close();
 		}

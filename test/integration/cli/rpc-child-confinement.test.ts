@@ -23,16 +23,28 @@ function script(request: ChatRequest): Reply {
 	const names = request.tools?.map((t) => t.function.name) ?? [];
 	const done = request.messages.at(-1)?.role === "tool";
 	if (lastUser(request).startsWith("call ")) return subagentCallScript(request);
-	if (names.includes("permission_decision")) return { toolCalls: [{ name: "permission_decision", args: { decision: "deny", reason: "not for this task" } }] };
-	if (names.includes("read") && (names.includes("watchdog_warn") || firstUser(request).startsWith("Verify the stopped children"))) {
+	if (names.includes("permission_decision"))
+		return { toolCalls: [{ name: "permission_decision", args: { decision: "deny", reason: "not for this task" } }] };
+	if (
+		names.includes("read") &&
+		(names.includes("watchdog_warn") || firstUser(request).startsWith("Verify the stopped children"))
+	) {
 		return done ? { text: "Nothing to report." } : { toolCalls: [{ name: "read", args: { path: "secret.txt" } }] };
 	}
 	const file = /WRITE (\S+)/.exec(firstUser(request))?.[1];
-	if (file) return done ? { text: `Wrote ${file}.` } : { toolCalls: [{ name: "write", args: { path: file, content: "from the child\n" } }] };
+	if (file)
+		return done
+			? { text: `Wrote ${file}.` }
+			: { toolCalls: [{ name: "write", args: { path: file, content: "from the child\n" } }] };
 	return { text: "plain answer" };
 }
 
-const SETTINGS = wd({ enabled: true, main: { model: "local/reviewer" }, children: { enabled: true }, lsp: { enabled: false } });
+const SETTINGS = wd({
+	enabled: true,
+	main: { model: "local/reviewer" },
+	children: { enabled: true },
+	lsp: { enabled: false },
+});
 let cli: CliSession | undefined;
 afterEach(async () => {
 	await cli?.stop().catch(() => {});
@@ -55,13 +67,20 @@ it("keeps the child's reviewer and the verifier in the parent's project when the
 	const project = join(outer, "project");
 	mkdirSync(project);
 	writeFileSync(join(project, "README.md"), "hi\n");
-	cli = await startCli({ script, cwd: project, userSettings: SETTINGS, args: ["--tools", "read,bash,edit,write,subagent"] });
+	cli = await startCli({
+		script,
+		cwd: project,
+		userSettings: SETTINGS,
+		args: ["--tools", "read,bash,edit,write,subagent"],
+	});
 	const c = cli;
 	await c.run(`call ${JSON.stringify({ agent: "worker", task: "WRITE note.txt", cwd: outer })}`, 90_000);
 	expect(readFileSync(join(outer, "note.txt"), "utf8")).toBe("from the child\n");
 	const verifier = () => c.server.requests.filter((r) => firstUser(r).startsWith("Verify the stopped children"));
 	await until("the verifier's read", () => verifier().some((r) => toolTexts(r).length > 0));
-	const reviewerReads = c.server.requests.filter((r) => r.tools?.some((t) => t.function.name === "watchdog_warn")).flatMap(toolTexts);
+	const reviewerReads = c.server.requests
+		.filter((r) => r.tools?.some((t) => t.function.name === "watchdog_warn"))
+		.flatMap(toolTexts);
 	const verifierReads = verifier().flatMap(toolTexts);
 	expect(verifierReads.length).toBeGreaterThan(0);
 	expect(reviewerReads.length).toBeGreaterThan(0);
@@ -75,11 +94,26 @@ it("files a worktree child's and a control-character folder's permission lines u
 	const names = Array.from({ length: 5 }, (_, i) => String.fromCharCode(1 + i).repeat(199) + String.fromCharCode(0x1f));
 	const odd = join(repo, ...names);
 	mkdirSync(odd, { recursive: true });
-	cli = await startCli({ script, cwd: repo, userSettings: SETTINGS, args: ["--tools", "read,bash,edit,write,subagent"] });
+	cli = await startCli({
+		script,
+		cwd: repo,
+		userSettings: SETTINGS,
+		args: ["--tools", "read,bash,edit,write,subagent"],
+	});
 	writeJson(join(cli.agentDir, "extensions", "subagent", "config.json"), { permissions: { rules: { write: "ask" } } });
 	// Two writers side by side: each runs in its own worktree.
-	await cli.run(`call ${JSON.stringify({ tasks: [{ agent: "worker", task: "WRITE a.txt" }, { agent: "worker", task: "WRITE b.txt" }] })}`, 120_000);
+	await cli.run(
+		`call ${JSON.stringify({
+			tasks: [
+				{ agent: "worker", task: "WRITE a.txt" },
+				{ agent: "worker", task: "WRITE b.txt" },
+			],
+		})}`,
+		120_000,
+	);
 	await cli.run(`call ${JSON.stringify({ agent: "worker", task: "WRITE odd.txt", cwd: odd })}`, 90_000);
-	const history = (await cli.run("/subagents-watchdog history --kind permission --limit 50")).map((u) => u.message).join("\n");
+	const history = (await cli.run("/subagents-watchdog history --kind permission --limit 50"))
+		.map((u) => u.message)
+		.join("\n");
 	expect(history.match(/write denied by the arbiter/g)?.length).toBe(3);
 });

@@ -24,7 +24,11 @@ describe("pi --mode rpc", () => {
 	};
 
 	beforeAll(async () => {
-		cli = await startCli({ script, userSettings: { theme: "dark", ...wd({ enabled: false }) }, args: ["--tools", "read,bash,edit,write,subagent"] });
+		cli = await startCli({
+			script,
+			userSettings: { theme: "dark", ...wd({ enabled: false }) },
+			args: ["--tools", "read,bash,edit,write,subagent"],
+		});
 	});
 	afterAll(async () => {
 		await cli?.stop();
@@ -45,27 +49,52 @@ describe("pi --mode rpc", () => {
 		expect(readJson(userSettingsPath(cli.agentDir)).subagents.watchdog.enabled).toBe(true);
 		expect(readJson(userSettingsPath(cli.agentDir)).theme).toBe("dark");
 		expect(await say("/subagents-watchdog status --settings")).toMatch(/^Watchdog: on \(enabled from user\)/);
-		expect(await say("/subagents-watchdog session off")).toMatch(/Set enabled = false \(main watchdog\) for this session/);
-		expect(await say("/subagents-watchdog status --settings")).toMatch(/^Watchdog: off \(enabled = false from session; turn it on with \/subagents-watchdog session on\)/);
+		expect(await say("/subagents-watchdog session off")).toMatch(
+			/Set enabled = false \(main watchdog\) for this session/,
+		);
+		expect(await say("/subagents-watchdog status --settings")).toMatch(
+			/^Watchdog: off \(enabled = false from session; turn it on with \/subagents-watchdog session on\)/,
+		);
 		expect(await say("/subagents-watchdog session on")).toMatch(/for this session/);
-		expect(await say("/subagents-watchdog off")).toMatch(/Set enabled = false \(main watchdog\) in user settings[\s\S]*session overrides set enabled = true, which still takes precedence/);
+		expect(await say("/subagents-watchdog off")).toMatch(
+			/Set enabled = false \(main watchdog\) in user settings[\s\S]*session overrides set enabled = true, which still takes precedence/,
+		);
 	});
 
 	it("model, session model, thinking, recommend-model and check", async () => {
 		expect(await say("/subagents-watchdog check --offline")).toMatch(/Model local\/main resolves and has credentials/);
-		expect(await say("/subagents-watchdog check")).toMatch(/Model local\/main answered a test request in \d+ ms, at thinking off/);
-		expect(await say("/subagents-watchdog recommend-model")).toMatch(/No recommendation: every available model is of the session model's family \(local\)/);
-		expect(await say("/subagents-watchdog model local/reviewer:high")).toMatch(/main\.model = "local\/reviewer", main\.thinking = "high" \(main watchdog\) in user settings/);
-		expect(readJson(userSettingsPath(cli.agentDir)).subagents.watchdog.main).toEqual({ model: "local/reviewer", thinking: "high" });
+		expect(await say("/subagents-watchdog check")).toMatch(
+			/Model local\/main answered a test request in \d+ ms, at thinking off/,
+		);
+		expect(await say("/subagents-watchdog recommend-model")).toMatch(
+			/No recommendation: every available model is of the session model's family \(local\)/,
+		);
+		expect(await say("/subagents-watchdog model local/reviewer:high")).toMatch(
+			/main\.model = "local\/reviewer", main\.thinking = "high" \(main watchdog\) in user settings/,
+		);
+		expect(readJson(userSettingsPath(cli.agentDir)).subagents.watchdog.main).toEqual({
+			model: "local/reviewer",
+			thinking: "high",
+		});
 		expect(await say("/subagents-watchdog thinking medium")).toMatch(/main\.thinking = "medium"/);
-		expect(await say("/subagents-watchdog recommend-model")).toMatch(/^Configured reviewer model: local\/reviewer:medium \(user settings\)\.\n {2}Model local\/reviewer resolves and has credentials[\s\S]*No alternative to suggest: every available model is of the session model's family/);
-		expect(await say("/subagents-watchdog session model local/missing")).toMatch(/not saved: Pi knows no model "missing" from provider "local"[\s\S]*Did you mean local\/main/);
-		expect(await say("/subagents-watchdog session model local/missing --force")).toMatch(/Saved as forced, but it will not run until Pi knows the model: Unknown model local\/missing/);
+		expect(await say("/subagents-watchdog recommend-model")).toMatch(
+			/^Configured reviewer model: local\/reviewer:medium \(user settings\)\.\n {2}Model local\/reviewer resolves and has credentials[\s\S]*No alternative to suggest: every available model is of the session model's family/,
+		);
+		expect(await say("/subagents-watchdog session model local/missing")).toMatch(
+			/not saved: Pi knows no model "missing" from provider "local"[\s\S]*Did you mean local\/main/,
+		);
+		expect(await say("/subagents-watchdog session model local/missing --force")).toMatch(
+			/Saved as forced, but it will not run until Pi knows the model: Unknown model local\/missing/,
+		);
 		const before = cli.server.requests.length;
-		expect(await say("/subagents-watchdog check")).toMatch(/provider "local" has no model "missing"\.\nIts models: main, reviewer\.\nNo request was made\./);
+		expect(await say("/subagents-watchdog check")).toMatch(
+			/provider "local" has no model "missing"\.\nIts models: main, reviewer\.\nNo request was made\./,
+		);
 		expect(cli.server.requests).toHaveLength(before);
 		expect(await say("/subagents-watchdog session model inherit")).toMatch(/main\.model = "inherit"/);
-		expect(await say("/subagents-watchdog status --settings")).toMatch(/Reviewer model: local\/main, thinking off \(inherited from the session\)/);
+		expect(await say("/subagents-watchdog status --settings")).toMatch(
+			/Reviewer model: local\/main, thinking off \(inherited from the session\)/,
+		);
 		expect(await say("/subagents-watchdog model recommended")).toMatch(/no recommendation/);
 		expect(await say("/subagents-watchdog model inherit")).toMatch(/main\.model = \(removed\)/);
 		expect(readJson(userSettingsPath(cli.agentDir)).subagents.watchdog.main).toBeUndefined();
@@ -74,10 +103,19 @@ describe("pi --mode rpc", () => {
 	it("the subagent tool's watchdog actions", async () => {
 		expect(await tool({ action: "watchdog.status" })).toMatch(/^RESULT Watchdog: on \(enabled from session\)/);
 		expect(await tool({ action: "watchdog.recommend-model" })).toMatch(/^RESULT No recommendation/);
-		expect(await tool({ action: "watchdog.configure", model: "local/reviewer", thinking: "high" })).toMatch(/main\.model = "local\/reviewer", main\.thinking = "high" \(main watchdog\) for this session/);
-		expect(await tool({ action: "watchdog.configure", scope: "user", target: "children", model: "local/reviewer:low" })).toMatch(/children\.model = "local\/reviewer", children\.thinking = "low" \(child watchdogs\) in user settings/);
-		expect(readJson(userSettingsPath(cli.agentDir)).subagents.watchdog.children).toEqual({ model: "local/reviewer", thinking: "low" });
-		expect(await tool({ action: "watchdog.configure", thinking: "loud" })).toMatch(/^RESULT [\s\S]*thinking[\s\S]*inherit/);
+		expect(await tool({ action: "watchdog.configure", model: "local/reviewer", thinking: "high" })).toMatch(
+			/main\.model = "local\/reviewer", main\.thinking = "high" \(main watchdog\) for this session/,
+		);
+		expect(
+			await tool({ action: "watchdog.configure", scope: "user", target: "children", model: "local/reviewer:low" }),
+		).toMatch(/children\.model = "local\/reviewer", children\.thinking = "low" \(child watchdogs\) in user settings/);
+		expect(readJson(userSettingsPath(cli.agentDir)).subagents.watchdog.children).toEqual({
+			model: "local/reviewer",
+			thinking: "low",
+		});
+		expect(await tool({ action: "watchdog.configure", thinking: "loud" })).toMatch(
+			/^RESULT [\s\S]*thinking[\s\S]*inherit/,
+		);
 		// The model saw the tool's description telling it to prefer the session scope.
 		const declared = cli.server.requests.at(-1)?.tools?.map((t) => t.function.name);
 		expect(declared).toContain("subagent");
@@ -96,8 +134,16 @@ describe("pi -p (print mode)", () => {
 		try {
 			const agentDir = tempDir();
 			writeModelsJson(agentDir, server.baseUrl, [{ id: "main" }]);
-			writeJson(userSettingsPath(agentDir), { defaultProvider: "local", defaultModel: "main", ...QUIET_PI_SETTINGS, ...wd({ enabled: true, lsp: { maxFiles: 3 } }) });
-			const { stdout, stderr, code } = await runPi(["-p", "--no-session", "-e", resolve(REPO_ROOT, "src/extension.ts"), "/subagents-watchdog status --settings"], { cwd: tempDir(), agentDir });
+			writeJson(userSettingsPath(agentDir), {
+				defaultProvider: "local",
+				defaultModel: "main",
+				...QUIET_PI_SETTINGS,
+				...wd({ enabled: true, lsp: { maxFiles: 3 } }),
+			});
+			const { stdout, stderr, code } = await runPi(
+				["-p", "--no-session", "-e", resolve(REPO_ROOT, "src/extension.ts"), "/subagents-watchdog status --settings"],
+				{ cwd: tempDir(), agentDir },
+			);
 			expect(code).toBe(0);
 			const all = `${stdout}\n${stderr}`;
 			expect(all).toMatch(/Watchdog: on \(enabled from user\)/);

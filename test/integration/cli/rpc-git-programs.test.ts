@@ -17,12 +17,18 @@ function script(request: ChatRequest): Reply {
 	const first = lastUser(request);
 	const last = request.messages.at(-1);
 	if (first.startsWith("call ")) return subagentCallScript(request);
-	if (first.startsWith("BASH-RUN")) return last?.role === "tool" ? { text: "ran" } : { toolCalls: [{ name: "bash", args: { command: "echo changed > a.txt" } }] };
+	if (first.startsWith("BASH-RUN"))
+		return last?.role === "tool"
+			? { text: "ran" }
+			: { toolCalls: [{ name: "bash", args: { command: "echo changed > a.txt" } }] };
 	for (const [marker, file] of [
 		["TASK-A", "a.txt"],
 		["TASK-B", "b.txt"],
 	]) {
-		if (first.includes(marker)) return last?.role === "tool" ? { text: `${marker} done` } : { toolCalls: [{ name: "write", args: { path: file, content: `${marker}\n` } }] };
+		if (first.includes(marker))
+			return last?.role === "tool"
+				? { text: `${marker} done` }
+				: { toolCalls: [{ name: "write", args: { path: file, content: `${marker}\n` } }] };
 	}
 	return { text: "plain answer" };
 }
@@ -60,10 +66,17 @@ describe("the repository's own programs through pi --mode rpc", () => {
 		cli = await startCli({ script, cwd: repo, args: ["--tools", "read,bash,edit,write,subagent"] });
 		await cli.run("BASH-RUN change a.txt", 60_000);
 		expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("changed\n");
-		const launch = { tasks: [{ agent: "worker", task: "TASK-A write a.txt" }, { agent: "worker", task: "TASK-B write b.txt" }] };
+		const launch = {
+			tasks: [
+				{ agent: "worker", task: "TASK-A write a.txt" },
+				{ agent: "worker", task: "TASK-B write b.txt" },
+			],
+		};
 		await cli.run(`call ${JSON.stringify(launch)}`, 120_000);
 		const entries = (await cli.client.getEntries()).entries as any[];
-		const result = entries.filter((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "subagent").at(-1);
+		const result = entries
+			.filter((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "subagent")
+			.at(-1);
 		expect(textOf(result?.message.content)).toMatch(/TASK-A done[\s\S]*TASK-B done/);
 		expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("TASK-A\n");
 		expect(readFileSync(join(repo, "b.txt"), "utf8")).toBe("TASK-B\n");

@@ -17,7 +17,12 @@ async function sessionWithWarmServer(): Promise<{ cli: CliSession; pid: number }
 		if (req.messages.at(-1)?.role === "tool") return { text: "done" };
 		return { toolCalls: [{ name: "write", args: { path: "src/a.ts", content: "export const a: number = 2;\n" } }] };
 	};
-	const cli = await startCli({ cwd: repo, script, lsp: true, userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }) });
+	const cli = await startCli({
+		cwd: repo,
+		script,
+		lsp: true,
+		userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }),
+	});
 	try {
 		await cli.run("change a", 60_000);
 		const status = (await cli.run("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");

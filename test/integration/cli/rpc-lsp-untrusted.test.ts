@@ -33,16 +33,27 @@ it("never runs an untrusted repository's own server or TypeScript, and the LSP f
 		...fakeTypeScriptFiles(marker),
 	});
 	armFakeServer(repo);
-	const cli = await startCli({ cwd: repo, script, lsp: true, userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }) });
+	const cli = await startCli({
+		cwd: repo,
+		script,
+		lsp: true,
+		userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }),
+	});
 	try {
 		await cli.run("change a", 60_000);
 		const continuation = cli.server.requests.filter((r) => r.model === "main").at(-1);
-		expect(textOf(continuation?.messages.at(-1)?.content)).toMatch(/Type error at src\/a\.ts:1:14: Type 'string' is not assignable to type 'number'/);
+		expect(textOf(continuation?.messages.at(-1)?.content)).toMatch(
+			/Type error at src\/a\.ts:1:14: Type 'string' is not assignable to type 'number'/,
+		);
 		expect(await cli.client.getLastAssistantText()).toBe("I will fix a.ts.");
 		const status = (await cli.run("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 		expect(status).toMatch(/project not trusted/);
-		expect(status).toMatch(/server: .*\(version \d+\.\d+\.\d+, bundled: the project is not trusted, so its own node_modules\/\.bin server is not used\)/);
-		expect(status).toMatch(/TypeScript: \d+\.\d+\.\d+, bundled: the project is not trusted, so its own TypeScript is never loaded/);
+		expect(status).toMatch(
+			/server: .*\(version \d+\.\d+\.\d+, bundled: the project is not trusted, so its own node_modules\/\.bin server is not used\)/,
+		);
+		expect(status).toMatch(
+			/TypeScript: \d+\.\d+\.\d+, bundled: the project is not trusted, so its own TypeScript is never loaded/,
+		);
 		expect(existsSync(marker)).toBe(false);
 	} finally {
 		await cli.stop();
@@ -52,9 +63,19 @@ it("never runs an untrusted repository's own server or TypeScript, and the LSP f
 it("does not run a repository's own server when Pi trusts the project only because it has no project files", async () => {
 	// No .pi folder: Pi calls the project trusted without asking anyone. Nobody decided to run its code.
 	const marker = join(tempDir("pi-watchdog-marker-"), "ran");
-	const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": "export const a: number = 1;\n", ...fakeServerFiles(marker), ...fakeTypeScriptFiles(marker) });
+	const repo = makeGitRepo({
+		"tsconfig.json": TSCONFIG,
+		"src/a.ts": "export const a: number = 1;\n",
+		...fakeServerFiles(marker),
+		...fakeTypeScriptFiles(marker),
+	});
 	armFakeServer(repo);
-	const cli = await startCli({ cwd: repo, script, lsp: true, userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }) });
+	const cli = await startCli({
+		cwd: repo,
+		script,
+		lsp: true,
+		userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }),
+	});
 	try {
 		await cli.run("change a", 60_000);
 		expect(await cli.client.getLastAssistantText()).toBe("I will fix a.ts.");
@@ -64,7 +85,13 @@ it("does not run a repository's own server when Pi trusts the project only becau
 	}
 	// With --approve the user has decided: the repository's own server runs.
 	writeFileSync(join(repo, "src/a.ts"), "export const a: number = 1;\n");
-	const approved = await startCli({ cwd: repo, script, lsp: true, userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }), args: ["--approve"] });
+	const approved = await startCli({
+		cwd: repo,
+		script,
+		lsp: true,
+		userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }),
+		args: ["--approve"],
+	});
 	try {
 		await approved.run("change a again", 60_000);
 		expect(existsSync(marker)).toBe(true);

@@ -23,7 +23,16 @@ it("matches a catastrophic glob from the reviewer in linear time, without freezi
 		if (last?.role === "tool") return { text: "done" };
 		return { toolCalls: [{ name: "write", args: { path: "notes.md", content: "n2\n" } }] };
 	};
-	const cli = await startCli({ cwd: repo, script, userSettings: wd({ enabled: true, main: { model: "local/reviewer" }, agentEndTimeoutMs: 5000, lsp: { enabled: false } }) });
+	const cli = await startCli({
+		cwd: repo,
+		script,
+		userSettings: wd({
+			enabled: true,
+			main: { model: "local/reviewer" },
+			agentEndTimeoutMs: 5000,
+			lsp: { enabled: false },
+		}),
+	});
 	try {
 		await cli.client.getState(); // startup
 		let slowest = 0;

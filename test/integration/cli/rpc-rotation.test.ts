@@ -24,7 +24,12 @@ describe("pi --mode rpc: rotation after a usage limit", () => {
 			script,
 			models: [{ id: "main" }, { id: "spare" }, { id: "reviewer" }],
 			userSettings: {
-				...wd({ enabled: true, main: { model: "local/reviewer" }, lsp: { enabled: false }, rotate: { enabled: true, models: ["local/missing", "local/spare"] } }),
+				...wd({
+					enabled: true,
+					main: { model: "local/reviewer" },
+					lsp: { enabled: false },
+					rotate: { enabled: true, models: ["local/missing", "local/spare"] },
+				}),
 				// The provider request retries once, honouring a retry-after of up to 5 s; no agent-level retry.
 				retry: { enabled: false, provider: { maxRetries: 1, maxRetryDelayMs: 5000 } },
 			},
@@ -35,7 +40,10 @@ describe("pi --mode rpc: rotation after a usage limit", () => {
 	});
 
 	it("a 429 whose retry-after fits the request's retry budget does not rotate", async () => {
-		replies.main = [{ status: 429, error: "Rate limit reached for requests", type: "requests", headers: { "retry-after": "1" } }, { text: "main answered after the wait" }];
+		replies.main = [
+			{ status: 429, error: "Rate limit reached for requests", type: "requests", headers: { "retry-after": "1" } },
+			{ text: "main answered after the wait" },
+		];
 		const before = cli.server.requests.length;
 		const notices = await say("first task");
 		expect(requestsSince(before).map((r) => r.model)).toEqual(["main", "main"]);
@@ -45,7 +53,9 @@ describe("pi --mode rpc: rotation after a usage limit", () => {
 	});
 
 	it("a usage-limit error switches to the next healthy model and continues with the resume note", async () => {
-		replies.main = [{ status: 429, error: "You have reached your usage limit for this billing period.", type: "insufficient_quota" }];
+		replies.main = [
+			{ status: 429, error: "You have reached your usage limit for this billing period.", type: "insufficient_quota" },
+		];
 		replies.spare = [{ text: "Resumed on spare." }];
 		const before = cli.server.requests.length;
 		const notices = await say("refactor the parser");
@@ -53,13 +63,25 @@ describe("pi --mode rpc: rotation after a usage limit", () => {
 		// agent-level retry never repeats an account limit; then the watchdog switched.
 		expect(requestsSince(before).map((r) => r.model)).toEqual(["main", "main", "spare"]);
 		const resume = textOf(requestsSince(before)[2].messages.at(-1)?.content);
-		expect(resume).toMatch(/^The watchdog switched this session's model from local\/main to local\/spare: the last request to local\/main failed on an account or usage limit\. The provider said:\n> 429.*You have reached your usage limit for this billing period\./);
+		expect(resume).toMatch(
+			/^The watchdog switched this session's model from local\/main to local\/spare: the last request to local\/main failed on an account or usage limit\. The provider said:\n> 429.*You have reached your usage limit for this billing period\./,
+		);
 		expect(resume).toContain("> refactor the parser");
 		// The failed turn is not replayed to the new model: the first task and its answer, the prompt, then the note.
-		expect(requestsSince(before)[2].messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user", "user"]);
+		expect(requestsSince(before)[2].messages.map((m) => m.role)).toEqual([
+			"system",
+			"user",
+			"assistant",
+			"user",
+			"user",
+		]);
 		expect(await cli.client.getLastAssistantText()).toBe("Resumed on spare.");
 		expect((await cli.client.getState()).model?.id).toBe("spare");
-		expect(notices).toContainEqual(expect.stringMatching(/^Watchdog: local\/main stopped on an account or usage limit \(429.*You have reached your usage limit.*\)\. Switched this session to local\/spare and continued\. Passed over: local\/missing: unknown model/));
+		expect(notices).toContainEqual(
+			expect.stringMatching(
+				/^Watchdog: local\/main stopped on an account or usage limit \(429.*You have reached your usage limit.*\)\. Switched this session to local\/spare and continued\. Passed over: local\/missing: unknown model/,
+			),
+		);
 	});
 
 	it("a second limit within the cooldown is flagged and not rotated; status and history show both", async () => {
@@ -69,12 +91,22 @@ describe("pi --mode rpc: rotation after a usage limit", () => {
 		// Pi did not wait an hour: the provider retry gave up at once, and nothing switched.
 		expect(requestsSince(before).map((r) => r.model)).toEqual(["spare"]);
 		expect((await cli.client.getState()).model?.id).toBe("spare");
-		expect(notices).toContainEqual(expect.stringMatching(/^Watchdog: local\/spare stopped on a retry-after of 3600 s, longer than Pi waits \(5 s\) .*Not rotating: in cooldown: the last rotation was \d+ s ago \(rotate\.cooldownMs 600000\)\.$/));
+		expect(notices).toContainEqual(
+			expect.stringMatching(
+				/^Watchdog: local\/spare stopped on a retry-after of 3600 s, longer than Pi waits \(5 s\) .*Not rotating: in cooldown: the last rotation was \d+ s ago \(rotate\.cooldownMs 600000\)\.$/,
+			),
+		);
 		const status = (await say("/subagents-watchdog status --all")).join("\n");
-		expect(status).toMatch(/Rotation:\n {2}on: local\/missing → local\/spare; at most one rotation per 10 min\n {2}cooldown: /);
+		expect(status).toMatch(
+			/Rotation:\n {2}on: local\/missing → local\/spare; at most one rotation per 10 min\n {2}cooldown: /,
+		);
 		expect(status).toMatch(/not rotated from local\/spare \(in cooldown.*\): Server requested 3600s retry delay/);
-		expect(status).toMatch(/local\/main → local\/spare: 429.*You have reached your usage limit.* \[passed over local\/missing: unknown model/);
+		expect(status).toMatch(
+			/local\/main → local\/spare: 429.*You have reached your usage limit.* \[passed over local\/missing: unknown model/,
+		);
 		const history = (await say("/subagents-watchdog history --kind rotate")).join("\n");
-		expect(history).toMatch(/: 2 events, newest first\n.* rotate {2}rotate {2}not rotated from local\/spare: in cooldown.*\n.* rotate {2}rotate {2}local\/main → local\/spare \(an account or usage limit\) · error: 429.*You have reached your usage limit.* · passed over: local\/missing: unknown model/);
+		expect(history).toMatch(
+			/: 2 events, newest first\n.* rotate {2}rotate {2}not rotated from local\/spare: in cooldown.*\n.* rotate {2}rotate {2}local\/main → local\/spare \(an account or usage limit\) · error: 429.*You have reached your usage limit.* · passed over: local\/missing: unknown model/,
+		);
 	});
 });

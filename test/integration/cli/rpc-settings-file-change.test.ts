@@ -19,7 +19,10 @@ function script(request: ChatRequest): Reply {
 	if (isReview(request)) return { text: "Nothing to report." };
 	const at = request.messages.findLastIndex((m) => m.role === "user" && textOf(m.content).startsWith("DO "));
 	if (at < 0) return { text: "plain answer" };
-	const calls = JSON.parse(textOf(request.messages[at].content).slice(3)) as Array<{ name: string; args: Record<string, unknown> }>;
+	const calls = JSON.parse(textOf(request.messages[at].content).slice(3)) as Array<{
+		name: string;
+		args: Record<string, unknown>;
+	}>;
 	const done = request.messages.slice(at).filter((m) => m.role === "tool").length;
 	return done < calls.length ? { toolCalls: [calls[done]] } : { text: "done" };
 }
@@ -31,7 +34,11 @@ describe("pi --mode rpc: the agent's own tools changing the watchdog's settings 
 		`${JSON.stringify({ defaultProvider: "local", defaultModel: "main", ...QUIET_PI_SETTINGS, ...wd({ main: { model: "local/reviewer" }, ...watchdog }) }, null, 2)}\n`;
 	const reviews = () => cli.server.requests.filter(isReview).length;
 	const historyOf = (kind: string) =>
-		readFileSync(join(cli.agentDir, "watchdog", "history.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.kind === kind);
+		readFileSync(join(cli.agentDir, "watchdog", "history.jsonl"), "utf8")
+			.trim()
+			.split("\n")
+			.map((l) => JSON.parse(l))
+			.filter((e) => e.kind === kind);
 	const status = async () => (await cli.run("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 
 	beforeAll(async () => {
@@ -66,15 +73,25 @@ describe("pi --mode rpc: the agent's own tools changing the watchdog's settings 
 		expect(held[0].message).toContain(settingsPath);
 		expect(held[0].message).toContain("turns the main watchdog off");
 		expect(held[0].message).toContain("/subagents-watchdog settings accept");
-		expect(historyOf("settings-file-change").at(-1)).toMatchObject({ outcome: "held", tool: "write", call: 2, path: settingsPath });
-		const labels = cli.ui.filter((u) => u.method === "setStatus" && u.statusKey === "watchdog").map((u) => u.statusText);
+		expect(historyOf("settings-file-change").at(-1)).toMatchObject({
+			outcome: "held",
+			tool: "write",
+			call: 2,
+			path: settingsPath,
+		});
+		const labels = cli.ui
+			.filter((u) => u.method === "setStatus" && u.statusKey === "watchdog")
+			.map((u) => u.statusText);
 		expect(labels.at(-1)).toMatch(/settings change held/);
 		expect(await status()).toMatch(/held back/);
 	});
 
 	it("keeps holding it on the next run, then applies it once the user accepts", async () => {
 		const before = reviews();
-		const notices = await cli.run(`DO ${JSON.stringify([{ name: "write", args: { path: "notes.md", content: "third\n" } }])}`, 60_000);
+		const notices = await cli.run(
+			`DO ${JSON.stringify([{ name: "write", args: { path: "notes.md", content: "third\n" } }])}`,
+			60_000,
+		);
 		expect(reviews()).toBe(before + 1);
 		expect(notices.filter((n) => /held back/i.test(n.message ?? ""))).toEqual([]);
 		const accepted = (await cli.run("/subagents-watchdog settings accept")).map((n) => n.message).join("\n");
@@ -86,7 +103,10 @@ describe("pi --mode rpc: the agent's own tools changing the watchdog's settings 
 	});
 
 	it("applies and announces an agent's change that does not lower oversight", async () => {
-		const notices = await cli.run(`DO ${JSON.stringify([{ name: "bash", args: { command: `cat > '${settingsPath}' <<'EOF'\n${settingsWith({ enabled: true, stalemateRepeats: 5 })}EOF` } }])}`, 60_000);
+		const notices = await cli.run(
+			`DO ${JSON.stringify([{ name: "bash", args: { command: `cat > '${settingsPath}' <<'EOF'\n${settingsWith({ enabled: true, stalemateRepeats: 5 })}EOF` } }])}`,
+			60_000,
+		);
 		const shown = notices.find((n) => /changed the watchdog settings/.test(n.message ?? ""));
 		expect(shown?.message).toMatch(/bash call #1 of this run/);
 		expect(shown?.message).toMatch(/enabled = true/);
@@ -98,7 +118,10 @@ describe("pi --mode rpc: the agent's own tools changing the watchdog's settings 
 		writeFileSync(settingsPath, settingsWith({ enabled: false }));
 		const before = reviews();
 		const lines = historyOf("settings-file-change").length;
-		const notices = await cli.run(`DO ${JSON.stringify([{ name: "write", args: { path: "notes.md", content: "fifth\n" } }])}`, 60_000);
+		const notices = await cli.run(
+			`DO ${JSON.stringify([{ name: "write", args: { path: "notes.md", content: "fifth\n" } }])}`,
+			60_000,
+		);
 		expect(reviews()).toBe(before);
 		expect(notices.filter((n) => /held back|changed the watchdog settings/i.test(n.message ?? ""))).toEqual([]);
 		expect(historyOf("settings-file-change")).toHaveLength(lines);

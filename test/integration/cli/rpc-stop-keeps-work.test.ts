@@ -15,13 +15,19 @@ function script(request: ChatRequest): Reply {
 	const first = firstUser(request);
 	if (first.startsWith("call ")) return subagentCallScript(request);
 	const writer = /WRITE-AND-HANG (\S+)/.exec(first);
-	if (writer) return request.messages.some((m) => m.role === "tool") ? { hang: true } : { toolCalls: [{ name: "write", args: { path: writer[1], content: `written by ${writer[1]}\n` } }] };
+	if (writer)
+		return request.messages.some((m) => m.role === "tool")
+			? { hang: true }
+			: { toolCalls: [{ name: "write", args: { path: writer[1], content: `written by ${writer[1]}\n` } }] };
 	if (first.startsWith("HANG-TASK")) return { hang: true };
 	return { text: "plain answer" };
 }
 
 /** The requests a child made after its write came back (it is waiting on its model now). */
-const afterWrite = (c: CliSession, file: string) => c.server.requests.some((r) => firstUser(r).startsWith(`WRITE-AND-HANG ${file}`) && r.messages.some((m) => m.role === "tool"));
+const afterWrite = (c: CliSession, file: string) =>
+	c.server.requests.some(
+		(r) => firstUser(r).startsWith(`WRITE-AND-HANG ${file}`) && r.messages.some((m) => m.role === "tool"),
+	);
 
 /** Every patch a result names exists. */
 function namedPatches(text: string): string[] {
@@ -29,33 +35,64 @@ function namedPatches(text: string): string[] {
 }
 
 describe("stopping child work keeps what the children wrote", () => {
-	const start = cliForEachTest(() => ({ script, cwd: makeGitRepo({ "README.md": "hi\n" }), args: ["--tools", "read,bash,edit,write,subagent"] }));
+	const start = cliForEachTest(() => ({
+		script,
+		cwd: makeGitRepo({ "README.md": "hi\n" }),
+		args: ["--tools", "read,bash,edit,write,subagent"],
+	}));
 	const subagentResults = async (c: CliSession) => {
 		const entries = (await c.client.getEntries()).entries as any[];
-		return entries.filter((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "subagent").map((e) => textOf(e.message.content));
+		return entries
+			.filter((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "subagent")
+			.map((e) => textOf(e.message.content));
 	};
 
 	it("Esc during a parallel launch lands both children's files in the user's tree", async () => {
 		const c = await start();
-		await c.client.prompt(`call ${JSON.stringify({ tasks: [{ agent: "worker", task: "WRITE-AND-HANG one.txt" }, { agent: "worker", task: "WRITE-AND-HANG two.txt" }] })}`);
-		await until("both children to write and wait on their model", () => afterWrite(c, "one.txt") && afterWrite(c, "two.txt"));
+		await c.client.prompt(
+			`call ${JSON.stringify({
+				tasks: [
+					{ agent: "worker", task: "WRITE-AND-HANG one.txt" },
+					{ agent: "worker", task: "WRITE-AND-HANG two.txt" },
+				],
+			})}`,
+		);
+		await until(
+			"both children to write and wait on their model",
+			() => afterWrite(c, "one.txt") && afterWrite(c, "two.txt"),
+		);
 		await c.client.abort();
 		await until("the launch's result", async () => (await subagentResults(c)).length > 0);
 		const [text] = await subagentResults(c);
 		expect(text).not.toMatch(/could not merge|was aborted/);
-		for (const file of ["one.txt", "two.txt"]) expect(readFileSync(join(c.cwd, file), "utf8")).toBe(`written by ${file}\n`);
+		for (const file of ["one.txt", "two.txt"])
+			expect(readFileSync(join(c.cwd, file), "utf8")).toBe(`written by ${file}\n`);
 		expect(text).toMatch(/Changes landed in your tree: one\.txt/);
 		expect(text).toMatch(/Changes landed in your tree: two\.txt/);
 		for (const patch of namedPatches(text)) expect(existsSync(patch)).toBe(true);
-		await until("the worktrees to be removed", () => git(c.cwd, "worktree", "list").trim().split("\n").length === 1, 10_000);
+		await until(
+			"the worktrees to be removed",
+			() => git(c.cwd, "worktree", "list").trim().split("\n").length === 1,
+			10_000,
+		);
 	});
 
 	it("stop on a background run: a child that wrote lands its file, one that changed nothing reports no conflict", async () => {
 		const c = await start();
 		const call = (args: Record<string, unknown>) => callSubagent(c, args);
-		const id = runIdOf(await call({ tasks: [{ agent: "worker", task: "WRITE-AND-HANG bg.txt" }, { agent: "worker", task: "HANG-TASK idle" }], async: true }));
+		const id = runIdOf(
+			await call({
+				tasks: [
+					{ agent: "worker", task: "WRITE-AND-HANG bg.txt" },
+					{ agent: "worker", task: "HANG-TASK idle" },
+				],
+				async: true,
+			}),
+		);
 		await until("the writer to wait on its model", () => afterWrite(c, "bg.txt"));
-		await until("the idle child's request", () => c.server.requests.some((r) => firstUser(r).startsWith("HANG-TASK idle")));
+		await until("the idle child's request", () =>
+			c.server.requests.some((r) => firstUser(r).startsWith("HANG-TASK idle")),
+		);
 		expect(await call({ action: "stop", id })).toMatch(new RegExp(`stop sent to run ${id}`));
 		const waited = await call({ action: "wait", id, timeoutMs: 30_000 });
 		expect(waited).toMatch(new RegExp(`Run ${id} stopped`));
@@ -72,7 +109,9 @@ describe("stopping child work keeps what the children wrote", () => {
 		const writer = runIdOf(await call({ agent: "worker", task: "WRITE-AND-HANG kept.txt", async: true }));
 		await until("the writer to wait on its model", () => afterWrite(c, "kept.txt"));
 		const doomed = runIdOf(await call({ agent: "worker", task: "HANG-TASK doomed", async: true }));
-		await until("the doomed child's request", () => c.server.requests.some((r) => firstUser(r).startsWith("HANG-TASK doomed")));
+		await until("the doomed child's request", () =>
+			c.server.requests.some((r) => firstUser(r).startsWith("HANG-TASK doomed")),
+		);
 		process.kill(statusFile(c, doomed).pid as number, "SIGKILL");
 		expect(await call({ action: "wait", id: doomed, timeoutMs: 10_000 })).toMatch(new RegExp(`Run ${doomed}: lost`));
 		await new Promise((r) => setTimeout(r, 1500)); // the lost run's cleanup runs in the background

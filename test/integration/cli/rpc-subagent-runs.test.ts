@@ -19,9 +19,15 @@ function script(request: ChatRequest): Reply {
 	if (first.startsWith("call ")) return subagentCallScript(request);
 	if (first.includes("HANG-TASK")) return { hang: true };
 	// A long step; whatever the child is told next, it answers with it.
-	if (first.startsWith("INTERRUPT-TASK")) return users(request).length > 1 ? { text: `NEXT: ${users(request).at(-1)}` } : { toolCalls: [{ name: "bash", args: { command: "sleep 30" } }] };
+	if (first.startsWith("INTERRUPT-TASK"))
+		return users(request).length > 1
+			? { text: `NEXT: ${users(request).at(-1)}` }
+			: { toolCalls: [{ name: "bash", args: { command: "sleep 30" } }] };
 	const cwdTask = /^CWD-TASK-(\w+)/.exec(first);
-	if (cwdTask) return request.messages.at(-1)?.role === "tool" ? { text: `${cwdTask[0]} finished` } : { toolCalls: [{ name: "bash", args: { command: `pwd > where-${cwdTask[1]}.txt` } }] };
+	if (cwdTask)
+		return request.messages.at(-1)?.role === "tool"
+			? { text: `${cwdTask[0]} finished` }
+			: { toolCalls: [{ name: "bash", args: { command: `pwd > where-${cwdTask[1]}.txt` } }] };
 	return { text: "plain answer" };
 }
 
@@ -40,7 +46,8 @@ describe("runs through pi --mode rpc", () => {
 		});
 		return cli;
 	};
-	const childRequests = (c: CliSession, marker: string) => c.server.requests.filter((r) => firstUser(r).startsWith(marker));
+	const childRequests = (c: CliSession, marker: string) =>
+		c.server.requests.filter((r) => firstUser(r).startsWith(marker));
 
 	it("interrupt ends the child's current step only: the run goes on with a queued steer, else a continuation", async () => {
 		const c = await start();
@@ -62,7 +69,9 @@ describe("runs through pi --mode rpc", () => {
 		expect(await call(c, { action: "interrupt", id: steered })).toMatch(/interrupt sent/);
 		const second = await call(c, { action: "wait", id: steered, timeoutMs: 25_000 });
 		expect(second).toMatch(/: done/);
-		expect(second).toMatch(/NEXT: .*interrupted your current step\. It asks you to do this next:\n+NEW-PLAN: report the plan/);
+		expect(second).toMatch(
+			/NEXT: .*interrupted your current step\. It asks you to do this next:\n+NEW-PLAN: report the plan/,
+		);
 	});
 
 	it("gives background and parallel writers a worktree in the cwd's matching subfolder, resolved against the parent's folder", async () => {
@@ -73,20 +82,46 @@ describe("runs through pi --mode rpc", () => {
 		const bg = readFileSync(join(c.cwd, "sub", "where-bg.txt"), "utf8").trim();
 		expect(bg).toMatch(new RegExp(`/watchdog/runs/${id}/worktrees/.+/sub$`));
 
-		const parallel = await call(c, { tasks: [{ agent: "worker", task: "CWD-TASK-one" }, { agent: "worker", task: "CWD-TASK-two" }], cwd: "sub" });
+		const parallel = await call(c, {
+			tasks: [
+				{ agent: "worker", task: "CWD-TASK-one" },
+				{ agent: "worker", task: "CWD-TASK-two" },
+			],
+			cwd: "sub",
+		});
 		expect(parallel).toMatch(/2 children: 2 done/);
-		for (const name of ["one", "two"]) expect(readFileSync(join(c.cwd, "sub", `where-${name}.txt`), "utf8").trim()).toMatch(/\/watchdog\/runs\/.+\/worktrees\/.+\/sub$/);
+		for (const name of ["one", "two"])
+			expect(readFileSync(join(c.cwd, "sub", `where-${name}.txt`), "utf8").trim()).toMatch(
+				/\/watchdog\/runs\/.+\/worktrees\/.+\/sub$/,
+			);
 		expect(git(c.cwd, "worktree", "list").trim().split("\n")).toHaveLength(1);
 	});
 
 	it("refuses an impossible cwd before anything starts, saying the rule", async () => {
-		const c = await start({ repo: { "README.md": "hi\n", "sub/keep.txt": "x\n", ".gitignore": "build/\n", "build/out.txt": "o\n" } });
+		const c = await start({
+			repo: { "README.md": "hi\n", "sub/keep.txt": "x\n", ".gitignore": "build/\n", "build/out.txt": "o\n" },
+		});
 		const outside = tempDir("pi-watchdog-outside-");
-		expect(await call(c, { agent: "worker", task: "CWD-TASK-x", cwd: "missing" })).toMatch(/cwd "missing" .*does not exist/);
-		expect(await call(c, { agent: "worker", task: "CWD-TASK-x", cwd: "README.md", async: true })).toMatch(/cwd "README.md" .*not a folder/);
-		expect(await call(c, { agent: "scout", task: "CWD-TASK-x", cwd: "../" })).toMatch(/cwd "\.\.\/" .*outside this session's repository/);
-		expect(await call(c, { tasks: [{ agent: "worker", task: "CWD-TASK-x" }, { agent: "worker", task: "CWD-TASK-y", cwd: outside }] })).toMatch(/step 2: cwd ".*" .*outside this session's repository/);
-		expect(await call(c, { agent: "worker", task: "CWD-TASK-x", cwd: "build", async: true })).toMatch(/cwd "build" .*ignored by git/);
+		expect(await call(c, { agent: "worker", task: "CWD-TASK-x", cwd: "missing" })).toMatch(
+			/cwd "missing" .*does not exist/,
+		);
+		expect(await call(c, { agent: "worker", task: "CWD-TASK-x", cwd: "README.md", async: true })).toMatch(
+			/cwd "README.md" .*not a folder/,
+		);
+		expect(await call(c, { agent: "scout", task: "CWD-TASK-x", cwd: "../" })).toMatch(
+			/cwd "\.\.\/" .*outside this session's repository/,
+		);
+		expect(
+			await call(c, {
+				tasks: [
+					{ agent: "worker", task: "CWD-TASK-x" },
+					{ agent: "worker", task: "CWD-TASK-y", cwd: outside },
+				],
+			}),
+		).toMatch(/step 2: cwd ".*" .*outside this session's repository/);
+		expect(await call(c, { agent: "worker", task: "CWD-TASK-x", cwd: "build", async: true })).toMatch(
+			/cwd "build" .*ignored by git/,
+		);
 		// nothing started: no run folder, no child request
 		const runs = join(c.agentDir, "watchdog", "runs");
 		expect(existsSync(runs) ? readdirSync(runs) : []).toEqual([]);

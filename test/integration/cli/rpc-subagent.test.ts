@@ -15,15 +15,25 @@ function script(request: ChatRequest): Reply {
 	if (first.startsWith("call ")) return subagentCallScript(request);
 	if (first.includes("HANG-TASK")) return { hang: true };
 	if (first.startsWith("STEER-TASK")) {
-		if (last0(request)?.role !== "tool" && !request.messages.some((m) => m.role === "tool")) return { toolCalls: [{ name: "bash", args: { command: 'echo "$PI_SUBAGENT_PARENT_SESSION" > env.txt; sleep 3' } }] };
-		return { text: request.messages.some((m) => m.role === "user" && textOf(m.content).includes("STEERED-NOTE")) ? "got the steer" : "no steer seen" };
+		if (last0(request)?.role !== "tool" && !request.messages.some((m) => m.role === "tool"))
+			return {
+				toolCalls: [{ name: "bash", args: { command: 'echo "$PI_SUBAGENT_PARENT_SESSION" > env.txt; sleep 3' } }],
+			};
+		return {
+			text: request.messages.some((m) => m.role === "user" && textOf(m.content).includes("STEERED-NOTE"))
+				? "got the steer"
+				: "no steer seen",
+		};
 	}
 	const last = request.messages.at(-1);
 	for (const [marker, file] of [
 		["FG-TASK", "fg.txt"],
 		["BG-TASK", "bg.txt"],
 	]) {
-		if (first.includes(marker)) return last?.role === "tool" ? { text: `${marker} finished` } : { toolCalls: [{ name: "write", args: { path: file, content: `${marker}\n` } }] };
+		if (first.includes(marker))
+			return last?.role === "tool"
+				? { text: `${marker} finished` }
+				: { toolCalls: [{ name: "write", args: { path: file, content: `${marker}\n` } }] };
 	}
 	return { text: "plain answer" };
 }
@@ -45,7 +55,11 @@ describe("subagent through pi --mode rpc", () => {
 		cli = undefined;
 	});
 	const start = async () => {
-		cli = await startCli({ script, cwd: makeGitRepo({ "README.md": "hi\n" }), args: ["--tools", "read,bash,edit,write,subagent"] });
+		cli = await startCli({
+			script,
+			cwd: makeGitRepo({ "README.md": "hi\n" }),
+			args: ["--tools", "read,bash,edit,write,subagent"],
+		});
 		return cli;
 	};
 	const call = callSubagent;
@@ -65,7 +79,11 @@ describe("subagent through pi --mode rpc", () => {
 		const id = runIdOf(started);
 		expect(started).toMatch(/started in the background: worker/);
 		// the parent's turn is over; the run goes on and its completion arrives as a message
-		await until("the completion message", async () => (await c.client.getEntries()).entries.some((e: any) => e.type === "custom_message" && e.customType === "watchdog-subagent"));
+		await until("the completion message", async () =>
+			(await c.client.getEntries()).entries.some(
+				(e: any) => e.type === "custom_message" && e.customType === "watchdog-subagent",
+			),
+		);
 		const message = (await c.client.getEntries()).entries.find((e: any) => e.customType === "watchdog-subagent") as any;
 		expect(textOf(message.content)).toMatch(new RegExp(`Background run ${id} ended \\(done\\)`));
 		expect(textOf(message.content)).toContain("Changes landed in your tree: bg.txt");
@@ -87,7 +105,11 @@ describe("subagent through pi --mode rpc", () => {
 		process.kill(runner, "SIGKILL");
 		const waited = await call(c, { action: "wait", id, timeoutMs: 10_000 });
 		expect(waited).toMatch(new RegExp(`Run ${id}: lost`));
-		await until("the worktree to be removed", () => git(c.cwd, "worktree", "list").trim().split("\n").length === 1, 10_000);
+		await until(
+			"the worktree to be removed",
+			() => git(c.cwd, "worktree", "list").trim().split("\n").length === 1,
+			10_000,
+		);
 	});
 
 	it("leaves no runner behind when the parent is killed", async () => {
@@ -107,7 +129,10 @@ describe("subagent through pi --mode rpc", () => {
 		const timed = await call(c, { agent: "worker", task: "HANG-TASK forever", timeoutMs: 2000 });
 		expect(timed).toMatch(/## worker \(worker, local\/main\): timed out, not accepted/);
 		const id = runIdOf(await call(c, { agent: "worker", task: "HANG-TASK again", async: true }));
-		await until("the child's request", () => c.server.requests.filter((r) => firstUser(r).startsWith("HANG-TASK")).length >= 2);
+		await until(
+			"the child's request",
+			() => c.server.requests.filter((r) => firstUser(r).startsWith("HANG-TASK")).length >= 2,
+		);
 		expect(await call(c, { action: "stop", id })).toMatch(new RegExp(`stop sent to run ${id}`));
 		const waited = await call(c, { action: "wait", id, timeoutMs: 15_000 });
 		expect(waited).toMatch(new RegExp(`Run ${id} stopped`));
@@ -122,7 +147,11 @@ describe("subagent through pi --mode rpc", () => {
 		const id = readdirSync(runs)[0] as string;
 		await c.stop();
 		cli = undefined;
-		await until("the run to be recorded as stopped", () => existsSync(join(runs, id, "result.json")) && statusFile(c, id).state === "stopped", 15_000);
+		await until(
+			"the run to be recorded as stopped",
+			() => existsSync(join(runs, id, "result.json")) && statusFile(c, id).state === "stopped",
+			15_000,
+		);
 		const result = JSON.parse(readFileSync(join(runs, id, "result.json"), "utf8"));
 		expect(result.results[0]).toMatchObject({ label: "worker", status: "stopped" });
 	});
@@ -130,8 +159,12 @@ describe("subagent through pi --mode rpc", () => {
 	it("steers a background child, whose runner carries the parent's session id", async () => {
 		const c = await start();
 		const id = runIdOf(await call(c, { agent: "worker", task: "STEER-TASK", async: true }));
-		await until("the child's first request", () => c.server.requests.some((r) => firstUser(r).startsWith("STEER-TASK")));
-		expect(await call(c, { action: "steer", id, message: "STEERED-NOTE: also mention the steer" })).toMatch(/steer sent/);
+		await until("the child's first request", () =>
+			c.server.requests.some((r) => firstUser(r).startsWith("STEER-TASK")),
+		);
+		expect(await call(c, { action: "steer", id, message: "STEERED-NOTE: also mention the steer" })).toMatch(
+			/steer sent/,
+		);
 		const waited = await call(c, { action: "wait", id, timeoutMs: 30_000 });
 		expect(waited).toMatch(/got the steer/);
 		expect(readFileSync(join(c.cwd, "env.txt"), "utf8").trim()).toMatch(/^[0-9a-f-]{8,}$/);

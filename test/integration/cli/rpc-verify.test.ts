@@ -10,15 +10,29 @@ import { type CliSession, startCli } from "../../support/pi-cli.ts";
 const firstUser = (r: ChatRequest) => textOf(r.messages.find((m) => m.role === "user")?.content);
 const toolResults = (r: ChatRequest) => r.messages.filter((m) => m.role === "tool");
 const allText = (r: ChatRequest) => r.messages.map((m) => textOf(m.content)).join("\n");
-const REPO = { "package.json": `${JSON.stringify({ name: "t", private: true, scripts: { test: "node -e \"console.log('1 passed')\"" } })}\n` };
+const REPO = {
+	"package.json": `${JSON.stringify({ name: "t", private: true, scripts: { test: "node -e \"console.log('1 passed')\"" } })}\n`,
+};
 
-const SETTINGS = { subagents: { watchdog: { enabled: true, main: { model: "local/reviewer" }, lsp: { enabled: false } } } };
+const SETTINGS = {
+	subagents: { watchdog: { enabled: true, main: { model: "local/reviewer" }, lsp: { enabled: false } } },
+};
 
 function child(request: ChatRequest): Reply | undefined {
 	const task = firstUser(request);
 	const step = toolResults(request).length;
-	if (task.startsWith("BG-CLAIM")) return [{ toolCalls: [{ name: "bash", args: { command: "sleep 2" } }] }, { toolCalls: [{ name: "write", args: { path: "bg.txt", content: "bg\n" } }] }, { text: "Wrote bg.txt. All tests pass." }][step] as Reply;
-	if (task.startsWith("FG-GOOD")) return [{ toolCalls: [{ name: "write", args: { path: "fg.txt", content: "fg\n" } }] }, { toolCalls: [{ name: "bash", args: { command: "npm test" } }] }, { text: "Wrote fg.txt; `npm test` passed." }][step] as Reply;
+	if (task.startsWith("BG-CLAIM"))
+		return [
+			{ toolCalls: [{ name: "bash", args: { command: "sleep 2" } }] },
+			{ toolCalls: [{ name: "write", args: { path: "bg.txt", content: "bg\n" } }] },
+			{ text: "Wrote bg.txt. All tests pass." },
+		][step] as Reply;
+	if (task.startsWith("FG-GOOD"))
+		return [
+			{ toolCalls: [{ name: "write", args: { path: "fg.txt", content: "fg\n" } }] },
+			{ toolCalls: [{ name: "bash", args: { command: "npm test" } }] },
+			{ text: "Wrote fg.txt; `npm test` passed." },
+		][step] as Reply;
 	return undefined;
 }
 
@@ -28,7 +42,8 @@ describe("stopped-subtree verification through pi --mode rpc", () => {
 		await cli?.stop().catch(() => {});
 		cli = undefined;
 	});
-	const verifyRequests = (c: CliSession) => c.server.requests.filter((r) => firstUser(r).startsWith("Verify the stopped children"));
+	const verifyRequests = (c: CliSession) =>
+		c.server.requests.filter((r) => firstUser(r).startsWith("Verify the stopped children"));
 	const entries = async (c: CliSession) => (await c.client.getEntries()).entries as any[];
 	const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 40_000) => {
 		const deadline = Date.now() + timeoutMs;
@@ -47,17 +62,30 @@ describe("stopped-subtree verification through pi --mode rpc", () => {
 			if (firstUser(request).startsWith("Verify the stopped children")) return { text: "nothing to add" };
 			if (request.model === "reviewer") return { text: "clean" };
 			const step = toolResults(request).length;
-			if (step === 0) return { toolCalls: [{ name: "subagent", args: { agent: "worker", task: "BG-CLAIM write bg.txt", async: true } }] };
-			if (step === 1) return { toolCalls: [{ name: "subagent", args: { agent: "worker", task: "FG-GOOD write fg.txt" } }] };
+			if (step === 0)
+				return {
+					toolCalls: [{ name: "subagent", args: { agent: "worker", task: "BG-CLAIM write bg.txt", async: true } }],
+				};
+			if (step === 1)
+				return { toolCalls: [{ name: "subagent", args: { agent: "worker", task: "FG-GOOD write fg.txt" } }] };
 			parentAfter.push(allText(request));
 			return { text: "noted" };
 		};
-		cli = await startCli({ script, cwd: makeGitRepo(REPO), userSettings: SETTINGS, args: ["--tools", "read,bash,edit,write,subagent"] });
+		cli = await startCli({
+			script,
+			cwd: makeGitRepo(REPO),
+			userSettings: SETTINGS,
+			args: ["--tools", "read,bash,edit,write,subagent"],
+		});
 		const c = cli;
 		await c.run("Launch the two workers", 60_000);
 		// the foreground child ended while the background one ran: no verification yet
-		await until("the verification", async () => (await entries(c)).some((e) => e.customType === "watchdog-verification"));
-		await until("the parent's answer to it", async () => parentAfter.some((t) => t.includes("The watchdog verified the child agents")));
+		await until("the verification", async () =>
+			(await entries(c)).some((e) => e.customType === "watchdog-verification"),
+		);
+		await until("the parent's answer to it", async () =>
+			parentAfter.some((t) => t.includes("The watchdog verified the child agents")),
+		);
 		await new Promise((r) => setTimeout(r, 1500));
 		const verifications = (await entries(c)).filter((e) => e.customType === "watchdog-verification");
 		expect(verifications).toHaveLength(1);
@@ -67,7 +95,9 @@ describe("stopped-subtree verification through pi --mode rpc", () => {
 		const told = parentAfter.find((t) => t.includes("The watchdog verified the child agents")) as string;
 		expect(told).toMatch(/worker \(run \S+\): claim not backed by its own log: "All tests pass\."/);
 		expect(told).toMatch(/background run/);
-		expect(told).toMatch(/Re-run worker with this instruction \(its background run has ended, so steer no longer reaches it/);
+		expect(told).toMatch(
+			/Re-run worker with this instruction \(its background run has ended, so steer no longer reaches it/,
+		);
 		expect(told).toMatch(/"async":true/);
 		expect(verifyRequests(c)).toHaveLength(0);
 	});
@@ -78,22 +108,34 @@ describe("stopped-subtree verification through pi --mode rpc", () => {
 			if (c) return c;
 			if (request.model === "reviewer") return { text: "clean" };
 			const step = toolResults(request).length;
-			if (step === 0) return { toolCalls: [{ name: "subagent", args: { agent: "worker", task: "BG-CLAIM write bg.txt", async: true } }] };
+			if (step === 0)
+				return {
+					toolCalls: [{ name: "subagent", args: { agent: "worker", task: "BG-CLAIM write bg.txt", async: true } }],
+				};
 			if (step === 1) {
 				const id = /Run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(allText(request))?.[1];
 				return { toolCalls: [{ name: "subagent", args: { action: "wait", id, timeoutMs: 30_000 } }] };
 			}
 			return { text: "waited" };
 		};
-		cli = await startCli({ script, cwd: makeGitRepo(REPO), userSettings: SETTINGS, args: ["--tools", "read,bash,edit,write,subagent"] });
+		cli = await startCli({
+			script,
+			cwd: makeGitRepo(REPO),
+			userSettings: SETTINGS,
+			args: ["--tools", "read,bash,edit,write,subagent"],
+		});
 		const c = cli;
 		await c.run("Launch a worker and wait for it", 60_000);
-		await until("the completion message", async () => (await entries(c)).some((e) => e.customType === "watchdog-subagent"));
+		await until("the completion message", async () =>
+			(await entries(c)).some((e) => e.customType === "watchdog-subagent"),
+		);
 		await new Promise((r) => setTimeout(r, 2000));
 		const verifications = (await entries(c)).filter((e) => e.customType === "watchdog-verification");
 		expect(verifications).toHaveLength(1);
 		expect(["wait", "completion"]).toContain(verifications[0].data.via);
 		const notes = await c.run("/subagents-watchdog status --all");
-		expect(notes.map((n) => n.message).join("\n")).toMatch(/1 verification\(s\) this session, 1 stop\(s\) seen again and not reviewed/);
+		expect(notes.map((n) => n.message).join("\n")).toMatch(
+			/1 verification\(s\) this session, 1 stop\(s\) seen again and not reviewed/,
+		);
 	});
 });

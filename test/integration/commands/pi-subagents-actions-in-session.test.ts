@@ -22,12 +22,19 @@ async function action(t: TestSession, args: Record<string, unknown>): Promise<{ 
 	return { text: text(result?.content), isError: Boolean(result?.isError) };
 }
 
-const statusAll = async (t: TestSession) => (await t.command("/subagents-watchdog status --all")).map((n) => n.message).join("\n");
+const statusAll = async (t: TestSession) =>
+	(await t.command("/subagents-watchdog status --all")).map((n) => n.message).join("\n");
 
 describe("subagent actions in pi-subagents' shape", () => {
 	it('watchdog.configure {target: "child", agent} sets that role, never a role named "child"', async () => {
 		const t = (open = await startSession({ userSettings: wd({ enabled: true }) }));
-		const out = await action(t, { action: "watchdog.configure", target: "child", agent: "worker", enabled: true, scope: "session" });
+		const out = await action(t, {
+			action: "watchdog.configure",
+			target: "child",
+			agent: "worker",
+			enabled: true,
+			scope: "session",
+		});
 		expect(out.isError).toBe(false);
 		const status = await statusAll(t);
 		expect(status).toMatch(/children\.overrides\.worker\.enabled\s+true\s+session/);
@@ -43,14 +50,18 @@ describe("subagent actions in pi-subagents' shape", () => {
 	});
 
 	it("watchdog.configure takes thinking false as off", async () => {
-		const t = (open = await startSession({ userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }) }));
+		const t = (open = await startSession({
+			userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }),
+		}));
 		const out = await action(t, { action: "watchdog.configure", thinking: false, scope: "session" });
 		expect(out.isError).toBe(false);
 		expect(out.text).toContain('main.thinking = "off"');
 	});
 
 	it("watchdog.check says whether the reviewer resolves and has credentials, without a model call", async () => {
-		const t = (open = await startSession({ userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }) }));
+		const t = (open = await startSession({
+			userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }),
+		}));
 		const out = await action(t, { action: "watchdog.check" });
 		expect(out.isError).toBe(false);
 		expect(out.text).toContain("Model faux-reviewer/reviewer-model resolves and has credentials.");
@@ -61,7 +72,9 @@ describe("subagent actions in pi-subagents' shape", () => {
 describe("/subagents-watchdog test concern|blocker", () => {
 	it("shows a sample finding through the sink, marked as a test, never sent to the agent", async () => {
 		const t = (open = await startSession({ userSettings: wd({ enabled: true, severityThreshold: "blocker" }) }));
-		const said = (await t.command("/subagents-watchdog test concern Check the renderer")).map((n) => n.message).join("\n");
+		const said = (await t.command("/subagents-watchdog test concern Check the renderer"))
+			.map((n) => n.message)
+			.join("\n");
 		expect(said).toContain("Showed a test concern");
 		const notes = t.session.sessionManager.getEntries().filter((e: any) => e.customType === "watchdog-note") as any[];
 		expect(notes).toHaveLength(1);

@@ -11,7 +11,12 @@ import { wd } from "../../support/settings-files.ts";
 type Ctx = { messages: Array<{ role: string; content: unknown }> };
 const lastUser = (ctx: unknown) => text((ctx as Ctx).messages.at(-1)?.content);
 const STALL_MS = 600;
-const settings = wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false }, idle: { main: true, stallMs: STALL_MS } });
+const settings = wd({
+	enabled: true,
+	main: { model: "faux-reviewer/reviewer-model" },
+	lsp: { enabled: false },
+	idle: { main: true, stallMs: STALL_MS },
+});
 
 /** Waits until `done()` holds, at most `ms`. */
 async function eventually(done: () => boolean, ms: number): Promise<void> {
@@ -25,7 +30,10 @@ describe("the TUI stall before a main-session nudge", () => {
 	it("nudges only after idle.stallMs without input, and the agent carries on", async () => {
 		const t = await startSession({ cwd: makeGitRepo({ "notes.txt": "42\n" }), userSettings: settings, mode: "tui" });
 		const seen: string[] = [];
-		t.main.setResponses([fauxAssistantMessage("I have the numbers. Next I'll write them into the summary."), (ctx: unknown) => (seen.push(lastUser(ctx)), fauxAssistantMessage("The summary: 42."))]);
+		t.main.setResponses([
+			fauxAssistantMessage("I have the numbers. Next I'll write them into the summary."),
+			(ctx: unknown) => (seen.push(lastUser(ctx)), fauxAssistantMessage("The summary: 42.")),
+		]);
 		try {
 			const settled = Date.now();
 			await t.session.prompt("summarise notes.txt");
@@ -75,8 +83,20 @@ describe("the TUI stall before a main-session nudge", () => {
 	});
 
 	it("outside the TUI (RPC) the same stop is nudged at the settle, with no wait", async () => {
-		const t = await startSession({ cwd: makeGitRepo({ "notes.txt": "42\n" }), userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false }, idle: { main: true, stallMs: 60_000 } }), mode: "rpc" });
-		t.main.setResponses([fauxAssistantMessage("I have the numbers. Next I'll write them into the summary."), fauxAssistantMessage("The summary: 42.")]);
+		const t = await startSession({
+			cwd: makeGitRepo({ "notes.txt": "42\n" }),
+			userSettings: wd({
+				enabled: true,
+				main: { model: "faux-reviewer/reviewer-model" },
+				lsp: { enabled: false },
+				idle: { main: true, stallMs: 60_000 },
+			}),
+			mode: "rpc",
+		});
+		t.main.setResponses([
+			fauxAssistantMessage("I have the numbers. Next I'll write them into the summary."),
+			fauxAssistantMessage("The summary: 42."),
+		]);
 		try {
 			const started = Date.now();
 			await t.session.prompt("summarise notes.txt");

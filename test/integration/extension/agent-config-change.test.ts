@@ -11,7 +11,15 @@ import { readJson, userSettingsPath, wd } from "../../support/settings-files.ts"
 const WATCHED: SessionOptions = {
 	mode: "tui",
 	mainModel: { id: "claude-sonnet-4-6", reasoning: true },
-	extraProviders: [{ provider: "acme", models: [{ id: "gpt-5.5", reasoning: true }, { id: "claude-opus-4-8", reasoning: true }] }],
+	extraProviders: [
+		{
+			provider: "acme",
+			models: [
+				{ id: "gpt-5.5", reasoning: true },
+				{ id: "claude-opus-4-8", reasoning: true },
+			],
+		},
+	],
 	userSettings: wd({ enabled: true, main: { model: "acme/gpt-5.5", thinking: "high" } }),
 };
 
@@ -20,12 +28,15 @@ async function agentCalls(t: TestSession, calls: Array<Record<string, unknown>>)
 	const results: string[] = [];
 	const capture = (context: { messages: Array<{ role: string; content: unknown }> }) => {
 		const last = context.messages.at(-1);
-		if (last?.role === "toolResult") results.push((last.content as Array<{ text?: string }>).map((c) => c.text ?? "").join(""));
+		if (last?.role === "toolResult")
+			results.push((last.content as Array<{ text?: string }>).map((c) => c.text ?? "").join(""));
 	};
 	t.main.setResponses([
 		...calls.map((args, i) => (ctx: Parameters<typeof capture>[0]) => {
 			if (i > 0) capture(ctx);
-			return fauxAssistantMessage([fauxToolCall("subagent", { action: "watchdog.configure", ...args })], { stopReason: "toolUse" });
+			return fauxAssistantMessage([fauxToolCall("subagent", { action: "watchdog.configure", ...args })], {
+				stopReason: "toolUse",
+			});
 		}),
 		(ctx: Parameters<typeof capture>[0]) => (capture(ctx), fauxAssistantMessage("done")),
 	]);
@@ -40,7 +51,10 @@ const first = (_title: string, options: string[]) => options[0];
 const never = () => expect.fail("no question may be asked");
 
 function changeEntries(t: TestSession): any[] {
-	return t.session.sessionManager.getEntries().filter((e: any) => e.type === "custom" && e.customType === "watchdog-config-change").map((e: any) => e.data);
+	return t.session.sessionManager
+		.getEntries()
+		.filter((e: any) => e.type === "custom" && e.customType === "watchdog-config-change")
+		.map((e: any) => e.data);
 }
 
 describe("an agent lowering its own oversight in the TUI", () => {
@@ -54,8 +68,12 @@ describe("an agent lowering its own oversight in the TUI", () => {
 			expect(t.selects[0].options).toHaveLength(2);
 			expect(t.selects[0].options[0]).toMatch(/^No, keep the watchdog as it is/);
 			expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog.enabled).toBe(false);
-			expect(result).toMatch(/^The user confirmed this change, which lowers the watchdog's oversight \(turns the main watchdog off\)\.\nSet enabled = false \(main watchdog\) in user settings/);
-			expect(t.notices.map((n) => n.message).join("\n")).toMatch(/Applied the agent's change you confirmed \(it lowers oversight: turns the main watchdog off\)/);
+			expect(result).toMatch(
+				/^The user confirmed this change, which lowers the watchdog's oversight \(turns the main watchdog off\)\.\nSet enabled = false \(main watchdog\) in user settings/,
+			);
+			expect(t.notices.map((n) => n.message).join("\n")).toMatch(
+				/Applied the agent's change you confirmed \(it lowers oversight: turns the main watchdog off\)/,
+			);
 			expect(changeEntries(t)).toEqual([
 				{
 					at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
@@ -84,10 +102,16 @@ describe("an agent lowering its own oversight in the TUI", () => {
 			const status = await t.command("/subagents-watchdog status --settings");
 			expect(status.map((n) => n.message).join("\n")).toMatch(/Reviewer model: acme\/gpt-5\.5, thinking high/);
 
-			expect(results[0]).toMatch(/^Not changed: the user declined this change, which lowers the watchdog's oversight \(the main watchdog's reviewer would be the session's own model \(faux\/claude-sonnet-4-6\)/);
+			expect(results[0]).toMatch(
+				/^Not changed: the user declined this change, which lowers the watchdog's oversight \(the main watchdog's reviewer would be the session's own model \(faux\/claude-sonnet-4-6\)/,
+			);
 			expect(results[0]).toMatch(/reviewer thinking drops from high to off/);
-			expect(results[0]).toMatch(/Only the user can make it, with:\n {2}\/subagents-watchdog model faux\/claude-sonnet-4-6\nDo not ask again/);
-			expect(results[1]).toMatch(/declined[\s\S]*acme\/claude-opus-4-8 is of the same family \(anthropic\)[\s\S]*\/subagents-watchdog session model acme\/claude-opus-4-8:high/);
+			expect(results[0]).toMatch(
+				/Only the user can make it, with:\n {2}\/subagents-watchdog model faux\/claude-sonnet-4-6\nDo not ask again/,
+			);
+			expect(results[1]).toMatch(
+				/declined[\s\S]*acme\/claude-opus-4-8 is of the same family \(anthropic\)[\s\S]*\/subagents-watchdog session model acme\/claude-opus-4-8:high/,
+			);
 
 			const entries = changeEntries(t);
 			expect(entries.map((e) => e.outcome)).toEqual(["declined", "declined"]);
@@ -112,12 +136,21 @@ describe("an agent change that does not lower oversight", () => {
 				{ scope: "user", target: "children", enabled: true },
 			]);
 			expect(t.selects).toEqual([]);
-			expect(results[0]).toMatch(/^Set enabled = true \(main watchdog\) in user settings[\s\S]*\nThe user has been told of this change\.$/);
-			expect(results[1]).toMatch(/^Set main\.model = "acme\/gpt-5\.5", main\.thinking = "high" \(main watchdog\) for this session/);
-			expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog).toEqual({ enabled: true, children: { enabled: true } });
+			expect(results[0]).toMatch(
+				/^Set enabled = true \(main watchdog\) in user settings[\s\S]*\nThe user has been told of this change\.$/,
+			);
+			expect(results[1]).toMatch(
+				/^Set main\.model = "acme\/gpt-5\.5", main\.thinking = "high" \(main watchdog\) for this session/,
+			);
+			expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog).toEqual({
+				enabled: true,
+				children: { enabled: true },
+			});
 			const status = await t.command("/subagents-watchdog status --settings");
 			expect(status.map((n) => n.message).join("\n")).toMatch(/Reviewer model: acme\/gpt-5\.5, thinking high/);
-			expect(t.notices.filter((n) => n.message.startsWith("The agent changed the watchdog settings: Set "))).toHaveLength(3);
+			expect(
+				t.notices.filter((n) => n.message.startsWith("The agent changed the watchdog settings: Set ")),
+			).toHaveLength(3);
 			expect(changeEntries(t).map((e) => [e.outcome, e.lowered, e.command])).toEqual([
 				["applied", [], "/subagents-watchdog on"],
 				["applied", [], "/subagents-watchdog session model acme/gpt-5.5:high"],
@@ -148,9 +181,13 @@ describe("outside the TUI (the in-process session in RPC mode)", () => {
 		try {
 			const [result] = await agentCalls(t, [{ thinking: "minimal", target: "main" }]);
 			expect(t.selects).toEqual([]);
-			expect(result).toMatch(/^Not changed: this change lowers the watchdog's oversight \(the main watchdog's reviewer thinking drops from high to minimal\)\.\nAn agent may make such a change only with the user's confirmation, and in rpc mode there is no way to ask\. Only the user can make it, with:\n {2}\/subagents-watchdog session thinking minimal\n/);
+			expect(result).toMatch(
+				/^Not changed: this change lowers the watchdog's oversight \(the main watchdog's reviewer thinking drops from high to minimal\)\.\nAn agent may make such a change only with the user's confirmation, and in rpc mode there is no way to ask\. Only the user can make it, with:\n {2}\/subagents-watchdog session thinking minimal\n/,
+			);
 			expect(changeEntries(t).map((e) => e.outcome)).toEqual(["refused"]);
-			expect(t.notices.find((n) => n.level === "warning")?.message).toMatch(/^Refused a change the agent asked for[\s\S]*\/subagents-watchdog session thinking minimal/);
+			expect(t.notices.find((n) => n.level === "warning")?.message).toMatch(
+				/^Refused a change the agent asked for[\s\S]*\/subagents-watchdog session thinking minimal/,
+			);
 		} finally {
 			await t.dispose();
 		}

@@ -14,14 +14,17 @@ const WATCHED: SessionOptions = {
 /** The main model writes `path` with `content`, then stops. */
 async function agentWrites(t: TestSession, path: string, content: unknown): Promise<void> {
 	t.main.setResponses([
-		fauxAssistantMessage([fauxToolCall("write", { path, content: `${JSON.stringify(content, null, 2)}\n` })], { stopReason: "toolUse" }),
+		fauxAssistantMessage([fauxToolCall("write", { path, content: `${JSON.stringify(content, null, 2)}\n` })], {
+			stopReason: "toolUse",
+		}),
 		fauxAssistantMessage("done"),
 	]);
 	t.reviewer.setResponses([fauxAssistantMessage("Nothing to report.")]);
 	await t.session.prompt("tidy up the settings");
 }
 
-const statusOf = async (t: TestSession) => (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
+const statusOf = async (t: TestSession) =>
+	(await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 
 describe("the agent turning its watchdog off by writing the user's settings file, in the TUI", () => {
 	it("asks with the safe answer first; Enter keeps the watchdog as it was", async () => {
@@ -31,7 +34,13 @@ describe("the agent turning its watchdog off by writing the user's settings file
 			expect(t.selects).toHaveLength(1);
 			expect(t.selects[0].title).toMatch(/the agent's write call #1 of this run[\s\S]*turns the main watchdog off/);
 			expect(t.selects[0].options[0]).toMatch(/^No, keep the watchdog as it is/);
-			expect(t.notices.some((n) => n.level === "warning" && /^Held back a change to .*settings\.json made by the agent's write call #1/.test(n.message))).toBe(true);
+			expect(
+				t.notices.some(
+					(n) =>
+						n.level === "warning" &&
+						/^Held back a change to .*settings\.json made by the agent's write call #1/.test(n.message),
+				),
+			).toBe(true);
 			expect(await statusOf(t)).toMatch(/Held settings changes[\s\S]*turns the main watchdog off/);
 			expect(t.statuses.get("watchdog")).toBe("watchdog: settings change held");
 		} finally {
@@ -59,10 +68,14 @@ describe("a trusted project's settings file the agent edits", () => {
 			expect(await statusOf(t)).toMatch(/cadence\.everyNTools[^\n]*5/);
 			await agentWrites(t, projectSettingsPath(t.cwd), wd({}));
 			const held = t.notices.find((n) => /^Held back/.test(n.message));
-			expect(held?.message).toMatch(/\.pi\/settings\.json made by the agent's write call #1 of this run[\s\S]*turns cadence reviews off \(cadence\.everyNTools\)[\s\S]*\/subagents-watchdog settings accept/);
+			expect(held?.message).toMatch(
+				/\.pi\/settings\.json made by the agent's write call #1 of this run[\s\S]*turns cadence reviews off \(cadence\.everyNTools\)[\s\S]*\/subagents-watchdog settings accept/,
+			);
 			expect(t.selects).toEqual([]);
 			expect(await statusOf(t)).toMatch(/cadence\.everyNTools[^\n]*5/);
-			expect((await t.command("/subagents-watchdog settings accept")).map((n) => n.message).join("\n")).toMatch(/^Accepted the change to .*\.pi\/settings\.json/);
+			expect((await t.command("/subagents-watchdog settings accept")).map((n) => n.message).join("\n")).toMatch(
+				/^Accepted the change to .*\.pi\/settings\.json/,
+			);
 			expect(await statusOf(t)).not.toMatch(/cadence\.everyNTools[^\n]*5/);
 		} finally {
 			await t.dispose();

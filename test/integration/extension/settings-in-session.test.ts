@@ -11,7 +11,10 @@ const text = (notices: Array<{ message: string }>) => notices.map((n) => n.messa
 describe("settings in a real session", () => {
 	it("shows each effective value with its source: default, user, project, session", async () => {
 		const t = await startSession({
-			userSettings: { theme: "dark", ...wd({ enabled: false, main: { model: "faux-reviewer/reviewer-model:high" }, lsp: { maxFiles: 5 } }) },
+			userSettings: {
+				theme: "dark",
+				...wd({ enabled: false, main: { model: "faux-reviewer/reviewer-model:high" }, lsp: { maxFiles: 5 } }),
+			},
 			projectSettings: wd({ lsp: { maxFiles: 9 }, stalemateRepeats: 2 }),
 		});
 		try {
@@ -22,7 +25,15 @@ describe("settings in a real session", () => {
 			expect(status).toMatch(/stalemateRepeats\s+2\s+project/);
 			expect(status).toMatch(/Defaults: .*lsp\.timeoutMs=10000/s);
 			expect(status).toMatch(/main\.model\s+"faux-reviewer\/reviewer-model"\s+user/);
-			for (const placeholder of ["last review: none this session", "Findings:", "LSP:", "Cadence:", "Children:", "Launch rules:"]) expect(status).toContain(placeholder);
+			for (const placeholder of [
+				"last review: none this session",
+				"Findings:",
+				"LSP:",
+				"Cadence:",
+				"Children:",
+				"Launch rules:",
+			])
+				expect(status).toContain(placeholder);
 
 			await t.command("/subagents-watchdog session on");
 			await t.command("/subagents-watchdog session model inherit");
@@ -38,7 +49,11 @@ describe("settings in a real session", () => {
 	});
 
 	it("ignores an untrusted project's settings and says so in status", async () => {
-		const t = await startSession({ trusted: false, userSettings: wd({ enabled: true }), projectSettings: wd({ enabled: false }) });
+		const t = await startSession({
+			trusted: false,
+			userSettings: wd({ enabled: true }),
+			projectSettings: wd({ enabled: false }),
+		});
 		try {
 			const status = text(await t.command("/subagents-watchdog status --settings"));
 			expect(status).toMatch(/Watchdog: on \(enabled from user\)/);
@@ -74,11 +89,17 @@ describe("settings in a real session", () => {
 			expect(file.theme).toBe("dark");
 			expect(file.packages).toEqual(["npm:other"]);
 			expect(file.subagents.defaultModel).toBe("x/y");
-			expect(file.subagents.watchdog).toEqual({ enabled: true, main: { model: "faux-reviewer/reviewer-model", thinking: "medium" } });
+			expect(file.subagents.watchdog).toEqual({
+				enabled: true,
+				main: { model: "faux-reviewer/reviewer-model", thinking: "medium" },
+			});
 			await t.command("/subagents-watchdog thinking low");
 			await t.command("/subagents-watchdog off");
 			file = readJson(userSettingsPath(t.agentDir));
-			expect(file.subagents.watchdog).toEqual({ enabled: false, main: { model: "faux-reviewer/reviewer-model", thinking: "low" } });
+			expect(file.subagents.watchdog).toEqual({
+				enabled: false,
+				main: { model: "faux-reviewer/reviewer-model", thinking: "low" },
+			});
 			await t.command("/subagents-watchdog model inherit");
 			expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog).toEqual({ enabled: false });
 		} finally {
@@ -103,8 +124,19 @@ describe("settings in a real session", () => {
 		const t = await startSession({
 			mainModel: { id: "claude-sonnet-4-6", reasoning: true },
 			extraProviders: [
-				{ provider: "acme-openai", models: [{ id: "gpt-5.5", reasoning: true, cost: { input: 5, output: 40, cacheRead: 0, cacheWrite: 0 } }, { id: "gpt-5.5-mini", reasoning: true }] },
-				{ provider: "acme-anthropic", models: [{ id: "claude-opus-4-8", reasoning: true, cost: { input: 15, output: 75, cacheRead: 0, cacheWrite: 0 } }] },
+				{
+					provider: "acme-openai",
+					models: [
+						{ id: "gpt-5.5", reasoning: true, cost: { input: 5, output: 40, cacheRead: 0, cacheWrite: 0 } },
+						{ id: "gpt-5.5-mini", reasoning: true },
+					],
+				},
+				{
+					provider: "acme-anthropic",
+					models: [
+						{ id: "claude-opus-4-8", reasoning: true, cost: { input: 15, output: 75, cacheRead: 0, cacheWrite: 0 } },
+					],
+				},
 			],
 		});
 		try {
@@ -115,10 +147,15 @@ describe("settings in a real session", () => {
 			expect(status).toMatch(/Reviewer model: acme-openai\/gpt-5\.5, thinking high/);
 			// A configured model is shown with its check, and beside it what the watchdog would pick.
 			const kept = text(await t.command("/subagents-watchdog recommend-model"));
-			expect(kept).toMatch(/^Configured reviewer model: acme-openai\/gpt-5\.5:high \(session override\)\.\n {2}Model acme-openai\/gpt-5\.5 resolves and has credentials/);
+			expect(kept).toMatch(
+				/^Configured reviewer model: acme-openai\/gpt-5\.5:high \(session override\)\.\n {2}Model acme-openai\/gpt-5\.5 resolves and has credentials/,
+			);
 			expect(kept).toMatch(/It is also the model the watchdog would pick itself/);
 			await t.command("/subagents-watchdog model recommended");
-			expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog.main).toEqual({ model: "acme-openai/gpt-5.5", thinking: "high" });
+			expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog.main).toEqual({
+				model: "acme-openai/gpt-5.5",
+				thinking: "high",
+			});
 		} finally {
 			await t.dispose();
 		}
@@ -127,12 +164,20 @@ describe("settings in a real session", () => {
 	it("check says exactly what is missing", async () => {
 		const t = await startSession({ userSettings: wd({ enabled: true, main: { model: "nosuch/model-x" } }) });
 		try {
-			expect(text(await t.command("/subagents-watchdog check"))).toMatch(/Unknown model nosuch\/model-x: Pi knows no provider "nosuch"\.\nKnown providers: .*faux/);
-			expect(text(await t.command("/subagents-watchdog session model faux-reviewer/nope"))).toMatch(/not saved: .*Did you mean faux-reviewer\/reviewer-model\b/);
+			expect(text(await t.command("/subagents-watchdog check"))).toMatch(
+				/Unknown model nosuch\/model-x: Pi knows no provider "nosuch"\.\nKnown providers: .*faux/,
+			);
+			expect(text(await t.command("/subagents-watchdog session model faux-reviewer/nope"))).toMatch(
+				/not saved: .*Did you mean faux-reviewer\/reviewer-model\b/,
+			);
 			await t.command("/subagents-watchdog session model faux-reviewer/nope --force");
-			expect(text(await t.command("/subagents-watchdog check"))).toMatch(/provider "faux-reviewer" has no model "nope"\.\nIts models: reviewer-model/);
+			expect(text(await t.command("/subagents-watchdog check"))).toMatch(
+				/provider "faux-reviewer" has no model "nope"\.\nIts models: reviewer-model/,
+			);
 			await t.command("/subagents-watchdog session model anthropic/claude-opus-4-5");
-			expect(text(await t.command("/subagents-watchdog check"))).toMatch(/known, but provider "anthropic" has no credentials configured[\s\S]*\/login anthropic/);
+			expect(text(await t.command("/subagents-watchdog check"))).toMatch(
+				/known, but provider "anthropic" has no credentials configured[\s\S]*\/login anthropic/,
+			);
 			await t.command("/subagents-watchdog session model faux-reviewer/reviewer-model:xhigh");
 			const offline = await t.command("/subagents-watchdog check --offline");
 			expect(text(offline)).toMatch(/resolves and has credentials/);
@@ -150,12 +195,36 @@ describe("settings in a real session", () => {
 
 describe("bad settings never break the session", () => {
 	const cases: Array<[string, { userSettingsText?: string; userSettings?: Record<string, unknown> }, RegExp]> = [
-		["malformed JSON", { userSettingsText: '{\n  "subagents": { "watchdog": { "enabled": true, }\n}' }, /settings\.json: invalid JSON at line 2, column \d+/],
-		["a wrong type", { userSettings: wd({ enabled: "yes" }) }, /subagents\.watchdog\.enabled: Invalid input: expected boolean/],
-		["an out-of-range value", { userSettings: wd({ enabled: true, cadence: { everyNTools: 2 } }) }, /subagents\.watchdog\.cadence\.everyNTools: must be 0, false or null \(off\), or a whole number of tool results of at least 5/],
-		["a bad model reference", { userSettings: wd({ enabled: true, main: { model: "open ai/opus" } }) }, /subagents\.watchdog\.main\.model: must be "inherit", a model reference/],
-		["a bare model id Pi does not have", { userSettings: wd({ enabled: true, main: { model: "opus" } }) }, /subagents\.watchdog\.main\.model: model "opus" \(no provider given\) is not known to Pi/],
-		["a non-object watchdog", { userSettings: { subagents: { watchdog: [] } } }, /"subagents\.watchdog" must be an object, not an array/],
+		[
+			"malformed JSON",
+			{ userSettingsText: '{\n  "subagents": { "watchdog": { "enabled": true, }\n}' },
+			/settings\.json: invalid JSON at line 2, column \d+/,
+		],
+		[
+			"a wrong type",
+			{ userSettings: wd({ enabled: "yes" }) },
+			/subagents\.watchdog\.enabled: Invalid input: expected boolean/,
+		],
+		[
+			"an out-of-range value",
+			{ userSettings: wd({ enabled: true, cadence: { everyNTools: 2 } }) },
+			/subagents\.watchdog\.cadence\.everyNTools: must be 0, false or null \(off\), or a whole number of tool results of at least 5/,
+		],
+		[
+			"a bad model reference",
+			{ userSettings: wd({ enabled: true, main: { model: "open ai/opus" } }) },
+			/subagents\.watchdog\.main\.model: must be "inherit", a model reference/,
+		],
+		[
+			"a bare model id Pi does not have",
+			{ userSettings: wd({ enabled: true, main: { model: "opus" } }) },
+			/subagents\.watchdog\.main\.model: model "opus" \(no provider given\) is not known to Pi/,
+		],
+		[
+			"a non-object watchdog",
+			{ userSettings: { subagents: { watchdog: [] } } },
+			/"subagents\.watchdog" must be an object, not an array/,
+		],
 	];
 	for (const [name, input, pattern] of cases) {
 		it(`reports ${name} once, turns the watchdog off, and the session keeps working`, async () => {
@@ -221,23 +290,75 @@ describe("subagent tool watchdog actions", () => {
 		const results: string[] = [];
 		const capture = (context: { messages: Array<{ role: string; content: unknown }> }) => {
 			const last = context.messages.at(-1);
-			if (last?.role === "toolResult") results.push((last.content as Array<{ text?: string }>).map((c) => c.text ?? "").join(""));
+			if (last?.role === "toolResult")
+				results.push((last.content as Array<{ text?: string }>).map((c) => c.text ?? "").join(""));
 		};
 		t.main.setResponses([
-			fauxAssistantMessage([fauxToolCall("subagent", { action: "watchdog.configure", model: "faux-reviewer/reviewer-model:high" })], { stopReason: "toolUse" }),
-			(ctx) => (capture(ctx), fauxAssistantMessage([fauxToolCall("subagent", { action: "watchdog.configure", scope: "user", target: "worker", model: "faux/main-model", thinking: "low" })], { stopReason: "toolUse" })),
-			(ctx) => (capture(ctx), fauxAssistantMessage([fauxToolCall("subagent", { action: "watchdog.configure", scope: "project", target: "children", enabled: true })], { stopReason: "toolUse" })),
-			(ctx) => (capture(ctx), fauxAssistantMessage([fauxToolCall("subagent", { action: "watchdog.status" })], { stopReason: "toolUse" })),
-			(ctx) => (capture(ctx), fauxAssistantMessage([fauxToolCall("subagent", { action: "watchdog.recommend-model" })], { stopReason: "toolUse" })),
-			(ctx) => (capture(ctx), fauxAssistantMessage([fauxToolCall("subagent", { action: "watchdog.configure", target: "bad role!", model: "a/b" })], { stopReason: "toolUse" })),
+			fauxAssistantMessage(
+				[fauxToolCall("subagent", { action: "watchdog.configure", model: "faux-reviewer/reviewer-model:high" })],
+				{ stopReason: "toolUse" },
+			),
+			(ctx) => (
+				capture(ctx),
+				fauxAssistantMessage(
+					[
+						fauxToolCall("subagent", {
+							action: "watchdog.configure",
+							scope: "user",
+							target: "worker",
+							model: "faux/main-model",
+							thinking: "low",
+						}),
+					],
+					{ stopReason: "toolUse" },
+				)
+			),
+			(ctx) => (
+				capture(ctx),
+				fauxAssistantMessage(
+					[
+						fauxToolCall("subagent", {
+							action: "watchdog.configure",
+							scope: "project",
+							target: "children",
+							enabled: true,
+						}),
+					],
+					{ stopReason: "toolUse" },
+				)
+			),
+			(ctx) => (
+				capture(ctx),
+				fauxAssistantMessage([fauxToolCall("subagent", { action: "watchdog.status" })], { stopReason: "toolUse" })
+			),
+			(ctx) => (
+				capture(ctx),
+				fauxAssistantMessage([fauxToolCall("subagent", { action: "watchdog.recommend-model" })], {
+					stopReason: "toolUse",
+				})
+			),
+			(ctx) => (
+				capture(ctx),
+				fauxAssistantMessage(
+					[fauxToolCall("subagent", { action: "watchdog.configure", target: "bad role!", model: "a/b" })],
+					{ stopReason: "toolUse" },
+				)
+			),
 			(ctx) => (capture(ctx), fauxAssistantMessage("done")),
 		]);
 		try {
 			await t.session.prompt("configure the watchdog");
 			expect(results).toHaveLength(6);
-			expect(results[0]).toMatch(/Set main\.model = "faux-reviewer\/reviewer-model", main\.thinking = "high" \(main watchdog\) for this session/);
-			expect(results[1]).toMatch(/children\.overrides\.worker\.model = "faux\/main-model", children\.overrides\.worker\.thinking = "low" \(worker role\) in user settings/);
-			expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog).toEqual({ enabled: true, children: { overrides: { worker: { model: "faux/main-model", thinking: "low" } } } });
+			expect(results[0]).toMatch(
+				/Set main\.model = "faux-reviewer\/reviewer-model", main\.thinking = "high" \(main watchdog\) for this session/,
+			);
+			expect(results[1]).toMatch(
+				/children\.overrides\.worker\.model = "faux\/main-model", children\.overrides\.worker\.thinking = "low" \(worker role\) in user settings/,
+			);
+			expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog).toEqual({
+				enabled: true,
+				children: { overrides: { worker: { model: "faux/main-model", thinking: "low" } } },
+			});
 			expect(results[2]).toMatch(/children\.enabled = true \(child watchdogs\) in project settings/);
 			expect(readJson(projectSettingsPath(t.cwd))).toEqual(wd({ children: { enabled: true } }));
 			expect(results[3]).toMatch(/Reviewer model: faux-reviewer\/reviewer-model, thinking high/);
@@ -253,7 +374,10 @@ describe("subagent tool watchdog actions", () => {
 		const t = await startSession({ trusted: false });
 		let result = "";
 		t.main.setResponses([
-			fauxAssistantMessage([fauxToolCall("subagent", { action: "watchdog.configure", scope: "project", enabled: true })], { stopReason: "toolUse" }),
+			fauxAssistantMessage(
+				[fauxToolCall("subagent", { action: "watchdog.configure", scope: "project", enabled: true })],
+				{ stopReason: "toolUse" },
+			),
 			(ctx) => {
 				const last = ctx.messages.at(-1) as { content: Array<{ text?: string }>; isError?: boolean };
 				result = `${last.isError}:${last.content.map((c) => c.text).join("")}`;

@@ -12,7 +12,17 @@ const errors = new Set<string>();
 for (let i = 0; i < Number(count); i++) {
 	const result = appendHistory(
 		dir,
-		{ kind: "finding", session: tag, cwd: "/repo", source: "main", importance: "high", severity: "concern", summary: `${tag} ${i}`, evidence: "x".repeat(40 + (i % 200)), fate: "shown to you" },
+		{
+			kind: "finding",
+			session: tag,
+			cwd: "/repo",
+			source: "main",
+			importance: "high",
+			severity: "concern",
+			summary: `${tag} ${i}`,
+			evidence: "x".repeat(40 + (i % 200)),
+			fate: "shown to you",
+		},
 		{ maxBytes: Number(maxBytes) },
 	);
 	if (!result.ok) {

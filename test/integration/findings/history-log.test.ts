@@ -1,27 +1,65 @@
 // The history log on real files: concurrent appends from separate processes, rotation (alone
 // and raced), lines that do not parse, and files that are not what they should be.
 import { spawn } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+	appendFileSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	statSync,
+	symlinkSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_LINE_BYTES } from "../../../src/findings/history-event.ts";
-import { appendHistory, HISTORY_FILE, HistoryLog, historyDir, OLD_HISTORY_FILE, rotateIfFull } from "../../../src/findings/history-log.ts";
+import {
+	appendHistory,
+	HISTORY_FILE,
+	HistoryLog,
+	historyDir,
+	OLD_HISTORY_FILE,
+	rotateIfFull,
+} from "../../../src/findings/history-log.ts";
 import { readHistory } from "../../../src/findings/history-read.ts";
 import { tempDir } from "../../support/temp.ts";
 
 const CHILD = join(import.meta.dirname, "append-child.ts");
 
-function runChild(dir: string, tag: string, count: number, maxBytes: number, startAt: number): Promise<{ failed: number; errors: string[] }> {
+function runChild(
+	dir: string,
+	tag: string,
+	count: number,
+	maxBytes: number,
+	startAt: number,
+): Promise<{ failed: number; errors: string[] }> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ["--experimental-strip-types", "--no-warnings", CHILD, dir, tag, String(count), String(maxBytes), String(startAt)], {
-			stdio: ["ignore", "pipe", "pipe"],
-		});
+		const child = spawn(
+			process.execPath,
+			[
+				"--experimental-strip-types",
+				"--no-warnings",
+				CHILD,
+				dir,
+				tag,
+				String(count),
+				String(maxBytes),
+				String(startAt),
+			],
+			{
+				stdio: ["ignore", "pipe", "pipe"],
+			},
+		);
 		let out = "";
 		let err = "";
 		child.stdout.on("data", (d) => (out += d));
 		child.stderr.on("data", (d) => (err += d));
 		child.on("error", reject);
-		child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`child ${tag} exited ${code}: ${err}`))));
+		child.on("close", (code) =>
+			code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`child ${tag} exited ${code}: ${err}`)),
+		);
 	});
 }
 
@@ -35,13 +73,27 @@ function seqs(parsed: Array<{ summary: string }>, tag: string): number[] {
 }
 
 const finding = (summary: string, extra: Record<string, unknown> = {}) =>
-	({ kind: "finding", session: "s1", cwd: "/repo", source: "main", importance: "high", severity: "blocker", summary, evidence: "e", fate: "sent to the agent", ...extra }) as const;
+	({
+		kind: "finding",
+		session: "s1",
+		cwd: "/repo",
+		source: "main",
+		importance: "high",
+		severity: "blocker",
+		summary,
+		evidence: "e",
+		fate: "sent to the agent",
+		...extra,
+	}) as const;
 
 describe("two processes appending at once", () => {
 	it("loses no line and tears none (10,000 lines each)", async () => {
 		const dir = join(tempDir(), "watchdog");
 		const start = Date.now() + 3000;
-		const results = await Promise.all([runChild(dir, "A", 10_000, 1 << 30, start), runChild(dir, "B", 10_000, 1 << 30, start)]);
+		const results = await Promise.all([
+			runChild(dir, "A", 10_000, 1 << 30, start),
+			runChild(dir, "B", 10_000, 1 << 30, start),
+		]);
 		expect(results).toEqual([
 			{ failed: 0, errors: [] },
 			{ failed: 0, errors: [] },
@@ -62,7 +114,10 @@ describe("two processes appending at once", () => {
 		const dir = join(tempDir(), "watchdog");
 		const maxBytes = 65_536;
 		const start = Date.now() + 3000;
-		const results = await Promise.all([runChild(dir, "A", 5_000, maxBytes, start), runChild(dir, "B", 5_000, maxBytes, start)]);
+		const results = await Promise.all([
+			runChild(dir, "A", 5_000, maxBytes, start),
+			runChild(dir, "B", 5_000, maxBytes, start),
+		]);
 		expect(results.map((r) => r.failed)).toEqual([0, 0]);
 		// The writers' very last append may itself rotate, leaving no current file until the next
 		// event ("reads the log right after a rotation" covers that state); one more event, as in
@@ -192,7 +247,19 @@ describe("what a line holds", () => {
 	it("keeps a line whose every text is control characters (JSON writes each as six bytes): fields are cut, not the line", async () => {
 		const dir = join(tempDir(), "watchdog");
 		const control = "\u0001\u001f\u007f".repeat(340); // about 1,000 characters, over 6 KB as JSON
-		const deny = { kind: "permission", session: control, cwd: `/p/${control}`, role: control, run: control, tool: control, rule: control, decision: "deny", how: "rule", reason: control, latencyMs: 1 } as const;
+		const deny = {
+			kind: "permission",
+			session: control,
+			cwd: `/p/${control}`,
+			role: control,
+			run: control,
+			tool: control,
+			rule: control,
+			decision: "deny",
+			how: "rule",
+			reason: control,
+			latencyMs: 1,
+		} as const;
 		expect(appendHistory(dir, deny).ok).toBe(true);
 		const [line] = lines(join(dir, HISTORY_FILE));
 		expect(Buffer.byteLength(line) + 1).toBeLessThanOrEqual(MAX_LINE_BYTES);
@@ -220,7 +287,21 @@ describe("what a line holds", () => {
 			failure: undefined,
 		});
 		const [e] = (await readHistory(dir)).events;
-		expect(e).toEqual({ at: expect.any(String), session: "s1", cwd: "/repo", kind: "review", trigger: "boundary", model: "acme/gpt-5.5", thinking: "high", durationMs: 12_345, tokens: 4_321, cost: 0.0123, outcome: "findings", paths: 3, carriedOver: 1 });
+		expect(e).toEqual({
+			at: expect.any(String),
+			session: "s1",
+			cwd: "/repo",
+			kind: "review",
+			trigger: "boundary",
+			model: "acme/gpt-5.5",
+			thinking: "high",
+			durationMs: 12_345,
+			tokens: 4_321,
+			cost: 0.0123,
+			outcome: "findings",
+			paths: 3,
+			carriedOver: 1,
+		});
 	});
 });
 
@@ -228,7 +309,9 @@ describe("files that are not what they should be", () => {
 	it("a FIFO at the log's name is neither waited on nor written, and nothing throws", async () => {
 		const dir = join(tempDir(), "watchdog");
 		mkdirSync(dir, { recursive: true });
-		const mkfifo = await new Promise<number | null>((resolve) => spawn("mkfifo", [join(dir, HISTORY_FILE)]).on("close", resolve));
+		const mkfifo = await new Promise<number | null>((resolve) =>
+			spawn("mkfifo", [join(dir, HISTORY_FILE)]).on("close", resolve),
+		);
 		expect(mkfifo).toBe(0);
 		const appended = appendHistory(dir, finding("x"));
 		expect(appended).toMatchObject({ ok: false, error: expect.stringMatching(/FIFO|not a regular file/) });
@@ -244,7 +327,10 @@ describe("files that are not what they should be", () => {
 		const outside = join(root, "precious.txt");
 		writeFileSync(outside, "keep me\n");
 		symlinkSync(outside, join(dir, HISTORY_FILE));
-		expect(appendHistory(dir, finding("x"))).toMatchObject({ ok: false, error: expect.stringMatching(/symbolic link/) });
+		expect(appendHistory(dir, finding("x"))).toMatchObject({
+			ok: false,
+			error: expect.stringMatching(/symbolic link/),
+		});
 		expect(readFileSync(outside, "utf8")).toBe("keep me\n");
 		const read = await readHistory(dir);
 		expect(read.events).toEqual([]);

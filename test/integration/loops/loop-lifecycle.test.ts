@@ -9,16 +9,31 @@ import { wd } from "../../support/settings-files.ts";
 
 type Ctx = { messages: Array<{ role: string; content: unknown }> };
 const all = (ctx: unknown) => (ctx as Ctx).messages.map((m) => text(m.content)).join("\n");
-const call = (name: string, args: Record<string, unknown>) => fauxAssistantMessage([fauxToolCall(name, args as never)], { stopReason: "toolUse" });
+const call = (name: string, args: Record<string, unknown>) =>
+	fauxAssistantMessage([fauxToolCall(name, args as never)], { stopReason: "toolUse" });
 const poll = () => call("bash", { command: "cat status.txt" });
 
 describe("loop lifecycle", () => {
 	it("steers a loop in, escalates it when it goes on, and resolves it when something lands", async () => {
 		const repo = makeGitRepo({ "status.txt": "running\n" });
-		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false } }) });
+		const t = await startSession({
+			cwd: repo,
+			userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false } }),
+		});
 		const seen: string[] = [];
 		const see = (next: ReturnType<typeof call>) => (ctx: unknown) => (seen.push(all(ctx)), next);
-		t.main.setResponses([poll(), poll(), poll(), poll(), poll(), see(poll()), poll(), poll(), see(call("write", { path: "status.txt", content: "done\n" })), see(fauxAssistantMessage("finished"))]);
+		t.main.setResponses([
+			poll(),
+			poll(),
+			poll(),
+			poll(),
+			poll(),
+			see(poll()),
+			poll(),
+			poll(),
+			see(call("write", { path: "status.txt", content: "done\n" })),
+			see(fauxAssistantMessage("finished")),
+		]);
 		t.reviewer.setResponses([fauxAssistantMessage("clean")]);
 		try {
 			await t.session.prompt("wait until status.txt says done, then write done");
@@ -35,7 +50,9 @@ describe("loop lifecycle", () => {
 			expect(seen[1]).toMatch(/Severity: blocker/);
 			expect(seen[1].match(/Still looping/g)).toHaveLength(1);
 			// The write landed: resolved, and said so.
-			expect(t.notices.map((n) => n.message)).toContainEqual(expect.stringMatching(/^Watchdog: loop resolved: write status\.txt landed/));
+			expect(t.notices.map((n) => n.message)).toContainEqual(
+				expect.stringMatching(/^Watchdog: loop resolved: write status\.txt landed/),
+			);
 			const kinds = (t.session.sessionManager.getEntries() as any[]).map((e) => e.customType).filter(Boolean);
 			expect(kinds.filter((k) => k === "watchdog-finding")).toHaveLength(2);
 			expect(kinds).toContain("watchdog-loop-resolved");
@@ -50,13 +67,18 @@ describe("loop lifecycle", () => {
 
 	it("stops the run when the loop goes on and loops.stopRun is set", async () => {
 		const repo = makeGitRepo({ "status.txt": "running\n" });
-		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, loops: { stopRun: true } }) });
+		const t = await startSession({
+			cwd: repo,
+			userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, loops: { stopRun: true } }),
+		});
 		t.main.setResponses(Array.from({ length: 20 }, () => poll()));
 		try {
 			await t.session.prompt("wait for status.txt");
 			await t.session.waitForIdle();
 			expect(t.main.state.callCount).toBeLessThan(12);
-			expect(t.notices.map((n) => n.message)).toContainEqual(expect.stringMatching(/^Watchdog stopped the run: Still looping/));
+			expect(t.notices.map((n) => n.message)).toContainEqual(
+				expect.stringMatching(/^Watchdog stopped the run: Still looping/),
+			);
 		} finally {
 			await t.dispose();
 		}
@@ -64,9 +86,14 @@ describe("loop lifecycle", () => {
 
 	it("does not fire on chunked reads, changing poll output, or steady work across files", async () => {
 		const lines = Array.from({ length: 400 }, (_, i) => `line ${i}`).join("\n");
-		const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`src/m${i}.ts`, `export const m${i} = ${i};\n`]));
+		const files = Object.fromEntries(
+			Array.from({ length: 20 }, (_, i) => [`src/m${i}.ts`, `export const m${i} = ${i};\n`]),
+		);
 		const repo = makeGitRepo({ "big.txt": lines, ...files });
-		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }) });
+		const t = await startSession({
+			cwd: repo,
+			userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }),
+		});
 		const steps = [
 			...Array.from({ length: 8 }, (_, i) => call("read", { path: "big.txt", offset: i * 50 + 1, limit: 50 })),
 			...Array.from({ length: 8 }, (_, i) => call("bash", { command: `echo progress ${i * 10}%` })),
@@ -77,17 +104,23 @@ describe("loop lifecycle", () => {
 		try {
 			await t.session.prompt("read through the project");
 			await t.session.waitForIdle();
-			expect((t.session.sessionManager.getEntries() as any[]).some((e) => e.customType === "watchdog-finding")).toBe(false);
+			expect((t.session.sessionManager.getEntries() as any[]).some((e) => e.customType === "watchdog-finding")).toBe(
+				false,
+			);
 		} finally {
 			await t.dispose();
 		}
 	});
 
-	const saying = (text: string, next: ReturnType<typeof call>) => fauxAssistantMessage([fauxText(text), ...(next.content as never[])], { stopReason: "toolUse" });
+	const saying = (text: string, next: ReturnType<typeof call>) =>
+		fauxAssistantMessage([fauxText(text), ...(next.content as never[])], { stopReason: "toolUse" });
 	const again = "I'll look at status.txt once more to see whether the job has finished.";
 
 	it("sees the model restating itself across turns and steers that in after the next tool result", async () => {
-		const t = await startSession({ cwd: makeGitRepo({ "status.txt": "running\n" }), userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false } }) });
+		const t = await startSession({
+			cwd: makeGitRepo({ "status.txt": "running\n" }),
+			userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false } }),
+		});
 		const seen: string[] = [];
 		t.main.setResponses([
 			...Array.from({ length: 4 }, () => saying(again, poll())),
@@ -99,22 +132,35 @@ describe("loop lifecycle", () => {
 			await t.session.prompt("wait until status.txt says done, then write done");
 			await t.session.waitForIdle();
 			expect(seen[0]).toMatch(/Concern: Same sentence said in 3 turns, nothing new between\n/);
-			expect(seen[0]).toMatch(/> "I'll look at status\.txt once more to see whether the job has finished\.", each time after calls that brought no answer/);
+			expect(seen[0]).toMatch(
+				/> "I'll look at status\.txt once more to see whether the job has finished\.", each time after calls that brought no answer/,
+			);
 			expect(seen[0]).toMatch(/Suggested action, as the watchdog reported it:\n> You have said this before/);
-			expect(t.notices.map((n) => n.message)).toContainEqual(expect.stringMatching(/^Watchdog: loop resolved: write status\.txt landed \(Same sentence said in 3 turns/));
+			expect(t.notices.map((n) => n.message)).toContainEqual(
+				expect.stringMatching(/^Watchdog: loop resolved: write status\.txt landed \(Same sentence said in 3 turns/),
+			);
 		} finally {
 			await t.dispose();
 		}
 	});
 
 	it("never raises a restatement at a stop: the run ends without a loop finding", async () => {
-		const t = await startSession({ cwd: makeGitRepo({ "status.txt": "running\n" }), userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false } }) });
-		t.main.setResponses([...Array.from({ length: 3 }, () => saying(again, poll())), fauxAssistantMessage(again), fauxAssistantMessage("unused")]);
+		const t = await startSession({
+			cwd: makeGitRepo({ "status.txt": "running\n" }),
+			userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { enabled: false } }),
+		});
+		t.main.setResponses([
+			...Array.from({ length: 3 }, () => saying(again, poll())),
+			fauxAssistantMessage(again),
+			fauxAssistantMessage("unused"),
+		]);
 		try {
 			await t.session.prompt("wait until status.txt says done");
 			await t.session.waitForIdle();
 			expect(t.main.state.callCount).toBe(4);
-			expect((t.session.sessionManager.getEntries() as any[]).some((e) => e.customType === "watchdog-finding")).toBe(false);
+			expect((t.session.sessionManager.getEntries() as any[]).some((e) => e.customType === "watchdog-finding")).toBe(
+				false,
+			);
 		} finally {
 			await t.dispose();
 		}

@@ -23,13 +23,23 @@ describe("locateServer", () => {
 		const root = makeGitRepo(fakeServerFiles("/dev/null"));
 		armFakeServer(root);
 		const found = locateServer(root, false);
-		expect(found).toMatchObject({ from: "bundled", path: REAL_SERVER, command: process.execPath, args: [REAL_SERVER], typescript: { option: "path", tsserver: join(REAL_TYPESCRIPT, "lib", "tsserver.js") } });
+		expect(found).toMatchObject({
+			from: "bundled",
+			path: REAL_SERVER,
+			command: process.execPath,
+			args: [REAL_SERVER],
+			typescript: { option: "path", tsserver: join(REAL_TYPESCRIPT, "lib", "tsserver.js") },
+		});
 	});
 
 	it("takes a trusted project's own executable server, with the bundled TypeScript as the fallback", () => {
 		const root = makeGitRepo(fakeServerFiles("/dev/null"));
 		armFakeServer(root);
-		expect(locateServer(root, true)).toMatchObject({ from: "repository", command: join(root, "node_modules/.bin", SERVER_BIN), typescript: { option: "fallbackPath" } });
+		expect(locateServer(root, true)).toMatchObject({
+			from: "repository",
+			command: join(root, "node_modules/.bin", SERVER_BIN),
+			typescript: { option: "fallbackPath" },
+		});
 		const plain = makeGitRepo();
 		expect(locateServer(plain, true)).toMatchObject({ from: "bundled", typescript: { option: "fallbackPath" } });
 	});
@@ -42,7 +52,13 @@ describe("locateServer", () => {
 		// "node_modules/.bin" is relative: it would find a server next to wherever Pi runs.
 		const pathEnv = ["node_modules/.bin", ".", planted, elsewhere].join(":");
 		const bundledFrom = onlyTypeScript();
-		expect(locateServer(root, false, { pathEnv, bundledFrom })).toMatchObject({ from: "PATH", path: join(elsewhere, SERVER_BIN), why: "the bundled server could not be found; the project is not trusted, so its own node_modules/.bin server is not used" });
-		expect(locateServer(makeGitRepo(), true, { pathEnv: [".", planted, elsewhere].join(":"), bundledFrom })).toMatchObject({ from: "PATH", path: join(planted, SERVER_BIN) });
+		expect(locateServer(root, false, { pathEnv, bundledFrom })).toMatchObject({
+			from: "PATH",
+			path: join(elsewhere, SERVER_BIN),
+			why: "the bundled server could not be found; the project is not trusted, so its own node_modules/.bin server is not used",
+		});
+		expect(
+			locateServer(makeGitRepo(), true, { pathEnv: [".", planted, elsewhere].join(":"), bundledFrom }),
+		).toMatchObject({ from: "PATH", path: join(planted, SERVER_BIN) });
 	});
 });

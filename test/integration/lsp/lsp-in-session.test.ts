@@ -13,18 +13,40 @@ import { wd } from "../../support/settings-files.ts";
 import { tempDir } from "../../support/temp.ts";
 import { armFakeServer, fakeServerFiles, fakeTypeScriptFiles } from "./repository-code.ts";
 
-const TSCONFIG = JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler" }, include: ["src"] });
+const TSCONFIG = JSON.stringify({
+	compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler" },
+	include: ["src"],
+});
 type Ctx = { messages: Array<{ role: string; content: unknown }> };
 
 it("sends a new type error to the agent even when the model review fails, and leaves no process at session end", async () => {
-	const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/total.ts": "export const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);\n", "src/use.ts": 'import { total } from "./total";\nexport const t: number = total([1, 2]);\n' });
+	const repo = makeGitRepo({
+		"tsconfig.json": TSCONFIG,
+		"src/total.ts": "export const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);\n",
+		"src/use.ts": 'import { total } from "./total";\nexport const t: number = total([1, 2]);\n',
+	});
 	// The reviewer model does not exist: only the LSP can speak, and it needs no model.
-	const t = await startSession({ cwd: repo, lsp: true, userSettings: wd({ enabled: true, main: { model: "nosuch/model" } }) });
+	const t = await startSession({
+		cwd: repo,
+		lsp: true,
+		userSettings: wd({ enabled: true, main: { model: "nosuch/model" } }),
+	});
 	let continuation = "";
 	t.main.setResponses([
-		fauxAssistantMessage([fauxToolCall("write", { path: "src/total.ts", content: "export const total = (xs: number[]): string => String(xs.length);\n" })], { stopReason: "toolUse" }),
+		fauxAssistantMessage(
+			[
+				fauxToolCall("write", {
+					path: "src/total.ts",
+					content: "export const total = (xs: number[]): string => String(xs.length);\n",
+				}),
+			],
+			{ stopReason: "toolUse" },
+		),
 		fauxAssistantMessage("Changed total."),
-		(ctx) => ((continuation = (ctx as Ctx).messages.map((m) => text(m.content)).join("\n")), fauxAssistantMessage("I will fix use.ts.")),
+		(ctx) => (
+			(continuation = (ctx as Ctx).messages.map((m) => text(m.content)).join("\n")),
+			fauxAssistantMessage("I will fix use.ts.")
+		),
 	]);
 	try {
 		await t.session.prompt("make total return a string");
@@ -33,8 +55,12 @@ it("sends a new type error to the agent even when the model review fails, and le
 		expect(t.notices.some((n) => /review failed \(unknown-model\)/.test(n.message))).toBe(true);
 		const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 		expect(status).toMatch(/LSP:\n\s+state: warm \(pid \d+/);
-		expect(status).toMatch(/server: .*typescript-language-server\/lib\/cli\.mjs \(version \d+\.\d+\.\d+, bundled: the project is trusted but has no node_modules\/\.bin server of its own\)/);
-		expect(status).toMatch(/TypeScript: \d+\.\d+\.\d+, bundled: the project is trusted but has no TypeScript of its own/);
+		expect(status).toMatch(
+			/server: .*typescript-language-server\/lib\/cli\.mjs \(version \d+\.\d+\.\d+, bundled: the project is trusted but has no node_modules\/\.bin server of its own\)/,
+		);
+		expect(status).toMatch(
+			/TypeScript: \d+\.\d+\.\d+, bundled: the project is trusted but has no TypeScript of its own/,
+		);
 		// The failed review's paths stay pending, so the continuation's settle checks them again: nothing new then.
 		expect(status).toMatch(/last check: 1 error\(s\), 0 warning\(s\) in 2 file\(s\); \d new, \d+ ms/);
 		expect(status).toMatch(/Pending: 1 path\(s\), review failed \(unknown-model\): src\/total\.ts/);
@@ -49,15 +75,31 @@ it("sends a new type error to the agent even when the model review fails, and le
 
 it("hands the diagnostics to the reviewer", async () => {
 	const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": "export const a: number = 1;\n" });
-	const t = await startSession({ cwd: repo, lsp: true, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }) });
+	const t = await startSession({
+		cwd: repo,
+		lsp: true,
+		userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }),
+	});
 	let input = "";
-	t.main.setResponses([fauxAssistantMessage([fauxToolCall("write", { path: "src/a.ts", content: 'export const a: number = "1";\n' })], { stopReason: "toolUse" }), fauxAssistantMessage("done"), fauxAssistantMessage("fixing")]);
-	t.reviewer.setResponses([(ctx) => ((input = text((ctx as Ctx).messages.find((m) => m.role === "user")?.content)), fauxAssistantMessage("clean"))]);
+	t.main.setResponses([
+		fauxAssistantMessage([fauxToolCall("write", { path: "src/a.ts", content: 'export const a: number = "1";\n' })], {
+			stopReason: "toolUse",
+		}),
+		fauxAssistantMessage("done"),
+		fauxAssistantMessage("fixing"),
+	]);
+	t.reviewer.setResponses([
+		(ctx) => (
+			(input = text((ctx as Ctx).messages.find((m) => m.role === "user")?.content)), fauxAssistantMessage("clean")
+		),
+	]);
 	try {
 		await t.session.prompt("change a");
 		await t.session.waitForIdle();
 		// The signals may sit inside a data frame (a <<<DATA …>>> line first).
-		expect(input).toMatch(/## Deterministic signals\n(?:<<<DATA [^\n]*\n)?LSP \(typescript-language-server\), 1 file\(s\) checked:\nerror src\/a\.ts:1:14 TS2322: Type 'string' is not assignable to type 'number'\./);
+		expect(input).toMatch(
+			/## Deterministic signals\n(?:<<<DATA [^\n]*\n)?LSP \(typescript-language-server\), 1 file\(s\) checked:\nerror src\/a\.ts:1:14 TS2322: Type 'string' is not assignable to type 'number'\./,
+		);
 	} finally {
 		await t.dispose();
 	}
@@ -65,22 +107,40 @@ it("hands the diagnostics to the reviewer", async () => {
 
 it("runs the bundled server, never the repository's, in a session whose project is not trusted", async () => {
 	const marker = join(tempDir("pi-watchdog-marker-"), "ran");
-	const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": "export const a: number = 1;\n", ...fakeServerFiles(marker), ...fakeTypeScriptFiles(marker) });
+	const repo = makeGitRepo({
+		"tsconfig.json": TSCONFIG,
+		"src/a.ts": "export const a: number = 1;\n",
+		...fakeServerFiles(marker),
+		...fakeTypeScriptFiles(marker),
+	});
 	armFakeServer(repo);
-	const t = await startSession({ cwd: repo, lsp: true, trusted: false, userSettings: wd({ enabled: true, main: { model: "nosuch/model" } }) });
+	const t = await startSession({
+		cwd: repo,
+		lsp: true,
+		trusted: false,
+		userSettings: wd({ enabled: true, main: { model: "nosuch/model" } }),
+	});
 	let continuation = "";
 	t.main.setResponses([
-		fauxAssistantMessage([fauxToolCall("write", { path: "src/a.ts", content: 'export const a: number = "1";\n' })], { stopReason: "toolUse" }),
+		fauxAssistantMessage([fauxToolCall("write", { path: "src/a.ts", content: 'export const a: number = "1";\n' })], {
+			stopReason: "toolUse",
+		}),
 		fauxAssistantMessage("done"),
-		(ctx) => ((continuation = (ctx as Ctx).messages.map((m) => text(m.content)).join("\n")), fauxAssistantMessage("fixing")),
+		(ctx) => (
+			(continuation = (ctx as Ctx).messages.map((m) => text(m.content)).join("\n")), fauxAssistantMessage("fixing")
+		),
 	]);
 	try {
 		await t.session.prompt("change a");
 		await t.session.waitForIdle();
 		expect(continuation).toMatch(/Type error at src\/a\.ts:1:14/);
 		const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
-		expect(status).toMatch(/server: .*\(version \d+\.\d+\.\d+, bundled: the project is not trusted, so its own node_modules\/\.bin server is not used\)/);
-		expect(status).toMatch(/TypeScript: \d+\.\d+\.\d+, bundled: the project is not trusted, so its own TypeScript is never loaded/);
+		expect(status).toMatch(
+			/server: .*\(version \d+\.\d+\.\d+, bundled: the project is not trusted, so its own node_modules\/\.bin server is not used\)/,
+		);
+		expect(status).toMatch(
+			/TypeScript: \d+\.\d+\.\d+, bundled: the project is not trusted, so its own TypeScript is never loaded/,
+		);
 		expect(existsSync(marker)).toBe(false);
 	} finally {
 		await t.dispose();

@@ -12,7 +12,10 @@ import { makeGitRepo, writeFiles } from "../../support/git.ts";
 import { tempDir } from "../../support/temp.ts";
 
 const SETTINGS = { timeoutMs: 20_000, maxFiles: 20, idleMs: 60_000 };
-const TSCONFIG = JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler" }, include: ["src"] });
+const TSCONFIG = JSON.stringify({
+	compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler" },
+	include: ["src"],
+});
 const TRUSTED = true;
 const UNTRUSTED = false;
 const managers: LspManager[] = [];
@@ -34,13 +37,23 @@ describe("LSP pre-pass", () => {
 			"src/area.ts": 'import { unit } from "./shape";\nexport const area: number = unit.width * 2;\n',
 			"src/other.ts": "export const untouched = 1;\n",
 		});
-		writeFiles(root, { "src/shape.ts": "export interface Shape { width: string }\nexport const unit: Shape = { width: 1 };\n" });
+		writeFiles(root, {
+			"src/shape.ts": "export interface Shape { width: string }\nexport const unit: Shape = { width: 1 };\n",
+		});
 		const result = await lsp.check(["src/shape.ts"], SETTINGS, UNTRUSTED);
 		expect(result.checked).toEqual(["src/shape.ts", "src/area.ts"]);
 		const summaries = result.findings.map((f) => f.summary);
-		expect(summaries).toEqual(expect.arrayContaining([expect.stringMatching(/^Type error at src\/shape\.ts:2:30: Type 'number' is not assignable to type 'string'/), expect.stringMatching(/^Type error at src\/area\.ts:2:29: The left-hand side of an arithmetic operation/)]));
-		for (const f of result.findings) expect(f).toMatchObject({ severity: "blocker", importance: "high", source: "lsp", category: "correctness" });
-		expect(result.signal).toMatch(/^LSP \(typescript-language-server\), 2 file\(s\) checked:\nerror src\/shape\.ts:2:30 TS2322/);
+		expect(summaries).toEqual(
+			expect.arrayContaining([
+				expect.stringMatching(/^Type error at src\/shape\.ts:2:30: Type 'number' is not assignable to type 'string'/),
+				expect.stringMatching(/^Type error at src\/area\.ts:2:29: The left-hand side of an arithmetic operation/),
+			]),
+		);
+		for (const f of result.findings)
+			expect(f).toMatchObject({ severity: "blocker", importance: "high", source: "lsp", category: "correctness" });
+		expect(result.signal).toMatch(
+			/^LSP \(typescript-language-server\), 2 file\(s\) checked:\nerror src\/shape\.ts:2:30 TS2322/,
+		);
 		const status = lsp.status();
 		expect(status.state).toBe("warm");
 		expect(status.server?.version).toMatch(/^\d+\.\d+\.\d+$/);
@@ -67,7 +80,10 @@ describe("LSP pre-pass", () => {
 
 	it("keeps information and hints in status only, and ignores files it does not check", async () => {
 		const { root, lsp } = project({ "src/a.ts": "export const a = 1;\n", "README.md": "# r\n" });
-		writeFiles(root, { "src/a.ts": "export function f() { const unused = 1; return 2; }\n", "README.md": "# changed\n" });
+		writeFiles(root, {
+			"src/a.ts": "export function f() { const unused = 1; return 2; }\n",
+			"README.md": "# changed\n",
+		});
 		const result = await lsp.check(["src/a.ts", "README.md"], SETTINGS, UNTRUSTED);
 		expect(result.findings).toEqual([]);
 		expect(result.checked).toEqual(["src/a.ts"]);
@@ -89,10 +105,17 @@ describe("LSP pre-pass", () => {
 	it("uses the repository's own server first in a trusted project", async () => {
 		const { root, lsp } = project({ "src/a.ts": "export const a = 1;\n" });
 		mkdirSync(join(root, "node_modules", ".bin"), { recursive: true });
-		symlinkSync(resolve("node_modules/.bin/typescript-language-server"), join(root, "node_modules", ".bin", "typescript-language-server"));
+		symlinkSync(
+			resolve("node_modules/.bin/typescript-language-server"),
+			join(root, "node_modules", ".bin", "typescript-language-server"),
+		);
 		writeFiles(root, { "src/a.ts": "export const a = 2;\n" });
 		await lsp.check(["src/a.ts"], SETTINGS, TRUSTED);
-		expect(lsp.status().server).toMatchObject({ from: "repository", path: join(root, "node_modules", ".bin", "typescript-language-server"), why: "the project is trusted and has its own node_modules/.bin server" });
+		expect(lsp.status().server).toMatchObject({
+			from: "repository",
+			path: join(root, "node_modules", ".bin", "typescript-language-server"),
+			why: "the project is trusted and has its own node_modules/.bin server",
+		});
 	});
 });
 
@@ -114,16 +137,27 @@ describe("LSP failures", () => {
 		managers.push(lsp);
 		writeFiles(root, { "src/a.ts": 'export const a: number = "x";\n' });
 		expect(await lsp.check(["src/a.ts"], SETTINGS, TRUSTED)).toMatchObject({ findings: [], checked: [] });
-		expect(lsp.status()).toMatchObject({ state: "unavailable", lastResult: "unavailable: the bundled server could not be found, none is on PATH or in node_modules/.bin (the watchdog never installs one)" });
+		expect(lsp.status()).toMatchObject({
+			state: "unavailable",
+			lastResult:
+				"unavailable: the bundled server could not be found, none is on PATH or in node_modules/.bin (the watchdog never installs one)",
+		});
 	});
 
 	it("falls back to a server on PATH when the bundled one is missing", async () => {
 		const { root } = project({ "src/a.ts": "export const a = 1;\n" });
-		const lsp = new LspManager(root, { bundledFrom: noBundled(), pathEnv: `relative/bin:${resolve("node_modules/.bin")}` });
+		const lsp = new LspManager(root, {
+			bundledFrom: noBundled(),
+			pathEnv: `relative/bin:${resolve("node_modules/.bin")}`,
+		});
 		managers.push(lsp);
 		writeFiles(root, { "src/a.ts": 'export const a: number = "x";\n' });
 		expect((await lsp.check(["src/a.ts"], SETTINGS, TRUSTED)).findings).toHaveLength(1);
-		expect(lsp.status().server).toMatchObject({ from: "PATH", path: resolve("node_modules/.bin/typescript-language-server"), why: "the bundled server could not be found and the project has no node_modules/.bin server" });
+		expect(lsp.status().server).toMatchObject({
+			from: "PATH",
+			path: resolve("node_modules/.bin/typescript-language-server"),
+			why: "the bundled server could not be found and the project has no node_modules/.bin server",
+		});
 	});
 
 	it("runs nothing in an untrusted project when the bundled TypeScript is missing, even with a server on PATH", async () => {
@@ -132,7 +166,11 @@ describe("LSP failures", () => {
 		managers.push(lsp);
 		writeFiles(root, { "src/a.ts": 'export const a: number = "x";\n' });
 		expect(await lsp.check(["src/a.ts"], SETTINGS, UNTRUSTED)).toMatchObject({ findings: [], checked: [] });
-		expect(lsp.status()).toMatchObject({ state: "unavailable", lastResult: "unavailable: the bundled TypeScript could not be found, and the project is not trusted, so its own is not used" });
+		expect(lsp.status()).toMatchObject({
+			state: "unavailable",
+			lastResult:
+				"unavailable: the bundled TypeScript could not be found, and the project is not trusted, so its own is not used",
+		});
 	});
 
 	it("restarts a server that crashes once, then says failed", async () => {
@@ -142,7 +180,10 @@ describe("LSP failures", () => {
 		const started = Date.now();
 		expect((await lsp.check(["src/a.ts"], { ...SETTINGS, timeoutMs: 5000 }, TRUSTED)).findings).toEqual([]);
 		expect(Date.now() - started).toBeLessThan(5000);
-		expect(lsp.status()).toMatchObject({ state: "failed", lastResult: expect.stringMatching(/^failed: the language server exited with code 3/) });
+		expect(lsp.status()).toMatchObject({
+			state: "failed",
+			lastResult: expect.stringMatching(/^failed: the language server exited with code 3/),
+		});
 		// Failed stays failed for the session: no more attempts.
 		expect(await lsp.check(["src/a.ts"], SETTINGS, TRUSTED)).toMatchObject({ checked: [] });
 	});
@@ -156,9 +197,14 @@ describe("LSP failures", () => {
 		const started = Date.now();
 		await lsp.check(["src/a.ts"], { ...SETTINGS, timeoutMs: 1500 }, TRUSTED);
 		expect(Date.now() - started).toBeLessThan(1500 + 5000); // the timeout, plus stopping the server
-		expect(lsp.status().lastResult).toMatch(/no answer to initialize within \d+ ms; it will be restarted once, at the next review/);
+		expect(lsp.status().lastResult).toMatch(
+			/no answer to initialize within \d+ ms; it will be restarted once, at the next review/,
+		);
 		await lsp.check(["src/a.ts"], { ...SETTINGS, timeoutMs: 1500 }, TRUSTED);
-		expect(lsp.status()).toMatchObject({ state: "failed", lastResult: expect.stringMatching(/^failed: no answer to initialize/) });
+		expect(lsp.status()).toMatchObject({
+			state: "failed",
+			lastResult: expect.stringMatching(/^failed: no answer to initialize/),
+		});
 		clearInterval(probe);
 		expect(seen.length).toBeGreaterThan(0); // the hanging server did run
 		expect(running(join(root, "node_modules"))).toEqual([]);
@@ -181,7 +227,11 @@ describe("LSP failures", () => {
 		writeFiles(root, { "src/a.ts": "export const a = 2;\n" });
 		await lsp.check(["src/a.ts"], { ...SETTINGS, idleMs: 1000 }, UNTRUSTED);
 		const pid = lsp.status().pid as number;
-		await until("the idle server to stop", () => lsp.status().state === "cold" && groupMembers(pid).length === 0, 10_000);
+		await until(
+			"the idle server to stop",
+			() => lsp.status().state === "cold" && groupMembers(pid).length === 0,
+			10_000,
+		);
 		expect(groupMembers(pid)).toEqual([]);
 		expect(lsp.status().state).toBe("cold");
 		writeFiles(root, { "src/a.ts": 'export const a: number = "x";\n' });
@@ -212,21 +262,38 @@ describe("warnings", () => {
 		return proxy;
 	},
 });`,
-			"tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, noEmit: true, plugins: [{ name: "todo-warnings" }] }, include: ["src"] }),
+			"tsconfig.json": JSON.stringify({
+				compilerOptions: { strict: true, noEmit: true, plugins: [{ name: "todo-warnings" }] },
+				include: ["src"],
+			}),
 		});
 		writeFiles(root, { "src/a.ts": "// TODO: remove\nexport const a = 1;\n" });
 		const result = await lsp.check(["src/a.ts"], SETTINGS, TRUSTED);
 		expect(result.findings).toHaveLength(1);
-		expect(result.findings[0]).toMatchObject({ severity: "concern", importance: "medium", summary: "Warning at src/a.ts:1:4: A TODO was left in the code" });
-		expect(lsp.status().typescript).toMatchObject({ from: "workspace", why: "the project is trusted and has its own TypeScript" });
+		expect(result.findings[0]).toMatchObject({
+			severity: "concern",
+			importance: "medium",
+			summary: "Warning at src/a.ts:1:4: A TODO was left in the code",
+		});
+		expect(lsp.status().typescript).toMatchObject({
+			from: "workspace",
+			why: "the project is trusted and has its own TypeScript",
+		});
 	});
 });
 
 describe("edits as they happen", () => {
 	it("checks a burst of edits once after a quiet time, and the check at the end reuses those answers", async () => {
-		const { root, lsp } = project({ "src/a.ts": "export const a: number = 1;\n", "src/b.ts": 'import { a } from "./a";\nexport const b: number = a;\n', "src/c.ts": "export const c = 1;\n" });
+		const { root, lsp } = project({
+			"src/a.ts": "export const a: number = 1;\n",
+			"src/b.ts": 'import { a } from "./a";\nexport const b: number = a;\n',
+			"src/c.ts": "export const c = 1;\n",
+		});
 		await lsp.check(["src/a.ts"], SETTINGS, UNTRUSTED); // starts the server
-		writeFiles(root, { "src/a.ts": 'export const a: string = "two";\n', "src/c.ts": 'export const c: number = "three";\n' });
+		writeFiles(root, {
+			"src/a.ts": 'export const a: string = "two";\n',
+			"src/c.ts": 'export const c: number = "three";\n',
+		});
 		lsp.prefetch(["src/a.ts"], SETTINGS);
 		lsp.prefetch(["src/c.ts"], SETTINGS);
 		// Asked once, after the burst: importers of both, then errors and hints of a, b and c.
@@ -236,7 +303,10 @@ describe("edits as they happen", () => {
 		const result = await lsp.check(["src/a.ts", "src/c.ts"], SETTINGS, UNTRUSTED);
 		expect(lsp.status().requests).toBe(asked); // every answer was ready
 		expect(result.checked.sort()).toEqual(["src/a.ts", "src/b.ts", "src/c.ts"]);
-		expect(result.findings.map((f) => f.summary).sort()).toEqual([expect.stringMatching(/^Type error at src\/b\.ts:2:14/), expect.stringMatching(/^Type error at src\/c\.ts:1:14/)]);
+		expect(result.findings.map((f) => f.summary).sort()).toEqual([
+			expect.stringMatching(/^Type error at src\/b\.ts:2:14/),
+			expect.stringMatching(/^Type error at src\/c\.ts:1:14/),
+		]);
 	});
 
 	it("never answers from what it asked before a later change", async () => {
@@ -250,7 +320,6 @@ describe("edits as they happen", () => {
 		const result = await lsp.check(["src/a.ts"], SETTINGS, UNTRUSTED);
 		expect(result.findings.map((f) => f.summary)).toEqual([expect.stringMatching(/^Type error at src\/a\.ts:1:14/)]);
 	});
-
 
 	it("hands a warm server each edit at once, and never starts a server for it", async () => {
 		const { root, lsp } = project({ "src/a.ts": "export const a: number = 1;\n" });

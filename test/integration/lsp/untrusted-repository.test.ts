@@ -11,7 +11,10 @@ import { tempDir } from "../../support/temp.ts";
 import { armFakeServer, FAKE_SERVER, fakeServerFiles, fakeTypeScriptFiles, REAL_SERVER } from "./repository-code.ts";
 
 const SETTINGS = { timeoutMs: 20_000, maxFiles: 20, idleMs: 60_000 };
-const TSCONFIG = JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler" }, include: ["src"] });
+const TSCONFIG = JSON.stringify({
+	compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler" },
+	include: ["src"],
+});
 
 const managers: LspManager[] = [];
 afterEach(async () => {
@@ -19,7 +22,11 @@ afterEach(async () => {
 });
 
 function repoWithFakeServer(marker: string): string {
-	const root = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": "export const a: number = 1;\n", ...fakeServerFiles(marker) });
+	const root = makeGitRepo({
+		"tsconfig.json": TSCONFIG,
+		"src/a.ts": "export const a: number = 1;\n",
+		...fakeServerFiles(marker),
+	});
 	armFakeServer(root);
 	return root;
 }
@@ -41,7 +48,9 @@ describe("a repository's own language server", () => {
 		const lsp = manager(root);
 		writeFiles(root, { "src/a.ts": 'export const a: number = "one";\n' });
 		const first = await lsp.check(["src/a.ts"], SETTINGS, false);
-		expect(first.findings.map((f) => f.summary)).toEqual([expect.stringMatching(/^Type error at src\/a\.ts:1:14: Type 'string' is not assignable to type 'number'/)]);
+		expect(first.findings.map((f) => f.summary)).toEqual([
+			expect.stringMatching(/^Type error at src\/a\.ts:1:14: Type 'string' is not assignable to type 'number'/),
+		]);
 		expect(lsp.status().server).toMatchObject({ from: "bundled", path: REAL_SERVER });
 		// Kill the server outright: the next check has to start one again.
 		const pid = lsp.status().pid as number;
@@ -49,7 +58,9 @@ describe("a repository's own language server", () => {
 		await waitForGroupGone(pid, 5000);
 		writeFiles(root, { "src/a.ts": 'export const a: number = "one";\nexport const b: string = 2;\n' });
 		const second = await lsp.check(["src/a.ts"], SETTINGS, false);
-		expect(second.findings.map((f) => f.summary)).toEqual([expect.stringMatching(/^Type error at src\/a\.ts:2:14: Type 'number' is not assignable to type 'string'/)]);
+		expect(second.findings.map((f) => f.summary)).toEqual([
+			expect.stringMatching(/^Type error at src\/a\.ts:2:14: Type 'number' is not assignable to type 'string'/),
+		]);
 		expect(lsp.status().pid).not.toBe(pid);
 		expect(existsSync(marker)).toBe(false);
 	});
@@ -91,7 +102,11 @@ describe("a repository's own language server", () => {
 describe("a repository's own TypeScript", () => {
 	it("is never loaded in an untrusted project: the bundled TypeScript checks instead", async () => {
 		const marker = markerFile();
-		const root = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": "export const a: number = 1;\n", ...fakeTypeScriptFiles(marker) });
+		const root = makeGitRepo({
+			"tsconfig.json": TSCONFIG,
+			"src/a.ts": "export const a: number = 1;\n",
+			...fakeTypeScriptFiles(marker),
+		});
 		const lsp = manager(root);
 		writeFiles(root, { "src/a.ts": 'export const a: number = "one";\n' });
 		expect((await lsp.check(["src/a.ts"], SETTINGS, false)).findings).toHaveLength(1);
@@ -101,7 +116,11 @@ describe("a repository's own TypeScript", () => {
 
 	it("is preferred in a trusted project", async () => {
 		const marker = markerFile();
-		const root = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": "export const a: number = 1;\n", ...fakeTypeScriptFiles(marker) });
+		const root = makeGitRepo({
+			"tsconfig.json": TSCONFIG,
+			"src/a.ts": "export const a: number = 1;\n",
+			...fakeTypeScriptFiles(marker),
+		});
 		const lsp = manager(root);
 		writeFiles(root, { "src/a.ts": 'export const a: number = "one";\n' });
 		expect((await lsp.check(["src/a.ts"], SETTINGS, true)).findings).toHaveLength(1);
@@ -118,11 +137,17 @@ describe("status", () => {
 		writeFiles(root, { "src/a.ts": "export const a: number = 2;\n" });
 		await lsp.check(["src/a.ts"], SETTINGS, false);
 		const untrusted = statusText(lsp);
-		expect(untrusted).toContain(`server: ${REAL_SERVER} (version 6.0.2, bundled: the project is not trusted, so its own node_modules/.bin server is not used)`);
-		expect(untrusted).toContain("TypeScript: 5.9.3, bundled: the project is not trusted, so its own TypeScript is never loaded");
+		expect(untrusted).toContain(
+			`server: ${REAL_SERVER} (version 6.0.2, bundled: the project is not trusted, so its own node_modules/.bin server is not used)`,
+		);
+		expect(untrusted).toContain(
+			"TypeScript: 5.9.3, bundled: the project is not trusted, so its own TypeScript is never loaded",
+		);
 		await lsp.check(["src/a.ts"], SETTINGS, true);
 		const trusted = statusText(lsp);
-		expect(trusted).toContain(`server: ${join(root, FAKE_SERVER)} (version unknown, repository: the project is trusted and has its own node_modules/.bin server)`);
+		expect(trusted).toContain(
+			`server: ${join(root, FAKE_SERVER)} (version unknown, repository: the project is trusted and has its own node_modules/.bin server)`,
+		);
 		expect(trusted).toContain("TypeScript: 5.9.3, bundled: the project is trusted but has no TypeScript of its own");
 	});
 });

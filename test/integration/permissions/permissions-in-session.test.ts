@@ -19,7 +19,8 @@ function writeRules(agentDir: string, rules: unknown): string {
 	return file;
 }
 
-const decision = (d: unknown, reason: unknown = "fits the task") => toolUse("permission_decision", { decision: d, reason });
+const decision = (d: unknown, reason: unknown = "fits the task") =>
+	toolUse("permission_decision", { decision: d, reason });
 
 type Ctx = { messages: Array<{ role: string; content: unknown }> };
 
@@ -31,22 +32,30 @@ function arbiterScript(t: TestSession, answers: FauxResponseStep[]): { inputs: s
 	const inputs: string[] = [];
 	const queue = [...answers];
 	t.reviewer.setResponses(
-		Array.from({ length: 40 }, () => async (ctx: any, options: any, state: any, model: any): Promise<AssistantMessage> => {
-			// The faux provider is shown the messages only: the arbiter's input is known by its heading.
-			const shown = (ctx as Ctx).messages.map((m) => text(m.content)).join("\n");
-			if (!shown.includes("## The call waiting for your decision")) return fauxAssistantMessage("Nothing to report.");
-			inputs.push(shown);
-			const next = queue.shift();
-			if (!next) return fauxAssistantMessage("no answer scripted");
-			return typeof next === "function" ? await next(ctx, options, state, model) : next;
-		}),
+		Array.from(
+			{ length: 40 },
+			() =>
+				async (ctx: any, options: any, state: any, model: any): Promise<AssistantMessage> => {
+					// The faux provider is shown the messages only: the arbiter's input is known by its heading.
+					const shown = (ctx as Ctx).messages.map((m) => text(m.content)).join("\n");
+					if (!shown.includes("## The call waiting for your decision"))
+						return fauxAssistantMessage("Nothing to report.");
+					inputs.push(shown);
+					const next = queue.shift();
+					if (!next) return fauxAssistantMessage("no answer scripted");
+					return typeof next === "function" ? await next(ctx, options, state, model) : next;
+				},
+		),
 	);
 	return { inputs };
 }
 
 /** The tool results the child's calls got, by tool name, read from the child's own session file. */
 function childResults(t: TestSession): Array<{ tool: string; text: string; isError: boolean }> {
-	const parentResult = t.session.messages.filter((m: any) => m.role === "toolResult" && m.toolName === "subagent").map((m: any) => text(m.content)).join("\n");
+	const parentResult = t.session.messages
+		.filter((m: any) => m.role === "toolResult" && m.toolName === "subagent")
+		.map((m: any) => text(m.content))
+		.join("\n");
 	const file = /session (\S+\.jsonl)/.exec(parentResult)?.[1];
 	if (!file) throw new Error(`no child session in: ${parentResult}`);
 	return readFileSync(file, "utf8")
@@ -57,16 +66,29 @@ function childResults(t: TestSession): Array<{ tool: string; text: string; isErr
 		.map((l) => ({ tool: l.message.toolName, text: text(l.message.content), isError: l.message.isError }));
 }
 
-const subagentResult = (t: TestSession) => t.session.messages.filter((m: any) => m.role === "toolResult" && m.toolName === "subagent").map((m: any) => text(m.content)).join("\n");
+const subagentResult = (t: TestSession) =>
+	t.session.messages
+		.filter((m: any) => m.role === "toolResult" && m.toolName === "subagent")
+		.map((m: any) => text(m.content))
+		.join("\n");
 
 function permissionLines(t: TestSession): any[] {
 	const file = join(t.agentDir, "watchdog", "history.jsonl");
 	if (!existsSync(file)) return [];
-	return readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.kind === "permission");
+	return readFileSync(file, "utf8")
+		.trim()
+		.split("\n")
+		.map((l) => JSON.parse(l))
+		.filter((e) => e.kind === "permission");
 }
 
 /** One worker launch whose child makes `calls` in turn and then answers. */
-async function launch(t: TestSession, calls: Array<[string, Record<string, unknown>]>, task = "Look at README.md and report what it says", agent = "worker"): Promise<void> {
+async function launch(
+	t: TestSession,
+	calls: Array<[string, Record<string, unknown>]>,
+	task = "Look at README.md and report what it says",
+	agent = "worker",
+): Promise<void> {
 	t.main.setResponses([
 		toolUse("subagent", { agent, task }),
 		...calls.map(([name, args]) => toolUse(name, args)),
@@ -84,7 +106,10 @@ describe("deny and allow", () => {
 		const file = writeRules(t.agentDir, { write: "deny" });
 		const { inputs } = arbiterScript(t, []);
 		try {
-			await launch(t, [["write", { path: "notes.txt", content: "hi\n" }], ["read", { path: "README.md" }]]);
+			await launch(t, [
+				["write", { path: "notes.txt", content: "hi\n" }],
+				["read", { path: "README.md" }],
+			]);
 			expect(existsSync(join(repo, "notes.txt"))).toBe(false);
 			const [write, read] = childResults(t);
 			expect(write).toMatchObject({ tool: "write", isError: true });
@@ -93,12 +118,21 @@ describe("deny and allow", () => {
 			expect(read.text).toContain("hello");
 			expect(inputs).toEqual([]); // a deny needs no model
 			const [line] = permissionLines(t);
-			expect(line).toMatchObject({ kind: "permission", role: "worker", tool: "write", decision: "deny", how: "rule", latencyMs: 0 });
+			expect(line).toMatchObject({
+				kind: "permission",
+				role: "worker",
+				tool: "write",
+				decision: "deny",
+				how: "rule",
+				latencyMs: 0,
+			});
 			expect(typeof line.run).toBe("string");
 			expect(line.rule).toContain('"write": "deny"');
 			// `history` shows it
 			const shown = (await t.command("/subagents-watchdog history --kind permission")).map((n) => n.message).join("\n");
-			expect(shown).toMatch(/permission\s+permissions\s+write denied by rule · rule "write": "deny" \(global config .*\) · 0 ms · denied by rule \(child worker, run \d{8}-\d{6}-[0-9a-f]{6}\)/);
+			expect(shown).toMatch(
+				/permission\s+permissions\s+write denied by rule · rule "write": "deny" \(global config .*\) · 0 ms · denied by rule \(child worker, run \d{8}-\d{6}-[0-9a-f]{6}\)/,
+			);
 		} finally {
 			await t.dispose();
 		}
@@ -109,10 +143,21 @@ describe("deny and allow", () => {
 		const t = await startSession({ cwd: repo });
 		writeRules(t.agentDir, { write: "deny", edit: "deny" });
 		mkdirSync(join(t.agentDir, "agents"), { recursive: true });
-		writeFileSync(join(t.agentDir, "agents", "scribe.md"), "---\nname: scribe\ndescription: writes notes\ntools: read, write, edit\npermission:\n  write: allow\n---\nYou write notes.\n");
+		writeFileSync(
+			join(t.agentDir, "agents", "scribe.md"),
+			"---\nname: scribe\ndescription: writes notes\ntools: read, write, edit\npermission:\n  write: allow\n---\nYou write notes.\n",
+		);
 		arbiterScript(t, []);
 		try {
-			await launch(t, [["write", { path: "notes.txt", content: "hi\n" }], ["edit", { path: "notes.txt", edits: [{ oldText: "hi", newText: "ho" }] }]], "Write notes.txt", "scribe");
+			await launch(
+				t,
+				[
+					["write", { path: "notes.txt", content: "hi\n" }],
+					["edit", { path: "notes.txt", edits: [{ oldText: "hi", newText: "ho" }] }],
+				],
+				"Write notes.txt",
+				"scribe",
+			);
 			expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("hi\n");
 			const [write, edit] = childResults(t);
 			expect(write).toMatchObject({ tool: "write", isError: false });
@@ -129,12 +174,27 @@ describe("deny and allow", () => {
 		writeRules(t.agentDir, { "*": "deny", "l*": "ask", read: "allow", "r*": "deny", "wri?e": "allow", "w*": "deny" });
 		arbiterScript(t, [decision("approve", "listing the folder fits the task")]);
 		try {
-			await launch(t, [["read", { path: "README.md" }], ["ls", {}], ["write", { path: "n.txt", content: "n\n" }], ["edit", { path: "n.txt", edits: [{ oldText: "n", newText: "m" }] }], ["bash", { command: "echo ran" }]]);
+			await launch(t, [
+				["read", { path: "README.md" }],
+				["ls", {}],
+				["write", { path: "n.txt", content: "n\n" }],
+				["edit", { path: "n.txt", edits: [{ oldText: "n", newText: "m" }] }],
+				["bash", { command: "echo ran" }],
+			]);
 			const results = childResults(t);
-			expect(results.map((r) => [r.tool, r.isError])).toEqual([["read", false], ["ls", false], ["write", false], ["edit", true], ["bash", false]]);
+			expect(results.map((r) => [r.tool, r.isError])).toEqual([
+				["read", false],
+				["ls", false],
+				["write", false],
+				["edit", true],
+				["bash", false],
+			]);
 			expect(results[3].text).toContain('"*": "deny"');
 			expect(results[4].text).toContain("ran");
-			expect(permissionLines(t).map((l) => [l.tool, l.how, l.decision])).toEqual([["ls", "arbiter", "approve"], ["edit", "rule", "deny"]]);
+			expect(permissionLines(t).map((l) => [l.tool, l.how, l.decision])).toEqual([
+				["ls", "arbiter", "approve"],
+				["edit", "rule", "deny"],
+			]);
 		} finally {
 			await t.dispose();
 		}
@@ -149,9 +209,21 @@ describe("ask", () => {
 		const { inputs } = arbiterScript(t, [decision("approve", "writing the notes is the task")]);
 		try {
 			const secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
-			await launch(t, [["read", { path: "README.md" }], ["ls", { path: "." }], ["write", { path: "notes.txt", content: `token = "${secret}"\nsummary: hello\n` }]], "Summarise README.md into notes.txt");
+			await launch(
+				t,
+				[
+					["read", { path: "README.md" }],
+					["ls", { path: "." }],
+					["write", { path: "notes.txt", content: `token = "${secret}"\nsummary: hello\n` }],
+				],
+				"Summarise README.md into notes.txt",
+			);
 			const results = childResults(t);
-			expect(results.map((r) => [r.tool, r.isError])).toEqual([["read", false], ["ls", false], ["write", false]]);
+			expect(results.map((r) => [r.tool, r.isError])).toEqual([
+				["read", false],
+				["ls", false],
+				["write", false],
+			]);
 			expect(readFileSync(join(repo, "notes.txt"), "utf8")).toContain("summary: hello");
 			expect(inputs).toHaveLength(1);
 			const shown = inputs[0];
@@ -164,7 +236,14 @@ describe("ask", () => {
 			expect(shown).toMatch(/read README\.md\nls \./);
 			expect(shown).toContain('"wr*": "ask"');
 			const [line] = permissionLines(t);
-			expect(line).toMatchObject({ role: "worker", tool: "write", decision: "approve", how: "arbiter", reason: "writing the notes is the task", model: "faux-reviewer/reviewer-model" });
+			expect(line).toMatchObject({
+				role: "worker",
+				tool: "write",
+				decision: "approve",
+				how: "arbiter",
+				reason: "writing the notes is the task",
+				model: "faux-reviewer/reviewer-model",
+			});
 			expect(line.latencyMs).toBeGreaterThanOrEqual(0);
 			expect(JSON.stringify(permissionLines(t))).not.toContain("summary: hello");
 		} finally {
@@ -199,18 +278,58 @@ describe("ask", () => {
 
 describe("every arbiter failure denies", () => {
 	const cases: Array<{ name: string; settings: unknown; answer?: FauxResponseStep; failure: string; says: RegExp }> = [
-		{ name: "the child watchdog is off", settings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }), failure: "watchdog-off", says: /child watchdog that arbitrates is off \(children\.enabled is false\)/ },
-		{ name: "no model", settings: wd({ enabled: true, main: { model: "nowhere/none" }, children: { enabled: true } }), failure: "no-model", says: /no usable model: Unknown model nowhere\/none/ },
+		{
+			name: "the child watchdog is off",
+			settings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }),
+			failure: "watchdog-off",
+			says: /child watchdog that arbitrates is off \(children\.enabled is false\)/,
+		},
+		{
+			name: "no model",
+			settings: wd({ enabled: true, main: { model: "nowhere/none" }, children: { enabled: true } }),
+			failure: "no-model",
+			says: /no usable model: Unknown model nowhere\/none/,
+		},
 		{
 			name: "a timeout",
-			settings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, children: { enabled: true }, permissions: { timeoutMs: 1000 } }),
-			answer: (_ctx, options) => new Promise((resolve) => { const done = () => resolve(decision("approve")); const timer = setTimeout(done, 3000); options?.signal?.addEventListener("abort", () => (clearTimeout(timer), done())); }),
+			settings: wd({
+				enabled: true,
+				main: { model: "faux-reviewer/reviewer-model" },
+				children: { enabled: true },
+				permissions: { timeoutMs: 1000 },
+			}),
+			answer: (_ctx, options) =>
+				new Promise((resolve) => {
+					const done = () => resolve(decision("approve"));
+					const timer = setTimeout(done, 3000);
+					options?.signal?.addEventListener("abort", () => (clearTimeout(timer), done()));
+				}),
 			failure: "timeout",
 			says: /did not answer within 1000 ms \(permissions\.timeoutMs\)/,
 		},
-		{ name: "no tool call", settings: ARBITER_ON, answer: fauxAssistantMessage("Sure, go ahead."), failure: "no-tool-call", says: /did not call permission_decision/ },
-		{ name: "malformed arguments", settings: ARBITER_ON, answer: decision("yes"), failure: "malformed", says: /arguments are not \{ decision/ },
-		{ name: "an error", settings: ARBITER_ON, answer: () => { throw new Error("provider exploded"); }, failure: "error", says: /provider exploded|ended with error/ },
+		{
+			name: "no tool call",
+			settings: ARBITER_ON,
+			answer: fauxAssistantMessage("Sure, go ahead."),
+			failure: "no-tool-call",
+			says: /did not call permission_decision/,
+		},
+		{
+			name: "malformed arguments",
+			settings: ARBITER_ON,
+			answer: decision("yes"),
+			failure: "malformed",
+			says: /arguments are not \{ decision/,
+		},
+		{
+			name: "an error",
+			settings: ARBITER_ON,
+			answer: () => {
+				throw new Error("provider exploded");
+			},
+			failure: "error",
+			says: /provider exploded|ended with error/,
+		},
 	];
 	for (const c of cases) {
 		it(`denies on ${c.name}`, async () => {
@@ -236,11 +355,31 @@ describe("every arbiter failure denies", () => {
 
 describe("refused launches", () => {
 	const refusals: Array<{ name: string; rules?: unknown; agent?: string; says: RegExp }> = [
-		{ name: "a bash rule in the global config", rules: { bash: "ask" }, says: /"bash": bash cannot be gated by a tool rule: bash policy belongs to a command-level guard/ },
-		{ name: "a bash rule in frontmatter", agent: "permission:\n  bash: deny\n", says: /agents\/gated\.md: the permission rules of agent "gated": "bash": bash cannot be gated/ },
-		{ name: "a value other than allow, ask or deny", rules: { write: "maybe" }, says: /config\.json: permissions\.rules\.write: must be allow, ask or deny/ },
-		{ name: "rules of the wrong type", rules: '{ "permissions": { "rules": ["write"] } }', says: /config\.json: permissions\.rules: must be an object of tool name or glob/ },
-		{ name: "a misspelt key", rules: '{ "permissions": { "rule": { "write": "deny" } } }', says: /config\.json: permissions: .*rule/ },
+		{
+			name: "a bash rule in the global config",
+			rules: { bash: "ask" },
+			says: /"bash": bash cannot be gated by a tool rule: bash policy belongs to a command-level guard/,
+		},
+		{
+			name: "a bash rule in frontmatter",
+			agent: "permission:\n  bash: deny\n",
+			says: /agents\/gated\.md: the permission rules of agent "gated": "bash": bash cannot be gated/,
+		},
+		{
+			name: "a value other than allow, ask or deny",
+			rules: { write: "maybe" },
+			says: /config\.json: permissions\.rules\.write: must be allow, ask or deny/,
+		},
+		{
+			name: "rules of the wrong type",
+			rules: '{ "permissions": { "rules": ["write"] } }',
+			says: /config\.json: permissions\.rules: must be an object of tool name or glob/,
+		},
+		{
+			name: "a misspelt key",
+			rules: '{ "permissions": { "rule": { "write": "deny" } } }',
+			says: /config\.json: permissions: .*rule/,
+		},
 		{ name: "invalid JSON", rules: '{ "permissions": ', says: /config\.json: invalid JSON at line 1/ },
 	];
 	for (const r of refusals) {
@@ -248,8 +387,14 @@ describe("refused launches", () => {
 			const t = await startSession();
 			if (r.rules !== undefined) writeRules(t.agentDir, typeof r.rules === "string" ? r.rules : r.rules);
 			mkdirSync(join(t.agentDir, "agents"), { recursive: true });
-			writeFileSync(join(t.agentDir, "agents", "gated.md"), `---\nname: gated\ndescription: a gated agent\ntools: read\n${r.agent ?? ""}---\nYou read.\n`);
-			t.main.setResponses([toolUse("subagent", { agent: "gated", task: "read" }), fauxAssistantMessage("I will tell the user.")]);
+			writeFileSync(
+				join(t.agentDir, "agents", "gated.md"),
+				`---\nname: gated\ndescription: a gated agent\ntools: read\n${r.agent ?? ""}---\nYou read.\n`,
+			);
+			t.main.setResponses([
+				toolUse("subagent", { agent: "gated", task: "read" }),
+				fauxAssistantMessage("I will tell the user."),
+			]);
 			try {
 				await t.session.prompt("go");
 				await t.session.waitForIdle();

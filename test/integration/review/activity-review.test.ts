@@ -9,7 +9,11 @@ import { ask, CLARIFY, historyLines, type ReviewerView, view } from "./clarify-h
 import { allText, type Ctx, ON, toolUse, warn } from "./review-helpers.ts";
 
 /** A parent turn that launches a scout, the scout's answer, and the parent's closing line. */
-const scoutRun = (task: string, answer: string, closing: string) => [toolUse("subagent", { agent: "scout", task }), fauxAssistantMessage(answer), fauxAssistantMessage(closing)];
+const scoutRun = (task: string, answer: string, closing: string) => [
+	toolUse("subagent", { agent: "scout", task }),
+	fauxAssistantMessage(answer),
+	fauxAssistantMessage(closing),
+];
 
 describe("activity reviews", () => {
 	it("reviews a run that only launched a child, with the launch and its result, once per prompt", async () => {
@@ -17,7 +21,11 @@ describe("activity reviews", () => {
 		const t = await startSession({ cwd: repo, userSettings: CLARIFY });
 		const views: ReviewerView[] = [];
 		t.main.setResponses([
-			...scoutRun("Find where greet is defined", "greet is defined in src/app.ts line 1.", "The scout found greet in src/app.ts."),
+			...scoutRun(
+				"Find where greet is defined",
+				"greet is defined in src/app.ts line 1.",
+				"The scout found greet in src/app.ts.",
+			),
 			...scoutRun("Find the tests of greet", "There are no tests for greet.", "No tests exist yet."),
 		]);
 		t.reviewer.setResponses([(ctx) => (views.push(view(ctx)), fauxAssistantMessage("clean"))]);
@@ -26,16 +34,27 @@ describe("activity reviews", () => {
 			await t.session.waitForIdle();
 			expect(views).toHaveLength(1);
 			expect(views[0].input).toMatch(/## Orchestration activity\n/);
-			expect(views[0].input).toMatch(/\(new\) \[subagent launch\] \{"agent":"scout","task":"Find where greet is defined"\}\n\[result\]\n[^]*greet is defined in src\/app\.ts line 1\./);
+			expect(views[0].input).toMatch(
+				/\(new\) \[subagent launch\] \{"agent":"scout","task":"Find where greet is defined"\}\n\[result\]\n[^]*greet is defined in src\/app\.ts line 1\./,
+			);
 			expect(views[0].input).toMatch(/Nothing changed locally: this run orchestrated child agents/);
 			expect(views[0].input).toMatch(/## Changed paths \(0\)/);
 			expect(views[0].tools).toContain("watchdog_ask");
-			expect(historyLines(t).find((l) => l.kind === "review")).toMatchObject({ trigger: "activity", outcome: "clean", paths: 0 });
+			expect(historyLines(t).find((l) => l.kind === "review")).toMatchObject({
+				trigger: "activity",
+				outcome: "clean",
+				paths: 0,
+			});
 			const status = (await t.command("/subagents-watchdog status --all")).map((n) => n.message).join("\n");
-			expect(status).toMatch(/Clarification:\n.*on \(main session\)[^]*question not asked, activity review done\n.*activity tail: 1 entry, \d+ of 6000 characters/);
+			expect(status).toMatch(
+				/Clarification:\n.*on \(main session\)[^]*question not asked, activity review done\n.*activity tail: 1 entry, \d+ of 6000 characters/,
+			);
 
 			// Another run in the same prompt (started by something else) launches a child again: no second review.
-			await t.session.sendCustomMessage({ customType: "other-extension", content: "Look for tests too.", display: true }, { triggerTurn: true });
+			await t.session.sendCustomMessage(
+				{ customType: "other-extension", content: "Look for tests too.", display: true },
+				{ triggerTurn: true },
+			);
 			await t.session.waitForIdle();
 			expect(t.reviewer.state.callCount).toBe(1);
 		} finally {
@@ -47,8 +66,14 @@ describe("activity reviews", () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		const t = await startSession({ cwd: repo, userSettings: CLARIFY });
 		const views: ReviewerView[] = [];
-		t.main.setResponses([...scoutRun("first look", "first answer", "first done"), ...scoutRun("second look", "second answer", "second done")]);
-		t.reviewer.setResponses([(ctx) => (views.push(view(ctx)), fauxAssistantMessage("clean")), (ctx) => (views.push(view(ctx)), fauxAssistantMessage("clean"))]);
+		t.main.setResponses([
+			...scoutRun("first look", "first answer", "first done"),
+			...scoutRun("second look", "second answer", "second done"),
+		]);
+		t.reviewer.setResponses([
+			(ctx) => (views.push(view(ctx)), fauxAssistantMessage("clean")),
+			(ctx) => (views.push(view(ctx)), fauxAssistantMessage("clean")),
+		]);
 		try {
 			await t.session.prompt("look once");
 			await t.session.waitForIdle();
@@ -74,7 +99,11 @@ describe("activity reviews", () => {
 			fauxAssistantMessage("a.txt reads b."),
 			fauxAssistantMessage("The scout confirms a.txt."),
 		]);
-		t.reviewer.setResponses([warn({ summary: "a.txt lost its content", evidence: "a.txt now reads b" }), fauxAssistantMessage("r1"), fauxAssistantMessage("clean")]);
+		t.reviewer.setResponses([
+			warn({ summary: "a.txt lost its content", evidence: "a.txt now reads b" }),
+			fauxAssistantMessage("r1"),
+			fauxAssistantMessage("clean"),
+		]);
 		try {
 			await t.session.prompt("change a.txt");
 			await t.session.waitForIdle();
@@ -95,14 +124,23 @@ describe("activity reviews", () => {
 			(ctx) => ((continuation = allText(ctx as Ctx)), toolUse("subagent", { action: "status" })),
 			fauxAssistantMessage("Lane B is on hold until the user confirms the schema."),
 		]);
-		t.reviewer.setResponses([ask({ question: "Is lane B on hold on purpose, or was it forgotten?", evidence: "The scout says two lanes are still running; the scope asks for both to finish" })]);
+		t.reviewer.setResponses([
+			ask({
+				question: "Is lane B on hold on purpose, or was it forgotten?",
+				evidence: "The scout says two lanes are still running; the scope asks for both to finish",
+			}),
+		]);
 		try {
 			await t.session.prompt("Finish both lanes");
 			await t.session.waitForIdle();
 			expect(continuation).toContain("Is lane B on hold on purpose, or was it forgotten?");
 			expect(t.reviewer.state.callCount).toBe(1);
 			expect(t.main.state.callCount).toBe(5);
-			expect(historyLines(t).filter((l) => l.kind === "question").map((l) => l.outcome)).toEqual(["delivered"]);
+			expect(
+				historyLines(t)
+					.filter((l) => l.kind === "question")
+					.map((l) => l.outcome),
+			).toEqual(["delivered"]);
 		} finally {
 			await t.dispose();
 		}
@@ -111,10 +149,20 @@ describe("activity reviews", () => {
 	it("compaction clears the activity tail", async () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		// Keep almost nothing verbatim, so Pi's own /compact has something to summarise in a small session.
-		const t = await startSession({ cwd: repo, userSettings: { ...CLARIFY, compaction: { enabled: false, keepRecentTokens: 1 } } });
+		const t = await startSession({
+			cwd: repo,
+			userSettings: { ...CLARIFY, compaction: { enabled: false, keepRecentTokens: 1 } },
+		});
 		const views: ReviewerView[] = [];
-		t.main.setResponses([...scoutRun("before compaction", "first answer", "first done"), fauxAssistantMessage("Summary of the session so far."), ...scoutRun("after compaction", "second answer", "second done")]);
-		t.reviewer.setResponses([(ctx) => (views.push(view(ctx)), fauxAssistantMessage("clean")), (ctx) => (views.push(view(ctx)), fauxAssistantMessage("clean"))]);
+		t.main.setResponses([
+			...scoutRun("before compaction", "first answer", "first done"),
+			fauxAssistantMessage("Summary of the session so far."),
+			...scoutRun("after compaction", "second answer", "second done"),
+		]);
+		t.reviewer.setResponses([
+			(ctx) => (views.push(view(ctx)), fauxAssistantMessage("clean")),
+			(ctx) => (views.push(view(ctx)), fauxAssistantMessage("clean")),
+		]);
 		try {
 			await t.session.prompt("look once");
 			await t.session.waitForIdle();

@@ -17,7 +17,12 @@ describe("failures are visible and never switch models", () => {
 		let reviewing!: () => void;
 		const started = new Promise<void>((r) => (reviewing = r));
 		let next = "";
-		t.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), fauxAssistantMessage("done"), toolUse("write", { path: "docs.md", content: "docs\n" }), fauxAssistantMessage("follow-up handled")]);
+		t.main.setResponses([
+			toolUse("write", { path: "a.txt", content: "b\n" }),
+			fauxAssistantMessage("done"),
+			toolUse("write", { path: "docs.md", content: "docs\n" }),
+			fauxAssistantMessage("follow-up handled"),
+		]);
 		t.reviewer.setResponses([
 			async (_ctx, options) => {
 				reviewing();
@@ -36,11 +41,17 @@ describe("failures are visible and never switch models", () => {
 			await t.session.prompt("actually, also update the docs", { streamingBehavior: "followUp" });
 			await first;
 			await t.session.waitForIdle();
-			expect(t.notices.map((n) => n.message)).toContain("Watchdog: review cancelled by new input; its 1 changed path(s) stay pending for the next review.");
+			expect(t.notices.map((n) => n.message)).toContain(
+				"Watchdog: review cancelled by new input; its 1 changed path(s) stay pending for the next review.",
+			);
 			expect(entryKinds(t)).not.toContain("custom_message:watchdog-finding");
 			// The next run's review covers a.txt too, and says it was carried over.
-			expect(next).toMatch(/## Changed paths \(2\)\n<<<DATA \w+: changed paths>>>\na\.txt\ndocs\.md\n<<<END DATA \w+>>>/);
-			expect(next).toMatch(/1 of them changed in an earlier run whose review was cancelled or failed[^\n]*\n<<<DATA \w+: carried-over paths>>>\na\.txt\n/);
+			expect(next).toMatch(
+				/## Changed paths \(2\)\n<<<DATA \w+: changed paths>>>\na\.txt\ndocs\.md\n<<<END DATA \w+>>>/,
+			);
+			expect(next).toMatch(
+				/1 of them changed in an earlier run whose review was cancelled or failed[^\n]*\n<<<DATA \w+: carried-over paths>>>\na\.txt\n/,
+			);
 			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/Pending: nothing: every change so far was reviewed/);
 		} finally {
@@ -69,7 +80,9 @@ describe("failures are visible and never switch models", () => {
 			await started;
 			await t.session.setModel(t.reviewer.getModel());
 			await run;
-			expect(t.notices.map((n) => n.message)).toContain("Watchdog: review cancelled by a model change; its 1 changed path(s) stay pending for the next review.");
+			expect(t.notices.map((n) => n.message)).toContain(
+				"Watchdog: review cancelled by a model change; its 1 changed path(s) stay pending for the next review.",
+			);
 			expect(entryKinds(t)).not.toContain("custom_message:watchdog-finding");
 			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/Pending: 1 path\(s\), review cancelled by a model change: a\.txt/);
@@ -80,7 +93,10 @@ describe("failures are visible and never switch models", () => {
 
 	it("reports a review that runs past agentEndTimeoutMs", async () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
-		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, agentEndTimeoutMs: 1000 }) });
+		const t = await startSession({
+			cwd: repo,
+			userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, agentEndTimeoutMs: 1000 }),
+		});
 		t.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), fauxAssistantMessage("done")]);
 		t.reviewer.setResponses([
 			async (_ctx, options) => {
@@ -110,7 +126,12 @@ describe("failures are visible and never switch models", () => {
 	it("reports an unknown reviewer model once, and leaves the runs alone", async () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "nosuch/model" } }) });
-		t.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), fauxAssistantMessage("done"), toolUse("write", { path: "a.txt", content: "c\n" }), fauxAssistantMessage("done again")]);
+		t.main.setResponses([
+			toolUse("write", { path: "a.txt", content: "b\n" }),
+			fauxAssistantMessage("done"),
+			toolUse("write", { path: "a.txt", content: "c\n" }),
+			fauxAssistantMessage("done again"),
+		]);
 		try {
 			await t.session.prompt("change a.txt");
 			await t.session.prompt("change it again");
@@ -131,14 +152,23 @@ describe("failures are visible and never switch models", () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		const t = await startSession({ cwd: repo, userSettings: ON });
 		t.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), fauxAssistantMessage("done")]);
-		t.reviewer.setResponses([fauxAssistantMessage("", { stopReason: "error", errorMessage: "429 Too Many Requests: rate limit reached" })]);
+		t.reviewer.setResponses([
+			fauxAssistantMessage("", { stopReason: "error", errorMessage: "429 Too Many Requests: rate limit reached" }),
+		]);
 		try {
 			await t.session.prompt("change a.txt");
 			await t.session.waitForIdle();
-			expect(t.notices.find((n) => n.level === "warning")?.message).toMatch(/the review failed \(rate-limit\): 429 Too Many Requests/);
+			expect(t.notices.find((n) => n.level === "warning")?.message).toMatch(
+				/the review failed \(rate-limit\): 429 Too Many Requests/,
+			);
 			// The same limit again, in other words (counters and request ids change): not announced again.
 			t.main.setResponses([toolUse("write", { path: "a.txt", content: "c\n" }), fauxAssistantMessage("done")]);
-			t.reviewer.setResponses([fauxAssistantMessage("", { stopReason: "error", errorMessage: "429 rate limit: retry after 17s (request req_8f2a, 3/3 used)" })]);
+			t.reviewer.setResponses([
+				fauxAssistantMessage("", {
+					stopReason: "error",
+					errorMessage: "429 rate limit: retry after 17s (request req_8f2a, 3/3 used)",
+				}),
+			]);
 			await t.session.prompt("change a.txt again");
 			await t.session.waitForIdle();
 			expect(t.notices.filter((n) => /the review failed/.test(n.message))).toHaveLength(1);
@@ -153,8 +183,16 @@ describe("failures are visible and never switch models", () => {
 		const repo = makeGitRepo({ "a.txt": "a\n", "b.txt": "b\n" });
 		const t = await startSession({ cwd: repo, userSettings: ON });
 		let next = "";
-		t.main.setResponses([toolUse("write", { path: "a.txt", content: "a2\n" }), fauxAssistantMessage("done"), toolUse("write", { path: "b.txt", content: "b2\n" }), fauxAssistantMessage("done too")]);
-		t.reviewer.setResponses([fauxAssistantMessage("", { stopReason: "error", errorMessage: "503 upstream overloaded" }), (ctx) => ((next = firstUser(ctx as Ctx)), fauxAssistantMessage("clean"))]);
+		t.main.setResponses([
+			toolUse("write", { path: "a.txt", content: "a2\n" }),
+			fauxAssistantMessage("done"),
+			toolUse("write", { path: "b.txt", content: "b2\n" }),
+			fauxAssistantMessage("done too"),
+		]);
+		t.reviewer.setResponses([
+			fauxAssistantMessage("", { stopReason: "error", errorMessage: "503 upstream overloaded" }),
+			(ctx) => ((next = firstUser(ctx as Ctx)), fauxAssistantMessage("clean")),
+		]);
 		try {
 			await t.session.prompt("change a.txt");
 			await t.session.waitForIdle();
@@ -175,7 +213,11 @@ describe("failures are visible and never switch models", () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		const t = await startSession({ cwd: repo, userSettings: ON });
 		let toolError = "";
-		t.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), fauxAssistantMessage("done"), fauxAssistantMessage("ack")]);
+		t.main.setResponses([
+			toolUse("write", { path: "a.txt", content: "b\n" }),
+			fauxAssistantMessage("done"),
+			fauxAssistantMessage("ack"),
+		]);
 		t.reviewer.setResponses([
 			toolUse("watchdog_warn", { summary: "x", importance: "urgent" }),
 			(ctx) => {
@@ -210,7 +252,9 @@ describe("outside git", () => {
 		try {
 			await t.session.prompt("write notes");
 			await t.session.waitForIdle();
-			expect(input).toMatch(/## Changed paths \(1\)\n<<<DATA \w+: changed paths>>>\nnotes\.md\n<<<END DATA \w+>>>\n\(Not a git repository/);
+			expect(input).toMatch(
+				/## Changed paths \(1\)\n<<<DATA \w+: changed paths>>>\nnotes\.md\n<<<END DATA \w+>>>\n\(Not a git repository/,
+			);
 			expect(entryKinds(t)).toContain("custom:watchdog-review");
 		} finally {
 			await t.dispose();
@@ -224,8 +268,17 @@ describe("scope", () => {
 		const sessionDir = join(repo, "..", `${repo.split("/").pop()}-sessions`);
 		// Keep almost nothing on compaction, so the first prompt is compacted away.
 		const compactEarly = { ...ON, compaction: { enabled: false, keepRecentTokens: 1 } };
-		const first = await startSession({ cwd: repo, userSettings: compactEarly, sessionManager: SessionManager.create(repo, sessionDir) });
-		first.main.setResponses([fauxAssistantMessage("Noted."), fauxAssistantMessage("Understood."), fauxAssistantMessage("Summary of the work so far."), fauxAssistantMessage("Summary of the turn prefix.")]);
+		const first = await startSession({
+			cwd: repo,
+			userSettings: compactEarly,
+			sessionManager: SessionManager.create(repo, sessionDir),
+		});
+		first.main.setResponses([
+			fauxAssistantMessage("Noted."),
+			fauxAssistantMessage("Understood."),
+			fauxAssistantMessage("Summary of the work so far."),
+			fauxAssistantMessage("Summary of the turn prefix."),
+		]);
 		let file: string | undefined;
 		try {
 			await first.session.prompt("Requirement one: keep a.txt lowercase");
@@ -237,14 +290,21 @@ describe("scope", () => {
 			await first.dispose();
 		}
 		expect(file).toBeDefined();
-		const resumed = await startSession({ cwd: repo, agentDir: first.agentDir, userSettings: ON, sessionManager: SessionManager.open(file as string, sessionDir) });
+		const resumed = await startSession({
+			cwd: repo,
+			agentDir: first.agentDir,
+			userSettings: ON,
+			sessionManager: SessionManager.open(file as string, sessionDir),
+		});
 		let input = "";
 		resumed.main.setResponses([toolUse("write", { path: "a.txt", content: "B\n" }), fauxAssistantMessage("done")]);
 		resumed.reviewer.setResponses([(ctx) => ((input = firstUser(ctx as Ctx)), fauxAssistantMessage("clean"))]);
 		try {
 			await resumed.session.prompt("Requirement two: make a.txt say b");
 			await resumed.session.waitForIdle();
-			expect(input).toMatch(/## What the user asked, oldest first\n1\. Requirement one: keep a\.txt lowercase\n2\. Also note the file is small\n3\. Requirement two: make a\.txt say b\n/);
+			expect(input).toMatch(
+				/## What the user asked, oldest first\n1\. Requirement one: keep a\.txt lowercase\n2\. Also note the file is small\n3\. Requirement two: make a\.txt say b\n/,
+			);
 			expect(input).not.toMatch(/You are the watchdog/);
 		} finally {
 			await resumed.dispose();
@@ -260,11 +320,18 @@ describe("WATCHDOG.md", () => {
 		writeFileSync(join(t.agentDir, "WATCHDOG.md"), "User rule: prefer small diffs.\n");
 		const inputs: string[] = [];
 		const capture = (ctx: unknown) => (inputs.push(firstUser(ctx as Ctx)), fauxAssistantMessage("clean"));
-		t.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), fauxAssistantMessage("done"), toolUse("write", { path: "a.txt", content: "c\n" }), fauxAssistantMessage("done")]);
+		t.main.setResponses([
+			toolUse("write", { path: "a.txt", content: "b\n" }),
+			fauxAssistantMessage("done"),
+			toolUse("write", { path: "a.txt", content: "c\n" }),
+			fauxAssistantMessage("done"),
+		]);
 		t.reviewer.setResponses([capture, capture]);
 		try {
 			await t.session.prompt("change a.txt");
-			expect(inputs[0]).toMatch(/## Standing instructions \(WATCHDOG\.md\)\n\(project: .*\)\nProject rule: never touch migrations\.\n\n\(user: .*\)\nUser rule: prefer small diffs\./);
+			expect(inputs[0]).toMatch(
+				/## Standing instructions \(WATCHDOG\.md\)\n\(project: .*\)\nProject rule: never touch migrations\.\n\n\(user: .*\)\nUser rule: prefer small diffs\./,
+			);
 			await writeFileAndDisable(t);
 			await t.session.prompt("change it again");
 			expect(inputs[1]).not.toContain("WATCHDOG.md");
@@ -287,9 +354,21 @@ describe("after a restart", () => {
 	it("status still shows the last review and its findings", async () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		const sessionDir = join(repo, "..", `${repo.split("/").pop()}-sessions`);
-		const first = await startSession({ cwd: repo, userSettings: ON, sessionManager: SessionManager.create(repo, sessionDir) });
+		const first = await startSession({
+			cwd: repo,
+			userSettings: ON,
+			sessionManager: SessionManager.create(repo, sessionDir),
+		});
 		first.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), fauxAssistantMessage("done")]);
-		first.reviewer.setResponses([warn({ importance: "medium", severity: "concern", summary: "a.txt lost its only line", evidence: "a.txt now reads b" }), fauxAssistantMessage("ok")]);
+		first.reviewer.setResponses([
+			warn({
+				importance: "medium",
+				severity: "concern",
+				summary: "a.txt lost its only line",
+				evidence: "a.txt now reads b",
+			}),
+			fauxAssistantMessage("ok"),
+		]);
 		let file: string | undefined;
 		try {
 			await first.session.prompt("change a.txt");
@@ -298,7 +377,12 @@ describe("after a restart", () => {
 		} finally {
 			await first.dispose();
 		}
-		const again = await startSession({ cwd: repo, agentDir: first.agentDir, userSettings: ON, sessionManager: SessionManager.open(file as string, sessionDir) });
+		const again = await startSession({
+			cwd: repo,
+			agentDir: first.agentDir,
+			userSettings: ON,
+			sessionManager: SessionManager.open(file as string, sessionDir),
+		});
 		try {
 			const status = (await again.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/last review: .*faux-reviewer\/reviewer-model .*1 finding/);

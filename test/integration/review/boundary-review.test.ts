@@ -37,16 +37,22 @@ describe("boundary review in a real session", () => {
 			await t.session.waitForIdle();
 			expect(seen.input).toContain("Make greet shorter but keep greeting people by name");
 			expect(seen.input).toContain("src/app.ts");
-			expect(seen.diff).toMatch(/-export const greet = \(name: string\) => `hi \$\{name\}`;\n\+export const greet = \(name: string\) => 'hi';/);
+			expect(seen.diff).toMatch(
+				/-export const greet = \(name: string\) => `hi \$\{name\}`;\n\+export const greet = \(name: string\) => 'hi';/,
+			);
 			expect(seen.continuation).toContain("The new greet() drops the name argument");
 			expect(seen.continuation).toContain("Use the name in the returned greeting");
 			expect(t.main.state.callCount).toBe(3);
 			expect(t.reviewer.state.callCount).toBe(3);
-			expect(entryKinds(t)).toEqual(expect.arrayContaining(["custom_message:watchdog-finding", "custom:watchdog-review"]));
+			expect(entryKinds(t)).toEqual(
+				expect.arrayContaining(["custom_message:watchdog-finding", "custom:watchdog-review"]),
+			);
 			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/last review: .*faux-reviewer\/reviewer-model \(thinking high\).*1 finding/);
 			expect(status).toMatch(/changed paths: src\/app\.ts/);
-			expect(status).toMatch(/1\. blocker \(sent to the agent\) \[reviewer\] The new greet\(\) drops the name argument/);
+			expect(status).toMatch(
+				/1\. blocker \(sent to the agent\) \[reviewer\] The new greet\(\) drops the name argument/,
+			);
 		} finally {
 			await t.dispose();
 		}
@@ -58,11 +64,32 @@ describe("what reaches the model", () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		const t = await startSession({ cwd: repo, userSettings: ON });
 		const contexts: string[] = [];
-		const record = (reply: string) => (ctx: unknown) => (contexts.push(allText(ctx as Ctx)), fauxAssistantMessage(reply));
-		t.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), record("Changed a.txt."), record("Second answer."), record("Third answer.")]);
+		const record = (reply: string) => (ctx: unknown) => (
+			contexts.push(allText(ctx as Ctx)), fauxAssistantMessage(reply)
+		);
+		t.main.setResponses([
+			toolUse("write", { path: "a.txt", content: "b\n" }),
+			record("Changed a.txt."),
+			record("Second answer."),
+			record("Third answer."),
+		]);
 		t.reviewer.setResponses([
-			warn({ summary: "Variable naming in a.txt is terse", evidence: "a.txt holds a single letter", recommendedAction: "Consider a clearer name", importance: "low", severity: "concern", category: "other" }),
-			warn({ summary: "No test covers the new content of a.txt", evidence: "no test file touched", recommendedAction: "Add a test", importance: "medium", severity: "concern", category: "test-gap" }),
+			warn({
+				summary: "Variable naming in a.txt is terse",
+				evidence: "a.txt holds a single letter",
+				recommendedAction: "Consider a clearer name",
+				importance: "low",
+				severity: "concern",
+				category: "other",
+			}),
+			warn({
+				summary: "No test covers the new content of a.txt",
+				evidence: "no test file touched",
+				recommendedAction: "Add a test",
+				importance: "medium",
+				severity: "concern",
+				category: "test-gap",
+			}),
 			fauxAssistantMessage("done"),
 		]);
 		try {
@@ -70,8 +97,13 @@ describe("what reaches the model", () => {
 			await t.session.waitForIdle();
 			await t.session.prompt("and now?");
 			await t.session.prompt("anything else?");
-			const notes = t.session.sessionManager.getEntries().filter((e: any) => e.type === "custom" && e.customType === "watchdog-note") as any[];
-			expect(notes.map((n) => n.data.finding.summary)).toEqual(["Variable naming in a.txt is terse", "No test covers the new content of a.txt"]);
+			const notes = t.session.sessionManager
+				.getEntries()
+				.filter((e: any) => e.type === "custom" && e.customType === "watchdog-note") as any[];
+			expect(notes.map((n) => n.data.finding.summary)).toEqual([
+				"Variable naming in a.txt is terse",
+				"No test covers the new content of a.txt",
+			]);
 			expect(notes[0].data.text).toMatch(/^Watchdog note \(for you only\)\nConcern: Variable naming/);
 			expect(entryKinds(t)).not.toContain("custom_message:watchdog-finding");
 			expect(contexts).toHaveLength(3);
@@ -87,7 +119,14 @@ describe("what reaches the model", () => {
 
 	it("hides concerns below a blocker threshold", async () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
-		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, severityThreshold: "blocker" }) });
+		const t = await startSession({
+			cwd: repo,
+			userSettings: wd({
+				enabled: true,
+				main: { model: "faux-reviewer/reviewer-model" },
+				severityThreshold: "blocker",
+			}),
+		});
 		t.main.setResponses([toolUse("write", { path: "a.txt", content: "b\n" }), fauxAssistantMessage("ok")]);
 		t.reviewer.setResponses([warn({ severity: "concern" }), fauxAssistantMessage("done")]);
 		try {
@@ -105,8 +144,21 @@ describe("what reaches the model", () => {
 describe("when no review runs", () => {
 	const cases: Array<[string, (repo: string) => Array<ReturnType<typeof toolUse>>]> = [
 		["a run that only reads", () => [toolUse("read", { path: "a.txt" })]],
-		["a change that was reverted in the same run", () => [toolUse("write", { path: "a.txt", content: "changed\n" }), toolUse("write", { path: "a.txt", content: "a\n" })]],
-		["a change under tmp/, node_modules/ or the artifact folder", () => [toolUse("write", { path: "tmp/log.txt", content: "x" }), toolUse("write", { path: "node_modules/x/i.js", content: "x" }), toolUse("write", { path: ".pi-subagents/run.json", content: "{}" })]],
+		[
+			"a change that was reverted in the same run",
+			() => [
+				toolUse("write", { path: "a.txt", content: "changed\n" }),
+				toolUse("write", { path: "a.txt", content: "a\n" }),
+			],
+		],
+		[
+			"a change under tmp/, node_modules/ or the artifact folder",
+			() => [
+				toolUse("write", { path: "tmp/log.txt", content: "x" }),
+				toolUse("write", { path: "node_modules/x/i.js", content: "x" }),
+				toolUse("write", { path: ".pi-subagents/run.json", content: "{}" }),
+			],
+		],
 		["a bash command that changes nothing", () => [toolUse("bash", { command: "ls" })]],
 	];
 	for (const [name, steps] of cases) {
@@ -144,14 +196,29 @@ describe("stalemate and bounded continuations", () => {
 	it("stops continuing after the same finding, reworded, three reviews in a row; the next prompt resets", async () => {
 		const repo = makeGitRepo({ "src/app.ts": "export const greet = (name: string) => `hi ${name}`;\n" });
 		const t = await startSession({ cwd: repo, userSettings: ON });
-		const write = (n: number) => toolUse("write", { path: "src/app.ts", content: `export const greet = (name: string) => 'hi ${n}';\n` });
-		t.main.setResponses([write(1), fauxAssistantMessage("done 1"), write(2), fauxAssistantMessage("done 2"), write(3), fauxAssistantMessage("done 3")]);
+		const write = (n: number) =>
+			toolUse("write", { path: "src/app.ts", content: `export const greet = (name: string) => 'hi ${n}';\n` });
+		t.main.setResponses([
+			write(1),
+			fauxAssistantMessage("done 1"),
+			write(2),
+			fauxAssistantMessage("done 2"),
+			write(3),
+			fauxAssistantMessage("done 3"),
+		]);
 		t.reviewer.setResponses([
 			warn(),
 			fauxAssistantMessage("r1"),
-			warn({ summary: "greet() still ignores its name argument", evidence: "In src/app.ts the `name` parameter is never used by greet" }),
+			warn({
+				summary: "greet() still ignores its name argument",
+				evidence: "In src/app.ts the `name` parameter is never used by greet",
+			}),
 			fauxAssistantMessage("r2"),
-			warn({ summary: "The name argument of greet() is dropped again", evidence: "src/app.ts: greet returns a fixed string and ignores `name`", recommendedAction: "Return a greeting that includes name" }),
+			warn({
+				summary: "The name argument of greet() is dropped again",
+				evidence: "src/app.ts: greet returns a fixed string and ignores `name`",
+				recommendedAction: "Return a greeting that includes name",
+			}),
 			fauxAssistantMessage("r3"),
 		]);
 		try {
@@ -183,13 +250,23 @@ describe("stalemate and bounded continuations", () => {
 
 	it("never continues one prompt more than a fixed number of times, whatever the reviewer says", async () => {
 		const repo = makeGitRepo({ "a.txt": "0\n" });
-		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, stalemateRepeats: 20 }) });
+		const t = await startSession({
+			cwd: repo,
+			userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, stalemateRepeats: 20 }),
+		});
 		const main = [];
 		const rev = [];
 		for (let i = 1; i <= 8; i++) {
 			main.push(toolUse("write", { path: "a.txt", content: `${i}\n` }), fauxAssistantMessage(`done ${i}`));
 			// Each review raises a different high finding, so no stalemate ever forms.
-			rev.push(warn({ summary: `Distinct problem number ${i} ${"xyzw".repeat(i)}`, evidence: `evidence ${i} ${"qrst".repeat(i)} in file${i}.md`, category: i % 2 ? "correctness" : "test-gap" }), fauxAssistantMessage("r"));
+			rev.push(
+				warn({
+					summary: `Distinct problem number ${i} ${"xyzw".repeat(i)}`,
+					evidence: `evidence ${i} ${"qrst".repeat(i)} in file${i}.md`,
+					category: i % 2 ? "correctness" : "test-gap",
+				}),
+				fauxAssistantMessage("r"),
+			);
 		}
 		t.main.setResponses(main);
 		t.reviewer.setResponses(rev);

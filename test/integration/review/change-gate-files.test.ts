@@ -47,7 +47,11 @@ const gitListed = (repo: string) =>
 		.map((l) => l.slice(3))
 		.sort();
 
-const write = (repo: string, path: string, content: string): Step => ({ tool: "write", path, act: () => writeFiles(repo, { [path]: content }) });
+const write = (repo: string, path: string, content: string): Step => ({
+	tool: "write",
+	path,
+	act: () => writeFiles(repo, { [path]: content }),
+});
 
 let spawns: ReturnType<typeof countGitProcesses>;
 beforeEach(() => {
@@ -59,8 +63,17 @@ describe("an edit-only run", () => {
 	it("reports the files it changed, with no git process", async () => {
 		const repo = makeGitRepo({ "a.txt": "a\n", "b.txt": "b\n" });
 		const gate = new ChangeGate({ cwd: repo, ignore });
-		const verdict = await run(gate, [write(repo, "a.txt", "b\n"), write(repo, "src/new.ts", "n\n"), { tool: "edit", path: join(repo, "b.txt"), act: () => writeFiles(repo, { "b.txt": "b2\n" }) }]);
-		expect(verdict).toMatchObject({ changed: true, via: "files", paths: ["a.txt", "b.txt", "src/new.ts"], head: git(repo, "rev-parse", "HEAD").trim() });
+		const verdict = await run(gate, [
+			write(repo, "a.txt", "b\n"),
+			write(repo, "src/new.ts", "n\n"),
+			{ tool: "edit", path: join(repo, "b.txt"), act: () => writeFiles(repo, { "b.txt": "b2\n" }) },
+		]);
+		expect(verdict).toMatchObject({
+			changed: true,
+			via: "files",
+			paths: ["a.txt", "b.txt", "src/new.ts"],
+			head: git(repo, "rev-parse", "HEAD").trim(),
+		});
 		expect(spawnedInRun).toBe(0);
 		expect(gate.git?.processes).toBe(0);
 	});
@@ -73,9 +86,18 @@ describe("an edit-only run", () => {
 		const flip = (text: string) => `x${text.slice(1)}`;
 		const changed = await run(gate, [write(repo, "small.txt", flip(small)), write(repo, "large.bin", flip(large))]);
 		expect(changed).toMatchObject({ changed: true, via: "files", paths: ["large.bin", "small.txt"] });
-		const reverted = await run(gate, [write(repo, "small.txt", flip(small)), write(repo, "small.txt", small), write(repo, "large.bin", large)]);
+		const reverted = await run(gate, [
+			write(repo, "small.txt", flip(small)),
+			write(repo, "small.txt", small),
+			write(repo, "large.bin", large),
+		]);
 		expect(reverted).toMatchObject({ changed: true, via: "files", paths: ["large.bin", "small.txt"] });
-		const back = await run(gate, [write(repo, "small.txt", "tmp"), write(repo, "small.txt", small), write(repo, "large.bin", flip(large)), write(repo, "large.bin", large)]);
+		const back = await run(gate, [
+			write(repo, "small.txt", "tmp"),
+			write(repo, "small.txt", small),
+			write(repo, "large.bin", flip(large)),
+			write(repo, "large.bin", large),
+		]);
 		expect(back).toMatchObject({ changed: false, via: "files", paths: [] });
 		expect(spawnedInRun).toBe(0);
 	});
@@ -95,7 +117,11 @@ describe("an edit-only run", () => {
 	});
 
 	it("does not count an ignored path, but does count a tracked file an ignore pattern matches", async () => {
-		const repo = makeGitRepo({ ".gitignore": "dist/\n*.log\n!keep.log\n", "pkg/.gitignore": "gen/\n!dist/\n", "README.md": "r\n" });
+		const repo = makeGitRepo({
+			".gitignore": "dist/\n*.log\n!keep.log\n",
+			"pkg/.gitignore": "gen/\n!dist/\n",
+			"README.md": "r\n",
+		});
 		writeFiles(repo, { "forced.log": "f\n" });
 		git(repo, "add", "-f", "forced.log");
 		git(repo, "commit", "-qm", "forced");
@@ -122,10 +148,16 @@ describe("an edit-only run", () => {
 		writeFileSync(excludes, "*.bak\n");
 		git(repo, "config", "core.excludesFile", excludes);
 		const gate = new ChangeGate({ cwd: repo, ignore });
-		expect(await run(gate, [write(repo, "x.bak", "x\n"), write(repo, "y.txt", "y\n")])).toMatchObject({ via: "files", paths: ["y.txt"] });
+		expect(await run(gate, [write(repo, "x.bak", "x\n"), write(repo, "y.txt", "y\n")])).toMatchObject({
+			via: "files",
+			paths: ["y.txt"],
+		});
 		expect(spawnedInRun).toBe(0);
 		git(repo, "config", "include.path", join(tempDir(), "more.gitconfig"));
-		expect(await run(gate, [write(repo, "z.bak", "z\n"), write(repo, "w.txt", "w\n")])).toMatchObject({ via: "files", paths: ["w.txt"] });
+		expect(await run(gate, [write(repo, "z.bak", "z\n"), write(repo, "w.txt", "w\n")])).toMatchObject({
+			via: "files",
+			paths: ["w.txt"],
+		});
 		expect(spawnedInRun).toBe(1); // one ls-files for the paths in doubt, never a status
 	});
 
@@ -161,7 +193,11 @@ describe("an edit-only run", () => {
 	it("falls back to git status when a bash call follows the edits, and still sees the edits", async () => {
 		const repo = makeGitRepo({ "a.txt": "a\n", "c.txt": "c\n" });
 		const gate = new ChangeGate({ cwd: repo, ignore });
-		const verdict = await run(gate, [write(repo, "a.txt", "a2\n"), write(repo, "c.txt", "c2\n"), { tool: "bash", act: () => writeFiles(repo, { "b.txt": "b\n", "c.txt": "c\n" }) }]);
+		const verdict = await run(gate, [
+			write(repo, "a.txt", "a2\n"),
+			write(repo, "c.txt", "c2\n"),
+			{ tool: "bash", act: () => writeFiles(repo, { "b.txt": "b\n", "c.txt": "c\n" }) },
+		]);
 		expect(verdict).toMatchObject({ changed: true, via: "git", paths: ["a.txt", "b.txt"] });
 		expect(spawnedInRun).toBeGreaterThan(0);
 		expect(spawnedInRun).toBe(gate.git?.processes);
@@ -170,7 +206,9 @@ describe("an edit-only run", () => {
 	it("falls back for an edit of a path it cannot place (Pi's ~ form)", async () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		const gate = new ChangeGate({ cwd: repo, ignore });
-		const verdict = await run(gate, [{ tool: "edit", path: "~/elsewhere.txt", act: () => writeFiles(repo, { "a.txt": "a2\n" }) }]);
+		const verdict = await run(gate, [
+			{ tool: "edit", path: "~/elsewhere.txt", act: () => writeFiles(repo, { "a.txt": "a2\n" }) },
+		]);
 		expect(verdict).toMatchObject({ changed: true, via: "git", paths: ["a.txt"] });
 		expect(spawnedInRun).toBeGreaterThan(0);
 	});
@@ -190,13 +228,20 @@ describe("an edit-only run", () => {
 		writeFiles(repo, { "d.txt": "user work\n" });
 		const gate = new ChangeGate({ cwd: repo, ignore });
 		// One mixed run first, so the gate holds an end state.
-		expect((await run(gate, [{ tool: "bash", act: () => writeFiles(repo, { "e.txt": "e\n" }) }])).paths).toEqual(["e.txt"]);
+		expect((await run(gate, [{ tool: "bash", act: () => writeFiles(repo, { "e.txt": "e\n" }) }])).paths).toEqual([
+			"e.txt",
+		]);
 		// Edits only: a.txt becomes dirty, d.txt is restored to HEAD.
-		expect((await run(gate, [write(repo, "a.txt", "a2\n"), write(repo, "d.txt", "d\n")])).paths).toEqual(["a.txt", "d.txt"]);
+		expect((await run(gate, [write(repo, "a.txt", "a2\n"), write(repo, "d.txt", "d\n")])).paths).toEqual([
+			"a.txt",
+			"d.txt",
+		]);
 		expect(spawnedInRun).toBe(0);
 		// A bash run that changes nothing, then one that reverts a.txt.
 		expect(await run(gate, [{ tool: "bash", act: () => {} }])).toMatchObject({ changed: false, via: "git" });
-		expect((await run(gate, [{ tool: "bash", act: () => writeFiles(repo, { "a.txt": "a\n" }) }])).paths).toEqual(["a.txt"]);
+		expect((await run(gate, [{ tool: "bash", act: () => writeFiles(repo, { "a.txt": "a\n" }) }])).paths).toEqual([
+			"a.txt",
+		]);
 	});
 
 	it("after edits alone, a bash run that does nothing sees no change (start state kept without git)", async () => {
@@ -212,7 +257,11 @@ describe("an edit-only run", () => {
 		const repo = makeGitRepo({ "a.txt": "a\n", "x.log": "tracked\n" });
 		writeFiles(repo, { "a.txt": "user work\n", ".gitignore": "*.log\nbuild/\n" });
 		const gate = new ChangeGate({ cwd: repo, ignore });
-		const verdict = await run(gate, [write(repo, "a.txt", "a\n"), write(repo, "build/o.js", "o\n"), { tool: "bash", act: () => {} }]);
+		const verdict = await run(gate, [
+			write(repo, "a.txt", "a\n"),
+			write(repo, "build/o.js", "o\n"),
+			{ tool: "bash", act: () => {} },
+		]);
 		expect(verdict.paths).toEqual(["a.txt"]);
 		rmSync(join(repo, "build"), { recursive: true });
 	});

@@ -65,7 +65,12 @@ describe("the change gate", () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		const gate = new ChangeGate({ cwd: repo, ignore });
 		const verdict = await run(gate, "bash", () =>
-			writeFiles(repo, { "tmp/x.log": "x", "node_modules/p/index.js": "x", "pkg/node_modules/q.js": "x", ".pi-subagents/run.json": "{}" }),
+			writeFiles(repo, {
+				"tmp/x.log": "x",
+				"node_modules/p/index.js": "x",
+				"pkg/node_modules/q.js": "x",
+				".pi-subagents/run.json": "{}",
+			}),
 		);
 		expect(verdict).toMatchObject({ changed: false, paths: [] });
 	});

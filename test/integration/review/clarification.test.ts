@@ -9,7 +9,8 @@ import { wd } from "../../support/settings-files.ts";
 import { ask, CLARIFY, historyLines, type ReviewerView, view } from "./clarify-helpers.ts";
 import { allText, type Ctx, entryKinds, text, toolUse, warn } from "./review-helpers.ts";
 
-const write = (n: number) => toolUse("write", { path: "src/app.ts", content: `export const greet = (name: string) => 'hi ${n}';\n` });
+const write = (n: number) =>
+	toolUse("write", { path: "src/app.ts", content: `export const greet = (name: string) => 'hi ${n}';\n` });
 
 describe("watchdog_ask", () => {
 	it("ends the review, and the agent's next request carries the question as the watchdog's question", async () => {
@@ -19,7 +20,10 @@ describe("watchdog_ask", () => {
 		t.main.setResponses([
 			write(1),
 			fauxAssistantMessage("Done: greet is shorter."),
-			(ctx) => ((seen.continuation = allText(ctx as Ctx)), fauxAssistantMessage("Yes: the user wants the name kept; I will restore it next.")),
+			(ctx) => (
+				(seen.continuation = allText(ctx as Ctx)),
+				fauxAssistantMessage("Yes: the user wants the name kept; I will restore it next.")
+			),
 		]);
 		t.reviewer.setResponses([(ctx) => ((seen.reviewer = view(ctx)), ask()), fauxAssistantMessage("never reached")]);
 		try {
@@ -38,9 +42,15 @@ describe("watchdog_ask", () => {
 			const status = (await t.command("/subagents-watchdog status --settings")).map((n) => n.message).join("\n");
 			expect(status).toMatch(/Pending: nothing/);
 			const question = historyLines(t).find((l) => l.kind === "question");
-			expect(question).toMatchObject({ source: "main", outcome: "delivered", question: "Did the user want greet to keep the name argument?" });
+			expect(question).toMatchObject({
+				source: "main",
+				outcome: "delivered",
+				question: "Did the user want greet to keep the name argument?",
+			});
 			const history = (await t.command("/subagents-watchdog history")).map((n) => n.message).join("\n");
-			expect(history).toMatch(/question\s+main\s+asked: Did the user want greet to keep the name argument\? → delivered/);
+			expect(history).toMatch(
+				/question\s+main\s+asked: Did the user want greet to keep the name argument\? → delivered/,
+			);
 		} finally {
 			await t.dispose();
 		}
@@ -51,8 +61,18 @@ describe("watchdog_ask", () => {
 		const t = await startSession({ cwd: repo, userSettings: CLARIFY });
 		const views: ReviewerView[] = [];
 		const contexts: string[] = [];
-		const record = (reply: ReturnType<typeof fauxAssistantMessage>) => (ctx: unknown) => (contexts.push(allText(ctx as Ctx)), reply);
-		t.main.setResponses([write(1), fauxAssistantMessage("done 1"), record(write(2)), fauxAssistantMessage("done 2"), write(3), fauxAssistantMessage("done 3"), fauxAssistantMessage("answered")]);
+		const record = (reply: ReturnType<typeof fauxAssistantMessage>) => (ctx: unknown) => (
+			contexts.push(allText(ctx as Ctx)), reply
+		);
+		t.main.setResponses([
+			write(1),
+			fauxAssistantMessage("done 1"),
+			record(write(2)),
+			fauxAssistantMessage("done 2"),
+			write(3),
+			fauxAssistantMessage("done 3"),
+			fauxAssistantMessage("answered"),
+		]);
 		t.reviewer.setResponses([
 			(ctx) => (views.push(view(ctx)), ask()),
 			// The second review of the same prompt: no tool offered; a call anyway is refused.
@@ -75,9 +95,13 @@ describe("watchdog_ask", () => {
 			await t.session.waitForIdle();
 			expect(views).toHaveLength(3);
 			expect(views[2].tools).toContain("watchdog_ask");
-			expect(t.session.sessionManager.getEntries().filter((e: any) => e.customType === "watchdog-question")).toHaveLength(2);
+			expect(
+				t.session.sessionManager.getEntries().filter((e: any) => e.customType === "watchdog-question"),
+			).toHaveLength(2);
 			expect(t.session.getLastAssistantText()).toBe("answered");
-			const asked = historyLines(t).filter((l) => l.kind === "question").map((l) => l.question);
+			const asked = historyLines(t)
+				.filter((l) => l.kind === "question")
+				.map((l) => l.question);
 			expect(asked).toEqual(["Did the user want greet to keep the name argument?", "A question for the new prompt?"]);
 		} finally {
 			await t.dispose();
@@ -89,8 +113,16 @@ describe("watchdog_ask", () => {
 		const t = await startSession({ cwd: repo, userSettings: CLARIFY });
 		let refusal = "";
 		let continuation = "";
-		t.main.setResponses([write(1), fauxAssistantMessage("done"), (ctx) => ((continuation = allText(ctx as Ctx)), fauxAssistantMessage("fixing"))]);
-		t.reviewer.setResponses([warn(), ask(), (ctx) => ((refusal = text((ctx as Ctx).messages.at(-1)?.content)), fauxAssistantMessage("done"))]);
+		t.main.setResponses([
+			write(1),
+			fauxAssistantMessage("done"),
+			(ctx) => ((continuation = allText(ctx as Ctx)), fauxAssistantMessage("fixing")),
+		]);
+		t.reviewer.setResponses([
+			warn(),
+			ask(),
+			(ctx) => ((refusal = text((ctx as Ctx).messages.at(-1)?.content)), fauxAssistantMessage("done")),
+		]);
 		try {
 			await t.session.prompt("Make greet shorter");
 			await t.session.waitForIdle();
@@ -105,7 +137,15 @@ describe("watchdog_ask", () => {
 
 	it("is never offered in cadence reviews", async () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
-		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model:high" }, clarification: true, cadence: { everyNTools: 5 } }) });
+		const t = await startSession({
+			cwd: repo,
+			userSettings: wd({
+				enabled: true,
+				main: { model: "faux-reviewer/reviewer-model:high" },
+				clarification: true,
+				cadence: { everyNTools: 5 },
+			}),
+		});
 		const views: ReviewerView[] = [];
 		let called!: () => void;
 		const cadenceCalled = new Promise<void>((r) => (called = r));
@@ -126,9 +166,25 @@ describe("watchdog_ask", () => {
 
 	it("is not offered while a finding is in stalemate", async () => {
 		const repo = makeGitRepo({ "src/app.ts": "export const greet = (name: string) => `hi ${name}`;\n" });
-		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model:high" }, clarification: true, lsp: { enabled: false }, stalemateRepeats: 2 }) });
+		const t = await startSession({
+			cwd: repo,
+			userSettings: wd({
+				enabled: true,
+				main: { model: "faux-reviewer/reviewer-model:high" },
+				clarification: true,
+				lsp: { enabled: false },
+				stalemateRepeats: 2,
+			}),
+		});
 		const views: ReviewerView[] = [];
-		t.main.setResponses([write(1), fauxAssistantMessage("done 1"), write(2), fauxAssistantMessage("done 2"), write(3), fauxAssistantMessage("done 3")]);
+		t.main.setResponses([
+			write(1),
+			fauxAssistantMessage("done 1"),
+			write(2),
+			fauxAssistantMessage("done 2"),
+			write(3),
+			fauxAssistantMessage("done 3"),
+		]);
 		t.reviewer.setResponses([
 			(ctx) => (views.push(view(ctx)), warn()),
 			fauxAssistantMessage("r1"),
@@ -141,7 +197,10 @@ describe("watchdog_ask", () => {
 			await t.session.waitForIdle();
 			expect(t.notices.map((n) => n.message).join("\n")).toMatch(/Watchdog stalemate/);
 			// Something else (another extension, a background child's notice) starts a run in the same prompt.
-			await t.session.sendCustomMessage({ customType: "other-extension", content: "A background job finished.", display: true }, { triggerTurn: true });
+			await t.session.sendCustomMessage(
+				{ customType: "other-extension", content: "A background job finished.", display: true },
+				{ triggerTurn: true },
+			);
 			await t.session.waitForIdle();
 			expect(views).toHaveLength(3);
 			expect(views[0].tools).toContain("watchdog_ask");
@@ -158,7 +217,9 @@ describe("forgotten authorized work", () => {
 		const t = await startSession({ cwd: repo, userSettings: CLARIFY });
 		const views: ReviewerView[] = [];
 		const contexts: string[] = [];
-		const record = (reply: string) => (ctx: unknown) => (contexts.push(allText(ctx as Ctx)), fauxAssistantMessage(reply));
+		const record = (reply: string) => (ctx: unknown) => (
+			contexts.push(allText(ctx as Ctx)), fauxAssistantMessage(reply)
+		);
 		t.main.setResponses([
 			toolUse("write", { path: "a.txt", content: "a\n" }),
 			fauxAssistantMessage("Added a.txt."),
@@ -167,9 +228,28 @@ describe("forgotten authorized work", () => {
 			record("Added c.txt."),
 			record("Anything else?"),
 		]);
-		const high = warn({ summary: "b.txt was asked for and never created", evidence: "The user asked for a.txt and b.txt; the diff adds only a.txt", recommendedAction: "Create b.txt", importance: "high", severity: "concern", category: "missed-constraint" });
-		const medium = warn({ summary: "Second requested file d.txt is still missing", evidence: "Scope item 2 names d.txt; `find` shows no such file after this run wrote c.txt", recommendedAction: "Add d.txt too", importance: "medium", severity: "concern", category: "missed-constraint" });
-		t.reviewer.setResponses([(ctx) => (views.push(view(ctx)), high), fauxAssistantMessage("r1"), (ctx) => (views.push(view(ctx)), medium), fauxAssistantMessage("r2")]);
+		const high = warn({
+			summary: "b.txt was asked for and never created",
+			evidence: "The user asked for a.txt and b.txt; the diff adds only a.txt",
+			recommendedAction: "Create b.txt",
+			importance: "high",
+			severity: "concern",
+			category: "missed-constraint",
+		});
+		const medium = warn({
+			summary: "Second requested file d.txt is still missing",
+			evidence: "Scope item 2 names d.txt; `find` shows no such file after this run wrote c.txt",
+			recommendedAction: "Add d.txt too",
+			importance: "medium",
+			severity: "concern",
+			category: "missed-constraint",
+		});
+		t.reviewer.setResponses([
+			(ctx) => (views.push(view(ctx)), high),
+			fauxAssistantMessage("r1"),
+			(ctx) => (views.push(view(ctx)), medium),
+			fauxAssistantMessage("r2"),
+		]);
 		try {
 			await t.session.prompt("Add a.txt and b.txt");
 			await t.session.waitForIdle();
@@ -195,7 +275,14 @@ describe("forgotten authorized work", () => {
 describe("clarification off", () => {
 	it("offers no watchdog_ask and adds nothing to the reviewer's prompt or input", async () => {
 		const repo = makeGitRepo({ "src/app.ts": "export const greet = (name: string) => `hi ${name}`;\n" });
-		const t = await startSession({ cwd: repo, userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model:high" }, lsp: { enabled: false } }) });
+		const t = await startSession({
+			cwd: repo,
+			userSettings: wd({
+				enabled: true,
+				main: { model: "faux-reviewer/reviewer-model:high" },
+				lsp: { enabled: false },
+			}),
+		});
 		const views: ReviewerView[] = [];
 		t.main.setResponses([write(1), fauxAssistantMessage("done")]);
 		t.reviewer.setResponses([(ctx) => (views.push(view(ctx)), fauxAssistantMessage("clean"))]);

@@ -16,16 +16,27 @@ describe("a clean boundary review", () => {
 		const t = await startSession({ cwd: repo, userSettings: ON });
 		try {
 			for (let round = 1; round <= 3; round++) {
-				t.main.setResponses([toolUse("write", { path: "a.txt", content: `round ${round}\n` }), fauxAssistantMessage(`Wrote round ${round}.`)]);
-				t.reviewer.setResponses([fauxAssistantMessage("No findings: a.txt holds the new round and nothing else changed.")]);
+				t.main.setResponses([
+					toolUse("write", { path: "a.txt", content: `round ${round}\n` }),
+					fauxAssistantMessage(`Wrote round ${round}.`),
+				]);
+				t.reviewer.setResponses([
+					fauxAssistantMessage("No findings: a.txt holds the new round and nothing else changed."),
+				]);
 				await t.session.prompt(`Write round ${round} into a.txt`);
 				await t.session.waitForIdle();
 				const reviews = entryKinds(t).filter((k) => k === "custom:watchdog-review");
 				expect(reviews).toHaveLength(round);
-				const last = t.session.sessionManager.getEntries().filter((e: any) => e.customType === "watchdog-review").at(-1) as any;
+				const last = t.session.sessionManager
+					.getEntries()
+					.filter((e: any) => e.customType === "watchdog-review")
+					.at(-1) as any;
 				expect(last.data).toMatchObject({ status: "clean", trigger: "boundary" });
 			}
-			const history = readFileSync(join(t.agentDir, "watchdog", "history.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+			const history = readFileSync(join(t.agentDir, "watchdog", "history.jsonl"), "utf8")
+				.trim()
+				.split("\n")
+				.map((l) => JSON.parse(l));
 			expect(history.filter((h: any) => h.kind === "review" && h.outcome === "clean")).toHaveLength(3);
 		} finally {
 			await t.dispose();
@@ -44,13 +55,20 @@ describe("a clean boundary review", () => {
 			},
 		});
 		try {
-			t.main.setResponses([toolUse("write", { path: "a.txt", content: "one\n" }), fauxAssistantMessage("Wrote a.txt.")]);
+			t.main.setResponses([
+				toolUse("write", { path: "a.txt", content: "one\n" }),
+				fauxAssistantMessage("Wrote a.txt."),
+			]);
 			t.reviewer.setResponses([fauxAssistantMessage("No findings.")]);
 			await t.session.prompt("Write a.txt");
 			await t.session.waitForIdle();
 			expect(entryKinds(t).filter((k) => k === "custom:watchdog-review")).toHaveLength(1);
 
-			t.main.setResponses([toolUse("write", { path: "src/app.ts", content: "export const greet = (name: string) => 'hi';\n" }), fauxAssistantMessage("Done."), fauxAssistantMessage("I will use the name.")]);
+			t.main.setResponses([
+				toolUse("write", { path: "src/app.ts", content: "export const greet = (name: string) => 'hi';\n" }),
+				fauxAssistantMessage("Done."),
+				fauxAssistantMessage("I will use the name."),
+			]);
 			t.reviewer.setResponses([warn(), fauxAssistantMessage("Reported.")]);
 			await t.session.prompt("Make greet shorter");
 			await t.session.waitForIdle();

@@ -7,7 +7,13 @@ import { git, makeGitRepo, writeFiles } from "../../support/git.ts";
 const wanted = new Set(["a.txt", "deep/er/b.txt", "deep/er/c.txt", "new.txt", "missing.txt", "ünï code.txt"]);
 
 function repoWithFiles(): string {
-	const repo = makeGitRepo({ "a.txt": "a\n", "deep/er/b.txt": "b\n", "deep/er/c.txt": "c\n", "ünï code.txt": "u\n", "z.txt": "z\n" });
+	const repo = makeGitRepo({
+		"a.txt": "a\n",
+		"deep/er/b.txt": "b\n",
+		"deep/er/c.txt": "c\n",
+		"ünï code.txt": "u\n",
+		"z.txt": "z\n",
+	});
 	writeFiles(repo, { "new.txt": "n\n" });
 	git(repo, "add", "-N", "new.txt"); // intent-to-add: an extended-flags entry (version 3)
 	return repo;
@@ -18,7 +24,9 @@ describe("trackedAmong", () => {
 		it(`reads an index of version ${version}`, () => {
 			const repo = repoWithFiles();
 			git(repo, "update-index", "--index-version", version);
-			expect(trackedAmong(join(repo, ".git", "index"), wanted, 20)).toEqual(new Set(["a.txt", "deep/er/b.txt", "deep/er/c.txt", "new.txt", "ünï code.txt"]));
+			expect(trackedAmong(join(repo, ".git", "index"), wanted, 20)).toEqual(
+				new Set(["a.txt", "deep/er/b.txt", "deep/er/c.txt", "new.txt", "ünï code.txt"]),
+			);
 		});
 	}
 

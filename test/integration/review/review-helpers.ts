@@ -5,7 +5,8 @@ import type { TestSession } from "../../support/pi-session.ts";
 import { wd } from "../../support/settings-files.ts";
 
 export const ON = wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model:high" } });
-export const toolUse = (name: string, args: Record<string, unknown>) => fauxAssistantMessage([fauxToolCall(name, args as Parameters<typeof fauxToolCall>[1])], { stopReason: "toolUse" });
+export const toolUse = (name: string, args: Record<string, unknown>) =>
+	fauxAssistantMessage([fauxToolCall(name, args as Parameters<typeof fauxToolCall>[1])], { stopReason: "toolUse" });
 export const warn = (over: Record<string, unknown> = {}) =>
 	toolUse("watchdog_warn", {
 		summary: "The new greet() drops the name argument",
@@ -20,4 +21,5 @@ export { text };
 export type Ctx = { messages: Array<{ role: string; content: unknown }> };
 export const firstUser = (ctx: Ctx) => text(ctx.messages.find((m) => m.role === "user")?.content);
 export const allText = (ctx: Ctx) => ctx.messages.map((m) => text(m.content)).join("\n");
-export const entryKinds = (t: TestSession) => t.session.sessionManager.getEntries().map((e: any) => (e.customType ? `${e.type}:${e.customType}` : e.type));
+export const entryKinds = (t: TestSession) =>
+	t.session.sessionManager.getEntries().map((e: any) => (e.customType ? `${e.type}:${e.customType}` : e.type));

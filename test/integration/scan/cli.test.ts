@@ -9,34 +9,119 @@ const run = (args: string[]) => runBin(args, { env: { PI_CODING_AGENT_DIR: tempD
 /** A pi-subagents transcript whose agent polls the same status seven times. */
 function loopingTranscript(): string {
 	let ts = 1;
-	const base = () => ({ version: 1, source: "foreground", runId: "r1", agent: "researcher", childIndex: 0, cwd: "/repo", ts: ts++, timestamp: "2026-07-01T10:00:00.000Z" });
-	const lines: object[] = [{ ...base(), recordType: "message", sourceEventType: "initial_prompt", role: "user", text: "Wait for the supervisor, then research X.", message: { role: "user", content: [{ type: "text", text: "Wait for the supervisor, then research X." }] } }];
+	const base = () => ({
+		version: 1,
+		source: "foreground",
+		runId: "r1",
+		agent: "researcher",
+		childIndex: 0,
+		cwd: "/repo",
+		ts: ts++,
+		timestamp: "2026-07-01T10:00:00.000Z",
+	});
+	const lines: object[] = [
+		{
+			...base(),
+			recordType: "message",
+			sourceEventType: "initial_prompt",
+			role: "user",
+			text: "Wait for the supervisor, then research X.",
+			message: { role: "user", content: [{ type: "text", text: "Wait for the supervisor, then research X." }] },
+		},
+	];
 	for (let i = 0; i < 7; i++) {
-		lines.push({ ...base(), recordType: "message", role: "assistant", message: { role: "assistant", content: [{ type: "toolCall", id: `c${i}`, name: "intercom", arguments: { action: "status" } }], stopReason: "toolUse" } });
-		lines.push({ ...base(), recordType: "message", role: "toolResult", message: { role: "toolResult", toolCallId: `c${i}`, toolName: "intercom", content: [{ type: "text", text: "no new messages" }], isError: false } });
+		lines.push({
+			...base(),
+			recordType: "message",
+			role: "assistant",
+			message: {
+				role: "assistant",
+				content: [{ type: "toolCall", id: `c${i}`, name: "intercom", arguments: { action: "status" } }],
+				stopReason: "toolUse",
+			},
+		});
+		lines.push({
+			...base(),
+			recordType: "message",
+			role: "toolResult",
+			message: {
+				role: "toolResult",
+				toolCallId: `c${i}`,
+				toolName: "intercom",
+				content: [{ type: "text", text: "no new messages" }],
+				isError: false,
+			},
+		});
 	}
 	return writeSessionFile("looping_transcript.jsonl", lines);
 }
 
 /** A Claude Code log with steady, varied work: no loop. */
 function steadyClaudeLog(): string {
-	const lines: object[] = [{ type: "user", uuid: "u0", sessionId: "s", cwd: "/repo", message: { role: "user", content: "Summarise the modules" } }];
+	const lines: object[] = [
+		{
+			type: "user",
+			uuid: "u0",
+			sessionId: "s",
+			cwd: "/repo",
+			message: { role: "user", content: "Summarise the modules" },
+		},
+	];
 	for (let i = 0; i < 8; i++) {
-		lines.push({ type: "assistant", uuid: `a${i}`, sessionId: "s", message: { id: `m${i}`, role: "assistant", content: [{ type: "tool_use", id: `t${i}`, name: "Read", input: { file_path: `/repo/src/m${i}.ts` } }] } });
-		lines.push({ type: "user", uuid: `r${i}`, sessionId: "s", message: { role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: `export const m${i} = ${i};` }] } });
+		lines.push({
+			type: "assistant",
+			uuid: `a${i}`,
+			sessionId: "s",
+			message: {
+				id: `m${i}`,
+				role: "assistant",
+				content: [{ type: "tool_use", id: `t${i}`, name: "Read", input: { file_path: `/repo/src/m${i}.ts` } }],
+			},
+		});
+		lines.push({
+			type: "user",
+			uuid: `r${i}`,
+			sessionId: "s",
+			message: {
+				role: "user",
+				content: [{ type: "tool_result", tool_use_id: `t${i}`, content: `export const m${i} = ${i};` }],
+			},
+		});
 	}
-	lines.push({ type: "assistant", uuid: "end", sessionId: "s", message: { id: "mend", role: "assistant", content: [{ type: "text", text: "Eight small modules." }] } });
+	lines.push({
+		type: "assistant",
+		uuid: "end",
+		sessionId: "s",
+		message: { id: "mend", role: "assistant", content: [{ type: "text", text: "Eight small modules." }] },
+	});
 	return writeSessionFile("session.jsonl", lines);
 }
 
 /** A Pi session file with two edits. */
 function piSession(): string {
-	const e = (id: string, parentId: string | null, message: object) => ({ type: "message", id, parentId, timestamp: "2026-07-01T10:00:00.000Z", message });
+	const e = (id: string, parentId: string | null, message: object) => ({
+		type: "message",
+		id,
+		parentId,
+		timestamp: "2026-07-01T10:00:00.000Z",
+		message,
+	});
 	return writeSessionFile("2026-07-01_session.jsonl", [
 		{ type: "session", version: 3, id: "sess", timestamp: "2026-07-01T10:00:00.000Z", cwd: "/repo" },
 		e("1", null, { role: "user", content: "fix it", timestamp: 1 }),
-		e("2", "1", { role: "assistant", content: [{ type: "toolCall", id: "x1", name: "edit", arguments: { path: "a.ts", edits: [] } }], stopReason: "toolUse" }),
-		e("3", "2", { role: "toolResult", toolCallId: "x1", toolName: "edit", content: [{ type: "text", text: "Edited a.ts" }], isError: false, details: { diff: "-a\n+b" } }),
+		e("2", "1", {
+			role: "assistant",
+			content: [{ type: "toolCall", id: "x1", name: "edit", arguments: { path: "a.ts", edits: [] } }],
+			stopReason: "toolUse",
+		}),
+		e("3", "2", {
+			role: "toolResult",
+			toolCallId: "x1",
+			toolName: "edit",
+			content: [{ type: "text", text: "Edited a.ts" }],
+			isError: false,
+			details: { diff: "-a\n+b" },
+		}),
 		e("4", "3", { role: "assistant", content: [{ type: "text", text: "Fixed." }], stopReason: "stop" }),
 	]);
 }
@@ -47,21 +132,32 @@ describe("pi-watchdog scan", () => {
 		const { code, stdout, stderr } = await run(["scan", "--json", ...files]);
 		expect(stderr).toBe("");
 		expect(code).toBe(0);
-		const reports = stdout.trim().split("\n").map((l) => JSON.parse(l));
+		const reports = stdout
+			.trim()
+			.split("\n")
+			.map((l) => JSON.parse(l));
 		expect(reports.map((r) => [r.format, r.calls, r.loop.flagged])).toEqual([
 			["pi-subagents", 7, true],
 			["claude-code", 8, false],
 			["pi", 1, false],
 		]);
 		expect(reports[0].file).toBe(files[0]);
-		expect(reports[0].loop.signals[0]).toMatchObject({ kind: "repeat", from: 0, to: 6, summary: "Same answer from intercom 7 times in a row", evidence: expect.stringMatching(/^Call: intercom .*\. Identical answers at calls 0–6/) });
+		expect(reports[0].loop.signals[0]).toMatchObject({
+			kind: "repeat",
+			from: 0,
+			to: 6,
+			summary: "Same answer from intercom 7 times in a row",
+			evidence: expect.stringMatching(/^Call: intercom .*\. Identical answers at calls 0–6/),
+		});
 		expect(Object.keys(reports[0])).toEqual(["file", "format", "calls", "loop", "claims", "idle", "skippedLines"]);
 	});
 
 	it("prints a readable report without --json", async () => {
 		const { code, stdout } = await run(["scan", loopingTranscript(), steadyClaudeLog()]);
 		expect(code).toBe(0);
-		expect(stdout).toMatch(/looping_transcript\.jsonl\n  format: pi-subagents, 7 tool calls\n  loops: \d signal\(s\)\n    repeat   calls 0–6: Same answer from intercom 7 times in a row\n {13}Call: intercom /);
+		expect(stdout).toMatch(
+			/looping_transcript\.jsonl\n  format: pi-subagents, 7 tool calls\n  loops: \d signal\(s\)\n    repeat   calls 0–6: Same answer from intercom 7 times in a row\n {13}Call: intercom /,
+		);
 		expect(stdout).toMatch(/session\.jsonl\n  format: claude-code, 8 tool calls\n  loops: none found/);
 	});
 
@@ -69,8 +165,12 @@ describe("pi-watchdog scan", () => {
 		const unknown = writeText("notes.txt", "just some text\n");
 		const { code, stdout, stderr } = await run(["scan", "--json", "/no/such/file.jsonl", unknown, piSession()]);
 		expect(code).toBe(0);
-		expect(stderr).toMatch(/1 file\(s\) not scanned:\n  \/no\/such\/file\.jsonl: cannot read the file \(no such file\)/);
-		expect(stderr).toMatch(/1 file\(s\) not a recognised session format \(expected a Pi session file, a pi-subagents transcript, Claude Code JSONL or a Claude Code Markdown export\):\n  \S*notes\.txt\n/);
+		expect(stderr).toMatch(
+			/1 file\(s\) not scanned:\n  \/no\/such\/file\.jsonl: cannot read the file \(no such file\)/,
+		);
+		expect(stderr).toMatch(
+			/1 file\(s\) not a recognised session format \(expected a Pi session file, a pi-subagents transcript, Claude Code JSONL or a Claude Code Markdown export\):\n  \S*notes\.txt\n/,
+		);
 		expect(stdout.trim().split("\n")).toHaveLength(1);
 	});
 
@@ -83,7 +183,9 @@ describe("pi-watchdog scan", () => {
 	});
 
 	it("explains its usage", async () => {
-		expect((await run(["--help"])).stdout).toMatch(/usage: pi-watchdog scan \[--json\] \[--all\] \[--since AGE\] \[PATH\.\.\.\]/);
+		expect((await run(["--help"])).stdout).toMatch(
+			/usage: pi-watchdog scan \[--json\] \[--all\] \[--since AGE\] \[PATH\.\.\.\]/,
+		);
 		for (const [args, message] of [
 			[["scan", "--bogus"], /unknown option --bogus/],
 			[["scan", "--since", "soon"], /--since needs an age like 7d/],

@@ -10,11 +10,30 @@ import { startSession } from "../../support/pi-session.ts";
 import { tempDir } from "../../support/temp.ts";
 import { assistant, call, prompt, readAll, writeSessionFile } from "../../support/session-files.ts";
 
-const entry = (id: string, message: Record<string, unknown>) => ({ type: "message", id, parentId: null, timestamp: "2026-01-01T00:00:00.000Z", message });
-const asks = (id: string, blocks: unknown[]) => entry(id, { role: "assistant", content: blocks, stopReason: "toolUse" });
-const toolCall = (id: string, name: string, args: Record<string, unknown>) => ({ type: "toolCall", id, name, arguments: args });
+const entry = (id: string, message: Record<string, unknown>) => ({
+	type: "message",
+	id,
+	parentId: null,
+	timestamp: "2026-01-01T00:00:00.000Z",
+	message,
+});
+const asks = (id: string, blocks: unknown[]) =>
+	entry(id, { role: "assistant", content: blocks, stopReason: "toolUse" });
+const toolCall = (id: string, name: string, args: Record<string, unknown>) => ({
+	type: "toolCall",
+	id,
+	name,
+	arguments: args,
+});
 const result = (id: string, toolCallId: string, toolName: string, text: string, isError = false, details?: unknown) =>
-	entry(id, { role: "toolResult", toolCallId, toolName, content: [{ type: "text", text }], isError, ...(details ? { details } : {}) });
+	entry(id, {
+		role: "toolResult",
+		toolCallId,
+		toolName,
+		content: [{ type: "text", text }],
+		isError,
+		...(details ? { details } : {}),
+	});
 
 describe("Pi session files", () => {
 	it("reads prompts, visible assistant text and paired calls in order", async () => {
@@ -34,11 +53,25 @@ describe("Pi session files", () => {
 			result("r3", "c3", "bash", "1 failed\n\nCommand exited with code 1", true),
 			{ type: "custom", customType: "watchdog-scope", data: {}, id: "x1", parentId: null, timestamp: "t" },
 			asks("a3", [toolCall("c4", "edit", { path: "src/parser.ts", edits: [{ oldText: "a", newText: "b" }] })]),
-			result("r4", "c4", "edit", "Successfully replaced 1 block(s) in src/parser.ts.", false, { diff: "-1 a\n+1 b", firstChangedLine: 1 }),
-			asks("a4", [toolCall("c5", "subagent", { action: "status" }), toolCall("c6", "grep", { pattern: "parse\\(", path: "src" })]),
+			result("r4", "c4", "edit", "Successfully replaced 1 block(s) in src/parser.ts.", false, {
+				diff: "-1 a\n+1 b",
+				firstChangedLine: 1,
+			}),
+			asks("a4", [
+				toolCall("c5", "subagent", { action: "status" }),
+				toolCall("c6", "grep", { pattern: "parse\\(", path: "src" }),
+			]),
 			result("r5", "c5", "subagent", "1 running"),
 			result("r6", "c6", "grep", "src/parser.ts:3: parse("),
-			{ type: "compaction", id: "k", parentId: null, timestamp: "t", summary: "earlier work", firstKeptEntryId: "u1", tokensBefore: 1 },
+			{
+				type: "compaction",
+				id: "k",
+				parentId: null,
+				timestamp: "t",
+				summary: "earlier work",
+				firstKeptEntryId: "u1",
+				tokensBefore: 1,
+			},
 			entry("u2", { role: "user", content: "Now run the tests again" }),
 			asks("a5", [toolCall("c7", "write", { path: "notes.md", content: "done" })]),
 			result("r7", "c7", "write", "Wrote notes.md"),
@@ -49,9 +82,35 @@ describe("Pi session files", () => {
 		expect(events).toStrictEqual([
 			prompt("Fix the parser"),
 			assistant("Reading it in two parts."),
-			call({ index: 0, name: "read", kind: "read", args: { path: "src/parser.ts", offset: 1, limit: 200 }, path: "src/parser.ts", offset: 1, limit: 200, result: "first part" }),
-			call({ index: 1, name: "read", kind: "read", args: { path: "src/parser.ts", offset: 201, limit: 200 }, path: "src/parser.ts", offset: 201, limit: 200, result: "second part" }),
-			call({ index: 2, name: "bash", kind: "bash", args: { command: "npm test" }, command: "npm test", result: "1 failed\n\nCommand exited with code 1", isError: true }),
+			call({
+				index: 0,
+				name: "read",
+				kind: "read",
+				args: { path: "src/parser.ts", offset: 1, limit: 200 },
+				path: "src/parser.ts",
+				offset: 1,
+				limit: 200,
+				result: "first part",
+			}),
+			call({
+				index: 1,
+				name: "read",
+				kind: "read",
+				args: { path: "src/parser.ts", offset: 201, limit: 200 },
+				path: "src/parser.ts",
+				offset: 201,
+				limit: 200,
+				result: "second part",
+			}),
+			call({
+				index: 2,
+				name: "bash",
+				kind: "bash",
+				args: { command: "npm test" },
+				command: "npm test",
+				result: "1 failed\n\nCommand exited with code 1",
+				isError: true,
+			}),
 			call({
 				index: 3,
 				name: "edit",
@@ -62,9 +121,25 @@ describe("Pi session files", () => {
 				changed: true,
 			}),
 			call({ index: 4, name: "subagent", kind: "poll", args: { action: "status" }, result: "1 running" }),
-			call({ index: 5, name: "grep", kind: "search", args: { pattern: "parse\\(", path: "src" }, path: "src", pattern: "parse\\(", result: "src/parser.ts:3: parse(" }),
+			call({
+				index: 5,
+				name: "grep",
+				kind: "search",
+				args: { pattern: "parse\\(", path: "src" },
+				path: "src",
+				pattern: "parse\\(",
+				result: "src/parser.ts:3: parse(",
+			}),
 			prompt("Now run the tests again"),
-			call({ index: 6, name: "write", kind: "write", args: { path: "notes.md", content: "done" }, path: "notes.md", result: "Wrote notes.md", changed: true }),
+			call({
+				index: 6,
+				name: "write",
+				kind: "write",
+				args: { path: "notes.md", content: "done" },
+				path: "notes.md",
+				result: "Wrote notes.md",
+				changed: true,
+			}),
 			assistant("All fixed."),
 		]);
 		expect(session.stats).toMatchObject({ malformed: 0, calls: 7, unanswered: 0, orphanResults: 0 });
@@ -83,8 +158,13 @@ describe("Pi session files", () => {
 	it("reads the file a real Pi session wrote into the same records as the live tool results", async () => {
 		const cwd = tempDir();
 		writeFileSync(join(cwd, "a.txt"), "one\ntwo\nthree\n");
-		const t = await startSession({ cwd, sessionManager: SessionManager.create(cwd, tempDir()), tools: ["read", "write", "edit", "bash", "ls"] });
-		const step = (name: string, args: Record<string, unknown>) => fauxAssistantMessage([fauxToolCall(name, args as Parameters<typeof fauxToolCall>[1])], { stopReason: "toolUse" });
+		const t = await startSession({
+			cwd,
+			sessionManager: SessionManager.create(cwd, tempDir()),
+			tools: ["read", "write", "edit", "bash", "ls"],
+		});
+		const step = (name: string, args: Record<string, unknown>) =>
+			fauxAssistantMessage([fauxToolCall(name, args as Parameters<typeof fauxToolCall>[1])], { stopReason: "toolUse" });
 		t.main.setResponses([
 			step("read", { path: "a.txt", offset: 2, limit: 1 }),
 			step("bash", { command: "echo nope; exit 3" }),
@@ -97,7 +177,17 @@ describe("Pi session files", () => {
 		const live: ToolCallRecord[] = [];
 		t.session.subscribe((event) => {
 			if (event.type === "tool_execution_start") args.set(event.toolCallId, event.args);
-			if (event.type === "tool_execution_end") live.push(fromPiToolCall(live.length, event.toolName, args.get(event.toolCallId), event.result?.content, event.isError, event.result?.details));
+			if (event.type === "tool_execution_end")
+				live.push(
+					fromPiToolCall(
+						live.length,
+						event.toolName,
+						args.get(event.toolCallId),
+						event.result?.content,
+						event.isError,
+						event.result?.details,
+					),
+				);
 		});
 		let file: string | undefined;
 		try {

@@ -14,24 +14,64 @@ import { runBin, writeSessionFile, writeText } from "../../support/session-files
 /** A Pi session of `calls` tool calls; `loop` makes them the same call with the same result. */
 function piSession(dir: string, name: string, options: { cwd?: string; calls?: number; loop?: boolean } = {}): string {
 	mkdirSync(dir, { recursive: true });
-	const lines: object[] = [{ type: "session", version: 3, id: name, timestamp: "2026-07-01T10:00:00.000Z", cwd: options.cwd ?? "/repo" }];
-	const entry = (id: number, message: object) => ({ type: "message", id: `e${id}`, parentId: id ? `e${id - 1}` : null, timestamp: "2026-07-01T10:00:00.000Z", message });
+	const lines: object[] = [
+		{ type: "session", version: 3, id: name, timestamp: "2026-07-01T10:00:00.000Z", cwd: options.cwd ?? "/repo" },
+	];
+	const entry = (id: number, message: object) => ({
+		type: "message",
+		id: `e${id}`,
+		parentId: id ? `e${id - 1}` : null,
+		timestamp: "2026-07-01T10:00:00.000Z",
+		message,
+	});
 	lines.push(entry(0, { role: "user", content: "check the build", timestamp: 1 }));
 	for (let i = 0; i < (options.calls ?? 1); i++) {
 		const command = options.loop ? "git status" : `ls dir${i}`;
-		lines.push(entry(2 * i + 1, { role: "assistant", content: [{ type: "toolCall", id: `c${i}`, name: "bash", arguments: { command } }], stopReason: "toolUse" }));
-		lines.push(entry(2 * i + 2, { role: "toolResult", toolCallId: `c${i}`, toolName: "bash", content: [{ type: "text", text: options.loop ? "nothing to commit" : `file${i}` }], isError: false }));
+		lines.push(
+			entry(2 * i + 1, {
+				role: "assistant",
+				content: [{ type: "toolCall", id: `c${i}`, name: "bash", arguments: { command } }],
+				stopReason: "toolUse",
+			}),
+		);
+		lines.push(
+			entry(2 * i + 2, {
+				role: "toolResult",
+				toolCallId: `c${i}`,
+				toolName: "bash",
+				content: [{ type: "text", text: options.loop ? "nothing to commit" : `file${i}` }],
+				isError: false,
+			}),
+		);
 	}
 	return writeSessionFile(name, lines, dir);
 }
 
 function claudeLog(dir: string): string {
 	mkdirSync(dir, { recursive: true });
-	return writeSessionFile("session.jsonl", [
-		{ type: "user", uuid: "u0", sessionId: "s", cwd: "/repo", message: { role: "user", content: "read it" } },
-		{ type: "assistant", uuid: "a0", sessionId: "s", message: { id: "m0", role: "assistant", content: [{ type: "tool_use", id: "t0", name: "Read", input: { file_path: "/repo/a.ts" } }] } },
-		{ type: "user", uuid: "r0", sessionId: "s", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t0", content: "export {}" }] } },
-	], dir);
+	return writeSessionFile(
+		"session.jsonl",
+		[
+			{ type: "user", uuid: "u0", sessionId: "s", cwd: "/repo", message: { role: "user", content: "read it" } },
+			{
+				type: "assistant",
+				uuid: "a0",
+				sessionId: "s",
+				message: {
+					id: "m0",
+					role: "assistant",
+					content: [{ type: "tool_use", id: "t0", name: "Read", input: { file_path: "/repo/a.ts" } }],
+				},
+			},
+			{
+				type: "user",
+				uuid: "r0",
+				sessionId: "s",
+				message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t0", content: "export {}" }] },
+			},
+		],
+		dir,
+	);
 }
 
 /** The tree the folder tests walk, and what is outside it. */
@@ -61,22 +101,41 @@ describe("pi-watchdog scan DIR", () => {
 		const { code, stdout, stderr } = await runBin(["scan", root]);
 		expect(code).toBe(0);
 		const scanned = [...stdout.matchAll(/^(\/\S+)\n  format: (\S+),/gm)].map((m) => [m[1], m[2]]);
-		expect(scanned.sort()).toEqual([[claude, "claude-code"], [looping, "pi"], [nested, "pi"]].sort());
+		expect(scanned.sort()).toEqual(
+			[
+				[claude, "claude-code"],
+				[looping, "pi"],
+				[nested, "pi"],
+			].sort(),
+		);
 		expect(stderr).toContain(`${join(root, "pipe.jsonl")}: not a regular file; not read`);
-		expect(stderr).toMatch(new RegExp(`${join(root, "out.jsonl")}: a symbolic link leading out of the folder \\(to .*elsewhere\\.jsonl\\); not followed`));
+		expect(stderr).toMatch(
+			new RegExp(
+				`${join(root, "out.jsonl")}: a symbolic link leading out of the folder \\(to .*elsewhere\\.jsonl\\); not followed`,
+			),
+		);
 		expect(stderr).toMatch(/d11: more than 12 folders deep; not walked/);
-		expect(stderr).toMatch(/2 file\(s\) not a recognised session format \(.*\):\n {2}\S*junk\.jsonl\n {2}\S*notes\.md\n/);
+		expect(stderr).toMatch(
+			/2 file\(s\) not a recognised session format \(.*\):\n {2}\S*junk\.jsonl\n {2}\S*notes\.md\n/,
+		);
 		expect(stderr.match(/junk\.jsonl/g)).toHaveLength(1);
 		expect(`${stdout}${stderr}`).not.toMatch(/notes\.txt|elsewhere\.jsonl\n|again\.jsonl/);
-		expect(stdout).toMatch(/Summary: 3 session file\(s\) scanned, 5 not scanned \(listed on stderr\)\n  loops:  1 flagged\n  claims: 0 flagged/);
-		expect(stdout).toMatch(new RegExp(`Worst sessions first:\\n  \\d+ loop signal\\(s\\) covering 8 of 8 calls: ${looping}\\n$`));
+		expect(stdout).toMatch(
+			/Summary: 3 session file\(s\) scanned, 5 not scanned \(listed on stderr\)\n  loops:  1 flagged\n  claims: 0 flagged/,
+		);
+		expect(stdout).toMatch(
+			new RegExp(`Worst sessions first:\\n  \\d+ loop signal\\(s\\) covering 8 of 8 calls: ${looping}\\n$`),
+		);
 	});
 
 	it("with --json prints one object per file on stdout and nothing else", async () => {
 		const { root } = tree();
 		const { code, stdout } = await runBin(["scan", "--json", root]);
 		expect(code).toBe(0);
-		const reports = stdout.trim().split("\n").map((line) => JSON.parse(line));
+		const reports = stdout
+			.trim()
+			.split("\n")
+			.map((line) => JSON.parse(line));
 		expect(reports.map((r) => r.loop.flagged).sort()).toEqual([false, false, true]);
 	});
 
@@ -116,7 +175,12 @@ describe("pi-watchdog scan DIR", () => {
 		for (let i = 0; i < 20; i++) piSession(dir, `s${i}.jsonl`);
 		const run = async (stderrIsTTY: boolean) => {
 			let err = "";
-			const code = await main(["scan", "--json", dir], () => {}, (s) => (err += s), { stderrIsTTY });
+			const code = await main(
+				["scan", "--json", dir],
+				() => {},
+				(s) => (err += s),
+				{ stderrIsTTY },
+			);
 			return { code, err };
 		};
 		const tty = await run(true);
@@ -131,8 +195,14 @@ describe("pi-watchdog scan without a path", () => {
 	function agentWithSessions() {
 		const agent = tempDir("pi-watchdog-agent-");
 		const project = realpathSync(tempDir("pi-watchdog-project-"));
-		const mine = piSession(projectSessionDir(project, agent), "2026-07-01_mine.jsonl", { cwd: project, calls: 8, loop: true });
-		const theirs = piSession(join(agent, "sessions", "--elsewhere--"), "2026-07-01_theirs.jsonl", { cwd: "/elsewhere" });
+		const mine = piSession(projectSessionDir(project, agent), "2026-07-01_mine.jsonl", {
+			cwd: project,
+			calls: 8,
+			loop: true,
+		});
+		const theirs = piSession(join(agent, "sessions", "--elsewhere--"), "2026-07-01_theirs.jsonl", {
+			cwd: "/elsewhere",
+		});
 		return { agent, project, mine, theirs };
 	}
 
@@ -159,7 +229,13 @@ describe("pi-watchdog scan without a path", () => {
 		expect(own.stdout).toMatch(/Summary: 1 session file\(s\) scanned\n  loops:  1 flagged/);
 		const all = await runBin(["scan", "--all", "--json"], { cwd: project, env });
 		expect(all.code).toBe(0);
-		expect(all.stdout.trim().split("\n").map((l) => JSON.parse(l).file).sort()).toEqual([mine, theirs].sort());
+		expect(
+			all.stdout
+				.trim()
+				.split("\n")
+				.map((l) => JSON.parse(l).file)
+				.sort(),
+		).toEqual([mine, theirs].sort());
 		const none = await runBin(["scan"], { cwd: realpathSync(tempDir("pi-watchdog-new-")), env });
 		expect(none.code).toBe(2);
 		expect(none.stderr).toMatch(/no session files found in .*sessions\/--.*pi-watchdog-new-/);
@@ -172,13 +248,32 @@ describe("pi-watchdog scan without a path", () => {
 		const theirs = piSession(shared, "theirs.jsonl", { cwd: "/elsewhere" });
 		const env = { PI_CODING_AGENT_DIR: tempDir("pi-watchdog-agent-"), PI_CODING_AGENT_SESSION_DIR: shared };
 		const own = await runBin(["scan", "--json"], { cwd: project, env });
-		expect(own.stdout.trim().split("\n").map((l) => JSON.parse(l).file)).toEqual([mine]);
+		expect(
+			own.stdout
+				.trim()
+				.split("\n")
+				.map((l) => JSON.parse(l).file),
+		).toEqual([mine]);
 		const all = await runBin(["scan", "--all", "--json"], { cwd: project, env });
-		expect(all.stdout.trim().split("\n").map((l) => JSON.parse(l).file).sort()).toEqual([mine, theirs].sort());
+		expect(
+			all.stdout
+				.trim()
+				.split("\n")
+				.map((l) => JSON.parse(l).file)
+				.sort(),
+		).toEqual([mine, theirs].sort());
 		// The same folder named by `sessionDir` in the agent folder's settings.json.
 		const agent = tempDir("pi-watchdog-agent-");
 		writeText("settings.json", JSON.stringify({ sessionDir: shared }), agent);
-		const fromSettings = await runBin(["scan", "--json"], { cwd: project, env: { PI_CODING_AGENT_DIR: agent, PI_CODING_AGENT_SESSION_DIR: "" } });
-		expect(fromSettings.stdout.trim().split("\n").map((l) => JSON.parse(l).file)).toEqual([mine]);
+		const fromSettings = await runBin(["scan", "--json"], {
+			cwd: project,
+			env: { PI_CODING_AGENT_DIR: agent, PI_CODING_AGENT_SESSION_DIR: "" },
+		});
+		expect(
+			fromSettings.stdout
+				.trim()
+				.split("\n")
+				.map((l) => JSON.parse(l).file),
+		).toEqual([mine]);
 	});
 });

@@ -23,7 +23,13 @@ it("lets a check refuse a tool call before anything else runs", async () => {
 	});
 	const t = await startSession({ cwd: repo, userSettings: ON, extension });
 	let result = "";
-	t.main.setResponses([toolUse("write", { path: "b.txt", content: "b\n" }), (ctx) => ((result = text((ctx as { messages: Array<{ content: unknown }> }).messages.at(-1)?.content)), fauxAssistantMessage("ok"))]);
+	t.main.setResponses([
+		toolUse("write", { path: "b.txt", content: "b\n" }),
+		(ctx) => (
+			(result = text((ctx as { messages: Array<{ content: unknown }> }).messages.at(-1)?.content)),
+			fauxAssistantMessage("ok")
+		),
+	]);
 	try {
 		await t.session.prompt("write b.txt");
 		await t.session.waitForIdle();

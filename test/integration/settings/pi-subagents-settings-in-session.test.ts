@@ -9,7 +9,8 @@ import { wd } from "../../support/settings-files.ts";
 import { allText, type Ctx, toolUse, warn } from "../review/review-helpers.ts";
 import { launchOnce, subagentResult } from "../children/launch-once.ts";
 
-const statusOf = async (t: TestSession, level = "--all") => (await t.command(`/subagents-watchdog status ${level}`)).map((n) => n.message).join("\n");
+const statusOf = async (t: TestSession, level = "--all") =>
+	(await t.command(`/subagents-watchdog status ${level}`)).map((n) => n.message).join("\n");
 /** One write, one reviewed boundary; returns what the main model saw when the watchdog continued it. */
 async function writeRun(t: TestSession): Promise<{ continuation?: string }> {
 	const seen: { continuation?: string } = {};
@@ -33,7 +34,13 @@ afterEach(async () => {
 describe("values pi-subagents accepts", () => {
 	it("thinking false, cadence null, stalemateRepeats 1 and a bare model id keep the watchdog on and launches going", async () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
-		const watchdog = { enabled: true, stalemateRepeats: 1, cadence: { everyNTools: null }, main: { model: "reviewer-model", thinking: false }, children: { thinking: false } };
+		const watchdog = {
+			enabled: true,
+			stalemateRepeats: 1,
+			cadence: { everyNTools: null },
+			main: { model: "reviewer-model", thinking: false },
+			children: { thinking: false },
+		};
 		const t = (open = await startSession({ cwd: repo, userSettings: wd(watchdog) }));
 		const status = await statusOf(t);
 		expect(status).not.toMatch(/Config errors/);
@@ -57,16 +64,27 @@ describe("values pi-subagents accepts", () => {
 			extraProviders: [{ provider: "other-cloud", models: [{ id: "reviewer-model" }] }],
 		}));
 		const status = await statusOf(t);
-		expect(status).toMatch(/subagents\.watchdog\.main\.model: model "reviewer-model" is offered by faux-reviewer, other-cloud; write provider\/reviewer-model/);
-		expect(t.notices.map((n) => n.message).join("\n")).toMatch(/Watchdog off for this session: 1 settings error.*offered by faux-reviewer, other-cloud/);
+		expect(status).toMatch(
+			/subagents\.watchdog\.main\.model: model "reviewer-model" is offered by faux-reviewer, other-cloud; write provider\/reviewer-model/,
+		);
+		expect(t.notices.map((n) => n.message).join("\n")).toMatch(
+			/Watchdog off for this session: 1 settings error.*offered by faux-reviewer, other-cloud/,
+		);
 	});
 });
 
 describe("keys with a meaning here", () => {
 	it("maxWarnings caps the findings sent to the agent per prompt; the rest are shown to the user", async () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
-		const t = (open = await startSession({ cwd: repo, userSettings: wd({ enabled: true, maxWarnings: 1, main: { model: "faux-reviewer/reviewer-model" } }) }));
-		t.reviewer.setResponses([warn(), warn({ summary: "The test for greet was deleted", evidence: "test/app.test.ts is gone", category: "test-gap" }), fauxAssistantMessage("Reported.")]);
+		const t = (open = await startSession({
+			cwd: repo,
+			userSettings: wd({ enabled: true, maxWarnings: 1, main: { model: "faux-reviewer/reviewer-model" } }),
+		}));
+		t.reviewer.setResponses([
+			warn(),
+			warn({ summary: "The test for greet was deleted", evidence: "test/app.test.ts is gone", category: "test-gap" }),
+			fauxAssistantMessage("Reported."),
+		]);
 		const seen = await writeRun(t);
 		expect(seen.continuation).toContain("The new greet() drops the name argument");
 		expect(seen.continuation).not.toContain("The test for greet was deleted");
@@ -79,15 +97,23 @@ describe("keys with a meaning here", () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		const t = (open = await startSession({
 			cwd: repo,
-			userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model:high" }, fallbackModels: ["backup/backup-model"] }),
+			userSettings: wd({
+				enabled: true,
+				main: { model: "faux-reviewer/reviewer-model:high" },
+				fallbackModels: ["backup/backup-model"],
+			}),
 			extraProviders: [{ provider: "backup", models: [{ id: "backup-model" }] }],
 		}));
-		t.reviewer.setResponses([fauxAssistantMessage("", { stopReason: "error", errorMessage: "429 Too Many Requests: rate limit reached" })]);
+		t.reviewer.setResponses([
+			fauxAssistantMessage("", { stopReason: "error", errorMessage: "429 Too Many Requests: rate limit reached" }),
+		]);
 		t.extra[0].setResponses([warn(), fauxAssistantMessage("Reported.")]);
 		const seen = await writeRun(t);
 		expect(t.extra[0].state.callCount).toBe(2);
 		expect(seen.continuation).toContain("The new greet() drops the name argument");
-		expect(t.notices.map((n) => n.message).join("\n")).toMatch(/faux-reviewer\/reviewer-model failed \(rate-limit\).*ran on the fallback backup\/backup-model/);
+		expect(t.notices.map((n) => n.message).join("\n")).toMatch(
+			/faux-reviewer\/reviewer-model failed \(rate-limit\).*ran on the fallback backup\/backup-model/,
+		);
 		expect(await statusOf(t)).toMatch(/last review: .*backup\/backup-model \(thinking high\).*1 finding/);
 	});
 
@@ -95,10 +121,17 @@ describe("keys with a meaning here", () => {
 		const repo = makeGitRepo({ "a.txt": "a\n" });
 		const t = (open = await startSession({
 			cwd: repo,
-			userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, fallbackModels: ["backup/backup-model"] }),
+			userSettings: wd({
+				enabled: true,
+				main: { model: "faux-reviewer/reviewer-model" },
+				fallbackModels: ["backup/backup-model"],
+			}),
 			extraProviders: [{ provider: "backup", models: [{ id: "backup-model" }] }],
 		}));
-		t.reviewer.setResponses([toolUse("watchdog_diff", {}), fauxAssistantMessage("", { stopReason: "error", errorMessage: "503 upstream overloaded" })]);
+		t.reviewer.setResponses([
+			toolUse("watchdog_diff", {}),
+			fauxAssistantMessage("", { stopReason: "error", errorMessage: "503 upstream overloaded" }),
+		]);
 		await writeRun(t);
 		expect(t.extra[0].state.callCount).toBe(0);
 		expect(await statusOf(t, "")).toMatch(/failed \(provider\)/);
@@ -108,11 +141,21 @@ describe("keys with a meaning here", () => {
 describe("keys with no meaning here", () => {
 	it("are named once at start, listed in status, and leave the watchdog on", async () => {
 		process.env.PI_SUBAGENT_MAX_DEPTH = "2";
-		const settings = { subagents: { maxSubagentDepth: 2, watchdog: { enabled: true, children: { watchdogTailTimeoutMs: 90_000 }, lsp: { maxDiagnostics: 10 } } } };
+		const settings = {
+			subagents: {
+				maxSubagentDepth: 2,
+				watchdog: { enabled: true, children: { watchdogTailTimeoutMs: 90_000 }, lsp: { maxDiagnostics: 10 } },
+			},
+		};
 		const t = (open = await startSession({ userSettings: settings }));
 		const notices = t.notices.filter((n) => /pi-subagents settings? that do/.test(n.message));
 		expect(notices).toHaveLength(1);
-		for (const key of ["children.watchdogTailTimeoutMs", "lsp.maxDiagnostics", "subagents.maxSubagentDepth is not supported yet", "PI_SUBAGENT_MAX_DEPTH is not supported yet"]) {
+		for (const key of [
+			"children.watchdogTailTimeoutMs",
+			"lsp.maxDiagnostics",
+			"subagents.maxSubagentDepth is not supported yet",
+			"PI_SUBAGENT_MAX_DEPTH is not supported yet",
+		]) {
 			expect(notices[0].message).toContain(key);
 		}
 		const status = await statusOf(t);
@@ -144,12 +187,17 @@ describe("pi-subagents' README configuration, in the same shapes", () => {
 				thinking: false,
 				watchdogTailTimeoutMs: 60_000,
 				cadence: { everyNTools: 12 },
-				overrides: { scout: { enabled: false }, worker: { model: "faux-reviewer/reviewer-model:medium", cadence: { everyNTools: null } } },
+				overrides: {
+					scout: { enabled: false },
+					worker: { model: "faux-reviewer/reviewer-model:medium", cadence: { everyNTools: null } },
+				},
 			},
 			lsp: { enabled: true, timeoutMs: 4000, maxFiles: 15, maxDiagnostics: 40 },
 			rules: { action: "block", roleModels: { oracle: { deny: ["*:off"], note: "oracle thinks before it answers" } } },
 		};
-		const t = (open = await startSession({ userSettings: { subagents: { watchdog, modelScope: { enforce: true, allow: ["faux/*", "faux-reviewer/*"] } } } }));
+		const t = (open = await startSession({
+			userSettings: { subagents: { watchdog, modelScope: { enforce: true, allow: ["faux/*", "faux-reviewer/*"] } } },
+		}));
 		const status = await statusOf(t, "--settings");
 		expect(status).not.toMatch(/Config errors/);
 		expect(status).toMatch(/^Watchdog: on/m);

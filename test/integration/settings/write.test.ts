@@ -8,7 +8,9 @@ import { SettingsStore } from "../../../src/settings/store.ts";
 import { readJson, writeJson } from "../../support/settings-files.ts";
 import { tempDir } from "../../support/temp.ts";
 
-const PI_INDEX = pathToFileURL(resolve(import.meta.dirname, "../../../node_modules/@earendil-works/pi-coding-agent/dist/index.js")).href;
+const PI_INDEX = pathToFileURL(
+	resolve(import.meta.dirname, "../../../node_modules/@earendil-works/pi-coding-agent/dist/index.js"),
+).href;
 
 describe("writing watchdog settings", () => {
 	it("changes only our keys and keeps every other key of the file", async () => {
@@ -16,14 +18,21 @@ describe("writing watchdog settings", () => {
 		const original = {
 			defaultProvider: "anthropic",
 			packages: ["npm:foo"],
-			subagents: { defaultModel: "x/y", agentOverrides: { reviewer: { model: "a/b" } }, watchdog: { enabled: false, lsp: { maxFiles: 3 } } },
+			subagents: {
+				defaultModel: "x/y",
+				agentOverrides: { reviewer: { model: "a/b" } },
+				watchdog: { enabled: false, lsp: { maxFiles: 3 } },
+			},
 		};
 		writeJson(file, original);
 		await updateWatchdogSettings(file, dirname(file), (w) => {
 			w.enabled = true;
 		});
 		const after = readJson(file);
-		expect(after).toEqual({ ...original, subagents: { ...original.subagents, watchdog: { enabled: true, lsp: { maxFiles: 3 } } } });
+		expect(after).toEqual({
+			...original,
+			subagents: { ...original.subagents, watchdog: { enabled: true, lsp: { maxFiles: 3 } } },
+		});
 	});
 
 	it("creates the file and folders when missing, and removes what it emptied", async () => {
@@ -42,10 +51,14 @@ describe("writing watchdog settings", () => {
 	it("refuses to touch a malformed file and leaves it as it was", async () => {
 		const file = join(tempDir(), "settings.json");
 		writeFileSync(file, '{ "theme": "dark", ');
-		await expect(updateWatchdogSettings(file, dirname(file), (w) => void (w.enabled = true))).rejects.toThrow(/not valid JSON.*line 1/);
+		await expect(updateWatchdogSettings(file, dirname(file), (w) => void (w.enabled = true))).rejects.toThrow(
+			/not valid JSON.*line 1/,
+		);
 		expect(readFileSync(file, "utf8")).toBe('{ "theme": "dark", ');
 		writeFileSync(file, '{ "subagents": "none" }');
-		await expect(updateWatchdogSettings(file, dirname(file), (w) => void (w.enabled = true))).rejects.toThrow(/"subagents" .* is not an object/);
+		await expect(updateWatchdogSettings(file, dirname(file), (w) => void (w.enabled = true))).rejects.toThrow(
+			/"subagents" .* is not an object/,
+		);
 	});
 
 	it("writes through a symlinked settings file and keeps the link", async () => {
@@ -71,13 +84,17 @@ describe("writing watchdog settings", () => {
 		const fifoDir = tempDir();
 		const fifo = join(fifoDir, "settings.json");
 		execFileSync("mkfifo", [fifo]);
-		await expect(updateWatchdogSettings(fifo, fifoDir, (w) => void (w.enabled = true))).rejects.toThrow(/a FIFO, not a regular file/);
+		await expect(updateWatchdogSettings(fifo, fifoDir, (w) => void (w.enabled = true))).rejects.toThrow(
+			/a FIFO, not a regular file/,
+		);
 	});
 
 	it("does not write an untrusted project's settings", async () => {
 		const cwd = tempDir();
 		const store = new SettingsStore({ agentDir: () => tempDir(), configDirName: ".pi" });
-		await expect(store.write("project", { cwd, trusted: false }, (w) => void (w.enabled = true))).rejects.toThrow(/not trusted/);
+		await expect(store.write("project", { cwd, trusted: false }, (w) => void (w.enabled = true))).rejects.toThrow(
+			/not trusted/,
+		);
 	});
 
 	it("loses nothing when Pi writes the same file concurrently from another process", async () => {
@@ -120,7 +137,9 @@ describe("writing watchdog settings", () => {
 		const final = readJson(file);
 		expect(final.theme).toBe(`theme-${rounds - 1}`);
 		expect(final.lastChangelogVersion).toBe(`1.0.${rounds - 1}`);
-		expect(final.subagents.watchdog.rules.roleModels.probe.allow).toEqual(Array.from({ length: rounds }, (_, i) => `p/${i}`));
+		expect(final.subagents.watchdog.rules.roleModels.probe.allow).toEqual(
+			Array.from({ length: rounds }, (_, i) => `p/${i}`),
+		);
 	});
 
 	it("serialises concurrent writes of our own", async () => {

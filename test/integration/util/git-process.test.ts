@@ -17,7 +17,9 @@ const SRC = join(import.meta.dirname, "../../../src");
 const BIN = join(import.meta.dirname, "../../../bin");
 
 function sources(dir: string): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : /\.(ts|mjs|js)$/.test(e.name) ? [join(dir, e.name)] : []));
+	return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+		e.isDirectory() ? sources(join(dir, e.name)) : /\.(ts|mjs|js)$/.test(e.name) ? [join(dir, e.name)] : [],
+	);
 }
 
 /** Files that may start processes, and what they start (none of them git). */
@@ -35,8 +37,13 @@ describe("the one place git starts", () => {
 		for (const file of [...sources(SRC), ...sources(BIN)]) {
 			const text = readFileSync(file, "utf8");
 			const name = relative(root, file);
-			if (/(from|require\(|import\()\s*["'](node:)?child_process["']|["']simple-git["']/.test(text)) starters.push(name);
-			if (name !== "src/git/git-process.ts" && /\b(spawn|spawnSync|exec|execSync|execFile|execFileSync|fork)\s*\(\s*["'`]git\b/.test(text)) gitSpawns.push(name);
+			if (/(from|require\(|import\()\s*["'](node:)?child_process["']|["']simple-git["']/.test(text))
+				starters.push(name);
+			if (
+				name !== "src/git/git-process.ts" &&
+				/\b(spawn|spawnSync|exec|execSync|execFile|execFileSync|fork)\s*\(\s*["'`]git\b/.test(text)
+			)
+				gitSpawns.push(name);
 		}
 		expect(starters.sort()).toEqual(Object.keys(PROCESS_STARTERS).sort());
 		expect(gitSpawns).toEqual([]);
@@ -53,7 +60,15 @@ function boobyTrappedRepo(): { repo: string; marks: string; marked: () => string
 		chmodSync(path, 0o755);
 		return path;
 	};
-	for (const hook of ["post-checkout", "post-index-change", "pre-commit", "post-commit", "pre-auto-gc", "reference-transaction", "post-merge"]) {
+	for (const hook of [
+		"post-checkout",
+		"post-index-change",
+		"pre-commit",
+		"post-commit",
+		"pre-auto-gc",
+		"reference-transaction",
+		"post-merge",
+	]) {
 		writeFileSync(join(repo, ".git", "hooks", hook), `#!/bin/sh\necho "hook ${hook}" >> '${marks}'\n`);
 		chmodSync(join(repo, ".git", "hooks", hook), 0o755);
 	}
@@ -62,13 +77,34 @@ function boobyTrappedRepo(): { repo: string; marks: string; marked: () => string
 	git(repo, "config", "filter.trap.smudge", `${script("smudge", "cat\n")}`);
 	git(repo, "config", "filter.trap.required", "true");
 	git(repo, "config", "merge.trap.driver", `${script("merge")} %A %O %B`);
-	git(repo, "config", "diff.trap.textconv", script("textconv", "cat \"$1\"\n"));
+	git(repo, "config", "diff.trap.textconv", script("textconv", 'cat "$1"\n'));
 	git(repo, "config", "diff.trap.command", script("diffdriver"));
 	git(repo, "config", "diff.external", script("external"));
 	git(repo, "config", "core.pager", script("pager"));
 	writeFiles(repo, { ".gitattributes": "* filter=trap merge=trap diff=trap\n" });
-	git(repo, "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "filter.trap.clean=cat", "add", ".gitattributes");
-	git(repo, "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "filter.trap.clean=cat", "commit", "-qm", "attributes");
+	git(
+		repo,
+		"-c",
+		"core.hooksPath=/dev/null",
+		"-c",
+		"core.fsmonitor=false",
+		"-c",
+		"filter.trap.clean=cat",
+		"add",
+		".gitattributes",
+	);
+	git(
+		repo,
+		"-c",
+		"core.hooksPath=/dev/null",
+		"-c",
+		"core.fsmonitor=false",
+		"-c",
+		"filter.trap.clean=cat",
+		"commit",
+		"-qm",
+		"attributes",
+	);
 	writeFileSync(marks, ""); // (whatever the setup itself set off)
 	return { repo, marks, marked: () => (existsSync(marks) ? readFileSync(marks, "utf8") : "") };
 }
@@ -134,7 +170,10 @@ describe("a repository's own programs", () => {
 		writeFileSync(odd, `#!/bin/sh\necho odd >> '${oddMark}'\ncat\n`);
 		chmodSync(odd, 0o755);
 		git(repo, "config", "filter.a=b.clean", odd);
-		writeFiles(repo, { ".gitattributes": "* filter=trap merge=trap diff=trap\n*.txt filter=a=b\n", "lines.txt": "x\n" });
+		writeFiles(repo, {
+			".gitattributes": "* filter=trap merge=trap diff=trap\n*.txt filter=a=b\n",
+			"lines.txt": "x\n",
+		});
 		const run = await runGit(["status", "--porcelain"], { cwd: repo });
 		expect(run).toMatchObject({ code: 0, processes: 2 });
 		await gitOk(["add", "-A"], { cwd: repo, env: { GIT_INDEX_FILE: join(tempDir("pi-watchdog-index-"), "index") } });

@@ -18,7 +18,8 @@ const REPO = {
 };
 const FIXED = "export const greet = (name: string) => `hi ${name}`;\n";
 
-const entries = (t: TestSession, type: string) => t.session.sessionManager.getEntries().filter((e: any) => e.customType === type) as any[];
+const entries = (t: TestSession, type: string) =>
+	t.session.sessionManager.getEntries().filter((e: any) => e.customType === type) as any[];
 const verifications = (t: TestSession) => entries(t, "watchdog-verification");
 /** The reviewer's replies: verification reviews get `verify`, every other call (boundary reviews) a clean answer. */
 const reviewerScript = (t: TestSession, verify: Array<(ctx: Ctx) => ReturnType<typeof fauxAssistantMessage>>) => {
@@ -49,7 +50,10 @@ describe("stopped-subtree verification of foreground children", () => {
 			// the parent's next request carries the verifier's message
 			(ctx) => {
 				told = allText(ctx as Ctx);
-				return toolUse("subagent", { agent: "worker", task: "Fix greet so it uses the name\n\nRun `npm test` after your last edit and report its real output." });
+				return toolUse("subagent", {
+					agent: "worker",
+					task: "Fix greet so it uses the name\n\nRun `npm test` after your last edit and report its real output.",
+				});
 			},
 			toolUse("bash", { command: "npm test" }),
 			fauxAssistantMessage("Ran `npm test`: it passed."),
@@ -63,25 +67,37 @@ describe("stopped-subtree verification of foreground children", () => {
 			await t.session.waitForIdle();
 			// named child, claim, evidence with tool-call indices and the session file, the next action
 			expect(told).toMatch(/The watchdog verified the child agents of this orchestration/);
-			expect(told).toMatch(/worker \(run \d{8}-\d{6}-[0-9a-f]{6}\): claim not backed by its own log: "All tests pass\."/);
+			expect(told).toMatch(
+				/worker \(run \d{8}-\d{6}-[0-9a-f]{6}\): claim not backed by its own log: "All tests pass\."/,
+			);
 			expect(told).toMatch(/No test run in the session's tool log \(tool call 0 in \S+\.jsonl\)/);
 			expect(told).toContain("Files it changed: src/app.ts");
-			expect(told).toMatch(/Re-run worker with this instruction \(a finished foreground child cannot be resumed\): subagent\(\{"agent":"worker","task":"Fix greet so it uses the name\\n\\nRun the tests after your last edit/);
+			expect(told).toMatch(
+				/Re-run worker with this instruction \(a finished foreground child cannot be resumed\): subagent\(\{"agent":"worker","task":"Fix greet so it uses the name\\n\\nRun the tests after your last edit/,
+			);
 			// one message for the first stop; the re-run child is genuine: a note for the user only
 			const [first, second] = verifications(t).map((e) => e.data);
 			expect(first).toMatchObject({ outcome: "problems", verdicts: "worker unproven", via: "launch" });
 			expect(second).toMatchObject({ outcome: "genuine", verdicts: "worker genuine, worker unproven" });
 			expect(second.fingerprint).not.toBe(first.fingerprint);
 			expect(verifications(t)).toHaveLength(2);
-			expect(t.notices.map((n) => n.message).join("\n")).toMatch(/Watchdog verified 2 stopped children \[[0-9a-f]{12}\]: worker genuine \(changed nothing; 1 claim\(s\) checked\); worker unproven \(verified earlier, unchanged\)/);
+			expect(t.notices.map((n) => n.message).join("\n")).toMatch(
+				/Watchdog verified 2 stopped children \[[0-9a-f]{12}\]: worker genuine \(changed nothing; 1 claim\(s\) checked\); worker unproven \(verified earlier, unchanged\)/,
+			);
 			expect(after).not.toContain("Watchdog verified");
 			expect(after.match(/The watchdog verified the child agents/g)).toHaveLength(1);
 			// status and history
 			const status = (await t.command("/subagents-watchdog status --all")).map((n) => n.message).join("\n");
-			expect(status).toMatch(new RegExp(`Verification[\\s\\S]*2 child\\(ren\\) checked \\(seen through launch\\), fingerprint ${second.fingerprint.slice(0, 12)}[\\s\\S]*verdicts: worker genuine, worker unproven`));
+			expect(status).toMatch(
+				new RegExp(
+					`Verification[\\s\\S]*2 child\\(ren\\) checked \\(seen through launch\\), fingerprint ${second.fingerprint.slice(0, 12)}[\\s\\S]*verdicts: worker genuine, worker unproven`,
+				),
+			);
 			const history = (await t.command("/subagents-watchdog history")).map((n) => n.message).join("\n");
 			expect(history.match(/verification +verify +/g)).toHaveLength(2);
-			expect(history).toMatch(/verification +verify +1 child · worker unproven · \[[0-9a-f]{12}\] · via launch → problems/);
+			expect(history).toMatch(
+				/verification +verify +1 child · worker unproven · \[[0-9a-f]{12}\] · via launch → problems/,
+			);
 		} finally {
 			await t.dispose();
 		}
@@ -107,7 +123,9 @@ describe("stopped-subtree verification of foreground children", () => {
 		try {
 			await t.session.prompt("Have a worker fix greet");
 			await t.session.waitForIdle();
-			expect(entries(t, "watchdog-finding").filter((e) => e.details?.findings?.[0]?.source === "verify")).toHaveLength(1);
+			expect(entries(t, "watchdog-finding").filter((e) => e.details?.findings?.[0]?.source === "verify")).toHaveLength(
+				1,
+			);
 			expect(verifications(t)).toHaveLength(1);
 			const status = (await t.command("/subagents-watchdog status --all")).map((n) => n.message).join("\n");
 			expect(status).toMatch(new RegExp(`fingerprint ${verifications(t)[0].data.fingerprint.slice(0, 12)}`));
@@ -123,12 +141,23 @@ describe("stopped-subtree verification of foreground children", () => {
 		const verifyCalls = reviewerScript(t, []);
 		let after = "";
 		// side by side, the children's turns interleave: each answers by its own task and step
-		const step = (ctx: Ctx) => (ctx.messages.filter((m) => m.role === "toolResult").length);
+		const step = (ctx: Ctx) => ctx.messages.filter((m) => m.role === "toolResult").length;
 		const reply = (ctx: Ctx) => {
 			const task = firstUser(ctx);
-			if (task === "Fix greet") return [toolUse("write", { path: "src/app.ts", content: FIXED }), toolUse("bash", { command: "npm test" }), fauxAssistantMessage("Fixed greet; `npm test` passed.")][step(ctx)];
+			if (task === "Fix greet")
+				return [
+					toolUse("write", { path: "src/app.ts", content: FIXED }),
+					toolUse("bash", { command: "npm test" }),
+					fauxAssistantMessage("Fixed greet; `npm test` passed."),
+				][step(ctx)];
 			if (task === "Say where greet lives") return fauxAssistantMessage("greet lives in src/app.ts.");
-			if (step(ctx) === 0) return toolUse("subagent", { tasks: [{ agent: "worker", task: "Fix greet" }, { agent: "scout", task: "Say where greet lives" }] });
+			if (step(ctx) === 0)
+				return toolUse("subagent", {
+					tasks: [
+						{ agent: "worker", task: "Fix greet" },
+						{ agent: "scout", task: "Say where greet lives" },
+					],
+				});
 			after = allText(ctx);
 			return fauxAssistantMessage("Both done.");
 		};
@@ -137,7 +166,9 @@ describe("stopped-subtree verification of foreground children", () => {
 			await t.session.prompt("Fix greet and tell me where it is");
 			await t.session.waitForIdle();
 			expect(verifications(t).map((e) => e.data.outcome)).toEqual(["genuine"]);
-			expect(verifications(t)[0].data.verdicts).toMatch(/^(worker#1 genuine, scout#2 genuine|scout#2 genuine, worker#1 genuine)$/);
+			expect(verifications(t)[0].data.verdicts).toMatch(
+				/^(worker#1 genuine, scout#2 genuine|scout#2 genuine, worker#1 genuine)$/,
+			);
 			const notes = t.notices.filter((n) => n.message.startsWith("Watchdog verified"));
 			expect(notes).toHaveLength(1);
 			expect(notes[0].message).toMatch(/worker#1 genuine \(test `npm test` passed after the last edit \(call 1\)\)/);
@@ -156,7 +187,9 @@ describe("stopped-subtree verification of foreground children", () => {
 		let launchRefusal = "";
 		const verifyCalls = reviewerScript(t, [
 			(ctx) => {
-				tools = (ctx as Ctx).messages.flatMap((m) => ((m as { toolsAdded?: Array<{ name: string }> }).toolsAdded ?? []).map((x) => x.name));
+				tools = (ctx as Ctx).messages.flatMap((m) =>
+					((m as { toolsAdded?: Array<{ name: string }> }).toolsAdded ?? []).map((x) => x.name),
+				);
 				return toolUse("subagent", { agent: "worker", task: "do it again" });
 			},
 			(ctx) => {
@@ -186,12 +219,22 @@ describe("stopped-subtree verification of foreground children", () => {
 			await t.session.prompt("Have a worker make greet use the name");
 			await t.session.waitForIdle();
 			expect(verifyCalls.length).toBeGreaterThanOrEqual(3);
-			expect(tools.sort()).toEqual(["find", "grep", "ls", "read", "watchdog_diff", "watchdog_verdict", "watchdog_warn"].sort());
+			expect(tools.sort()).toEqual(
+				["find", "grep", "ls", "read", "watchdog_diff", "watchdog_verdict", "watchdog_warn"].sort(),
+			);
 			expect(launchRefusal).toMatch(/There is no tool "subagent"/);
-			expect(told).toMatch(/worker \(run \S+\): claim contradicted by its own log: "Implemented greeting with the name"/);
-			expect(told).toMatch(/src\/app\.ts line 1 still returns 'hi' and ignores name \(the watchdog model's reading; session \S+\.jsonl\)/);
+			expect(told).toMatch(
+				/worker \(run \S+\): claim contradicted by its own log: "Implemented greeting with the name"/,
+			);
+			expect(told).toMatch(
+				/src\/app\.ts line 1 still returns 'hi' and ignores name \(the watchdog model's reading; session \S+\.jsonl\)/,
+			);
 			expect(told).toMatch(/Make greet return `hi \$\{name\}` in src\/app\.ts and run npm test\./);
-			expect(verifications(t)[0].data).toMatchObject({ outcome: "problems", verdicts: "worker contradicted", model: "faux-reviewer/reviewer-model" });
+			expect(verifications(t)[0].data).toMatchObject({
+				outcome: "problems",
+				verdicts: "worker contradicted",
+				model: "faux-reviewer/reviewer-model",
+			});
 		} finally {
 			await t.dispose();
 		}
@@ -201,7 +244,12 @@ describe("stopped-subtree verification of foreground children", () => {
 		const repo = makeGitRepo(REPO);
 		const agentDir = tempDir("pi-watchdog-agent-");
 		const sessions = tempDir("pi-watchdog-sessions-");
-		const first = await startSession({ cwd: repo, agentDir, userSettings: ON, sessionManager: SessionManager.create(repo, sessions) });
+		const first = await startSession({
+			cwd: repo,
+			agentDir,
+			userSettings: ON,
+			sessionManager: SessionManager.create(repo, sessions),
+		});
 		reviewerScript(first, []);
 		const runIds: string[] = [];
 		first.main.setResponses([
@@ -227,7 +275,12 @@ describe("stopped-subtree verification of foreground children", () => {
 		// two stops of one orchestration: {scout 1} (unproven "All tests pass"), then {scout 1, scout 2}
 		const before = verifications(first);
 		expect(before.map((e: any) => e.data.verdicts)).toEqual(["scout unproven", "scout genuine, scout unproven"]);
-		const second = await startSession({ cwd: repo, agentDir, userSettings: ON, sessionManager: SessionManager.open(file, sessions) });
+		const second = await startSession({
+			cwd: repo,
+			agentDir,
+			userSettings: ON,
+			sessionManager: SessionManager.open(file, sessions),
+		});
 		reviewerScript(second, []);
 		second.main.setResponses([
 			toolUse("subagent", { action: "wait", id: runIds[1], timeoutMs: 2000 }),

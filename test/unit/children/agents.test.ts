@@ -2,7 +2,16 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type AgentDefinition, type AgentLoadError, formatAgentError, isAgentLoadError, loadAgents, PACKAGE_AGENTS_DIR, PACKAGE_DIR, parseAgentFile } from "../../../src/children/index.ts";
+import {
+	type AgentDefinition,
+	type AgentLoadError,
+	formatAgentError,
+	isAgentLoadError,
+	loadAgents,
+	PACKAGE_AGENTS_DIR,
+	PACKAGE_DIR,
+	parseAgentFile,
+} from "../../../src/children/index.ts";
 import { tempDir } from "../../support/temp.ts";
 
 const FULL = `---
@@ -40,7 +49,8 @@ function failed(text: string, path = "/x/a.md"): AgentLoadError {
 	return r;
 }
 
-const agentText = (name: string, extra = "", body = `You are ${name}.`) => `---\nname: ${name}\ndescription: The ${name} agent.\n${extra}---\n${body}\n`;
+const agentText = (name: string, extra = "", body = `You are ${name}.`) =>
+	`---\nname: ${name}\ndescription: The ${name} agent.\n${extra}---\n${body}\n`;
 
 describe("parsing an agent file", () => {
 	it("reads every field; unknown keys are ignored and the body is the system prompt", () => {
@@ -61,7 +71,14 @@ describe("parsing an agent file", () => {
 
 	it("defaults: model inherit, no tools list (Pi's defaults), no permissions; CRLF line ends work", () => {
 		const a = parsed(agentText("plain").replace(/\n/g, "\r\n"));
-		expect(a).toEqual({ name: "plain", description: "The plain agent.", model: "inherit", systemPrompt: "You are plain.", source: "user", path: "/x/a.md" });
+		expect(a).toEqual({
+			name: "plain",
+			description: "The plain agent.",
+			model: "inherit",
+			systemPrompt: "You are plain.",
+			source: "user",
+			path: "/x/a.md",
+		});
 		expect("tools" in a || "thinking" in a || "permissions" in a).toBe(false);
 	});
 
@@ -86,28 +103,70 @@ describe("parsing an agent file", () => {
 
 	it("reports a bad permission value naming the tool, at that tool's line", () => {
 		const e = failed(agentText("p", "tools: read\npermission:\n  read: allow\n  bash: maybe\n"));
-		expect(e).toMatchObject({ line: 7, message: expect.stringMatching(/"bash" must be allow, ask or deny; got "maybe"/) });
-		expect(failed(agentText("p", "permission: deny\n"))).toMatchObject({ line: 4, message: expect.stringMatching(/mapping of tool name/) });
-		expect(failed(agentText("p", "permission:\n  bash: ask\npermissions:\n  bash: deny\n"))).toMatchObject({ line: 6, message: expect.stringMatching(/both `permission:` and `permissions:`/) });
+		expect(e).toMatchObject({
+			line: 7,
+			message: expect.stringMatching(/"bash" must be allow, ask or deny; got "maybe"/),
+		});
+		expect(failed(agentText("p", "permission: deny\n"))).toMatchObject({
+			line: 4,
+			message: expect.stringMatching(/mapping of tool name/),
+		});
+		expect(failed(agentText("p", "permission:\n  bash: ask\npermissions:\n  bash: deny\n"))).toMatchObject({
+			line: 6,
+			message: expect.stringMatching(/both `permission:` and `permissions:`/),
+		});
 	});
 
 	it("reports a missing or bad name, a missing description, and bad fields at their lines", () => {
-		expect(failed("---\ndescription: d\n---\nbody\n")).toMatchObject({ line: 1, message: expect.stringMatching(/`name:` is missing/) });
-		expect(failed("---\ndescription: d\nname: ../etc\n---\n")).toMatchObject({ line: 3, message: expect.stringMatching(/`name` must be letters/) });
+		expect(failed("---\ndescription: d\n---\nbody\n")).toMatchObject({
+			line: 1,
+			message: expect.stringMatching(/`name:` is missing/),
+		});
+		expect(failed("---\ndescription: d\nname: ../etc\n---\n")).toMatchObject({
+			line: 3,
+			message: expect.stringMatching(/`name` must be letters/),
+		});
 		expect(failed("---\nname: a b\ndescription: d\n---\n")).toMatchObject({ line: 2 });
-		expect(failed("---\nname: a\n---\n")).toMatchObject({ line: 1, message: expect.stringMatching(/`description:` is missing/) });
-		expect(failed(agentText("a", "thinking: extreme\n"))).toMatchObject({ line: 4, message: expect.stringMatching(/one of off, minimal.*or inherit; got "extreme"/) });
-		expect(failed(agentText("a", "model: gpt 5\n"))).toMatchObject({ line: 4, message: expect.stringMatching(/provider\/id/) });
+		expect(failed("---\nname: a\n---\n")).toMatchObject({
+			line: 1,
+			message: expect.stringMatching(/`description:` is missing/),
+		});
+		expect(failed(agentText("a", "thinking: extreme\n"))).toMatchObject({
+			line: 4,
+			message: expect.stringMatching(/one of off, minimal.*or inherit; got "extreme"/),
+		});
+		expect(failed(agentText("a", "model: gpt 5\n"))).toMatchObject({
+			line: 4,
+			message: expect.stringMatching(/provider\/id/),
+		});
 		expect(failed(agentText("a", "model: 5\n"))).toMatchObject({ line: 4 });
-		expect(failed(agentText("a", "tools:\n  - read\n  - 3\n"))).toMatchObject({ line: 4, message: expect.stringMatching(/`tools` must hold names only/) });
-		expect(failed(agentText("a", "tools: read grep\n"))).toMatchObject({ line: 4, message: expect.stringMatching(/no spaces/) });
-		expect(failed(agentText("a", "tools: {read: 1}\n"))).toMatchObject({ line: 4, message: expect.stringMatching(/must be a list/) });
+		expect(failed(agentText("a", "tools:\n  - read\n  - 3\n"))).toMatchObject({
+			line: 4,
+			message: expect.stringMatching(/`tools` must hold names only/),
+		});
+		expect(failed(agentText("a", "tools: read grep\n"))).toMatchObject({
+			line: 4,
+			message: expect.stringMatching(/no spaces/),
+		});
+		expect(failed(agentText("a", "tools: {read: 1}\n"))).toMatchObject({
+			line: 4,
+			message: expect.stringMatching(/must be a list/),
+		});
 	});
 
 	it("reports a file without frontmatter, or with unclosed frontmatter", () => {
-		expect(failed("# Just markdown\n")).toMatchObject({ line: 1, message: expect.stringMatching(/starts with a `---` line/) });
-		expect(failed("---\nname: a\ndescription: d\n")).toMatchObject({ line: 1, message: expect.stringMatching(/not closed/) });
-		expect(failed("---\n- a\n- b\n---\n")).toMatchObject({ line: 2, message: expect.stringMatching(/must be a mapping/) });
+		expect(failed("# Just markdown\n")).toMatchObject({
+			line: 1,
+			message: expect.stringMatching(/starts with a `---` line/),
+		});
+		expect(failed("---\nname: a\ndescription: d\n")).toMatchObject({
+			line: 1,
+			message: expect.stringMatching(/not closed/),
+		});
+		expect(failed("---\n- a\n- b\n---\n")).toMatchObject({
+			line: 2,
+			message: expect.stringMatching(/must be a mapping/),
+		});
 		expect(failed("---\nname: *nowhere\ndescription: d\n---\n").message).toMatch(/cannot be read|not valid YAML/);
 	});
 });
@@ -122,7 +181,8 @@ function layout(): Layout {
 	const packageDir = tempDir();
 	const agentDir = tempDir();
 	const cwd = tempDir();
-	for (const dir of [join(packageDir, "agents"), join(agentDir, "agents"), join(cwd, ".pi", "agents")]) mkdirSync(dir, { recursive: true });
+	for (const dir of [join(packageDir, "agents"), join(agentDir, "agents"), join(cwd, ".pi", "agents")])
+		mkdirSync(dir, { recursive: true });
 	return { packageDir, agentDir, cwd };
 }
 
@@ -140,7 +200,11 @@ describe("loading the agents", () => {
 		const { agents, errors } = load(l);
 		expect(errors).toEqual([]);
 		expect([...agents.keys()].sort()).toEqual(["helper", "scout", "worker"]);
-		expect(agents.get("scout")).toMatchObject({ source: "user", systemPrompt: "user scout", path: join(l.agentDir, "agents", "my-scout.md") });
+		expect(agents.get("scout")).toMatchObject({
+			source: "user",
+			systemPrompt: "user scout",
+			path: join(l.agentDir, "agents", "my-scout.md"),
+		});
 		expect(agents.get("worker")).toMatchObject({ source: "package", systemPrompt: "package worker" });
 		expect(agents.get("helper")).toMatchObject({ source: "project", systemPrompt: "project helper" });
 	});
@@ -162,9 +226,23 @@ describe("loading the agents", () => {
 		const bad = join(l.agentDir, "agents", "bad.md");
 		writeFileSync(bad, agentText("bad", "permission:\n  bash: sometimes\n"));
 		writeFileSync(join(l.agentDir, "agents", "good.md"), agentText("good"));
-		const { agents, errors } = loadAgents({ packageDir: tempDir(), agentDir: l.agentDir, cwd: join(l.cwd, "nowhere"), configDirName: ".pi", projectTrusted: true });
+		const { agents, errors } = loadAgents({
+			packageDir: tempDir(),
+			agentDir: l.agentDir,
+			cwd: join(l.cwd, "nowhere"),
+			configDirName: ".pi",
+			projectTrusted: true,
+		});
 		expect([...agents.keys()]).toEqual(["good"]);
-		expect(errors).toEqual([{ path: bad, line: 5, message: expect.stringMatching(/"bash" must be allow, ask or deny/), names: ["bad"], source: "user" }]);
+		expect(errors).toEqual([
+			{
+				path: bad,
+				line: 5,
+				message: expect.stringMatching(/"bash" must be allow, ask or deny/),
+				names: ["bad"],
+				source: "user",
+			},
+		]);
 	});
 
 	it("reports two files of one name in the same folder and keeps the first by file name", () => {
@@ -173,7 +251,14 @@ describe("loading the agents", () => {
 		writeFileSync(join(l.agentDir, "agents", "b.md"), agentText("twin", "", "second"));
 		const { agents, errors } = load(l);
 		expect(agents.get("twin")?.systemPrompt).toBe("first");
-		expect(errors).toEqual([{ path: join(l.agentDir, "agents", "b.md"), message: expect.stringMatching(/already used by .*a\.md/), names: ["twin"], source: "user" }]);
+		expect(errors).toEqual([
+			{
+				path: join(l.agentDir, "agents", "b.md"),
+				message: expect.stringMatching(/already used by .*a\.md/),
+				names: ["twin"],
+				source: "user",
+			},
+		]);
 	});
 
 	it("refuses a file that links out of the project, and a project agents folder that links out", () => {
@@ -185,7 +270,14 @@ describe("loading the agents", () => {
 		symlinkSync(join(l.cwd, "docs.md"), join(l.cwd, ".pi", "agents", "inside.md"));
 		const first = load(l);
 		expect([...first.agents.keys()]).toEqual(["inside"]);
-		expect(first.errors).toEqual([{ path: join(l.cwd, ".pi", "agents", "stolen.md"), message: expect.stringMatching(/leads outside/), names: ["stolen"], source: "project" }]);
+		expect(first.errors).toEqual([
+			{
+				path: join(l.cwd, ".pi", "agents", "stolen.md"),
+				message: expect.stringMatching(/leads outside/),
+				names: ["stolen"],
+				source: "project",
+			},
+		]);
 
 		const other = layout();
 		const outsideDir = tempDir();
@@ -194,7 +286,13 @@ describe("loading the agents", () => {
 		symlinkSync(outsideDir, join(other.cwd, ".q", "agents"));
 		const second = loadAgents({ ...other, configDirName: ".q", projectTrusted: true });
 		expect(second.agents.size).toBe(0);
-		expect(second.errors).toEqual([{ path: join(other.cwd, ".q", "agents"), message: expect.stringMatching(/agents folder leads outside/), source: "project" }]);
+		expect(second.errors).toEqual([
+			{
+				path: join(other.cwd, ".q", "agents"),
+				message: expect.stringMatching(/agents folder leads outside/),
+				source: "project",
+			},
+		]);
 	});
 
 	it("refuses a FIFO named like an agent at once, without waiting for a writer", () => {
@@ -206,7 +304,9 @@ describe("loading the agents", () => {
 		const { agents, errors } = load(l);
 		expect(Date.now() - started).toBeLessThan(1000);
 		expect([...agents.keys()]).toEqual(["real"]);
-		expect(errors).toEqual([{ path: fifo, message: expect.stringMatching(/a FIFO, not a regular file/), names: ["pipe"], source: "project" }]);
+		expect(errors).toEqual([
+			{ path: fifo, message: expect.stringMatching(/a FIFO, not a regular file/), names: ["pipe"], source: "project" },
+		]);
 	});
 
 	it("refuses an agent file over 256 KiB", () => {
@@ -234,7 +334,12 @@ describe("the shipped agents", () => {
 	it("sit in the package's agents/ folder and load without errors", () => {
 		expect(PACKAGE_AGENTS_DIR).toBe(join(PACKAGE_DIR, "agents"));
 		expect(existsSync(join(PACKAGE_DIR, "package.json"))).toBe(true);
-		const { agents, errors } = loadAgents({ agentDir: tempDir(), cwd: tempDir(), configDirName: ".pi", projectTrusted: false });
+		const { agents, errors } = loadAgents({
+			agentDir: tempDir(),
+			cwd: tempDir(),
+			configDirName: ".pi",
+			projectTrusted: false,
+		});
 		expect(errors).toEqual([]);
 		expect([...agents.keys()].sort()).toEqual(["reviewer", "scout", "worker"]);
 		for (const agent of agents.values()) {
@@ -249,7 +354,8 @@ describe("the shipped agents", () => {
 		expect(agents.get("scout")?.tools).toEqual(["read", "grep", "find", "ls"]);
 		expect(agents.get("reviewer")?.tools).toEqual(["read", "grep", "find", "ls", "bash"]);
 		expect(agents.get("worker")?.tools).toEqual(["read", "grep", "find", "ls", "edit", "write", "bash"]);
-		for (const name of ["scout", "reviewer"]) expect(agents.get(name)?.tools).not.toEqual(expect.arrayContaining(["edit"]));
+		for (const name of ["scout", "reviewer"])
+			expect(agents.get(name)?.tools).not.toEqual(expect.arrayContaining(["edit"]));
 		expect(readFileSync(join(PACKAGE_AGENTS_DIR, "worker.md"), "utf8")).toMatch(/exit status/);
 	});
 });
@@ -260,6 +366,10 @@ describe("the README", () => {
 		const example = readme.split("## Agent files")[1]?.split("```markdown\n")[1]?.split("\n```")[0];
 		expect(example).toBeDefined();
 		const agent = parsed(`${example}\n`);
-		expect(agent).toMatchObject({ name: "api-checker", tools: ["read", "grep", "find", "ls", "bash"], permissions: { edit: "ask", write: "deny" } });
+		expect(agent).toMatchObject({
+			name: "api-checker",
+			tools: ["read", "grep", "find", "ls", "bash"],
+			permissions: { edit: "ask", write: "deny" },
+		});
 	});
 });

@@ -9,7 +9,10 @@ import { tempDir } from "../../support/temp.ts";
 const write = (agentDir: string, id: string, status: Record<string, unknown>) => {
 	const dir = join(agentDir, "watchdog", "runs", id);
 	mkdirSync(dir, { recursive: true });
-	writeFileSync(join(dir, "status.json"), JSON.stringify({ id, mode: "single", startedAt: "", updatedAt: "", children: [], ...status }));
+	writeFileSync(
+		join(dir, "status.json"),
+		JSON.stringify({ id, mode: "single", startedAt: "", updatedAt: "", children: [], ...status }),
+	);
 };
 const id = (n: number) => `20260101-${String(n).padStart(6, "0")}-abcdef`;
 

@@ -67,23 +67,64 @@ describe("filters", () => {
 
 	it("by session, cwd, since, source, kind and limit, newest first", async () => {
 		const dir = writeLog(events);
-		expect(summaries((await readHistory(dir)).events)).toEqual(["four", "failure", "loop over", "three", "two", "review", "one"]);
+		expect(summaries((await readHistory(dir)).events)).toEqual([
+			"four",
+			"failure",
+			"loop over",
+			"three",
+			"two",
+			"review",
+			"one",
+		]);
 		expect(summaries((await readHistory(dir, { session: "s2" })).events)).toEqual(["loop over", "three", "two"]);
 		expect(summaries((await readHistory(dir, { cwd: "/b" })).events)).toEqual(["two"]);
-		expect(summaries((await readHistory(dir, { since: new Date(NOW - 2 * HOUR) })).events)).toEqual(["four", "failure", "loop over"]);
+		expect(summaries((await readHistory(dir, { since: new Date(NOW - 2 * HOUR) })).events)).toEqual([
+			"four",
+			"failure",
+			"loop over",
+		]);
 		expect(summaries((await readHistory(dir, { sources: ["loops"] })).events)).toEqual(["loop over", "three"]);
 		expect(summaries((await readHistory(dir, { sources: ["review", "worker"] })).events)).toEqual(["four", "review"]);
 		expect(summaries((await readHistory(dir, { kinds: ["finding"] })).events)).toEqual(["four", "three", "two", "one"]);
-		expect(summaries((await readHistory(dir, { kinds: ["finding"], cwd: "/a", limit: 2 })).events)).toEqual(["four", "three"]);
+		expect(summaries((await readHistory(dir, { kinds: ["finding"], cwd: "/a", limit: 2 })).events)).toEqual([
+			"four",
+			"three",
+		]);
 		expect(summaries((await readHistory(dir, { session: "nobody" })).events)).toEqual([]);
 	});
 
 	it("reads the old file after the current one", async () => {
 		const dir = writeLog(events.slice(0, 3), OLD_HISTORY_FILE);
-		writeFileSync(join(dir, OLD_HISTORY_FILE), events.slice(0, 3).map((e, i) => line(e, NOW - (10 - i) * HOUR)).join(""));
-		writeFileSync(join(dir, HISTORY_FILE), events.slice(3).map((e, i) => line(e, NOW - (4 - i) * HOUR)).join(""));
-		expect(summaries((await readHistory(dir)).events)).toEqual(["four", "failure", "loop over", "three", "two", "review", "one"]);
-		expect(summaries((await readHistory(dir, { limit: 5 })).events)).toEqual(["four", "failure", "loop over", "three", "two"]);
+		writeFileSync(
+			join(dir, OLD_HISTORY_FILE),
+			events
+				.slice(0, 3)
+				.map((e, i) => line(e, NOW - (10 - i) * HOUR))
+				.join(""),
+		);
+		writeFileSync(
+			join(dir, HISTORY_FILE),
+			events
+				.slice(3)
+				.map((e, i) => line(e, NOW - (4 - i) * HOUR))
+				.join(""),
+		);
+		expect(summaries((await readHistory(dir)).events)).toEqual([
+			"four",
+			"failure",
+			"loop over",
+			"three",
+			"two",
+			"review",
+			"one",
+		]);
+		expect(summaries((await readHistory(dir, { limit: 5 })).events)).toEqual([
+			"four",
+			"failure",
+			"loop over",
+			"three",
+			"two",
+		]);
 	});
 });
 
@@ -93,12 +134,19 @@ describe("reading backwards", () => {
 		const inputs: HistoryEventInput[] = [];
 		for (let i = 0; i < 6000; i++) {
 			const text = "é€x".repeat(Math.floor(random() * 120));
-			inputs.push(random() < 0.2 ? review(`s${i % 5}`, "/r") : ({ ...finding(`s${i % 5}`, "/r", "main", `${i} ${text}`), evidence: text } as HistoryEventInput));
+			inputs.push(
+				random() < 0.2
+					? review(`s${i % 5}`, "/r")
+					: ({ ...finding(`s${i % 5}`, "/r", "main", `${i} ${text}`), evidence: text } as HistoryEventInput),
+			);
 		}
 		const dir = join(tempDir(), "watchdog");
 		mkdirSync(dir, { recursive: true });
 		writeFileSync(join(dir, HISTORY_FILE), inputs.map((e, i) => line(e, NOW - (inputs.length - i) * 1000)).join(""));
-		const forward = readFileSync(join(dir, HISTORY_FILE), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+		const forward = readFileSync(join(dir, HISTORY_FILE), "utf8")
+			.split("\n")
+			.filter(Boolean)
+			.map((l) => JSON.parse(l));
 		expect(readFileSync(join(dir, HISTORY_FILE)).length).toBeGreaterThan(1_000_000); // several 256 KiB chunks
 		const read = await readHistory(dir);
 		expect(read.skipped).toBe(0);

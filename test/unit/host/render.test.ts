@@ -6,7 +6,10 @@ import { makeFinding } from "../../../src/findings/index.ts";
 import { renderFindings } from "../../../src/host/index.ts";
 
 // Colours as ANSI codes, as a real theme would add them (the width must not count them).
-const theme = { fg: (_c: string, t: string) => `\u001b[33m${t}\u001b[39m`, bold: (t: string) => `\u001b[1m${t}\u001b[22m` } as never;
+const theme = {
+	fg: (_c: string, t: string) => `\u001b[33m${t}\u001b[39m`,
+	bold: (t: string) => `\u001b[1m${t}\u001b[22m`,
+} as never;
 
 const finding = makeFinding(
 	{
@@ -29,7 +32,8 @@ describe("findings in the TUI", () => {
 				expect(lines.every((l) => visibleWidth(l) <= width)).toBe(true);
 				expect(text.replace(/\s+/g, " ")).toContain("Watchdog Blocker: parser.ts drops the last token");
 				expect(text.replace(/\s+/g, " ")).toContain("src/parser.ts:40 slices to length - 1");
-				if (expanded) expect(text.replace(/\s+/g, " ")).toContain("Keep the last token; add a test for a trailing comment");
+				if (expanded)
+					expect(text.replace(/\s+/g, " ")).toContain("Keep the last token; add a test for a trailing comment");
 				else expect(text).not.toContain("Keep the last token");
 			}
 		});

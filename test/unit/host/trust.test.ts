@@ -23,7 +23,10 @@ describe("trust in the repository's own code", () => {
 		const auto = repositoryTrust(ctx(cwd, true), agentDir);
 		expect(auto).toEqual({ trusted: false, why: expect.stringMatching(/no trust decision.*\/trust/) });
 		new ProjectTrustStore(agentDir).set(cwd, true);
-		expect(repositoryTrust(ctx(cwd, true), agentDir)).toMatchObject({ trusted: true, why: expect.stringMatching(/\/trust/) });
+		expect(repositoryTrust(ctx(cwd, true), agentDir)).toMatchObject({
+			trusted: true,
+			why: expect.stringMatching(/\/trust/),
+		});
 	});
 
 	it("takes Pi's trust as a decision when Pi resolved it for the project's files", () => {
@@ -36,13 +39,22 @@ describe("trust in the repository's own code", () => {
 });
 
 describe("a child's trust, judged for the folder it works in", () => {
-	const files = { "/p/.pi/settings.json": { kind: "file" as const, hash: "s" }, "/p/sub/.pi/WATCHDOG.md": { kind: "file" as const, hash: "w" } };
+	const files = {
+		"/p/.pi/settings.json": { kind: "file" as const, hash: "s" },
+		"/p/sub/.pi/WATCHDOG.md": { kind: "file" as const, hash: "w" },
+	};
 	const parent = { root: "/p/sub", decided: true, why: "you decided", takenAt: 0, files };
 	const none = () => [];
 
 	it("uses the parent's snapshot in its folder, and in a worktree for the same content at the same place", () => {
 		expect(childSnapshot(parent, "/p/sub/deeper", undefined, tempDir(), none)).toBe(parent);
-		const moved = childSnapshot(parent, "/runs/r/worktrees/1/sub", { dir: "/runs/r/worktrees", top: "/p" }, tempDir(), none);
+		const moved = childSnapshot(
+			parent,
+			"/runs/r/worktrees/1/sub",
+			{ dir: "/runs/r/worktrees", top: "/p" },
+			tempDir(),
+			none,
+		);
 		expect(moved.root).toBe("/runs/r/worktrees/1/sub");
 		expect(moved.files).toEqual({
 			"/runs/r/worktrees/1/.pi/settings.json": { kind: "file", hash: "s" },
@@ -55,9 +67,15 @@ describe("a child's trust, judged for the folder it works in", () => {
 		const clone = tempDir();
 		mkdirSync(join(clone, ".pi"));
 		writeFileSync(join(clone, ".pi", "WATCHDOG.md"), "clone rule\n");
-		const reads = (cwd: string) => [{ path: join(cwd, ".pi", "WATCHDOG.md"), root: cwd, maxBytes: 1024, overLimit: "refuse" as const }];
+		const reads = (cwd: string) => [
+			{ path: join(cwd, ".pi", "WATCHDOG.md"), root: cwd, maxBytes: 1024, overLimit: "refuse" as const },
+		];
 		const untrusted = childSnapshot(parent, clone, undefined, agentDir, reads);
-		expect(untrusted).toMatchObject({ root: clone, decided: false, why: expect.stringMatching(/outside the project .* not trusted with \/trust/) });
+		expect(untrusted).toMatchObject({
+			root: clone,
+			decided: false,
+			why: expect.stringMatching(/outside the project .* not trusted with \/trust/),
+		});
 		new ProjectTrustStore(agentDir).set(clone, true);
 		const trusted = childSnapshot(parent, clone, undefined, agentDir, reads);
 		expect(trusted).toMatchObject({ decided: true, files: { [join(clone, ".pi", "WATCHDOG.md")]: { kind: "file" } } });

@@ -34,7 +34,9 @@ describe("call records", () => {
 			["TodoWrite", {}, "other"],
 			["", {}, "other"],
 		];
-		expect(cases.map(([name, args]) => `${name} ${callKind(name, args)}`)).toStrictEqual(cases.map(([name, , kind]) => `${name} ${kind}`));
+		expect(cases.map(([name, args]) => `${name} ${callKind(name, args)}`)).toStrictEqual(
+			cases.map(([name, , kind]) => `${name} ${kind}`),
+		);
 	});
 
 	it("fills the fields detectors use, and only those that apply", () => {
@@ -49,7 +51,11 @@ describe("call records", () => {
 			result: "text",
 			isError: false,
 		});
-		expect(makeCallRecord(0, "NotebookEdit", { notebook_path: "n.ipynb" }, "", true)).toMatchObject({ kind: "edit", path: "n.ipynb", changed: false });
+		expect(makeCallRecord(0, "NotebookEdit", { notebook_path: "n.ipynb" }, "", true)).toMatchObject({
+			kind: "edit",
+			path: "n.ipynb",
+			changed: false,
+		});
 		expect(makeCallRecord(0, "Grep", { pattern: "x", offset: 4 }, "", false)).not.toHaveProperty("offset");
 		expect(makeCallRecord(0, "bash", "not an object", "", false)).toMatchObject({ args: {}, kind: "bash" });
 		expect(makeCallRecord(0, "bash", { command: 42 }, "", false)).not.toHaveProperty("command");
@@ -60,7 +66,9 @@ describe("call records", () => {
 			{ type: "text", text: "Successfully replaced 1 block(s) in a.ts." },
 			{ type: "image", data: "…", mimeType: "image/png" },
 		];
-		expect(fromPiToolCall(7, "edit", { path: "a.ts", edits: [] }, content, false, { diff: "-1 a\n+1 b" })).toStrictEqual({
+		expect(
+			fromPiToolCall(7, "edit", { path: "a.ts", edits: [] }, content, false, { diff: "-1 a\n+1 b" }),
+		).toStrictEqual({
 			index: 7,
 			name: "edit",
 			kind: "edit",
@@ -83,7 +91,12 @@ describe("call records", () => {
 		];
 		expect(resultText(blocks)).toBe(`${"a".repeat(RESULT_CHARS / 2)}\n[…]\n${"b".repeat(RESULT_CHARS / 2)}`);
 		expect(resultText("short")).toBe("short");
-		expect(resultText([{ type: "text", text: "x" }, { type: "text", text: "y" }])).toBe("x\ny");
+		expect(
+			resultText([
+				{ type: "text", text: "x" },
+				{ type: "text", text: "y" },
+			]),
+		).toBe("x\ny");
 		expect(resultText(undefined)).toBe("");
 	});
 });

@@ -11,7 +11,11 @@ import type { ToolCallRecord } from "../../../src/transcript/tool-call.ts";
 const DEEP = "packages/some-very-long-package-name/src/internal/adapters/legacy/compatibility-layer.ts";
 const LONG_COMMAND = `npx vitest run ${DEEP.replace(/\.ts$/, ".test.ts")} --reporter verbose --no-coverage 2>&1 | tail -40`;
 
-function signalsOf(make: (i: number) => [string, Record<string, unknown>, string], count: number, detector = new LoopDetector()): LoopSignal[] {
+function signalsOf(
+	make: (i: number) => [string, Record<string, unknown>, string],
+	count: number,
+	detector = new LoopDetector(),
+): LoopSignal[] {
 	const out: LoopSignal[] = [];
 	for (let i = 0; i < count; i++) {
 		const [name, args, result] = make(i);
@@ -23,24 +27,68 @@ function signalsOf(make: (i: number) => [string, Record<string, unknown>, string
 
 /** One run per kind, each with names as long as real sessions have them. */
 const RUNS: Record<SignalKind, () => LoopSignal[]> = {
-	repeat: () => signalsOf(() => ["mcp__a_rather_long_server_name__inspect_the_state_of_things", { what: "everything" }, "same"], 7),
-	rerun: () => signalsOf((i) => (i % 2 ? ["read", { path: `${DEEP}.${i}` }, "x\n".repeat(10)] : ["bash", { command: LONG_COMMAND }, "Tests 3 failed"]), 6),
+	repeat: () =>
+		signalsOf(() => ["mcp__a_rather_long_server_name__inspect_the_state_of_things", { what: "everything" }, "same"], 7),
+	rerun: () =>
+		signalsOf(
+			(i) =>
+				i % 2
+					? ["read", { path: `${DEEP}.${i}` }, "x\n".repeat(10)]
+					: ["bash", { command: LONG_COMMAND }, "Tests 3 failed"],
+			6,
+		),
 	target: () => signalsOf(() => ["read", { path: DEEP, offset: 1, limit: 50 }, "line\n".repeat(50)], 14),
-	stale: () => signalsOf((i) => ["bash", { command: `git diff ${["HEAD", "--cached", "main"][i % 3]} -- ${DEEP}${i % 2 ? " | head -50" : ""}` }, "\n"], 10),
-	dominant: () => signalsOf((i) => (i % 2 ? ["bash", { command: "git status --short" }, " M src/a.ts"] : ["read", { path: `src/f${i}.ts` }, "x\n".repeat(40)]), 30),
-	reread: () => signalsOf(() => ["read", { path: DEEP, offset: 1, limit: 200 }, "line\n".repeat(200)], 4, new LoopDetector({ targetHits: 100 })),
-	cycle: () => signalsOf((i) => ["bash", { command: i % 2 ? "npm run build" : `cat ${DEEP}` }, i % 2 ? "error TS2322" : "const a = 1"], 6, new LoopDetector({ repeats: 10 })),
+	stale: () =>
+		signalsOf(
+			(i) => [
+				"bash",
+				{ command: `git diff ${["HEAD", "--cached", "main"][i % 3]} -- ${DEEP}${i % 2 ? " | head -50" : ""}` },
+				"\n",
+			],
+			10,
+		),
+	dominant: () =>
+		signalsOf(
+			(i) =>
+				i % 2
+					? ["bash", { command: "git status --short" }, " M src/a.ts"]
+					: ["read", { path: `src/f${i}.ts` }, "x\n".repeat(40)],
+			30,
+		),
+	reread: () =>
+		signalsOf(
+			() => ["read", { path: DEEP, offset: 1, limit: 200 }, "line\n".repeat(200)],
+			4,
+			new LoopDetector({ targetHits: 100 }),
+		),
+	cycle: () =>
+		signalsOf(
+			(i) => ["bash", { command: i % 2 ? "npm run build" : `cat ${DEEP}` }, i % 2 ? "error TS2322" : "const a = 1"],
+			6,
+			new LoopDetector({ repeats: 10 }),
+		),
 	restating: () => {
 		const d = new LoopDetector();
 		const out: LoopSignal[] = [];
 		for (let i = 0; i < 6; i++) {
-			out.push(...d.said(`I will now rework ${DEEP} so that the legacy adapter accepts the new configuration format and then rerun ${LONG_COMMAND}.`));
+			out.push(
+				...d.said(
+					`I will now rework ${DEEP} so that the legacy adapter accepts the new configuration format and then rerun ${LONG_COMMAND}.`,
+				),
+			);
 			out.push(...d.add(makeCallRecord(i, "bash", { command: LONG_COMMAND }, "Tests 3 failed", false)));
 		}
 		return out;
 	},
 	// Polls between doubling sleeps, past the 30 minutes; then sleeping alone past them.
-	waiting: () => signalsOf((i) => (i % 2 ? ["mcp__a_rather_long_server_name__job_status", { id: "j1" }, "running"] : ["bash", { command: `sleep ${i < 14 ? 30 * 2 ** (i / 2) : 900}` }, ""]), 18),
+	waiting: () =>
+		signalsOf(
+			(i) =>
+				i % 2
+					? ["mcp__a_rather_long_server_name__job_status", { id: "j1" }, "running"]
+					: ["bash", { command: `sleep ${i < 14 ? 30 * 2 ** (i / 2) : 900}` }, ""],
+			18,
+		),
 };
 
 describe("loop finding texts", () => {
@@ -68,7 +116,9 @@ describe("loop finding texts", () => {
 	it("names the file and the count in a reread headline, and the full call in the evidence", () => {
 		const reread = RUNS.reread().find((s) => s.kind === "reread");
 		expect(reread?.headline).toBe(`${shortName(DEEP)} read 3 times without a change`);
-		expect(reread?.evidence).toMatch(/^600 lines read for 200 distinct lines \(3\.0×\), calls 0–2, nothing landed in between \(threshold: 3×\)\.$/);
+		expect(reread?.evidence).toMatch(
+			/^600 lines read for 200 distinct lines \(3\.0×\), calls 0–2, nothing landed in between \(threshold: 3×\)\.$/,
+		);
 		const rerun = RUNS.rerun().find((s) => s.kind === "rerun");
 		expect(rerun?.headline).toBe("Check re-run 3 times with nothing changed in between");
 		expect(rerun?.evidence).toContain("npx vitest run packages/some-very-long-package-name");

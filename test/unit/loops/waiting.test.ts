@@ -8,7 +8,8 @@ import type { ToolCallRecord } from "../../../src/transcript/tool-call.ts";
 import { waitOf } from "../../../src/loops/waiting.ts";
 
 let n = 0;
-const rec = (name: string, args: Record<string, unknown>, result = ""): ToolCallRecord => makeCallRecord(n++, name, args, result, false);
+const rec = (name: string, args: Record<string, unknown>, result = ""): ToolCallRecord =>
+	makeCallRecord(n++, name, args, result, false);
 const poll = (result = "<status>running</status>") => rec("BashOutput", { bash_id: "b1" }, result);
 const sleep = (seconds: number) => rec("bash", { command: `sleep ${seconds}` }, "");
 
@@ -27,9 +28,19 @@ describe("what a call waits", () => {
 		expect(waitOf(rec("bash", { command: "sleep 30" }))).toEqual({ ms: 30_000, pure: true });
 		expect(waitOf(rec("bash", { command: 'sleep 2m && echo "checking…"' }))).toEqual({ ms: 120_000, pure: true });
 		expect(waitOf(rec("bash", { command: "sleep 0.5; sleep 1" }))).toEqual({ ms: 1500, pure: true });
-		expect(waitOf(rec("bash", { command: "cd /repo && sleep 60 && gh run view 42 --json status" }))).toEqual({ ms: 60_000, pure: false, check: "gh run view 42 --json status" });
-		expect(waitOf(rec("TaskOutput", { task_id: "t1", block: true, timeout: 45_000 }))).toEqual({ ms: 45_000, pure: false });
-		expect(waitOf(rec("subagent", { action: "wait", id: "r1", timeoutMs: 120_000 }))).toEqual({ ms: 120_000, pure: false });
+		expect(waitOf(rec("bash", { command: "cd /repo && sleep 60 && gh run view 42 --json status" }))).toEqual({
+			ms: 60_000,
+			pure: false,
+			check: "gh run view 42 --json status",
+		});
+		expect(waitOf(rec("TaskOutput", { task_id: "t1", block: true, timeout: 45_000 }))).toEqual({
+			ms: 45_000,
+			pure: false,
+		});
+		expect(waitOf(rec("subagent", { action: "wait", id: "r1", timeoutMs: 120_000 }))).toEqual({
+			ms: 120_000,
+			pure: false,
+		});
 		// Not waits: a loop that sleeps inside one command, a word that merely contains "sleep".
 		expect(waitOf(rec("bash", { command: "until curl -s localhost:3000; do sleep 1; done" }))).toBeUndefined();
 		expect(waitOf(rec("bash", { command: "grep -rn sleepTimer src" }))).toBeUndefined();
@@ -62,7 +73,9 @@ describe("waiting versus looping", () => {
 		expect(kinds(signals)).toEqual(["waiting"]);
 		const w = signals[0] as LoopSignal;
 		expect(w.headline).toBe("Waited 32 min on BashOutput: same answer 7 times");
-		expect(w.evidence).toMatch(/^Call: BashOutput \{"bash_id":"b1"\}\. Polled at calls 0–12, each after a wait no shorter than the one before \(the last 16 min\), always the same answer \(bound: 30 min waited or 20 polls\)\.$/);
+		expect(w.evidence).toMatch(
+			/^Call: BashOutput \{"bash_id":"b1"\}\. Polled at calls 0–12, each after a wait no shorter than the one before \(the last 16 min\), always the same answer \(bound: 30 min waited or 20 polls\)\.$/,
+		);
 		expect(w.wayOut).toMatch(/read the job's log/);
 	});
 
@@ -78,24 +91,43 @@ describe("waiting versus looping", () => {
 		const past = feed([60, 120, 240, 480, 960, 1920].map(check));
 		expect(past.find((s) => s.kind === "waiting")?.headline).toBe("Waited 62 min on bash: same answer 6 times");
 		// The same check with no sleep: the usual repeat threshold.
-		expect(kinds(feed(Array.from({ length: 5 }, () => rec("bash", { command: "tail -5 build.log" }, "still compiling"))))).toContain("repeat");
+		expect(
+			kinds(feed(Array.from({ length: 5 }, () => rec("bash", { command: "tail -5 build.log" }, "still compiling")))),
+		).toContain("repeat");
 	});
 
 	it("blocking polls (a wait in the call itself) are waiting too", () => {
 		const block = () => rec("TaskOutput", { task_id: "t1", block: true, timeout: 60_000 }, "<status>running</status>");
 		expect(feed(Array.from({ length: 12 }, block))).toEqual([]);
-		expect(kinds(feed(Array.from({ length: 12 }, () => rec("TaskOutput", { task_id: "t1" }, "<status>running</status>"))))).toContain("repeat");
+		expect(
+			kinds(feed(Array.from({ length: 12 }, () => rec("TaskOutput", { task_id: "t1" }, "<status>running</status>")))),
+		).toContain("repeat");
 	});
 
 	it("polling whose answer changes between waits is progress, and a new answer starts the count afresh", () => {
-		const moving = Array.from({ length: 25 }, (_, i) => [sleep(5), poll(`<status>running</status> ${i} of 25 done`)]).flat();
+		const moving = Array.from({ length: 25 }, (_, i) => [
+			sleep(5),
+			poll(`<status>running</status> ${i} of 25 done`),
+		]).flat();
 		expect(feed(moving)).toEqual([]);
 	});
 
 	it("sleeping alone past the bound: a waiting signal; a call that looks at something in between starts it afresh", () => {
 		const signals = feed(Array.from({ length: 6 }, () => sleep(300)));
-		expect(signals.find((s) => s.kind === "waiting")).toMatchObject({ headline: "Slept 30 min in 6 calls in a row", from: 0, to: 5 });
-		const broken = feed([sleep(300), sleep(300), sleep(300), rec("bash", { command: "ls dist" }, "app.js"), sleep(300), sleep(300), sleep(300)]);
+		expect(signals.find((s) => s.kind === "waiting")).toMatchObject({
+			headline: "Slept 30 min in 6 calls in a row",
+			from: 0,
+			to: 5,
+		});
+		const broken = feed([
+			sleep(300),
+			sleep(300),
+			sleep(300),
+			rec("bash", { command: "ls dist" }, "app.js"),
+			sleep(300),
+			sleep(300),
+			sleep(300),
+		]);
 		expect(broken).toEqual([]);
 	});
 

@@ -12,7 +12,15 @@ interface Call {
 
 /** A registry with one model, answering each call with `answer` (a message, a thrown error, or never). */
 function registry(answer: (options: any) => Promise<any>, reasoning = true) {
-	const model = { provider: "acme", id: "gpt-x", name: "gpt-x", api: "openai-completions", reasoning, contextWindow: 1000, maxTokens: 100 };
+	const model = {
+		provider: "acme",
+		id: "gpt-x",
+		name: "gpt-x",
+		api: "openai-completions",
+		reasoning,
+		contextWindow: 1000,
+		maxTokens: 100,
+	};
 	const calls: Call[] = [];
 	const reg = {
 		find: (p: string, id: string) => (p === model.provider && id === model.id ? model : undefined),
@@ -28,14 +36,30 @@ function registry(answer: (options: any) => Promise<any>, reasoning = true) {
 	return { reg, calls };
 }
 
-const choice = (thinking: ReviewerChoice["thinking"] = "high", id = "gpt-x"): ReviewerChoice => ({ kind: "configured", provider: "acme", id, thinking });
-const reply = (stopReason: string, errorMessage?: string) => async () => ({ role: "assistant", content: [{ type: "text", text: "ok" }], stopReason, ...(errorMessage ? { errorMessage } : {}) });
+const choice = (thinking: ReviewerChoice["thinking"] = "high", id = "gpt-x"): ReviewerChoice => ({
+	kind: "configured",
+	provider: "acme",
+	id,
+	thinking,
+});
+const reply = (stopReason: string, errorMessage?: string) => async () => ({
+	role: "assistant",
+	content: [{ type: "text", text: "ok" }],
+	stopReason,
+	...(errorMessage ? { errorMessage } : {}),
+});
 
 describe("the live check", () => {
 	it("makes one small request at the configured thinking level, clamped, and times it", async () => {
 		const { reg, calls } = registry(reply("stop"));
 		const result = await liveCheck(reg, choice("high"));
-		expect(result).toMatchObject({ status: "answered", ref: "acme/gpt-x", requested: "high", thinking: "high", stopReason: "stop" });
+		expect(result).toMatchObject({
+			status: "answered",
+			ref: "acme/gpt-x",
+			requested: "high",
+			thinking: "high",
+			stopReason: "stop",
+		});
 		expect(calls).toHaveLength(1);
 		expect(calls[0].options).toMatchObject({ reasoning: "high", maxTokens: LIVE_CHECK_MAX_TOKENS });
 		expect(calls[0].options.signal).toBeInstanceOf(AbortSignal);
@@ -46,7 +70,9 @@ describe("the live check", () => {
 		const clamped = await liveCheck(plain.reg, choice("high"));
 		expect(clamped).toMatchObject({ status: "answered", requested: "high", thinking: "off" });
 		expect(plain.calls[0].options.reasoning).toBeUndefined();
-		expect(formatLiveCheck(clamped).lines[0]).toMatch(/at thinking off \(high was asked for; this model does not support it\) \(its answer was cut at the token limit/);
+		expect(formatLiveCheck(clamped).lines[0]).toMatch(
+			/at thinking off \(high was asked for; this model does not support it\) \(its answer was cut at the token limit/,
+		);
 	});
 
 	it("classifies a failed request the way a failed review is", async () => {
@@ -78,13 +104,30 @@ describe("the live check", () => {
 		const result = await liveCheck(reg, choice("high", "gpt-y"));
 		expect(result.status).toBe("not-run");
 		expect(calls).toHaveLength(0);
-		expect(formatLiveCheck(result)).toEqual({ ok: false, lines: ['Unknown model acme/gpt-y: provider "acme" has no model "gpt-y".', "Its models: gpt-x.", "No request was made."] });
+		expect(formatLiveCheck(result)).toEqual({
+			ok: false,
+			lines: [
+				'Unknown model acme/gpt-y: provider "acme" has no model "gpt-y".',
+				"Its models: gpt-x.",
+				"No request was made.",
+			],
+		});
 	});
 
 	it("reads as one line when it answered, and the exact error with a hint when not", () => {
 		const base = { ref: "acme/gpt-x", requested: "medium" as const, thinking: "medium" as const };
-		expect(formatLiveCheck({ status: "answered", ...base, latencyMs: 1530, stopReason: "stop" })).toEqual({ ok: true, lines: ["Model acme/gpt-x answered a test request in 1.5 s, at thinking medium."] });
-		const failed: LiveCheck = { status: "failed", ...base, latencyMs: 40, kind: "rate-limit", message: "429 slow down\nretry later", timeoutMs: 20_000 };
+		expect(formatLiveCheck({ status: "answered", ...base, latencyMs: 1530, stopReason: "stop" })).toEqual({
+			ok: true,
+			lines: ["Model acme/gpt-x answered a test request in 1.5 s, at thinking medium."],
+		});
+		const failed: LiveCheck = {
+			status: "failed",
+			...base,
+			latencyMs: 40,
+			kind: "rate-limit",
+			message: "429 slow down\nretry later",
+			timeoutMs: 20_000,
+		};
 		expect(formatLiveCheck(failed)).toEqual({
 			ok: false,
 			lines: [

@@ -1,9 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { closestRefs, describeUnknown, editDistance, unknownModel, UnknownModelError } from "../../../src/models/suggest.ts";
+import {
+	closestRefs,
+	describeUnknown,
+	editDistance,
+	unknownModel,
+	UnknownModelError,
+} from "../../../src/models/suggest.ts";
 import type { Registry } from "../../../src/models/reviewer-model.ts";
 
-const known = (refs: string[], available: string[] = []) => refs.map((ref) => ({ ref, available: available.includes(ref) }));
-const CATALOG = known(["openai/gpt-5", "openai/gpt-5.5", "openai/gpt-4o", "anthropic/claude-opus-4-8", "google/gemini-3-pro", "local/reviewer"], ["openai/gpt-5.5"]);
+const known = (refs: string[], available: string[] = []) =>
+	refs.map((ref) => ({ ref, available: available.includes(ref) }));
+const CATALOG = known(
+	[
+		"openai/gpt-5",
+		"openai/gpt-5.5",
+		"openai/gpt-4o",
+		"anthropic/claude-opus-4-8",
+		"google/gemini-3-pro",
+		"local/reviewer",
+	],
+	["openai/gpt-5.5"],
+);
 
 describe("suggestions for a model Pi does not know", () => {
 	it("counts edits", () => {
@@ -24,7 +41,10 @@ describe("suggestions for a model Pi does not know", () => {
 	});
 
 	it("says whether the provider or only the model is unknown, keeping the thinking suffix", () => {
-		expect(describeUnknown("openai", "gpt-9", CATALOG, "high")).toEqual({ problem: 'Pi knows no model "gpt-9" from provider "openai"', suggestions: ["openai/gpt-5:high", "openai/gpt-4o:high", "openai/gpt-5.5:high"] });
+		expect(describeUnknown("openai", "gpt-9", CATALOG, "high")).toEqual({
+			problem: 'Pi knows no model "gpt-9" from provider "openai"',
+			suggestions: ["openai/gpt-5:high", "openai/gpt-4o:high", "openai/gpt-5.5:high"],
+		});
 		expect(describeUnknown("opnai", "gpt-5.5", CATALOG).problem).toBe('Pi knows no provider "opnai"');
 	});
 
@@ -38,7 +58,9 @@ describe("suggestions for a model Pi does not know", () => {
 		expect(unknownModel(reg, "openai", "gpt-5")).toBeUndefined();
 		const error = unknownModel(reg, "openai", "gpt-9");
 		expect(error).toBeInstanceOf(UnknownModelError);
-		expect(error?.message).toBe('not saved: Pi knows no model "gpt-9" from provider "openai", so openai/gpt-9 cannot run. Did you mean openai/gpt-5, openai/gpt-4o or openai/gpt-5.5?');
+		expect(error?.message).toBe(
+			'not saved: Pi knows no model "gpt-9" from provider "openai", so openai/gpt-9 cannot run. Did you mean openai/gpt-5, openai/gpt-4o or openai/gpt-5.5?',
+		);
 		const empty = { find: () => undefined, getAll: () => [], getAvailable: () => [] } as unknown as Registry;
 		expect(unknownModel(empty, "a", "b")?.message).toMatch(/Pi knows no models at all/);
 	});

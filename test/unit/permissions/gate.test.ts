@@ -5,11 +5,25 @@ import { layerPolicy, PermissionGate, type ArbiterOutcome, type GateDeps } from 
 
 const policy = layerPolicy({ rules: { edit: "ask", write: "deny" }, file: "/g/config.json" }, undefined);
 const ctx = { modelRegistry: {} as never, sessionManager: { getBranch: () => [] } };
-const on = { enabled: true, choice: { kind: "configured" as const, provider: "p", id: "m", thinking: "off" as const }, timeoutMs: 1000 };
+const on = {
+	enabled: true,
+	choice: { kind: "configured" as const, provider: "p", id: "m", thinking: "off" as const },
+	timeoutMs: 1000,
+};
 
-function gate(over: Partial<GateDeps> = {}, answer: ArbiterOutcome = { kind: "decision", decision: "approve", reason: "ok", model: "p/m" }) {
+function gate(
+	over: Partial<GateDeps> = {},
+	answer: ArbiterOutcome = { kind: "decision", decision: "approve", reason: "ok", model: "p/m" },
+) {
 	const lines: unknown[] = [];
-	const g = new PermissionGate(policy, { role: "worker", task: "t", settings: () => on, record: (_c, l) => void lines.push(l), arbiter: async () => answer, ...over });
+	const g = new PermissionGate(policy, {
+		role: "worker",
+		task: "t",
+		settings: () => on,
+		record: (_c, l) => void lines.push(l),
+		arbiter: async () => answer,
+		...over,
+	});
 	return { g, lines };
 }
 
@@ -21,18 +35,41 @@ describe("PermissionGate", () => {
 	});
 
 	it("blocks a fault closed: a throwing audit, settings or arbiter never lets the call through", async () => {
-		const throwing = gate({ record: () => { throw new Error("disk full"); } });
-		expect(await throwing.g.check(ctx, { toolName: "edit", input: {} })).toMatchObject({ block: true, reason: expect.stringContaining("permission gate failed (disk full)") });
+		const throwing = gate({
+			record: () => {
+				throw new Error("disk full");
+			},
+		});
+		expect(await throwing.g.check(ctx, { toolName: "edit", input: {} })).toMatchObject({
+			block: true,
+			reason: expect.stringContaining("permission gate failed (disk full)"),
+		});
 		expect(throwing.g.check(ctx, { toolName: "write", input: {} })).toMatchObject({ block: true });
-		const badSettings = gate({ settings: () => { throw new Error("no settings"); } });
-		expect(await badSettings.g.check(ctx, { toolName: "edit", input: {} })).toMatchObject({ block: true, reason: expect.stringContaining("no settings") });
-		const badArbiter = gate({ arbiter: async () => { throw new Error("boom"); } });
-		expect(await badArbiter.g.check(ctx, { toolName: "edit", input: {} })).toMatchObject({ block: true, reason: expect.stringContaining("boom") });
+		const badSettings = gate({
+			settings: () => {
+				throw new Error("no settings");
+			},
+		});
+		expect(await badSettings.g.check(ctx, { toolName: "edit", input: {} })).toMatchObject({
+			block: true,
+			reason: expect.stringContaining("no settings"),
+		});
+		const badArbiter = gate({
+			arbiter: async () => {
+				throw new Error("boom");
+			},
+		});
+		expect(await badArbiter.g.check(ctx, { toolName: "edit", input: {} })).toMatchObject({
+			block: true,
+			reason: expect.stringContaining("boom"),
+		});
 	});
 
 	it("reuses a decision only for the same tool and arguments, whatever their key order", async () => {
 		let asked = 0;
-		const { g, lines } = gate({ arbiter: async () => (asked++, { kind: "decision", decision: "approve", reason: "ok", model: "p/m" }) });
+		const { g, lines } = gate({
+			arbiter: async () => (asked++, { kind: "decision", decision: "approve", reason: "ok", model: "p/m" }),
+		});
 		expect(await g.check(ctx, { toolName: "edit", input: { path: "a", edits: [1] } })).toBeUndefined();
 		expect(await g.check(ctx, { toolName: "edit", input: { edits: [1], path: "a" } })).toBeUndefined();
 		expect(await g.check(ctx, { toolName: "edit", input: { path: "b", edits: [1] } })).toBeUndefined();

@@ -23,18 +23,58 @@ function fragments(secret: string): string[] {
 }
 
 const CORPUS: Array<{ name: string; input: unknown; secrets: string[] }> = [
-	{ name: "a .env value on a write's first line", input: { path: ".env", content: `SIGNING_SALT=${ENV_VALUE}\nDEBUG=1\n` }, secrets: [ENV_VALUE] },
-	{ name: "a .env value in an edit's newText", input: { path: ".env", edits: [{ oldText: "DEBUG=1", newText: `DEBUG=1\nCOOKIE_SALT=${SALT}` }] }, secrets: [SALT] },
-	{ name: "a .env value as an edit's whole newText", input: { path: ".env", edits: [{ oldText: "", newText: `APP_SEED=${ENV_VALUE}` }] }, secrets: [ENV_VALUE] },
-	{ name: "a secret assignment inside a command", input: { command: `echo "SERVICE_TOKEN=${ENV_VALUE}" >> .env && npm test` }, secrets: [ENV_VALUE] },
-	{ name: "a PGP private key", input: { path: "keys/release.asc", content: `${PGP}\n` }, secrets: [PGP_BODY, "xZ0Q7mN3bV8cX1zL5kJ9hG2fD4sA6pO"] },
-	{ name: "an Azure connection string", input: { path: "appsettings.json", content: `{\n  "Storage": "${AZURE}"\n}\n` }, secrets: [AZURE_KEY] },
+	{
+		name: "a .env value on a write's first line",
+		input: { path: ".env", content: `SIGNING_SALT=${ENV_VALUE}\nDEBUG=1\n` },
+		secrets: [ENV_VALUE],
+	},
+	{
+		name: "a .env value in an edit's newText",
+		input: { path: ".env", edits: [{ oldText: "DEBUG=1", newText: `DEBUG=1\nCOOKIE_SALT=${SALT}` }] },
+		secrets: [SALT],
+	},
+	{
+		name: "a .env value as an edit's whole newText",
+		input: { path: ".env", edits: [{ oldText: "", newText: `APP_SEED=${ENV_VALUE}` }] },
+		secrets: [ENV_VALUE],
+	},
+	{
+		name: "a secret assignment inside a command",
+		input: { command: `echo "SERVICE_TOKEN=${ENV_VALUE}" >> .env && npm test` },
+		secrets: [ENV_VALUE],
+	},
+	{
+		name: "a PGP private key",
+		input: { path: "keys/release.asc", content: `${PGP}\n` },
+		secrets: [PGP_BODY, "xZ0Q7mN3bV8cX1zL5kJ9hG2fD4sA6pO"],
+	},
+	{
+		name: "an Azure connection string",
+		input: { path: "appsettings.json", content: `{\n  "Storage": "${AZURE}"\n}\n` },
+		secrets: [AZURE_KEY],
+	},
 	{ name: "a Hugging Face token", input: { command: `huggingface-cli login --token ${HF}` }, secrets: [HF] },
-	{ name: "a Hugging Face token in code", input: { path: "train.py", content: `login(${JSON.stringify(HF)})\n` }, secrets: [HF] },
+	{
+		name: "a Hugging Face token in code",
+		input: { path: "train.py", content: `login(${JSON.stringify(HF)})\n` },
+		secrets: [HF],
+	},
 	{ name: "a long base64 blob", input: { path: "fixtures/blob.txt", content: `payload: ${BLOB}\n` }, secrets: [BLOB] },
-	{ name: "a lower-case .env password", input: { path: "config/.env", content: `db_host=localhost\ndb_pass=${DB_PASS}\n` }, secrets: [DB_PASS] },
-	{ name: "a MySQL password on the command line", input: { command: `mysql -uroot -p${MYSQL_PASS} app < dump.sql` }, secrets: [MYSQL_PASS] },
-	{ name: "a MySQL --password", input: { command: `mysqldump --user=app --password=${MYSQL_PASS} app > dump.sql` }, secrets: [MYSQL_PASS] },
+	{
+		name: "a lower-case .env password",
+		input: { path: "config/.env", content: `db_host=localhost\ndb_pass=${DB_PASS}\n` },
+		secrets: [DB_PASS],
+	},
+	{
+		name: "a MySQL password on the command line",
+		input: { command: `mysql -uroot -p${MYSQL_PASS} app < dump.sql` },
+		secrets: [MYSQL_PASS],
+	},
+	{
+		name: "a MySQL --password",
+		input: { command: `mysqldump --user=app --password=${MYSQL_PASS} app > dump.sql` },
+		secrets: [MYSQL_PASS],
+	},
 ];
 
 describe("the preview's redaction of the shapes it used to miss", () => {
@@ -51,8 +91,24 @@ describe("the preview's redaction of the shapes it used to miss", () => {
 
 	it("keeps a MySQL password out of the recent calls the arbiter is shown", () => {
 		const branch = [
-			{ type: "message", message: { role: "assistant", content: [{ type: "toolCall", id: "1", name: "bash", arguments: { command: `mysql -p${MYSQL_PASS} -e 'select 1'` } }] } },
-			{ type: "message", message: { role: "assistant", content: [{ type: "toolCall", id: "2", name: "bash", arguments: { command: `MYSQL_PWD=${MYSQL_PASS} mysql app` } }] } },
+			{
+				type: "message",
+				message: {
+					role: "assistant",
+					content: [
+						{ type: "toolCall", id: "1", name: "bash", arguments: { command: `mysql -p${MYSQL_PASS} -e 'select 1'` } },
+					],
+				},
+			},
+			{
+				type: "message",
+				message: {
+					role: "assistant",
+					content: [
+						{ type: "toolCall", id: "2", name: "bash", arguments: { command: `MYSQL_PWD=${MYSQL_PASS} mysql app` } },
+					],
+				},
+			},
 		];
 		const recent = recentCalls({ modelRegistry: {} as never, sessionManager: { getBranch: () => branch } }, "3");
 		expect(recent).toHaveLength(2);
@@ -63,12 +119,22 @@ describe("the preview's redaction of the shapes it used to miss", () => {
 	const CODE: Array<{ name: string; input: Record<string, unknown>; intact: string[] }> = [
 		{
 			name: "an edit of TypeScript",
-			input: { path: "src/a.ts", edits: [{ oldText: "const limit = 10;", newText: "const limit = readLimit(process.env.LIMIT);\nexport const tokenCount = 3;" }] },
+			input: {
+				path: "src/a.ts",
+				edits: [
+					{
+						oldText: "const limit = 10;",
+						newText: "const limit = readLimit(process.env.LIMIT);\nexport const tokenCount = 3;",
+					},
+				],
+			},
 			intact: ["const limit = readLimit(process.env.LIMIT);", "export const tokenCount = 3;"],
 		},
 		{
 			name: "shell with ordinary assignments",
-			input: { command: "cd app && NODE_OPTIONS=--max-old-space-size=4096 npm test && mysql -u app -p app_db < schema.sql" },
+			input: {
+				command: "cd app && NODE_OPTIONS=--max-old-space-size=4096 npm test && mysql -u app -p app_db < schema.sql",
+			},
 			intact: ["NODE_OPTIONS=--max-old-space-size=4096 npm test", "mysql -u app -p app_db < schema.sql"],
 		},
 		{

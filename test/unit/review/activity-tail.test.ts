@@ -2,29 +2,63 @@
 // bounds, and the per-prompt limits.
 import { describe, expect, it } from "vitest";
 import { RUN_ACTIONS } from "../../../src/children/tool-params.ts";
-import { ACTIVITY_ENTRY_CHARS, ACTIVITY_TAIL_CHARS, ActivityTail, activityOfTurn, ORCHESTRATION_ACTIONS } from "../../../src/review/activity-tail.ts";
+import {
+	ACTIVITY_ENTRY_CHARS,
+	ACTIVITY_TAIL_CHARS,
+	ActivityTail,
+	activityOfTurn,
+	ORCHESTRATION_ACTIONS,
+} from "../../../src/review/activity-tail.ts";
 
-const call = (id: string, args: Record<string, unknown>, name = "subagent") => ({ type: "toolCall", id, name, arguments: args });
-const result = (id: string, text: string, name = "subagent", isError = false) => ({ toolCallId: id, toolName: name, content: [{ type: "text", text }], isError });
-const turn = (calls: unknown[], results: unknown[]) => ({ message: { role: "assistant", content: calls }, toolResults: results as never });
+const call = (id: string, args: Record<string, unknown>, name = "subagent") => ({
+	type: "toolCall",
+	id,
+	name,
+	arguments: args,
+});
+const result = (id: string, text: string, name = "subagent", isError = false) => ({
+	toolCallId: id,
+	toolName: name,
+	content: [{ type: "text", text }],
+	isError,
+});
+const turn = (calls: unknown[], results: unknown[]) => ({
+	message: { role: "assistant", content: calls },
+	toolResults: results as never,
+});
 
 describe("activityOfTurn", () => {
 	it("pairs a launch or a run action with the result of the same tool name and exact id", () => {
 		const found = activityOfTurn(
 			turn(
-				[call("c1", { agent: "scout", task: "find greet" }), call("c2", { action: "wait", id: "run-1" }), call("c3", { action: "status" })],
-				[result("c1", "greet is in src/app.ts"), result("c2", "run-1: done", "subagent", true), result("c3", "no runs", "bash")],
+				[
+					call("c1", { agent: "scout", task: "find greet" }),
+					call("c2", { action: "wait", id: "run-1" }),
+					call("c3", { action: "status" }),
+				],
+				[
+					result("c1", "greet is in src/app.ts"),
+					result("c2", "run-1: done", "subagent", true),
+					result("c3", "no runs", "bash"),
+				],
 			),
 		);
 		expect(found.map((f) => f.id)).toEqual(["c1", "c2"]); // c3's result has another tool's name
-		expect(found[0].text).toMatch(/^\[subagent launch\] \{"agent":"scout","task":"find greet"\}\n\[result\]\ngreet is in src\/app\.ts$/);
+		expect(found[0].text).toMatch(
+			/^\[subagent launch\] \{"agent":"scout","task":"find greet"\}\n\[result\]\ngreet is in src\/app\.ts$/,
+		);
 		expect(found[1].text).toMatch(/^\[subagent wait\] .*\n\[result, error\]\nrun-1: done$/);
 	});
 
 	it("leaves out the watchdog's own actions, other tools, and calls without a result", () => {
 		const found = activityOfTurn(
 			turn(
-				[call("w1", { action: "watchdog.status" }), call("w2", { action: "watchdog.configure", model: "x/y" }), call("b1", { command: "ls" }, "bash"), call("c9", { agent: "worker", task: "t" })],
+				[
+					call("w1", { action: "watchdog.status" }),
+					call("w2", { action: "watchdog.configure", model: "x/y" }),
+					call("b1", { command: "ls" }, "bash"),
+					call("c9", { agent: "worker", task: "t" }),
+				],
 				[result("w1", "status"), result("w2", "ok"), result("b1", "files", "bash"), result("c8", "an unrelated id")],
 			),
 		);
@@ -32,7 +66,9 @@ describe("activityOfTurn", () => {
 	});
 
 	it("bounds each entry", () => {
-		const [entry] = activityOfTurn(turn([call("c1", { agent: "scout", task: "x".repeat(5000) })], [result("c1", "y".repeat(10_000))]));
+		const [entry] = activityOfTurn(
+			turn([call("c1", { agent: "scout", task: "x".repeat(5000) })], [result("c1", "y".repeat(10_000))]),
+		);
 		expect(entry.text.length).toBe(ACTIVITY_ENTRY_CHARS);
 		expect(entry.text).toMatch(/^\[subagent launch\] .{1,1000}\n\[result\]\ny+…$/);
 	});
@@ -43,7 +79,8 @@ describe("activityOfTurn", () => {
 });
 
 describe("ActivityTail", () => {
-	const launch = (id: string, text = "done") => turn([call(id, { agent: "scout", task: `task ${id}` })], [result(id, text)]);
+	const launch = (id: string, text = "done") =>
+		turn([call(id, { agent: "scout", task: `task ${id}` })], [result(id, text)]);
 
 	it("keeps the recent 6,000 characters, newest last", () => {
 		const tail = new ActivityTail();

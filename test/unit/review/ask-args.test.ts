@@ -7,7 +7,10 @@ describe("watchdog_ask arguments", () => {
 		expect(ASK_TOOL.parameters).toBe(ASK_PARAMS);
 		expect((ASK_PARAMS.properties.question as { maxLength?: number }).maxLength).toBe(1000);
 		expect((ASK_PARAMS.properties.evidence as { maxLength?: number }).maxLength).toBe(2000);
-		expect(parseAskArgs({ question: " Is B on hold? ", evidence: "B idle" })).toEqual({ ok: true, value: { question: "Is B on hold?", evidence: "B idle" } });
+		expect(parseAskArgs({ question: " Is B on hold? ", evidence: "B idle" })).toEqual({
+			ok: true,
+			value: { question: "Is B on hold?", evidence: "B idle" },
+		});
 	});
 
 	it("cuts over-long texts to 1,000 and 2,000 characters", () => {
@@ -19,6 +22,9 @@ describe("watchdog_ask arguments", () => {
 	it("refuses what is not a question with evidence", () => {
 		expect(parseAskArgs(null)).toEqual({ ok: false, error: '"question" is required; "evidence" is required' });
 		expect(parseAskArgs([])).toEqual({ ok: false, error: "the arguments must be a JSON object, got an array" });
-		expect(parseAskArgs({ question: "  ", evidence: 3 })).toEqual({ ok: false, error: '"question" must not be empty; "evidence" must be a string, got number 3' });
+		expect(parseAskArgs({ question: "  ", evidence: 3 })).toEqual({
+			ok: false,
+			error: '"question" must not be empty; "evidence" must be a string, got number 3',
+		});
 	});
 });

@@ -14,19 +14,36 @@ describe("limitOf", () => {
 		["Claude AI usage limit reached|1767225600", "an account or usage limit"],
 		["You've hit your weekly limit · resets Mon 9:00am", "an account or usage limit"],
 		["You've hit your limit · resets 3pm (Europe/Berlin)", "an account or usage limit"],
-		["403 Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing", "an account or usage limit"],
+		[
+			"403 Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing",
+			"an account or usage limit",
+		],
 		["402 Insufficient credits. Add more using https://openrouter.ai/settings/credits", "an account or usage limit"],
 		['429 {"error":{"code":"1308","message":"plan exhausted"}}', "an account or usage limit"],
-		["Server requested 3600s retry delay (max: 60s). 429 Too Many Requests", "a retry-after of 3600 s, longer than Pi waits (60 s)"],
+		[
+			"Server requested 3600s retry delay (max: 60s). 429 Too Many Requests",
+			"a retry-after of 3600 s, longer than Pi waits (60 s)",
+		],
 	])("rotates on %s", (message, why) => {
 		expect(limitOf(error(message))).toEqual({ kind: "limit", why, error: message });
 	});
 
-	it.each(["429 Too Many Requests", "429 rate limit: retry after 17s", "Rate limit reached for gpt-4o in organization org-x on tokens per min", "You've hit your rate limit, slow down"])("calls %s transient", (message) => {
+	it.each([
+		"429 Too Many Requests",
+		"429 rate limit: retry after 17s",
+		"Rate limit reached for gpt-4o in organization org-x on tokens per min",
+		"You've hit your rate limit, slow down",
+	])("calls %s transient", (message) => {
 		expect(limitOf(error(message))?.kind).toBe("transient");
 	});
 
-	it.each(["401 Incorrect API key provided", "500 Internal Server Error", "Request timed out", "context_length_exceeded: too many tokens", "403 Forbidden"])("leaves %s alone", (message) => {
+	it.each([
+		"401 Incorrect API key provided",
+		"500 Internal Server Error",
+		"Request timed out",
+		"context_length_exceeded: too many tokens",
+		"403 Forbidden",
+	])("leaves %s alone", (message) => {
 		expect(limitOf(error(message))).toBeUndefined();
 	});
 
@@ -61,7 +78,13 @@ describe("candidates", () => {
 
 	it("passes over models limited in this run or within the cooldown, and inherit", () => {
 		const now = 100_000;
-		const { tryInOrder, skipped } = candidates(["p/a", "inherit", "p/b", "p/c", "p/d"], "p/x", memory({ "p/a": 95_000, "p/b": 45_000, "p/c": 1_000 }, 50_000), now, 60_000);
+		const { tryInOrder, skipped } = candidates(
+			["p/a", "inherit", "p/b", "p/c", "p/d"],
+			"p/x",
+			memory({ "p/a": 95_000, "p/b": 45_000, "p/c": 1_000 }, 50_000),
+			now,
+			60_000,
+		);
 		expect(tryInOrder.map((c) => c.ref)).toEqual(["p/c", "p/d"]);
 		expect(skipped).toEqual([
 			{ ref: "p/a", reason: "hit a limit earlier in this run" },
@@ -77,9 +100,13 @@ describe("rotationBlocked", () => {
 		const fresh = { limitedAt: {}, runStartedAt: 0 };
 		expect(rotationBlocked(settings, "handsoff", fresh, 0)).toMatch(/policy handsoff/);
 		expect(rotationBlocked(settings, "off", fresh, 0)).toBe("policy off");
-		expect(rotationBlocked(settings, "keep", { ...fresh, lastRotationAt: 1_000 }, 121_000)).toBe("in cooldown: the last rotation was 2 min ago (rotate.cooldownMs 600000)");
+		expect(rotationBlocked(settings, "keep", { ...fresh, lastRotationAt: 1_000 }, 121_000)).toBe(
+			"in cooldown: the last rotation was 2 min ago (rotate.cooldownMs 600000)",
+		);
 		expect(rotationBlocked(settings, "keep", { ...fresh, lastRotationAt: 1_000 }, 601_000)).toBeUndefined();
 		expect(rotationBlocked({ ...settings, models: [] }, "keep", fresh, 0)).toBe("rotate.models is empty");
-		expect(rotationBlocked(settings, "keep", fresh, 0, "budget spent")).toBe("the session could not continue: budget spent");
+		expect(rotationBlocked(settings, "keep", fresh, 0, "budget spent")).toBe(
+			"the session could not continue: budget spent",
+		);
 	});
 });

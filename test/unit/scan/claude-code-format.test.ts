@@ -4,16 +4,41 @@ import { describe, expect, it } from "vitest";
 import { assistant, reasoningOnly, call, prompt, readAll, writeSessionFile } from "../../support/session-files.ts";
 
 let n = 0;
-const common = () => ({ parentUuid: null, isSidechain: false, userType: "external", cwd: "/repo", sessionId: "5e55-1011", version: "2.1.39", gitBranch: "main", uuid: `u-${n++}`, timestamp: "2026-02-11T20:00:00.000Z" });
-const user = (content: unknown, extra: Record<string, unknown> = {}) => ({ ...common(), type: "user", message: { role: "user", content }, ...extra });
+const common = () => ({
+	parentUuid: null,
+	isSidechain: false,
+	userType: "external",
+	cwd: "/repo",
+	sessionId: "5e55-1011",
+	version: "2.1.39",
+	gitBranch: "main",
+	uuid: `u-${n++}`,
+	timestamp: "2026-02-11T20:00:00.000Z",
+});
+const user = (content: unknown, extra: Record<string, unknown> = {}) => ({
+	...common(),
+	type: "user",
+	message: { role: "user", content },
+	...extra,
+});
 const says = (messageId: string, block: Record<string, unknown>) => ({
 	...common(),
 	type: "assistant",
-	message: { id: messageId, type: "message", role: "assistant", model: "claude-x", content: [block], stop_reason: null },
+	message: {
+		id: messageId,
+		type: "message",
+		role: "assistant",
+		model: "claude-x",
+		content: [block],
+		stop_reason: null,
+	},
 });
 const use = (id: string, name: string, input: Record<string, unknown>) => ({ type: "tool_use", id, name, input });
 const answer = (id: string, content: unknown, toolUseResult?: unknown, isError?: boolean) =>
-	user([{ tool_use_id: id, type: "tool_result", content, ...(isError ? { is_error: true } : {}) }], toolUseResult === undefined ? {} : { toolUseResult });
+	user(
+		[{ tool_use_id: id, type: "tool_result", content, ...(isError ? { is_error: true } : {}) }],
+		toolUseResult === undefined ? {} : { toolUseResult },
+	);
 
 describe("Claude Code logs", () => {
 	it("reads real prompts, visible text and paired calls, and skips harness messages", async () => {
@@ -32,19 +57,36 @@ describe("Claude Code logs", () => {
 			says("msg_2", use("toolu_3", "Bash", { command: "mix test", description: "Run tests" })),
 			answer("toolu_3", "Exit code 1\n1 test, 1 failure", "Error: Exit code 1", true),
 			says("msg_3", use("toolu_4", "Edit", { file_path: "/repo/lib/parser.ex", old_string: "a", new_string: "b" })),
-			answer("toolu_4", "The file /repo/lib/parser.ex has been updated.", { filePath: "/repo/lib/parser.ex", structuredPatch: [{ oldStart: 3, lines: ["-a", "+b"] }] }),
+			answer("toolu_4", "The file /repo/lib/parser.ex has been updated.", {
+				filePath: "/repo/lib/parser.ex",
+				structuredPatch: [{ oldStart: 3, lines: ["-a", "+b"] }],
+			}),
 			says("msg_4", use("toolu_5", "Edit", { file_path: "/repo/lib/parser.ex", old_string: "b", new_string: "b" })),
-			answer("toolu_5", "The file /repo/lib/parser.ex has been updated.", { filePath: "/repo/lib/parser.ex", structuredPatch: [] }),
+			answer("toolu_5", "The file /repo/lib/parser.ex has been updated.", {
+				filePath: "/repo/lib/parser.ex",
+				structuredPatch: [],
+			}),
 			// Two calls in one message, answered in the other order.
 			says("msg_5", use("toolu_6", "Bash", { command: "mix test --slowest", run_in_background: true })),
 			says("msg_5", use("toolu_7", "Glob", { pattern: "test/**/*_test.exs" })),
 			answer("toolu_7", "test/parser_test.exs"),
 			answer("toolu_6", "Command running in background with ID: b1"),
-			{ type: "queue-operation", operation: "enqueue", timestamp: "t", sessionId: "5e55-1011", content: "also check the docs" },
+			{
+				type: "queue-operation",
+				operation: "enqueue",
+				timestamp: "t",
+				sessionId: "5e55-1011",
+				content: "also check the docs",
+			},
 			{ type: "queue-operation", operation: "remove", timestamp: "t", sessionId: "5e55-1011" },
 			says("msg_6", use("toolu_8", "BashOutput", { bash_id: "b1" })),
 			answer("toolu_8", "<status>completed</status>"),
-			{ ...common(), isSidechain: true, type: "assistant", message: { id: "msg_x", role: "assistant", content: [use("toolu_x", "Read", { file_path: "/elsewhere" })] } },
+			{
+				...common(),
+				isSidechain: true,
+				type: "assistant",
+				message: { id: "msg_x", role: "assistant", content: [use("toolu_x", "Read", { file_path: "/elsewhere" })] },
+			},
 			user([{ type: "text", text: "[Request interrupted by user]" }]),
 			user("This session is being continued from a previous conversation that ran out of context. Summary: …"),
 			user("<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>"),
@@ -77,7 +119,15 @@ describe("Claude Code logs", () => {
 				limit: 100,
 				result: "   101→end",
 			}),
-			call({ index: 2, name: "Bash", kind: "bash", args: { command: "mix test", description: "Run tests" }, command: "mix test", result: "Exit code 1\n1 test, 1 failure", isError: true }),
+			call({
+				index: 2,
+				name: "Bash",
+				kind: "bash",
+				args: { command: "mix test", description: "Run tests" },
+				command: "mix test",
+				result: "Exit code 1\n1 test, 1 failure",
+				isError: true,
+			}),
 			call({
 				index: 3,
 				name: "Edit",
@@ -96,7 +146,14 @@ describe("Claude Code logs", () => {
 				result: "The file /repo/lib/parser.ex has been updated.",
 				changed: false,
 			}),
-			call({ index: 5, name: "Glob", kind: "search", args: { pattern: "test/**/*_test.exs" }, pattern: "test/**/*_test.exs", result: "test/parser_test.exs" }),
+			call({
+				index: 5,
+				name: "Glob",
+				kind: "search",
+				args: { pattern: "test/**/*_test.exs" },
+				pattern: "test/**/*_test.exs",
+				result: "test/parser_test.exs",
+			}),
 			call({
 				index: 6,
 				name: "Bash",
@@ -106,7 +163,13 @@ describe("Claude Code logs", () => {
 				result: "Command running in background with ID: b1",
 			}),
 			prompt("also check the docs"),
-			call({ index: 7, name: "BashOutput", kind: "poll", args: { bash_id: "b1" }, result: "<status>completed</status>" }),
+			call({
+				index: 7,
+				name: "BashOutput",
+				kind: "poll",
+				args: { bash_id: "b1" },
+				result: "<status>completed</status>",
+			}),
 			prompt("did you push?"),
 			assistant("Not yet; the tests pass now."),
 		]);
@@ -116,7 +179,13 @@ describe("Claude Code logs", () => {
 	it("does not count a queued prompt twice when it also arrives as a user message", async () => {
 		const path = writeSessionFile("s.jsonl", [
 			user("Start"),
-			{ type: "queue-operation", operation: "enqueue", timestamp: "t", sessionId: "5e55-1011", content: "and then stop" },
+			{
+				type: "queue-operation",
+				operation: "enqueue",
+				timestamp: "t",
+				sessionId: "5e55-1011",
+				content: "and then stop",
+			},
 			user("and then stop"),
 			user("and then stop"),
 		]);
@@ -135,7 +204,9 @@ describe("Claude Code logs", () => {
 			says("msg_3", use("toolu_4", "WebFetch", { url: "https://example.com" })),
 		]);
 		const { session, events } = await readAll(path);
-		expect(events.flatMap((e) => (e.type === "call" ? [[e.call.index, e.call.name, e.call.kind, e.call.result]] : []))).toStrictEqual([
+		expect(
+			events.flatMap((e) => (e.type === "call" ? [[e.call.index, e.call.name, e.call.kind, e.call.result]] : [])),
+		).toStrictEqual([
 			[0, "Grep", "search", "lib/a.ex:1: TODO"],
 			[1, "Task", "other", ""],
 			[2, "LS", "list", "lib/"],

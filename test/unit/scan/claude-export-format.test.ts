@@ -20,9 +20,12 @@ const HEADER = [
 let minute = 10;
 const section = (role: "User" | "Assistant", body: unknown) =>
 	`### ${role}\n> 11/30/2025, 11:${minute++}:00 PM\n\n${typeof body === "string" ? body : JSON.stringify(body, null, 2)}\n\n---\n\n`;
-const use = (id: string, name: string, input: Record<string, unknown>) => section("Assistant", [{ type: "tool_use", id, name, input }]);
+const use = (id: string, name: string, input: Record<string, unknown>) =>
+	section("Assistant", [{ type: "tool_use", id, name, input }]);
 const answer = (id: string, content: unknown, isError?: boolean) =>
-	section("User", [{ tool_use_id: id, type: "tool_result", content, ...(isError === undefined ? {} : { is_error: isError }) }]);
+	section("User", [
+		{ tool_use_id: id, type: "tool_result", content, ...(isError === undefined ? {} : { is_error: isError }) },
+	]);
 
 describe("Claude Code Markdown exports", () => {
 	it("reads typed prompts, assistant text and paired calls section by section", async () => {
@@ -38,16 +41,26 @@ describe("Claude Code Markdown exports", () => {
 				answer("toolu_2", [{ type: "text", text: "   501→end" }], false) +
 				use("toolu_3", "Bash", { command: "python ingest.py", description: "Ingest" }) +
 				answer("toolu_3", "Exit code 2\nNo module named qdrant", true) +
-				use("toolu_4", "Edit", { file_path: "/home/me/proj/ingest.py", old_string: "import qdrant", new_string: "import qdrant_client" }) +
+				use("toolu_4", "Edit", {
+					file_path: "/home/me/proj/ingest.py",
+					old_string: "import qdrant",
+					new_string: "import qdrant_client",
+				}) +
 				answer("toolu_4", "The file /home/me/proj/ingest.py has been updated.") +
 				use("toolu_5", "Bash", { command: "python ingest.py", run_in_background: true }) +
 				answer("toolu_5", "Command running in background with ID: ad2a83") +
 				use("toolu_6", "BashOutput", { bash_id: "ad2a83" }) +
 				answer("toolu_6", "<status>running</status>\n\n[30/50 books]") +
-				section("User", "<command-message>handoff is running…</command-message>\n<command-name>/handoff</command-name>") +
+				section(
+					"User",
+					"<command-message>handoff is running…</command-message>\n<command-name>/handoff</command-name>",
+				) +
 				section("User", [{ type: "text", text: "# Session Handoff\n\nSummarise the session." }]) +
 				section("User", [{ type: "text", text: "[Request interrupted by user]" }]) +
-				section("User", "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below: …") +
+				section(
+					"User",
+					"This session is being continued from a previous conversation that ran out of context. The conversation is summarized below: …",
+				) +
 				section("User", [{ type: "text", text: "use a team of agents" }]) +
 				section("User", "1") +
 				section("Assistant", [{ type: "text", text: "Ingestion complete: 50 books." }]),
@@ -78,7 +91,15 @@ describe("Claude Code Markdown exports", () => {
 				limit: 500,
 				result: "   501→end",
 			}),
-			call({ index: 2, name: "Bash", kind: "bash", args: { command: "python ingest.py", description: "Ingest" }, command: "python ingest.py", result: "Exit code 2\nNo module named qdrant", isError: true }),
+			call({
+				index: 2,
+				name: "Bash",
+				kind: "bash",
+				args: { command: "python ingest.py", description: "Ingest" },
+				command: "python ingest.py",
+				result: "Exit code 2\nNo module named qdrant",
+				isError: true,
+			}),
 			call({
 				index: 3,
 				name: "Edit",
@@ -96,7 +117,13 @@ describe("Claude Code Markdown exports", () => {
 				command: "python ingest.py",
 				result: "Command running in background with ID: ad2a83",
 			}),
-			call({ index: 5, name: "BashOutput", kind: "poll", args: { bash_id: "ad2a83" }, result: "<status>running</status>\n\n[30/50 books]" }),
+			call({
+				index: 5,
+				name: "BashOutput",
+				kind: "poll",
+				args: { bash_id: "ad2a83" },
+				result: "<status>running</status>\n\n[30/50 books]",
+			}),
 			prompt("use a team of agents"),
 			prompt("1"),
 			assistant("Ingestion complete: 50 books."),
@@ -112,7 +139,7 @@ describe("Claude Code Markdown exports", () => {
 				use("toolu_1", "mcp__annas__search", { term: "DASS-21" }) +
 				use("toolu_2", "mcp__annas__download", { hash: "abc" }) +
 				answer("toolu_1", "1 result") +
-				"### Assistant\n> 11/30/2025, 11:59:00 PM\n\n[\n  {\n    \"type\": \"text\",\n    \"text\": \"cut off\n\n---\n\n" +
+				'### Assistant\n> 11/30/2025, 11:59:00 PM\n\n[\n  {\n    "type": "text",\n    "text": "cut off\n\n---\n\n' +
 				use("toolu_3", "Glob", { pattern: "assessments/*.pdf" }) +
 				answer("toolu_3", "assessments/dass21.pdf"),
 		);
@@ -121,7 +148,14 @@ describe("Claude Code Markdown exports", () => {
 			prompt("Find the assessments"),
 			call({ index: 0, name: "mcp__annas__search", kind: "search", args: { term: "DASS-21" }, result: "1 result" }),
 			call({ index: 1, name: "mcp__annas__download", kind: "other", args: { hash: "abc" }, result: "" }),
-			call({ index: 2, name: "Glob", kind: "search", args: { pattern: "assessments/*.pdf" }, pattern: "assessments/*.pdf", result: "assessments/dass21.pdf" }),
+			call({
+				index: 2,
+				name: "Glob",
+				kind: "search",
+				args: { pattern: "assessments/*.pdf" },
+				pattern: "assessments/*.pdf",
+				result: "assessments/dass21.pdf",
+			}),
 		]);
 		expect(session.stats).toMatchObject({ malformed: 1, unanswered: 1 });
 	});

@@ -5,7 +5,13 @@ import { tempDir } from "../../support/temp.ts";
 import { call, prompt, readAll, writeSessionFile, writeText } from "../../support/session-files.ts";
 
 const PI_HEADER = { type: "session", version: 3, id: "s1", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/repo" };
-const piUser = (text: string) => ({ type: "message", id: "u", parentId: null, timestamp: "t", message: { role: "user", content: text } });
+const piUser = (text: string) => ({
+	type: "message",
+	id: "u",
+	parentId: null,
+	timestamp: "t",
+	message: { role: "user", content: text },
+});
 const piCall = (id: string, name: string, args: Record<string, unknown>) => ({
 	type: "message",
 	id: `a-${id}`,
@@ -25,9 +31,29 @@ describe("detectFormat", () => {
 	const j = (o: object) => JSON.stringify(o);
 	it("tells the four formats apart from their first lines", () => {
 		expect(detectFormat([j(PI_HEADER), j(piUser("hi"))])).toBe("pi");
-		expect(detectFormat([j({ version: 1, recordType: "message", runId: "ab", sourceEventType: "initial_prompt", role: "user", text: "go" })])).toBe("pi-subagents");
-		expect(detectFormat([j({ type: "file-history-snapshot", messageId: "m", snapshot: {} }), j({ type: "user", uuid: "u", sessionId: "s", message: {} })])).toBe("claude-code");
-		expect(detectFormat([j({ parentUuid: null, type: "user", sessionId: "s", uuid: "u", message: { role: "user", content: "hi" } })])).toBe("claude-code");
+		expect(
+			detectFormat([
+				j({
+					version: 1,
+					recordType: "message",
+					runId: "ab",
+					sourceEventType: "initial_prompt",
+					role: "user",
+					text: "go",
+				}),
+			]),
+		).toBe("pi-subagents");
+		expect(
+			detectFormat([
+				j({ type: "file-history-snapshot", messageId: "m", snapshot: {} }),
+				j({ type: "user", uuid: "u", sessionId: "s", message: {} }),
+			]),
+		).toBe("claude-code");
+		expect(
+			detectFormat([
+				j({ parentUuid: null, type: "user", sessionId: "s", uuid: "u", message: { role: "user", content: "hi" } }),
+			]),
+		).toBe("claude-code");
 		expect(detectFormat(["# Claude Session Export", "", "## Session Information"])).toBe("claude-export");
 	});
 
@@ -50,7 +76,8 @@ describe("openSession", () => {
 	});
 
 	it("refuses a file in no known format, and an empty one", async () => {
-		const expected = "not a recognised session format (expected a Pi session file, a pi-subagents transcript, Claude Code JSONL or a Claude Code Markdown export)";
+		const expected =
+			"not a recognised session format (expected a Pi session file, a pi-subagents transcript, Claude Code JSONL or a Claude Code Markdown export)";
 		const notes = writeText("notes.md", "# Notes\n\nNothing to see.\n");
 		await expect(openSession(notes)).rejects.toThrow(`${notes}: ${expected}`);
 		const empty = writeText("empty.jsonl", "");
@@ -58,7 +85,14 @@ describe("openSession", () => {
 	});
 
 	it("skips and counts malformed lines inside a recognised file", async () => {
-		const path = writeSessionFile("s.jsonl", [PI_HEADER, piUser("one"), "{\"type\":\"message\",", "", "[1]", piUser("two")]);
+		const path = writeSessionFile("s.jsonl", [
+			PI_HEADER,
+			piUser("one"),
+			'{"type":"message",',
+			"",
+			"[1]",
+			piUser("two"),
+		]);
 		const { session, events } = await readAll(path);
 		expect(events).toStrictEqual([prompt("one"), prompt("two")]);
 		expect(session.stats).toMatchObject({ lines: 5, malformed: 2 });
@@ -67,18 +101,28 @@ describe("openSession", () => {
 	it("emits a call that never got a result at the end, with an empty result", async () => {
 		const path = writeSessionFile("s.jsonl", [PI_HEADER, piUser("go"), piCall("c1", "bash", { command: "sleep 999" })]);
 		const { session, events } = await readAll(path);
-		expect(events).toStrictEqual([prompt("go"), call({ index: 0, name: "bash", kind: "bash", args: { command: "sleep 999" }, command: "sleep 999", result: "" })]);
+		expect(events).toStrictEqual([
+			prompt("go"),
+			call({ index: 0, name: "bash", kind: "bash", args: { command: "sleep 999" }, command: "sleep 999", result: "" }),
+		]);
 		expect(session.stats.unanswered).toBe(1);
 	});
 
 	it("bounds a huge result to RESULT_CHARS, and reads lines longer than a read chunk", async () => {
 		const huge = `HEAD${"x".repeat(3 * 1024 * 1024)}TAIL`;
-		const path = writeSessionFile("s.jsonl", [PI_HEADER, piCall("c1", "bash", { command: "cat big.log" }), piResult("c1", huge), piUser("thanks")]);
+		const path = writeSessionFile("s.jsonl", [
+			PI_HEADER,
+			piCall("c1", "bash", { command: "cat big.log" }),
+			piResult("c1", huge),
+			piUser("thanks"),
+		]);
 		const { events } = await readAll(path);
 		expect(events).toHaveLength(2);
 		const first = events[0];
 		const half = RESULT_CHARS / 2;
-		expect(first.type === "call" && first.call.result).toBe(`HEAD${"x".repeat(half - 4)}\n[…]\n${"x".repeat(half - 4)}TAIL`);
+		expect(first.type === "call" && first.call.result).toBe(
+			`HEAD${"x".repeat(half - 4)}\n[…]\n${"x".repeat(half - 4)}TAIL`,
+		);
 		expect(events[1]).toStrictEqual(prompt("thanks"));
 	});
 

@@ -24,14 +24,28 @@ describe("peekField", () => {
 });
 
 describe("parseToolResultLine", () => {
-	const text = `${"output line with \"quotes\", a tab\t and é\n".repeat(20)}end`;
+	const text = `${'output line with "quotes", a tab\t and é\n'.repeat(20)}end`;
 	const isResult = (r: Record<string, unknown>) => (r.message as { role?: unknown } | undefined)?.role === "toolResult";
 	const line = (top: string, truncation: string) =>
-		JSON.stringify({ recordType: "message", role: "toolResult", text: top, message: { role: "toolResult", toolCallId: "c1", content: [{ type: "text", text }], details: { truncation: { content: truncation, truncated: true } }, isError: false } });
+		JSON.stringify({
+			recordType: "message",
+			role: "toolResult",
+			text: top,
+			message: {
+				role: "toolResult",
+				toolCallId: "c1",
+				content: [{ type: "text", text }],
+				details: { truncation: { content: truncation, truncated: true } },
+				isError: false,
+			},
+		});
 
 	it("leaves out the top-level text and the truncation copy when they repeat the message's text", () => {
 		const stats = newStats();
-		const value = parseToolResultLine(line(text, text.slice(0, 500)), stats, true, isResult) as { text: string; message: { content: Array<{ text: string }>; details: { truncation: { content: string } } } };
+		const value = parseToolResultLine(line(text, text.slice(0, 500)), stats, true, isResult) as {
+			text: string;
+			message: { content: Array<{ text: string }>; details: { truncation: { content: string } } };
+		};
 		expect(value.text).toBe("");
 		expect(value.message.details.truncation.content).toBe("");
 		expect(value.message.content[0].text).toBe(text);
@@ -40,7 +54,10 @@ describe("parseToolResultLine", () => {
 
 	it("keeps a copy that differs, and counts a line malformed in a copy it could have left out", () => {
 		const other = "something else entirely ".repeat(20);
-		const kept = parseToolResultLine(line(other, other), newStats(), true, isResult) as { text: string; message: { details: { truncation: { content: string } } } };
+		const kept = parseToolResultLine(line(other, other), newStats(), true, isResult) as {
+			text: string;
+			message: { details: { truncation: { content: string } } };
+		};
 		expect(kept.text).toBe(""); // well-formed, so still left out (the JSON check)
 		expect(kept.message.details.truncation.content).toBe(other);
 		const stats = newStats();
@@ -64,7 +81,12 @@ describe("parseToolResultLine", () => {
 
 	it("parses in full a line that is not a tool result after all", () => {
 		const stats = newStats();
-		const notResult = JSON.stringify({ recordType: "message", role: "toolResult", text, message: { role: "assistant", content: [{ type: "text", text }] } });
+		const notResult = JSON.stringify({
+			recordType: "message",
+			role: "toolResult",
+			text,
+			message: { role: "assistant", content: [{ type: "text", text }] },
+		});
 		expect(parseToolResultLine(notResult, stats, true, isResult)).toEqual(JSON.parse(notResult));
 		expect(stats).toMatchObject({ lines: 1, malformed: 0 });
 	});

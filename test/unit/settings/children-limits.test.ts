@@ -2,7 +2,11 @@
 import { describe, expect, it } from "vitest";
 import { resolveSettings } from "../../../src/settings/resolve.ts";
 
-const user = (watchdog: unknown) => ({ source: "user" as const, origin: "/home/u/.pi/agent/settings.json", document: { subagents: { watchdog } } });
+const user = (watchdog: unknown) => ({
+	source: "user" as const,
+	origin: "/home/u/.pi/agent/settings.json",
+	document: { subagents: { watchdog } },
+});
 
 describe("children limits", () => {
 	it("defaults to 4 background runs at once and takes a value from a file", () => {
@@ -21,7 +25,9 @@ describe("children limits", () => {
 		] as const) {
 			const r = resolveSettings([user({ children: { [key]: value } })]);
 			expect(r.enabled).toBe(false);
-			expect(r.errors).toEqual([expect.objectContaining({ key: `children.${key}`, message: expect.stringMatching(rule) })]);
+			expect(r.errors).toEqual([
+				expect.objectContaining({ key: `children.${key}`, message: expect.stringMatching(rule) }),
+			]);
 		}
 	});
 });

@@ -9,7 +9,10 @@ import { wd, writeJson } from "../../support/settings-files.ts";
 
 describe("reading settings files", () => {
 	it("reports malformed JSON with line and column", () => {
-		expect(parseJson('{\n  "a": 1,\n  "b": }\n')).toMatchObject({ ok: false, error: expect.stringMatching(/line 3, column 8/) });
+		expect(parseJson('{\n  "a": 1,\n  "b": }\n')).toMatchObject({
+			ok: false,
+			error: expect.stringMatching(/line 3, column 8/),
+		});
 		expect(parseJson('{"a": [1, 2')).toMatchObject({ ok: false, error: expect.stringMatching(/line 1, column 12/) });
 		expect(parseJson("  \n")).toMatchObject({ ok: false, error: expect.stringMatching(/empty/) });
 	});

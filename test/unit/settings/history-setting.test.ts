@@ -2,7 +2,11 @@
 import { describe, expect, it } from "vitest";
 import { resolveSettings } from "../../../src/settings/resolve.ts";
 
-const user = (watchdog: unknown) => ({ source: "user" as const, origin: "/home/u/.pi/agent/settings.json", document: { subagents: { watchdog } } });
+const user = (watchdog: unknown) => ({
+	source: "user" as const,
+	origin: "/home/u/.pi/agent/settings.json",
+	document: { subagents: { watchdog } },
+});
 
 describe("history.maxBytes", () => {
 	it("defaults to 10 MiB and takes a value from a file", () => {
@@ -22,8 +26,12 @@ describe("history.maxBytes", () => {
 		] as const) {
 			const r = resolveSettings([user({ history: { maxBytes: value } })]);
 			expect(r.enabled).toBe(false);
-			expect(r.errors).toEqual([expect.objectContaining({ key: "history.maxBytes", message: expect.stringMatching(rule) })]);
+			expect(r.errors).toEqual([
+				expect.objectContaining({ key: "history.maxBytes", message: expect.stringMatching(rule) }),
+			]);
 		}
-		expect(resolveSettings([user({ history: { keep: 3 } })]).warnings[0].message).toMatch(/unknown key subagents\.watchdog\.history\.keep/);
+		expect(resolveSettings([user({ history: { keep: 3 } })]).warnings[0].message).toMatch(
+			/unknown key subagents\.watchdog\.history\.keep/,
+		);
 	});
 });

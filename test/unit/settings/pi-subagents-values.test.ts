@@ -9,13 +9,28 @@ import { parseCommand } from "../../../src/commands/watchdog-command.ts";
 import { placeBareModels } from "../../../src/settings/bare-models.ts";
 import { type LayerInput, resolveSettings } from "../../../src/settings/resolve.ts";
 
-const user = (watchdog: unknown, rest: Record<string, unknown> = {}): LayerInput => ({ source: "user", origin: "/u/settings.json", document: { subagents: { watchdog, ...rest } } });
+const user = (watchdog: unknown, rest: Record<string, unknown> = {}): LayerInput => ({
+	source: "user",
+	origin: "/u/settings.json",
+	document: { subagents: { watchdog, ...rest } },
+});
 const model = (provider: string, id: string) => ({ provider, id }) as Model<Api>;
-const lookup = (models: Model<Api>[]) => ({ find: (p: string, i: string) => models.find((m) => m.provider === p && m.id === i), getAvailable: () => models });
+const lookup = (models: Model<Api>[]) => ({
+	find: (p: string, i: string) => models.find((m) => m.provider === p && m.id === i),
+	getAvailable: () => models,
+});
 
 describe("pi-subagents' values", () => {
 	it("false is thinking off, null is cadence off, stalemateRepeats may be 1, maxWarnings may be null", () => {
-		const r = resolveSettings([user({ stalemateRepeats: 1, maxWarnings: null, cadence: { everyNTools: null }, main: { model: "a/b", thinking: false }, children: { thinking: false, overrides: { w: { cadence: { everyNTools: null } } } } })]);
+		const r = resolveSettings([
+			user({
+				stalemateRepeats: 1,
+				maxWarnings: null,
+				cadence: { everyNTools: null },
+				main: { model: "a/b", thinking: false },
+				children: { thinking: false, overrides: { w: { cadence: { everyNTools: null } } } },
+			}),
+		]);
 		expect(r.errors).toEqual([]);
 		expect(r.settings.main.thinking).toBe("off");
 		expect(r.settings.children.thinking).toBe("off");
@@ -26,10 +41,19 @@ describe("pi-subagents' values", () => {
 	});
 
 	it("keys with no meaning here load, are listed as unsupported, and are not applied", () => {
-		const r = resolveSettings([user({ enabled: true, lsp: { maxDiagnostics: 5 }, children: { watchdogTailTimeoutMs: 1000 } }, { maxSubagentDepth: 3 })]);
+		const r = resolveSettings([
+			user(
+				{ enabled: true, lsp: { maxDiagnostics: 5 }, children: { watchdogTailTimeoutMs: 1000 } },
+				{ maxSubagentDepth: 3 },
+			),
+		]);
 		expect(r.errors).toEqual([]);
 		expect(r.enabled).toBe(true);
-		expect(r.unsupported.map((u) => u.key).sort()).toEqual(["children.watchdogTailTimeoutMs", "lsp.maxDiagnostics", "subagents.maxSubagentDepth"]);
+		expect(r.unsupported.map((u) => u.key).sort()).toEqual([
+			"children.watchdogTailTimeoutMs",
+			"lsp.maxDiagnostics",
+			"subagents.maxSubagentDepth",
+		]);
 		expect(r.unsupported.find((u) => u.key === "subagents.maxSubagentDepth")?.message).toContain("not supported yet");
 		expect(r.settings.lsp).not.toHaveProperty("maxDiagnostics");
 		expect(r.sources).not.toHaveProperty("lsp.maxDiagnostics");
@@ -40,7 +64,11 @@ describe("bare model ids", () => {
 	it("are placed at the one provider that has the id, keeping a thinking suffix as the level", () => {
 		const r = resolveSettings([user({ enabled: true, main: { model: "opus-9:high" }, fallbackModels: ["mini-2"] })]);
 		expect(r.settings.main).toMatchObject({ model: "opus-9", thinking: "high" });
-		const placed = placeBareModels(r, lookup([model("anth", "opus-9"), model("oai", "mini-2")]), () => "/u/settings.json");
+		const placed = placeBareModels(
+			r,
+			lookup([model("anth", "opus-9"), model("oai", "mini-2")]),
+			() => "/u/settings.json",
+		);
 		expect(placed.errors).toEqual([]);
 		expect(placed.settings.main.model).toBe("anth/opus-9");
 		expect(placed.settings.fallbackModels).toEqual(["oai/mini-2"]);
@@ -49,7 +77,11 @@ describe("bare model ids", () => {
 
 	it("offered by several providers, or none, are an error naming the key and the candidates", () => {
 		const r = resolveSettings([user({ enabled: true, children: { model: "opus-9" }, idle: { model: "nowhere-1" } })]);
-		const placed = placeBareModels(r, lookup([model("anth", "opus-9"), model("proxy", "opus-9")]), () => "/u/settings.json");
+		const placed = placeBareModels(
+			r,
+			lookup([model("anth", "opus-9"), model("proxy", "opus-9")]),
+			() => "/u/settings.json",
+		);
 		expect(placed.enabled).toBe(false);
 		expect(placed.errors.map((e) => e.message)).toEqual([
 			expect.stringMatching(/children\.model: model "opus-9" is offered by anth, proxy; write provider\/opus-9/),
@@ -65,10 +97,24 @@ describe("bare model ids", () => {
 });
 
 describe("maxWarnings", () => {
-	const high = (summary: string, source = "main") => makeFinding({ summary, evidence: `${summary} evidence`, recommendedAction: "fix", importance: "high", severity: "blocker" }, source);
+	const high = (summary: string, source = "main") =>
+		makeFinding(
+			{ summary, evidence: `${summary} evidence`, recommendedAction: "fix", importance: "high", severity: "blocker" },
+			source,
+		);
 	it("sends at most the cap; the rest are held back for the user with the reason; launch-rule warnings pass", () => {
-		const [a, b, rule] = [high("first problem here"), high("second unrelated issue"), high("launch rule broken", "rules")];
-		const plan = planDelivery({ findings: [a, b, rule], threshold: "concern", stalemated: [], recentlyShown: [], sendCap: { left: 1, why: "maxWarnings 1" } });
+		const [a, b, rule] = [
+			high("first problem here"),
+			high("second unrelated issue"),
+			high("launch rule broken", "rules"),
+		];
+		const plan = planDelivery({
+			findings: [a, b, rule],
+			threshold: "concern",
+			stalemated: [],
+			recentlyShown: [],
+			sendCap: { left: 1, why: "maxWarnings 1" },
+		});
 		expect(plan.toModel).toEqual([a, rule]);
 		expect(plan.decisions.find((d) => d.finding === b)?.fate).toBe("held back");
 		const note = plan.entries.find((e) => e.type === "custom") as { data: { heldBack?: string } } | undefined;
@@ -78,9 +124,16 @@ describe("maxWarnings", () => {
 
 describe("command shapes", () => {
 	it("test concern|blocker [text], thinking false", () => {
-		expect(parseCommand("test blocker check the renderer")).toEqual({ kind: "test", severity: "blocker", text: "check the renderer" });
+		expect(parseCommand("test blocker check the renderer")).toEqual({
+			kind: "test",
+			severity: "blocker",
+			text: "check the renderer",
+		});
 		expect(parseCommand("test concern")).toEqual({ kind: "test", severity: "concern", text: "" });
 		expect(parseCommand("test")).toMatchObject({ kind: "error" });
-		expect(parseCommand("thinking false")).toMatchObject({ kind: "configure", request: { thinking: "off", target: "main" } });
+		expect(parseCommand("thinking false")).toMatchObject({
+			kind: "configure",
+			request: { thinking: "off", target: "main" },
+		});
 	});
 });

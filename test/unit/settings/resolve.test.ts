@@ -3,9 +3,18 @@ import { type LayerInput, resolveSettings } from "../../../src/settings/resolve.
 import { DEFAULT_SETTINGS } from "../../../src/settings/schema.ts";
 
 const wd = (watchdog: unknown) => ({ subagents: { watchdog } });
-const user = (doc: unknown): LayerInput => ({ source: "user", origin: "/home/u/.pi/agent/settings.json", document: doc });
+const user = (doc: unknown): LayerInput => ({
+	source: "user",
+	origin: "/home/u/.pi/agent/settings.json",
+	document: doc,
+});
 const project = (doc: unknown): LayerInput => ({ source: "project", origin: "/repo/.pi/settings.json", document: doc });
-const session = (w: unknown): LayerInput => ({ source: "session", origin: "session overrides", document: w, isWatchdogObject: true });
+const session = (w: unknown): LayerInput => ({
+	source: "session",
+	origin: "session overrides",
+	document: w,
+	isWatchdogObject: true,
+});
 
 describe("settings precedence and provenance", () => {
 	it("uses defaults when no source sets anything", () => {
@@ -19,7 +28,14 @@ describe("settings precedence and provenance", () => {
 
 	it("lets later sources override earlier ones field by field, and records where each value came from", () => {
 		const r = resolveSettings([
-			user(wd({ enabled: true, agentEndTimeoutMs: 30_000, lsp: { timeoutMs: 5000, maxFiles: 5 }, cadence: { everyNTools: 10 } })),
+			user(
+				wd({
+					enabled: true,
+					agentEndTimeoutMs: 30_000,
+					lsp: { timeoutMs: 5000, maxFiles: 5 },
+					cadence: { everyNTools: 10 },
+				}),
+			),
 			project(wd({ lsp: { maxFiles: 7 }, cadence: { everyNTools: 0 } })),
 			session({ agentEndTimeoutMs: 45_000 }),
 		]);
@@ -37,13 +53,29 @@ describe("settings precedence and provenance", () => {
 
 	it("merges role maps per role and per field", () => {
 		const r = resolveSettings([
-			user(wd({ children: { overrides: { worker: { model: "a/b:low" }, reviewer: { enabled: false } } }, rules: { roleModels: { scout: { allow: ["x/*"] } } } })),
-			project(wd({ children: { overrides: { worker: { enabled: true } } }, rules: { action: "block", roleModels: { oracle: { deny: ["*"], note: "ask first" } } } })),
+			user(
+				wd({
+					children: { overrides: { worker: { model: "a/b:low" }, reviewer: { enabled: false } } },
+					rules: { roleModels: { scout: { allow: ["x/*"] } } },
+				}),
+			),
+			project(
+				wd({
+					children: { overrides: { worker: { enabled: true } } },
+					rules: { action: "block", roleModels: { oracle: { deny: ["*"], note: "ask first" } } },
+				}),
+			),
 		]);
-		expect(r.settings.children.overrides).toEqual({ worker: { model: "a/b", thinking: "low", enabled: true }, reviewer: { enabled: false } });
+		expect(r.settings.children.overrides).toEqual({
+			worker: { model: "a/b", thinking: "low", enabled: true },
+			reviewer: { enabled: false },
+		});
 		expect(r.sources["children.overrides.worker.enabled"]).toBe("project");
 		expect(r.sources["children.overrides.worker.model"]).toBe("user");
-		expect(r.settings.rules).toEqual({ action: "block", roleModels: { scout: { allow: ["x/*"] }, oracle: { deny: ["*"], note: "ask first" } } });
+		expect(r.settings.rules).toEqual({
+			action: "block",
+			roleModels: { scout: { allow: ["x/*"] }, oracle: { deny: ["*"], note: "ask first" } },
+		});
 	});
 
 	it("reads a model's thinking suffix, runs a model without one at thinking off, and lets inherit inherit thinking", () => {
@@ -51,17 +83,26 @@ describe("settings precedence and provenance", () => {
 		expect(a.settings.main).toEqual({ model: "anthropic/claude-opus-4-8", thinking: "high" });
 		expect(a.sources["main.thinking"]).toBe("user");
 		// A later model without a level does not pick up the earlier level.
-		const b = resolveSettings([user(wd({ main: { model: "anthropic/claude-opus-4-8:high" } })), project(wd({ main: { model: "openai/gpt-5.5" } }))]);
+		const b = resolveSettings([
+			user(wd({ main: { model: "anthropic/claude-opus-4-8:high" } })),
+			project(wd({ main: { model: "openai/gpt-5.5" } })),
+		]);
 		expect(b.settings.main).toEqual({ model: "openai/gpt-5.5", thinking: "off" });
 		// An explicit thinking key in the same layer wins over the suffix.
 		const c = resolveSettings([user(wd({ main: { model: "openai/gpt-5.5:low", thinking: "xhigh" } }))]);
 		expect(c.settings.main.thinking).toBe("xhigh");
 		// A later thinking-only layer changes just the level.
-		const d = resolveSettings([user(wd({ main: { model: "openai/gpt-5.5:low" } })), session({ main: { thinking: "high" } })]);
+		const d = resolveSettings([
+			user(wd({ main: { model: "openai/gpt-5.5:low" } })),
+			session({ main: { thinking: "high" } }),
+		]);
 		expect(d.settings.main).toEqual({ model: "openai/gpt-5.5", thinking: "high" });
 		expect(d.sources["main.model"]).toBe("user");
 		expect(d.sources["main.thinking"]).toBe("session");
-		const e = resolveSettings([user(wd({ main: { model: "openai/gpt-5.5:low" } })), session({ main: { model: "inherit" } })]);
+		const e = resolveSettings([
+			user(wd({ main: { model: "openai/gpt-5.5:low" } })),
+			session({ main: { model: "inherit" } }),
+		]);
 		expect(e.settings.main).toEqual({ model: "inherit", thinking: "inherit" });
 	});
 
@@ -71,7 +112,9 @@ describe("settings precedence and provenance", () => {
 		expect(r.sources.enabled).toBe("user");
 		const both = resolveSettings([user(wd({ enabled: false, main: { enabled: true } }))]);
 		expect(both.enabled).toBe(false);
-		expect(both.warnings.map((w) => w.message).join()).toMatch(/enabled is false, which turns every watchdog off; main\.enabled: true has no effect/);
+		expect(both.warnings.map((w) => w.message).join()).toMatch(
+			/enabled is false, which turns every watchdog off; main\.enabled: true has no effect/,
+		);
 		// Watch children only: the master switch on, the main session's off.
 		const kids = resolveSettings([user(wd({ enabled: true, main: { enabled: false }, children: { enabled: true } }))]);
 		expect(kids.settings.enabled).toBe(true);
@@ -148,7 +191,10 @@ describe("bad settings input", () => {
 	});
 
 	it("keeps other layers' values in effect but stays off while one layer is invalid", () => {
-		const r = resolveSettings([user(wd({ enabled: true, lsp: { maxFiles: 3 } })), project(wd({ stalemateRepeats: "three" }))]);
+		const r = resolveSettings([
+			user(wd({ enabled: true, lsp: { maxFiles: 3 } })),
+			project(wd({ stalemateRepeats: "three" })),
+		]);
 		expect(r.enabled).toBe(false);
 		expect(r.settings.enabled).toBe(true);
 		expect(r.settings.lsp.maxFiles).toBe(3);
@@ -158,7 +204,11 @@ describe("bad settings input", () => {
 
 	it("reports read errors and ignored sources", () => {
 		const r = resolveSettings([
-			{ source: "user", origin: "/u/settings.json", readError: "/u/settings.json: invalid JSON at line 3, column 5: Unexpected token" },
+			{
+				source: "user",
+				origin: "/u/settings.json",
+				readError: "/u/settings.json: invalid JSON at line 3, column 5: Unexpected token",
+			},
 			{ source: "project", origin: "/p/.pi/settings.json", ignoredReason: "ignored: this project is not trusted" },
 		]);
 		expect(r.errors[0].message).toMatch(/line 3, column 5/);

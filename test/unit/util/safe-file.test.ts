@@ -18,7 +18,12 @@ describe("reading a file someone else may control", () => {
 	it("reads a regular file, without a byte-order mark", () => {
 		const { root } = setup();
 		writeFileSync(join(root, "a.json"), "\uFEFF{}");
-		expect(readFileInRoot(join(root, "a.json"), { root, ...LIMITS })).toMatchObject({ state: "ok", text: "{}", size: 5, truncated: false });
+		expect(readFileInRoot(join(root, "a.json"), { root, ...LIMITS })).toMatchObject({
+			state: "ok",
+			text: "{}",
+			size: 5,
+			truncated: false,
+		});
 		expect(readFileInRoot(join(root, "none.json"), { root, ...LIMITS })).toEqual({ state: "missing" });
 	});
 

@@ -56,7 +56,10 @@ describe("compileStarGlob", () => {
 
 	it("refuses empty and over-long patterns, and the stand-in character, with a reason", () => {
 		expect(compileStarGlob("")).toEqual({ ok: false, error: "a pattern may not be empty" });
-		expect(compileStarGlob("x".repeat(MAX_STAR_GLOB_CHARS + 1))).toEqual({ ok: false, error: expect.stringMatching(/257 characters long; at most 256/) });
+		expect(compileStarGlob("x".repeat(MAX_STAR_GLOB_CHARS + 1))).toEqual({
+			ok: false,
+			error: expect.stringMatching(/257 characters long; at most 256/),
+		});
 		expect(compileStarGlob("a\uE000b")).toEqual({ ok: false, error: expect.stringMatching(/U\+E000/) });
 		expect(compileStarGlob("x".repeat(MAX_STAR_GLOB_CHARS)).ok).toBe(true);
 	});

@@ -24,13 +24,17 @@ describe("watchdog_diff", () => {
 		const { root, baseline } = session();
 		const r = await toolsIn(root, { baseline })("watchdog_diff", {});
 		expect(r.isError).toBe(false);
-		expect(r.text.split("\n")[0]).toBe(`Changes since the session started (commit ${baseline.slice(0, 12)}), working tree included:`);
+		expect(r.text.split("\n")[0]).toBe(
+			`Changes since the session started (commit ${baseline.slice(0, 12)}), working tree included:`,
+		);
 		expect(r.text).toContain("diff --git a/a.txt b/a.txt");
 		expect(r.text).toContain("+two");
 		expect(r.text).toContain("diff --git a/b.txt b/b.txt");
 		expect(r.text).toContain("+committed later");
 		expect(r.text).not.toContain("keep.txt");
-		expect(r.text).toContain("Untracked files (new, not in the diff above; use read to see them):\n.gitignore\nc.txt\nsrc/new.ts");
+		expect(r.text).toContain(
+			"Untracked files (new, not in the diff above; use read to see them):\n.gitignore\nc.txt\nsrc/new.ts",
+		);
 		expect(r.text).not.toContain("ignored.log");
 		expect(r.text).not.toMatch(/\x1b\[/); // no colour codes
 	});
@@ -42,8 +46,12 @@ describe("watchdog_diff", () => {
 		const r = await diff("watchdog_diff", { path: "src" });
 		expect(r.text).toContain("diff --git a/src/x.ts b/src/x.ts");
 		expect(r.text).not.toContain("a.txt");
-		expect(r.text).toMatch(/Untracked files in src \(new, not in the diff above; use read to see them\):\nsrc\/new\.ts$/);
-		expect((await diff("watchdog_diff", { path: "keep.txt" })).text).toBe(`No changes in keep.txt since the session started (commit ${baseline.slice(0, 12)}).`);
+		expect(r.text).toMatch(
+			/Untracked files in src \(new, not in the diff above; use read to see them\):\nsrc\/new\.ts$/,
+		);
+		expect((await diff("watchdog_diff", { path: "keep.txt" })).text).toBe(
+			`No changes in keep.txt since the session started (commit ${baseline.slice(0, 12)}).`,
+		);
 		// A file deleted since the baseline can still be named.
 		rmSync(join(root, "keep.txt"));
 		expect((await diff("watchdog_diff", { path: "keep.txt" })).text).toContain("deleted file mode");
@@ -77,7 +85,10 @@ describe("watchdog_diff", () => {
 	it("says so when nothing changed", async () => {
 		const root = makeGitRepo();
 		const baseline = git(root, "rev-parse", "HEAD").trim();
-		expect(await toolsIn(root, { baseline })("watchdog_diff", {})).toEqual({ isError: false, text: `No changes since the session started (commit ${baseline.slice(0, 12)}).` });
+		expect(await toolsIn(root, { baseline })("watchdog_diff", {})).toEqual({
+			isError: false,
+			text: `No changes since the session started (commit ${baseline.slice(0, 12)}).`,
+		});
 	});
 
 	it("truncates a huge diff and points to stat and path", async () => {
@@ -85,7 +96,9 @@ describe("watchdog_diff", () => {
 		writeFiles(root, { "keep.txt": Array.from({ length: 3000 }, (_, i) => `changed line ${i}`).join("\n") });
 		const r = await toolsIn(root, { baseline })("watchdog_diff", {});
 		expect(r.text.length).toBeLessThanOrEqual(20_000);
-		expect(r.text).toMatch(/\[truncated: showed \d+ of \d+ characters of the diff; call with "stat": true to list the changed files, then with "path" for one file or folder\]/);
+		expect(r.text).toMatch(
+			/\[truncated: showed \d+ of \d+ characters of the diff; call with "stat": true to list the changed files, then with "path" for one file or folder\]/,
+		);
 		// The untracked files survive the cut.
 		expect(r.text).toMatch(/Untracked files .*\n\.gitignore\nc\.txt\nsrc\/new\.ts$/);
 	});
@@ -110,7 +123,9 @@ describe("watchdog_diff", () => {
 		const r = await diff("watchdog_diff", {});
 		expect(r.text).toContain("diff --git a/in.txt b/in.txt");
 		expect(r.text).not.toContain("outer");
-		expect((await diff("watchdog_diff", { path: ":(top)outer.txt" })).text).toMatch(/^No changes in :\(top\)outer\.txt since/);
+		expect((await diff("watchdog_diff", { path: ":(top)outer.txt" })).text).toMatch(
+			/^No changes in :\(top\)outer\.txt since/,
+		);
 	});
 
 	it("is offered only with a commit id as baseline", () => {
@@ -126,7 +141,10 @@ describe("watchdog_diff", () => {
 	it("reports git's failure for an unknown baseline, and uses the runner it is given", async () => {
 		const root = makeGitRepo();
 		const runner = createGitRunner(root);
-		const r = await toolsIn(root, { baseline: "0123456789abcdef0123456789abcdef01234567", git: runner })("watchdog_diff", {});
+		const r = await toolsIn(root, { baseline: "0123456789abcdef0123456789abcdef01234567", git: runner })(
+			"watchdog_diff",
+			{},
+		);
 		expect(r.isError).toBe(true);
 		expect(r.text).toMatch(/^watchdog_diff: git diff against the session-start commit 0123456789ab failed: /);
 		// The diff, and the one listing of the repository's own drivers made before a folder's first diff.

@@ -19,13 +19,24 @@ function tree() {
 describe("grep", () => {
 	it("prints path:line: text for each matching line", async () => {
 		const grep = toolsIn(tree());
-		expect(await grep("grep", { pattern: "alpha" })).toEqual({ isError: false, text: "src/a.ts:1: export const alpha = 1;\nsrc/b.js:1: alpha();" });
-		expect((await grep("grep", { pattern: "alpha", ignoreCase: true })).text).toBe("src/a.ts:1: export const alpha = 1;\nsrc/a.ts:3: const Alpha = 2;\nsrc/b.js:1: alpha();");
+		expect(await grep("grep", { pattern: "alpha" })).toEqual({
+			isError: false,
+			text: "src/a.ts:1: export const alpha = 1;\nsrc/b.js:1: alpha();",
+		});
+		expect((await grep("grep", { pattern: "alpha", ignoreCase: true })).text).toBe(
+			"src/a.ts:1: export const alpha = 1;\nsrc/a.ts:3: const Alpha = 2;\nsrc/b.js:1: alpha();",
+		);
 		expect((await grep("grep", { pattern: "TODO", glob: "*.md" })).text).toBe("docs/notes.md:2: TODO write docs");
 		expect((await grep("grep", { pattern: "TODO", path: "src" })).text).toBe("src/a.ts:2: // TODO: beta");
-		expect((await grep("grep", { pattern: "TODO", path: "docs/notes.md" })).text).toBe("docs/notes.md:2: TODO write docs");
-		expect((await grep("grep", { pattern: "^const \\w+ = \\d;$", ignoreCase: "true" })).text).toBe("src/a.ts:3: const Alpha = 2;");
-		expect((await grep("grep", { pattern: "gamma" })).text).toBe("No matches for /gamma/ in 3 files under the repository root.");
+		expect((await grep("grep", { pattern: "TODO", path: "docs/notes.md" })).text).toBe(
+			"docs/notes.md:2: TODO write docs",
+		);
+		expect((await grep("grep", { pattern: "^const \\w+ = \\d;$", ignoreCase: "true" })).text).toBe(
+			"src/a.ts:3: const Alpha = 2;",
+		);
+		expect((await grep("grep", { pattern: "gamma" })).text).toBe(
+			"No matches for /gamma/ in 3 files under the repository root.",
+		);
 	});
 
 	it("works in a git repository without reading .git", async () => {
@@ -41,8 +52,10 @@ describe("grep", () => {
 		writeFiles(root, { "small.txt": "needle\n" });
 		const grep = toolsIn(root);
 		const r = await grep("grep", { pattern: "needle" });
-		expect(r.text).toBe("small.txt:1: needle\n[not searched, over 2.0 MiB: big.log; name one as \"path\" to search it]");
-		expect((await grep("grep", { pattern: "needle", path: "blob.bin" })).text).toBe("grep: blob.bin cannot be searched: it is a binary file.");
+		expect(r.text).toBe('small.txt:1: needle\n[not searched, over 2.0 MiB: big.log; name one as "path" to search it]');
+		expect((await grep("grep", { pattern: "needle", path: "blob.bin" })).text).toBe(
+			"grep: blob.bin cannot be searched: it is a binary file.",
+		);
 		// Named explicitly, a file up to 10 MiB is searched.
 		expect((await grep("grep", { pattern: "needle", path: "big.log" })).text).toMatch(/^big\.log:1: needle\n/);
 	});
@@ -62,7 +75,9 @@ describe("grep", () => {
 		const many = (await grep("grep", { pattern: "hit" })).text.split("\n");
 		expect(many).toHaveLength(201);
 		expect(many[199]).toBe("many.txt:200: hit");
-		expect(many[200]).toBe('[truncated: showed 200 matches and there are more; narrow the search with "path", "glob" or a more specific pattern]');
+		expect(many[200]).toBe(
+			'[truncated: showed 200 matches and there are more; narrow the search with "path", "glob" or a more specific pattern]',
+		);
 	});
 
 	it("keeps the result under the output cap", async () => {
@@ -77,10 +92,18 @@ describe("grep", () => {
 		const grep = toolsIn(tree());
 		const bad = await grep("grep", { pattern: "foo(" });
 		expect(bad.isError).toBe(true);
-		expect(bad.text).toMatch(/^grep: "foo\(" is not a valid JavaScript regular expression \(.*Unterminated group\); escape characters/);
-		expect((await grep("grep", {})).text).toMatch(/^grep: "pattern" is required\. Expected arguments \{ pattern: string, path\?: string, glob\?: string, ignoreCase\?: boolean \}\.$/);
-		expect((await grep("grep", { pattern: "a", ignoreCase: "yes" })).text).toMatch(/"ignoreCase" must be true or false, got the string "yes"/);
-		expect((await grep("grep", { pattern: "a", glob: "/etc/*" })).text).toMatch(/must be relative to the folder searched/);
+		expect(bad.text).toMatch(
+			/^grep: "foo\(" is not a valid JavaScript regular expression \(.*Unterminated group\); escape characters/,
+		);
+		expect((await grep("grep", {})).text).toMatch(
+			/^grep: "pattern" is required\. Expected arguments \{ pattern: string, path\?: string, glob\?: string, ignoreCase\?: boolean \}\.$/,
+		);
+		expect((await grep("grep", { pattern: "a", ignoreCase: "yes" })).text).toMatch(
+			/"ignoreCase" must be true or false, got the string "yes"/,
+		);
+		expect((await grep("grep", { pattern: "a", glob: "/etc/*" })).text).toMatch(
+			/must be relative to the folder searched/,
+		);
 		expect((await grep("grep", { pattern: "a", path: "nowhere" })).text).toMatch(/nowhere does not exist/);
 	});
 
@@ -91,7 +114,9 @@ describe("grep", () => {
 		symlinkSync(join(outside, "secret.ts"), join(root, "src/link.ts"));
 		symlinkSync(outside, join(root, "src/link-dir"));
 		const grep = toolsIn(root);
-		expect((await grep("grep", { pattern: "SECRET" })).text).toBe("No matches for /SECRET/ in 3 files under the repository root.");
+		expect((await grep("grep", { pattern: "SECRET" })).text).toBe(
+			"No matches for /SECRET/ in 3 files under the repository root.",
+		);
 		for (const path of ["..", "a/../../x", "/etc/passwd", "src/link.ts", "src/link-dir", "~/x"]) {
 			const r = await grep("grep", { pattern: "SECRET", path });
 			expect(r.isError, path).toBe(true);

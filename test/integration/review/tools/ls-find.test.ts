@@ -52,14 +52,18 @@ describe("ls", () => {
 	});
 
 	it("hides .git and caps long listings", async () => {
-		const root = makeGitRepo(Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`many/f${String(i).padStart(3, "0")}.txt`, "x"])));
+		const root = makeGitRepo(
+			Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`many/f${String(i).padStart(3, "0")}.txt`, "x"])),
+		);
 		const ls = toolsIn(root);
 		expect((await ls("ls", {})).text).toBe("many/");
 		const r = await ls("ls", { path: "many" });
 		const lines = r.text.split("\n");
 		expect(lines).toHaveLength(501);
 		expect(lines[0]).toBe("f000.txt");
-		expect(lines[500]).toBe("[truncated: showed 500 of 600 entries; use find with a pattern, or ls a subfolder, to narrow it]");
+		expect(lines[500]).toBe(
+			"[truncated: showed 500 of 600 entries; use find with a pattern, or ls a subfolder, to narrow it]",
+		);
 	});
 
 	it("refuses paths outside the root and bad arguments", async () => {
@@ -70,7 +74,9 @@ describe("ls", () => {
 			expect(r.isError, path).toBe(true);
 			expect(r.text).not.toContain("secret.ts");
 		}
-		expect((await ls("ls", { path: 5 })).text).toMatch(/^ls: "path" must be a string, got number 5\. Expected arguments \{ path\?: string \}\.$/);
+		expect((await ls("ls", { path: 5 })).text).toMatch(
+			/^ls: "path" must be a string, got number 5\. Expected arguments \{ path\?: string \}\.$/,
+		);
 	});
 });
 
@@ -78,7 +84,9 @@ describe("find", () => {
 	it("matches file names at any depth, dotfiles included, skipping node_modules", async () => {
 		const { root } = plainTree();
 		const find = toolsIn(root);
-		expect((await find("find", { pattern: "*.ts" })).text).toBe(["inner.ts", "src/a.ts", "src/deep/b.ts", "src/deep/c.test.ts"].join("\n"));
+		expect((await find("find", { pattern: "*.ts" })).text).toBe(
+			["inner.ts", "src/a.ts", "src/deep/b.ts", "src/deep/c.test.ts"].join("\n"),
+		);
 		expect((await find("find", { pattern: "*.yml" })).text).toBe(".github/workflows/ci.yml");
 		expect((await find("find", { pattern: ".env*" })).text).toBe(".env.example");
 		expect((await find("find", { pattern: "**/*.test.ts" })).text).toBe("src/deep/c.test.ts");
@@ -95,7 +103,8 @@ describe("find", () => {
 		const all = await find("find", { pattern: "**" });
 		expect(all.text).not.toMatch(/secret|other\.ts|link-/);
 		expect((await find("find", { pattern: "*", path: "link-dir" })).text).toMatch(/symbolic link that points outside/);
-		for (const path of ["..", "a/../../x", "/etc", "~"]) expect((await find("find", { pattern: "*", path })).isError, path).toBe(true);
+		for (const path of ["..", "a/../../x", "/etc", "~"])
+			expect((await find("find", { pattern: "*", path })).isError, path).toBe(true);
 		expect((await find("find", { pattern: "../*" })).text).toMatch(/must be relative to the folder searched/);
 	});
 
@@ -111,8 +120,12 @@ describe("find", () => {
 	it("reports a missing pattern or a file as path", async () => {
 		const { root } = plainTree();
 		const find = toolsIn(root);
-		expect((await find("find", {})).text).toBe('find: "pattern" is required. Expected arguments { pattern: string, path?: string }.');
+		expect((await find("find", {})).text).toBe(
+			'find: "pattern" is required. Expected arguments { pattern: string, path?: string }.',
+		);
 		expect((await find("find", { pattern: ["*.ts"] })).text).toMatch(/"pattern" must be a string, got an array/);
-		expect((await find("find", { pattern: "*", path: "README.md" })).text).toMatch(/README\.md is a file; "path" must be a folder/);
+		expect((await find("find", { pattern: "*", path: "README.md" })).text).toMatch(
+			/README\.md is a file; "path" must be a folder/,
+		);
 	});
 });

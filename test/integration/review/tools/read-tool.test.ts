@@ -29,7 +29,9 @@ describe("read", () => {
 		expect(first.text).toMatch(/\[showed lines 1–400 of 1000; continue with offset: 401\]$/);
 
 		const window = await read("read", { path: "long.txt", offset: 10, limit: 3 });
-		expect(window.text).toBe("10\tline 10\n11\tline 11\n12\tline 12\n[showed lines 10–12 of 1000; continue with offset: 13]");
+		expect(window.text).toBe(
+			"10\tline 10\n11\tline 11\n12\tline 12\n[showed lines 10–12 of 1000; continue with offset: 13]",
+		);
 		const tail = await read("read", { path: "long.txt", offset: 999 });
 		expect(tail.text).toBe(" 999\tline 999\n1000\tline 1000\n[end of file: 1000 lines]");
 		const past = await read("read", { path: "long.txt", offset: 1001 });
@@ -45,7 +47,9 @@ describe("read", () => {
 		expect(r.isError).toBe(false);
 		expect(r.text.length).toBeLessThanOrEqual(20_000);
 		const note = r.text.split("\n").at(-1) as string;
-		const m = /^\[truncated at 20000 characters: showed lines 1–(\d+) of 300; continue with offset: (\d+)\]$/.exec(note);
+		const m = /^\[truncated at 20000 characters: showed lines 1–(\d+) of 300; continue with offset: (\d+)\]$/.exec(
+			note,
+		);
 		expect(m).not.toBeNull();
 		expect(Number(m?.[2])).toBe(Number(m?.[1]) + 1);
 		// The last line shown is whole.
@@ -64,8 +68,14 @@ describe("read", () => {
 		writeFiles(root, { "dir/x.txt": "x" });
 		writeFileSync(join(root, "image.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02]));
 		const read = toolsIn(root);
-		expect(await read("read", { path: "image.png" })).toEqual({ isError: true, text: "read: image.png is a binary file (7 bytes); only text files can be shown." });
-		expect(await read("read", { path: "dir" })).toEqual({ isError: true, text: "read: dir is a directory; use ls to list it." });
+		expect(await read("read", { path: "image.png" })).toEqual({
+			isError: true,
+			text: "read: image.png is a binary file (7 bytes); only text files can be shown.",
+		});
+		expect(await read("read", { path: "dir" })).toEqual({
+			isError: true,
+			text: "read: dir is a directory; use ls to list it.",
+		});
 		expect((await read("read", { path: "." })).text).toMatch(/the repository root is a directory/);
 		expect((await read("read", { path: "nope.txt" })).text).toMatch(/nope\.txt does not exist; use ls or find/);
 		execFileSync("mkfifo", [join(root, "pipe")]);
@@ -108,10 +118,23 @@ describe("read", () => {
 		symlinkSync(outside, join(root, "link-dir"));
 		mkdirSync(join(root, "sub"));
 		const read = toolsIn(root);
-		for (const path of ["../x", "a/../../x", "sub/../../secret.txt", "/etc/passwd", join(outside, "secret.txt"), "link-file", "link-dir/secret.txt", "~/x", ".git/config", ".git/HEAD"]) {
+		for (const path of [
+			"../x",
+			"a/../../x",
+			"sub/../../secret.txt",
+			"/etc/passwd",
+			join(outside, "secret.txt"),
+			"link-file",
+			"link-dir/secret.txt",
+			"~/x",
+			".git/config",
+			".git/HEAD",
+		]) {
 			const r = await read("read", { path });
 			expect(r.isError, path).toBe(true);
-			expect(r.text, path).toMatch(/^read: .*(leaves the repository root|outside the repository|symbolic link that points outside|~|\.git)/);
+			expect(r.text, path).toMatch(
+				/^read: .*(leaves the repository root|outside the repository|symbolic link that points outside|~|\.git)/,
+			);
 			expect(r.text).not.toContain("SECRET");
 		}
 	});
@@ -121,6 +144,9 @@ describe("read", () => {
 		writeFiles(root, { "a.txt": "a\n" });
 		const controller = new AbortController();
 		controller.abort();
-		expect(await toolsIn(root)("read", { path: "a.txt" }, controller.signal)).toEqual({ isError: true, text: "read: cancelled before it started." });
+		expect(await toolsIn(root)("read", { path: "a.txt" }, controller.signal)).toEqual({
+			isError: true,
+			text: "read: cancelled before it started.",
+		});
 	});
 });

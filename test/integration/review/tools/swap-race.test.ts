@@ -14,7 +14,13 @@ const READS = 1000;
 
 type Tally = { inside: number; refused: number; leaked: number; other: string[] };
 
-async function readRepeatedly(run: RunTool, tool: string, args: object, inside: string, refusal: RegExp): Promise<Tally> {
+async function readRepeatedly(
+	run: RunTool,
+	tool: string,
+	args: object,
+	inside: string,
+	refusal: RegExp,
+): Promise<Tally> {
 	const tally: Tally = { inside: 0, refused: 0, leaked: 0, other: [] };
 	for (let i = 0; i < READS; i++) {
 		const r = await run(tool, args);
@@ -60,51 +66,70 @@ const checks = [
 	{ check: "the same (dev, ino) at the name's real path", kernelPath: false },
 ].filter((c) => !c.kernelPath || descriptorCheck.kernelPath);
 
-describe.each(checks)("a path swapped for a symlink to an outside file while it is read, checked by $check", ({ kernelPath }) => {
-	const before = descriptorCheck.kernelPath;
-	beforeEach(() => {
-		descriptorCheck.kernelPath = kernelPath;
-	});
-	afterEach(() => {
-		descriptorCheck.kernelPath = before;
-	});
+describe.each(checks)(
+	"a path swapped for a symlink to an outside file while it is read, checked by $check",
+	({ kernelPath }) => {
+		const before = descriptorCheck.kernelPath;
+		beforeEach(() => {
+			descriptorCheck.kernelPath = kernelPath;
+		});
+		afterEach(() => {
+			descriptorCheck.kernelPath = before;
+		});
 
-	it(`never yields outside bytes to read or grep over ${READS} reads each (the file itself swapped)`, async () => {
-		const { repo, outside } = setup();
-		writeFiles(repo, { "x.txt": "INSIDE\n" });
-		const run = toolsIn(repo);
-		const swapper = await startSwapper("file", repo, join(outside, "x.txt"));
-		const read = await readRepeatedly(run, "read", { path: "x.txt" }, "1\tINSIDE", new RegExp(`^read: "?x\\.txt"? ${OUTSIDE.source}`));
-		const grep = await readRepeatedly(run, "grep", { pattern: "[A-Z]", path: "x.txt" }, "x.txt:1: INSIDE", new RegExp(`^grep: "?x\\.txt"? (${OUTSIDE.source}|cannot be searched: it ${OUTSIDE.source})`));
-		const swaps = await stop(swapper);
-		console.log(`file swapped ${swaps} times; read: ${summary(read)}; grep: ${summary(grep)}`);
-		expectRaced(swaps, read);
-		expectRaced(swaps, grep);
-	}, 120_000);
+		it(`never yields outside bytes to read or grep over ${READS} reads each (the file itself swapped)`, async () => {
+			const { repo, outside } = setup();
+			writeFiles(repo, { "x.txt": "INSIDE\n" });
+			const run = toolsIn(repo);
+			const swapper = await startSwapper("file", repo, join(outside, "x.txt"));
+			const read = await readRepeatedly(
+				run,
+				"read",
+				{ path: "x.txt" },
+				"1\tINSIDE",
+				new RegExp(`^read: "?x\\.txt"? ${OUTSIDE.source}`),
+			);
+			const grep = await readRepeatedly(
+				run,
+				"grep",
+				{ pattern: "[A-Z]", path: "x.txt" },
+				"x.txt:1: INSIDE",
+				new RegExp(`^grep: "?x\\.txt"? (${OUTSIDE.source}|cannot be searched: it ${OUTSIDE.source})`),
+			);
+			const swaps = await stop(swapper);
+			console.log(`file swapped ${swaps} times; read: ${summary(read)}; grep: ${summary(grep)}`);
+			expectRaced(swaps, read);
+			expectRaced(swaps, grep);
+		}, 120_000);
 
-	// Declared only for the exact check: the portable one has the documented gap above.
-	if (kernelPath) it(`never yields outside bytes over ${READS} reads when a folder on the way is swapped`, async () => {
-		const { repo, outside } = setup();
-		writeFiles(repo, { "d/x.txt": "INSIDE\n" });
-		const run = toolsIn(repo);
-		const swapper = await startSwapper("dir", repo, outside);
-		// d is briefly missing between swaps, so "does not exist" is a fair answer too.
-		const refusal = new RegExp(`^read: "?d/x\\.txt"? (${OUTSIDE.source}|does not exist)`);
-		const read = await readRepeatedly(run, "read", { path: "d/x.txt" }, "1\tINSIDE", refusal);
-		const swaps = await stop(swapper);
-		console.log(`folder swapped ${swaps} times; read: ${summary(read)}`);
-		expectRaced(swaps, read);
-	}, 120_000);
+		// Declared only for the exact check: the portable one has the documented gap above.
+		if (kernelPath)
+			it(`never yields outside bytes over ${READS} reads when a folder on the way is swapped`, async () => {
+				const { repo, outside } = setup();
+				writeFiles(repo, { "d/x.txt": "INSIDE\n" });
+				const run = toolsIn(repo);
+				const swapper = await startSwapper("dir", repo, outside);
+				// d is briefly missing between swaps, so "does not exist" is a fair answer too.
+				const refusal = new RegExp(`^read: "?d/x\\.txt"? (${OUTSIDE.source}|does not exist)`);
+				const read = await readRepeatedly(run, "read", { path: "d/x.txt" }, "1\tINSIDE", refusal);
+				const swaps = await stop(swapper);
+				console.log(`folder swapped ${swaps} times; read: ${summary(read)}`);
+				expectRaced(swaps, read);
+			}, 120_000);
 
-	it("still reads a symlink that stays inside, and refuses one that leads out", async () => {
-		const { repo, outside } = setup();
-		writeFiles(repo, { "real.txt": "INSIDE\n" });
-		mkdirSync(join(repo, "sub"));
-		symlinkSync(join(repo, "real.txt"), join(repo, "sub/in.txt"));
-		symlinkSync(join(outside, "x.txt"), join(repo, "out.txt"));
-		const run = toolsIn(repo);
-		expect(await run("read", { path: "sub/in.txt" })).toEqual({ isError: false, text: "1\tINSIDE" });
-		expect(await run("grep", { pattern: "IN", path: "sub/in.txt" })).toEqual({ isError: false, text: "sub/in.txt:1: INSIDE" });
-		expect((await run("read", { path: "out.txt" })).text).toMatch(OUTSIDE);
-	});
-});
+		it("still reads a symlink that stays inside, and refuses one that leads out", async () => {
+			const { repo, outside } = setup();
+			writeFiles(repo, { "real.txt": "INSIDE\n" });
+			mkdirSync(join(repo, "sub"));
+			symlinkSync(join(repo, "real.txt"), join(repo, "sub/in.txt"));
+			symlinkSync(join(outside, "x.txt"), join(repo, "out.txt"));
+			const run = toolsIn(repo);
+			expect(await run("read", { path: "sub/in.txt" })).toEqual({ isError: false, text: "1\tINSIDE" });
+			expect(await run("grep", { pattern: "IN", path: "sub/in.txt" })).toEqual({
+				isError: false,
+				text: "sub/in.txt:1: INSIDE",
+			});
+			expect((await run("read", { path: "out.txt" })).text).toMatch(OUTSIDE);
+		});
+	},
+);

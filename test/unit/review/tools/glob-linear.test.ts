@@ -19,7 +19,6 @@ function timed(fn: () => void): number {
 	return performance.now() - started;
 }
 
-
 describe("glob matching time is linear", () => {
 	// Each of these took a backtracking RegExp minutes or more on the subject beside it.
 	const name = "a".repeat(250);
@@ -65,10 +64,16 @@ describe("glob matching time is linear", () => {
 
 	it("bounds the size of a pattern, before and after brace expansion", () => {
 		expect(compileGlob("a".repeat(MAX_GLOB_CHARS))).toMatchObject({ ok: true });
-		expect(compileGlob("a".repeat(MAX_GLOB_CHARS + 1))).toMatchObject({ ok: false, error: expect.stringMatching(/over the limit of 1000/) });
+		expect(compileGlob("a".repeat(MAX_GLOB_CHARS + 1))).toMatchObject({
+			ok: false,
+			error: expect.stringMatching(/over the limit of 1000/),
+		});
 		// 256 alternatives of ~900 characters: allowed by count, refused by size.
 		const wide = `{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}${"*".repeat(900)}`;
-		expect(compileGlob(wide)).toMatchObject({ ok: false, error: expect.stringMatching(/more than 16384 characters in all/) });
+		expect(compileGlob(wide)).toMatchObject({
+			ok: false,
+			error: expect.stringMatching(/more than 16384 characters in all/),
+		});
 	});
 
 	it("keeps an unmatched { inside a class as itself", () => {
@@ -82,13 +87,65 @@ describe("glob matching time is linear", () => {
 	});
 
 	it("says which class range is out of order instead of failing", () => {
-		expect(compileGlob("[z-a].ts")).toMatchObject({ ok: false, error: expect.stringMatching(/range z-a in \[z-a\] is out of order/) });
+		expect(compileGlob("[z-a].ts")).toMatchObject({
+			ok: false,
+			error: expect.stringMatching(/range z-a in \[z-a\] is out of order/),
+		});
 	});
 });
 
 describe("glob matching agrees with the RegExp translation it replaces", () => {
-	const patternPieces = ["a", "a", "b", ".", "/", "*", "*", "?", "**", "**/", "[", "]", "!", "^", "-", "{", "}", ",", ",", "\\", "./", "[a-b]", "[!a]", "{a,b}", "[+-0]", "\\{", "é", "😀"];
-	const pathPieces = ["a", "a", "b", ".", "/", "-", "]", "[", "*", "{", "!", "\\", ",", "ab", "a/b", "+", "0", "é", "😀"];
+	const patternPieces = [
+		"a",
+		"a",
+		"b",
+		".",
+		"/",
+		"*",
+		"*",
+		"?",
+		"**",
+		"**/",
+		"[",
+		"]",
+		"!",
+		"^",
+		"-",
+		"{",
+		"}",
+		",",
+		",",
+		"\\",
+		"./",
+		"[a-b]",
+		"[!a]",
+		"{a,b}",
+		"[+-0]",
+		"\\{",
+		"é",
+		"😀",
+	];
+	const pathPieces = [
+		"a",
+		"a",
+		"b",
+		".",
+		"/",
+		"-",
+		"]",
+		"[",
+		"*",
+		"{",
+		"!",
+		"\\",
+		",",
+		"ab",
+		"a/b",
+		"+",
+		"0",
+		"é",
+		"😀",
+	];
 
 	it("on random small patterns and paths", () => {
 		const next = seededRandom(20240611);

@@ -13,7 +13,10 @@ describe("walkFiles", () => {
 	it("lets a deadline's timer fire while its caller works synchronously on each file", async () => {
 		// One folder, so the walk awaits no I/O between files: only its own turns let a timer run.
 		const root = realpathSync(tempDir());
-		writeFiles(root, Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`f${String(i).padStart(3, "0")}.txt`, "x"])));
+		writeFiles(
+			root,
+			Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`f${String(i).padStart(3, "0")}.txt`, "x"])),
+		);
 		const signal = AbortSignal.timeout(50);
 		const started = performance.now();
 		let seen = 0;
