@@ -38,8 +38,8 @@ export interface SafeReadOptions {
 	root: string;
 	/** Bytes read at most. */
 	maxBytes: number;
-	/** A larger file: "refuse" it (a cut JSON file is useless) or read its start ("truncate"). */
-	overLimit: "refuse" | "truncate";
+	/** A larger file: "refuse" it (a cut JSON file is useless), read its start ("truncate") or its end ("tail"). */
+	overLimit: "refuse" | "truncate" | "tail";
 }
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
@@ -65,12 +65,14 @@ export function readFileInRoot(path: string, options: SafeReadOptions): SafeRead
 		if (opened.size > options.maxBytes && options.overLimit === "refuse") {
 			return refused(`${path} is ${opened.size} bytes, over the ${options.maxBytes}-byte limit for this file`);
 		}
-		const { bytes, truncated } = readBounded(fd, options.maxBytes);
+		// A log's end is what a reader of its latest state wants; the start of the file is skipped.
+		const from = options.overLimit === "tail" ? Math.max(0, opened.size - options.maxBytes) : 0;
+		const { bytes, truncated } = readBounded(fd, options.maxBytes, from);
 		return {
 			state: "ok",
 			text: stripBom(bytes.toString("utf8")),
 			size: opened.size,
-			truncated,
+			truncated: truncated || from > 0,
 			sha256: createHash("sha256").update(bytes).digest("hex"),
 		};
 	} catch (error) {
@@ -161,14 +163,14 @@ function locate(path: string, root: string): Located {
 	return { state: "found", real, stats };
 }
 
-function readBounded(fd: number, maxBytes: number): { bytes: Buffer; truncated: boolean } {
+function readBounded(fd: number, maxBytes: number, from = 0): { bytes: Buffer; truncated: boolean } {
 	const buffer = Buffer.allocUnsafe(Math.min(maxBytes, 1 << 16) + 1);
 	const chunks: Buffer[] = [];
 	let total = 0;
 	for (;;) {
 		const want = Math.min(buffer.length, maxBytes + 1 - total);
 		if (want <= 0) break;
-		const n = readSync(fd, buffer, 0, want, null);
+		const n = readSync(fd, buffer, 0, want, from + total);
 		if (n === 0) break;
 		chunks.push(Buffer.from(buffer.subarray(0, n)));
 		total += n;
