@@ -84,7 +84,10 @@ export function classifyTail(input: TailInput): Classified {
 	if (!input.events.length) return say("unknown", "no readable entries at the end of the file");
 	if (!log.hasActivity()) {
 		if (fresh) return say("working", `a prompt was sent ${ageText(age)} ago; no reply yet`);
-		return say("unknown", `the last entry is a prompt with no reply for ${ageText(age)}: the run died or never started`);
+		return say(
+			"unknown",
+			`the last entry is a prompt with no reply for ${ageText(age)}: the run died or never started`,
+		);
 	}
 	const stop = segment.stop;
 	if (!stop.spoke) {
@@ -108,7 +111,8 @@ function judgeStop(
 	preview: string,
 ): Classified {
 	const signal = unfinishedStop(log.facts, segment);
-	if (signal?.kind === "sign-off") return say("waiting", signal.evidence, { kind: "sign-off", concluded: signal.words });
+	if (signal?.kind === "sign-off")
+		return say("waiting", signal.evidence, { kind: "sign-off", concluded: signal.words });
 	const unfinished = signal?.unfinished
 		? { kind: signal.kind, reason: signal.evidence, nextStep: signal.nextStep, concluded: signal.words }
 		: undefined;

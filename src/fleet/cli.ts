@@ -49,7 +49,9 @@ export async function fleetMain(
 	const store = new SettingsStore({ agentDir: () => agentDir, configDirName: ".pi" });
 	const resolved = store.resolve({ cwd: process.cwd(), trusted: false });
 	if (resolved.errors.length)
-		err(`pi-watchdog fleet: settings problems, defaults used where they are: ${resolved.errors.map((e) => e.message ?? String(e)).join("; ")}\n`);
+		err(
+			`pi-watchdog fleet: settings problems, defaults used where they are: ${resolved.errors.map((e) => e.message ?? String(e)).join("; ")}\n`,
+		);
 	const fleetEnv: FleetEnv = { agentDir, settings: resolved.settings, env, registry: () => registry(agentDir) };
 	if (!args.watch) {
 		const once = await fleetOnce(args, fleetEnv);
@@ -68,7 +70,10 @@ export async function fleetMain(
 	try {
 		await watchLoop(
 			async () => {
-				const once = await fleetOnce(args, fleetEnv).catch((e: Error) => ({ code: 1, text: `pass failed: ${e.message}` }));
+				const once = await fleetOnce(args, fleetEnv).catch((e: Error) => ({
+					code: 1,
+					text: `pass failed: ${e.message}`,
+				}));
 				out(`${once.text}\n\n`);
 			},
 			every,

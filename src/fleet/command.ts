@@ -5,7 +5,7 @@ import type { Registry, ReviewerChoice } from "../models/index.ts";
 import { chooseReviewer } from "../models/index.ts";
 import type { WatchdogSettings } from "../settings/index.ts";
 import { type Decider, modelDecider } from "./decide.ts";
-import { readLedger, writeLedger } from "./ledger.ts";
+import { entryOf, readLedger, writeLedger } from "./ledger.ts";
 import { fleetRun, readPlaybook } from "./run.ts";
 import { passText } from "./view.ts";
 
@@ -52,7 +52,9 @@ export function parseFleetArgs(argv: string[]): FleetArgs | string {
 	}
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i] as string;
-		const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg];
+		const [flag, inline] = arg.includes("=")
+			? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+			: [arg];
 		const value = () => inline ?? argv[++i];
 		if (flag === "--verbose" || flag === "-v") args.verbose = true;
 		else if (flag === "--json") args.json = true;
@@ -85,7 +87,10 @@ export interface FleetEnv {
 }
 
 /** The model that decides a pass: fleet.model, else the watchdog's (main.model); none: the template. */
-export function deciderChoice(settings: WatchdogSettings, sessionModel?: FleetEnv["sessionModel"]): ReviewerChoice | undefined {
+export function deciderChoice(
+	settings: WatchdogSettings,
+	sessionModel?: FleetEnv["sessionModel"],
+): ReviewerChoice | undefined {
 	const model = settings.fleet.model !== "inherit" ? settings.fleet.model : settings.main.model;
 	if (model === "inherit" && !sessionModel) return undefined;
 	const choice = chooseReviewer({ model, thinking: settings.main.thinking }, { model: sessionModel, thinking: "off" });
@@ -108,7 +113,7 @@ function decider(env: FleetEnv): Decider | undefined {
 export async function fleetOnce(args: FleetArgs, env: FleetEnv): Promise<{ code: number; text: string }> {
 	if (args.policy) {
 		const ledger = readLedger(env.agentDir);
-		const entry = (ledger[args.policy.id] ??= {});
+		const entry = entryOf(ledger, args.policy.id);
 		entry.policy = args.policy.policy;
 		writeLedger(env.agentDir, ledger);
 		return { code: 0, text: `Fleet policy of ${args.policy.id}: ${args.policy.policy}` };

@@ -82,7 +82,12 @@ export function parseVerdicts(text: string, ids: readonly string[], by: string):
 }
 
 /** One call for every candidate of a pass, bounded by `timeoutMs`. */
-export function modelDecider(registry: Registry, choice: ReviewerChoice, timeoutMs: number, playbook?: string): Decider {
+export function modelDecider(
+	registry: Registry,
+	choice: ReviewerChoice,
+	timeoutMs: number,
+	playbook?: string,
+): Decider {
 	return async (candidates) => {
 		const signal = AbortSignal.timeout(timeoutMs);
 		try {

@@ -8,4 +8,5 @@ export { type LiveEntry, liveRegistration, listLive } from "./live.ts";
 export { answerMail, sendMail, takeMail } from "./mailbox.ts";
 export { runPass, type PassOptions } from "./pass.ts";
 export { passText } from "./view.ts";
+export { FLEET_USAGE, fleetOnce, parseFleetArgs } from "./command.ts";
 export type { FleetPass, FleetRow, FleetState, FleetTimes } from "./types.ts";

@@ -51,3 +51,13 @@ export function nudgeBlocked(
 		return `cap: ${entry?.nudges} nudges without progress (fleet.maxNudges ${limits.maxNudges})`;
 	return undefined;
 }
+
+/** The session's entry, made when it has none. */
+export function entryOf(ledger: Ledger, id: string): LedgerEntry {
+	let entry = ledger[id];
+	if (!entry) {
+		entry = {};
+		ledger[id] = entry;
+	}
+	return entry;
+}

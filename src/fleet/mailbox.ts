@@ -54,7 +54,10 @@ export async function sendMail(
 		try {
 			renameSync(path, `${path}.withdrawn`);
 			rmSync(`${path}.withdrawn`, { force: true });
-			return { delivered: false, reason: `the session did not take the message within ${Math.round(timeoutMs / 1000)}s` };
+			return {
+				delivered: false,
+				reason: `the session did not take the message within ${Math.round(timeoutMs / 1000)}s`,
+			};
 		} catch {
 			ack = await waitAck(Date.now() + LATE_ACK_MS); // claimed meanwhile: its answer may be on the way
 		}

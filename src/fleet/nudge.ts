@@ -4,7 +4,7 @@
 // acknowledges), another through its tmux pane (tmux's exit code confirms); else it is
 // unreachable: never resumed blind. `handsoff` flags the nudge without sending it.
 import { mailboxDir } from "./live.ts";
-import { type Ledger, nudgeBlocked } from "./ledger.ts";
+import { entryOf, type Ledger, nudgeBlocked } from "./ledger.ts";
 import { sendMail } from "./mailbox.ts";
 import { type Decider, templateVerdict, type Verdict } from "./decide.ts";
 import { findPane, typeIntoPane } from "./tmux.ts";
@@ -52,7 +52,7 @@ export async function nudgePass(pass: FleetPass, options: NudgeOptions): Promise
 			? (verdicts.get(row.id) ?? { action: "SKIP", reason: "the model gave no verdict for it", by: "model" })
 			: templateVerdict(row);
 		row.delivery = await carryOut(row, verdict, options);
-		const entry = (options.ledger[row.id] ??= {});
+		const entry = entryOf(options.ledger, row.id);
 		if (row.delivery.outcome === "delivered") {
 			entry.lastNudgeAt = now;
 			entry.nudges = (entry.nudges ?? 0) + 1;
@@ -73,7 +73,12 @@ async function carryOut(row: FleetRow, verdict: Verdict, options: NudgeOptions):
 		return { outcome: "flagged", reason: "policy handsoff: shown here, never sent", message };
 	if (row.live) {
 		const mailbox = mailboxDir(options.agentDir, row.live.key);
-		const ack = await sendMail(mailbox, row.live.pid, { text: message, reason: row.reason }, options.ackTimeoutMs ?? ACK_TIMEOUT_MS);
+		const ack = await sendMail(
+			mailbox,
+			row.live.pid,
+			{ text: message, reason: row.reason },
+			options.ackTimeoutMs ?? ACK_TIMEOUT_MS,
+		);
 		return ack.delivered
 			? { outcome: "delivered", via: "mailbox", message }
 			: { outcome: "undelivered", via: "mailbox", reason: ack.reason ?? "not acknowledged", message };

@@ -135,8 +135,13 @@ function runRow(run: RunInfo, now: number, times: FleetTimes): FleetRow {
 		return { ...base, state: "unknown", reason: "marked running, but its runner process is gone" };
 	}
 	if (now - at >= times.dormantMs) return { ...base, state: "dormant", reason: `ended ${ageText(now - at)} ago` };
-	if (run.state === "lost") return { ...base, state: "unknown", reason: run.error ?? "the runner ended without a result" };
-	return { ...base, state: "done", reason: `the run ended (${run.state}${run.error ? `: ${clip(run.error, 80)}` : ""})` };
+	if (run.state === "lost")
+		return { ...base, state: "unknown", reason: run.error ?? "the runner ended without a result" };
+	return {
+		...base,
+		state: "done",
+		reason: `the run ended (${run.state}${run.error ? `: ${clip(run.error, 80)}` : ""})`,
+	};
 }
 
 function idFromName(path: string): string {

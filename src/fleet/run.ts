@@ -7,7 +7,7 @@ import { appendHistory, historyDir, type HistoryEventInput } from "../findings/i
 import { clip, readFileInRoot } from "../util/index.ts";
 import type { Decider } from "./decide.ts";
 import { watchdogDir } from "./files.ts";
-import { readLedger, writeLedger, type Ledger } from "./ledger.ts";
+import { entryOf, type Ledger, readLedger, writeLedger } from "./ledger.ts";
 import { nudgePass } from "./nudge.ts";
 import { runPass, type PassOptions } from "./pass.ts";
 import { countLine } from "./view.ts";
@@ -36,7 +36,7 @@ export async function fleetRun(options: FleetRunOptions): Promise<FleetRun> {
 	const notes: string[] = [];
 	const ledger = readLedger(options.agentDir);
 	for (const row of pass.sessions) {
-		const entry = (ledger[row.id] ??= {});
+		const entry = entryOf(ledger, row.id);
 		entry.seenAt = now;
 		if (row.state === "working" || row.state === "done") entry.nudges = 0; // progress, or the end
 	}
@@ -105,7 +105,7 @@ function record(options: FleetRunOptions, pass: FleetPass, notes: string[]): voi
 /** Each attention row whose state was not yet notified goes to the command as one JSON line. */
 async function notifyNew(command: string, pass: FleetPass, ledger: Ledger): Promise<void> {
 	for (const row of pass.sessions) {
-		const entry = (ledger[row.id] ??= {});
+		const entry = entryOf(ledger, row.id);
 		if (!row.attention) {
 			delete entry.notified;
 			continue;

@@ -41,7 +41,8 @@ function readOnce(path: string, root: string, tailBytes: number): TailResult & {
 	let headLines: string[];
 	if (cut) {
 		const head = readFileInRoot(path, { root, maxBytes: HEAD_BYTES, overLimit: "truncate" });
-		if (head.state !== "ok") return { ok: false, reason: head.state === "refused" ? head.reason : "gone during the pass" };
+		if (head.state !== "ok")
+			return { ok: false, reason: head.state === "refused" ? head.reason : "gone during the pass" };
 		headLines = head.text.split("\n");
 		if (head.truncated) headLines.pop(); // the last line is cut
 	} else headLines = tail.text.split("\n");
@@ -58,7 +59,11 @@ function readOnce(path: string, root: string, tailBytes: number): TailResult & {
 
 /** Who recorded a format. */
 export function agentOf(format: SessionFormat): string {
-	return format === "claude-code" || format === "claude-export" ? "claude-code" : format === "pi-subagents" ? "pi-subagents" : "pi";
+	return format === "claude-code" || format === "claude-export"
+		? "claude-code"
+		: format === "pi-subagents"
+			? "pi-subagents"
+			: "pi";
 }
 
 /** Id, cwd, start and first prompt from the first lines. */

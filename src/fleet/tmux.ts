@@ -94,7 +94,11 @@ export function findPane(
 }
 
 /** Types one line into the pane and presses Enter; ok when tmux says both went in. */
-export function typeIntoPane(pane: string, text: string, env: NodeJS.ProcessEnv = process.env): { ok: boolean; error?: string } {
+export function typeIntoPane(
+	pane: string,
+	text: string,
+	env: NodeJS.ProcessEnv = process.env,
+): { ok: boolean; error?: string } {
 	const typed = tmux(["send-keys", "-t", pane, "-l", oneLine(text)], env);
 	if (!typed.ok) return { ok: false, error: typed.error ?? "tmux send-keys failed" };
 	const entered = tmux(["send-keys", "-t", pane, "Enter"], env);

@@ -28,7 +28,8 @@ export function passText(pass: FleetPass, options: { verbose?: boolean; now?: nu
 	if (pass.skipped.length) {
 		lines.push("", `Passed over ${pass.skipped.length} file${pass.skipped.length === 1 ? "" : "s"}:`);
 		for (const s of pass.skipped.slice(0, SHOWN_SKIPS)) lines.push(`  ${s.path}: ${s.reason}`);
-		if (pass.skipped.length > SHOWN_SKIPS) lines.push(`  … and ${pass.skipped.length - SHOWN_SKIPS} more (--json lists all)`);
+		if (pass.skipped.length > SHOWN_SKIPS)
+			lines.push(`  … and ${pass.skipped.length - SHOWN_SKIPS} more (--json lists all)`);
 	}
 	return lines.join("\n");
 }
@@ -49,7 +50,10 @@ function rowLines(row: FleetRow, now: number): string[] {
 	].filter(Boolean);
 	const who = [row.agent, row.model, row.live ? `live pid ${row.live.pid}` : ""].filter(Boolean).join(" · ");
 	const head = `${row.state.toUpperCase().padEnd(8)} ${shortId(row.id)}${row.label ? `  "${clip(row.label, 70)}"` : ""}`;
-	const lines = [head, `         ${who}${row.cwd ? ` · ${tilde(row.cwd)}` : ""}${ages.length ? ` · ${ages.join(", ")}` : ""}`];
+	const lines = [
+		head,
+		`         ${who}${row.cwd ? ` · ${tilde(row.cwd)}` : ""}${ages.length ? ` · ${ages.join(", ")}` : ""}`,
+	];
 	if (row.preview) lines.push(`         last: "${clip(row.preview, 110)}"`);
 	lines.push(`         why: ${clip(row.reason, 160)}`);
 	if (row.delivery) lines.push(`         nudge: ${deliveryText(row.delivery)}`);
@@ -57,7 +61,8 @@ function rowLines(row: FleetRow, now: number): string[] {
 }
 
 export function deliveryText(d: NonNullable<FleetRow["delivery"]>): string {
-	const via = d.via === "tmux" ? `typed into tmux pane ${d.pane ?? ""}`.trim() : d.via === "mailbox" ? "via its mailbox" : "";
+	const via =
+		d.via === "tmux" ? `typed into tmux pane ${d.pane ?? ""}`.trim() : d.via === "mailbox" ? "via its mailbox" : "";
 	return [d.outcome, via, d.reason ? `(${d.reason})` : ""].filter(Boolean).join(" ");
 }
 

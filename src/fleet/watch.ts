@@ -25,7 +25,10 @@ export function takeWatchLock(agentDir: string): { ok: true; release: () => void
 		const held = readJsonIn(path, watchdogDir(agentDir), 4096);
 		const pid = typeof held?.pid === "number" ? held.pid : undefined;
 		if (pid !== undefined && processAlive(pid))
-			return { ok: false, holder: `process ${pid} on ${String(held?.host ?? "?")} since ${String(held?.startedAt ?? "?")}` };
+			return {
+				ok: false,
+				holder: `process ${pid} on ${String(held?.host ?? "?")} since ${String(held?.startedAt ?? "?")}`,
+			};
 		rmSync(path, { force: true }); // left by a watcher that died
 	}
 	return { ok: false, holder: "the lock could not be taken" };
