@@ -1,14 +1,12 @@
 // `/subagents-watchdog fleet`: the fleet view from inside Pi, with the host's agent dir, this
 // session's settings and Pi's model registry (so a provider an extension registered can decide).
 // `--watch` belongs in a terminal: it would hold the session.
-import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { fleetOnce, parseFleetArgs } from "../fleet/index.ts";
-import type { WatchdogSession as Watchdog } from "../session/index.ts";
-import type { CommandCtx } from "./run-command.ts";
+import type { Ctx, WatchdogSession as Watchdog } from "../session/index.ts";
 
 export async function runFleet(
 	watchdog: Watchdog,
-	ctx: CommandCtx,
+	ctx: Ctx,
 	argv: string[],
 ): Promise<{ text: string; level: "info" | "error" }> {
 	const args = parseFleetArgs(argv);
@@ -18,7 +16,7 @@ export async function runFleet(
 			text: "Watchdog fleet: --watch runs in a terminal: pi-watchdog fleet --watch (see docs/fleet.md)",
 			level: "error",
 		};
-	const model = (ctx as ExtensionContext).model;
+	const model = ctx.model;
 	const once = await fleetOnce(args, {
 		agentDir: watchdog.store.agentDir(),
 		settings: watchdog.settings(ctx).settings,

@@ -18,7 +18,7 @@ export interface TailInput {
 	times: FleetTimes;
 	/** A live session says whether it is running now. */
 	busy?: boolean;
-	/** The tail starts mid-file: tool calls before it are unknown, so claims are not checked unless it holds the prompt. */
+	/** The tail starts mid-file: calls before it are unknown, so claims are checked only when it holds the prompt. */
 	cut?: boolean;
 }
 
@@ -34,8 +34,11 @@ export interface Classified {
 }
 
 /** A question or request to the user in the closing words: the user's feed, not ours. */
-const ASKS =
-	/\?\s*$|\b(let me know|please (?:confirm|provide|approve|choose|decide|advise)|waiting for your|your (?:call|decision|approval|go-ahead|input))\b/i;
+const ASKS = new RegExp(
+	String.raw`\?\s*$|\b(let me know|please (?:confirm|provide|approve|choose|decide|advise)|waiting for your|` +
+		String.raw`your (?:call|decision|approval|go-ahead|input))\b`,
+	"i",
+);
 
 /** "3m", "2h", "4d": short, for reasons and the view. */
 export function ageText(ms: number): string {

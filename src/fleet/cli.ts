@@ -50,7 +50,8 @@ export async function fleetMain(
 	const resolved = store.resolve({ cwd: process.cwd(), trusted: false });
 	if (resolved.errors.length)
 		err(
-			`pi-watchdog fleet: settings problems, defaults used where they are: ${resolved.errors.map((e) => e.message ?? String(e)).join("; ")}\n`,
+			`pi-watchdog fleet: settings problems, defaults used where they are: ` +
+				`${resolved.errors.map((e) => e.message).join("; ")}\n`,
 		);
 	const fleetEnv: FleetEnv = { agentDir, settings: resolved.settings, env, registry: () => registry(agentDir) };
 	if (!args.watch) {

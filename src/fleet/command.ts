@@ -9,7 +9,8 @@ import { entryOf, readLedger, writeLedger } from "./ledger.ts";
 import { fleetRun, readPlaybook } from "./run.ts";
 import { passText } from "./view.ts";
 
-export const FLEET_USAGE = `usage: pi-watchdog fleet [--verbose] [--json] [--stall 3m] [--dormant 24h] [--nudge] [--no-claude]
+export const FLEET_USAGE = `usage: pi-watchdog fleet [--verbose] [--json] [--stall 3m] [--dormant 24h] [--nudge]
+                         [--no-claude]
        pi-watchdog fleet --watch [--every 3m] [--nudge]      passes until stopped (one watcher per machine)
        pi-watchdog fleet --systemd-unit                      print a systemd user unit that keeps the watcher running
        pi-watchdog fleet policy <session id> off|keep|handsoff

@@ -49,7 +49,8 @@ function rowLines(row: FleetRow, now: number): string[] {
 		row.lastActivityAt ? `active ${ageText(now - Date.parse(row.lastActivityAt))} ago` : "",
 	].filter(Boolean);
 	const who = [row.agent, row.model, row.live ? `live pid ${row.live.pid}` : ""].filter(Boolean).join(" · ");
-	const head = `${row.state.toUpperCase().padEnd(8)} ${shortId(row.id)}${row.label ? `  "${clip(row.label, 70)}"` : ""}`;
+	const label = row.label ? `  "${clip(row.label, 70)}"` : "";
+	const head = `${row.state.toUpperCase().padEnd(8)} ${shortId(row.id)}${label}`;
 	const lines = [
 		head,
 		`         ${who}${row.cwd ? ` · ${tilde(row.cwd)}` : ""}${ages.length ? ` · ${ages.join(", ")}` : ""}`,
