@@ -89,7 +89,8 @@ function record(options: FleetRunOptions, pass: FleetPass, notes: string[]): voi
 			source: "fleet",
 			session: row.id,
 			cwd: row.cwd ?? "",
-			summary: `fleet nudge ${d.outcome}${d.via ? ` via ${d.via}` : ""}: ${clip(row.reason, 160)}`,
+			// The kind of stop, never the reason: that quotes the agent's words.
+			summary: `fleet nudge ${d.outcome}${d.via ? ` via ${d.via}` : ""} (${row.state}, ${row.kind ?? "no stop kind"})`,
 			outcome: d.outcome,
 			details: {
 				state: row.state,

@@ -3,7 +3,7 @@
 // whose process is gone is taken over. And the systemd user unit that keeps a watcher running.
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { openSync, closeSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { processAlive, readJsonIn, watchdogDir } from "./files.ts";
 
 export function lockPath(agentDir: string): string {
@@ -13,6 +13,7 @@ export function lockPath(agentDir: string): string {
 /** Takes the watch lock; the reason when another live watcher holds it. */
 export function takeWatchLock(agentDir: string): { ok: true; release: () => void } | { ok: false; holder: string } {
 	const path = lockPath(agentDir);
+	mkdirSync(watchdogDir(agentDir), { recursive: true, mode: 0o700 });
 	for (let attempt = 0; attempt < 2; attempt++) {
 		try {
 			const fd = openSync(path, "wx", 0o600);

@@ -66,7 +66,11 @@ describe("pi-watchdog fleet with live pi --mode rpc sessions", () => {
 		expect(typeof pass.at).toBe("string");
 		const byCwd = new Map(pass.sessions.map((s: { cwd: string }) => [s.cwd, s]));
 		const [idle, waiting, done] = sessions.map((s) => byCwd.get(s.cwd) as Record<string, any>);
-		expect(idle).toMatchObject({ state: "idle", kind: "announced", delivery: { outcome: "delivered", via: "mailbox" } });
+		expect(idle).toMatchObject({
+			state: "idle",
+			kind: "announced",
+			delivery: { outcome: "delivered", via: "mailbox" },
+		});
 		expect(idle.live.pid).toBeGreaterThan(0);
 		expect(waiting).toMatchObject({ state: "waiting", kind: "sign-off" });
 		expect(waiting.delivery).toBeUndefined();

@@ -32,7 +32,7 @@ async function until<T>(what: string, get: () => T | undefined, ms = 60_000): Pr
 
 describe("fleet --nudge into a tmux pane", () => {
 	const tmuxDir = tempDir("fleet-tmux-");
-	const env = { ...process.env, TMUX_TMPDIR: tmuxDir };
+	const env: NodeJS.ProcessEnv = { ...process.env, TMUX_TMPDIR: tmuxDir };
 	delete env.TMUX;
 	let server: ScriptedServer | undefined;
 
@@ -56,9 +56,13 @@ describe("fleet --nudge into a tmux pane", () => {
 			`'${PI_CLI}'`,
 			"'Fix the parser in parse.ts'",
 		].join(" ");
-		const started = spawnSync("tmux", ["new-session", "-d", "-s", "fleet", "-x", "160", "-y", "40", "-c", cwd, command], {
-			env,
-		});
+		const started = spawnSync(
+			"tmux",
+			["new-session", "-d", "-s", "fleet", "-x", "160", "-y", "40", "-c", cwd, command],
+			{
+				env,
+			},
+		);
 		expect(started.status, String(started.stderr)).toBe(0);
 		// The first answer is in the session file: the session stopped on its announced step.
 		const sessions = join(agentDir, "sessions");
