@@ -2,7 +2,7 @@
 // model: a session stopped on an announced step is idle and `pi-watchdog fleet --nudge` delivers
 // the nudge through its mailbox (the model receives it and the row says delivered); a session
 // that asked leave to deploy is waiting and is not nudged; a finished one is done.
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChatRequest, startScriptedServer, type ScriptedServer, textOf } from "../../support/openai-server.ts";
@@ -107,4 +107,91 @@ describe("pi-watchdog fleet with live pi --mode rpc sessions", () => {
 		expect(text).toMatch(/^Fleet · /);
 		expect(text).toContain("WAITING");
 	}, 60_000);
+});
+
+describe("pi-watchdog fleet --nudge with a decider model (fleet.model)", () => {
+	const agentDir = tempDir("fleet-decider-agent-");
+	let server: ScriptedServer;
+	const sessions: CliSession[] = [];
+	const isDecider = (r: ChatRequest) =>
+		r.messages.some(
+			(m) => (m.role === "system" || m.role === "developer") && textOf(m.content).includes("several coding agents"),
+		);
+
+	function script(request: ChatRequest) {
+		if (isDecider(request)) {
+			const input = textOf(request.messages.at(-1)?.content);
+			const ids = [...input.matchAll(/^## Session (\S+)$/gm)].map((m) => m[1]);
+			const parser = ids.find((id) =>
+				input.split(`## Session ${id}`)[1]?.split("## Session ")[0]?.includes("Fix the parser"),
+			);
+			return {
+				text: JSON.stringify(
+					ids.map((id) =>
+						id === parser
+							? {
+									id,
+									action: "NUDGE",
+									message: "Run npm test now (decider's words). Next step: run it.",
+									reason: "announced",
+								}
+							: { id, action: "SKIP", reason: "publishing needs the user", signoff: true },
+					),
+				),
+			};
+		}
+		const last = textOf(request.messages.at(-1)?.content);
+		if (last.includes("decider's words")) return { text: "Running it." };
+		if (last.includes("Fix the parser")) return { text: "Found the bug. Let me run the tests now." };
+		return { text: "The package is built. Let me run npm publish now." };
+	}
+
+	beforeAll(async () => {
+		server = await startScriptedServer(script);
+		mkdirSync(join(agentDir, "watchdog"), { recursive: true });
+		writeFileSync(join(agentDir, "watchdog", "PLAYBOOK.md"), "HOUSE-RULE-MARK: never publish for me.");
+		for (const prompt of ["Fix the parser in parse.ts", "Build the package"]) {
+			const cli = await startCli({
+				script,
+				server,
+				agentDir,
+				session: true,
+				cwd: tempDir("fleet-decider-cwd-"),
+				userSettings: { subagents: { watchdog: { fleet: { model: "local/main" } } } },
+			});
+			sessions.push(cli);
+			await cli.run(prompt);
+		}
+		await allSettled(agentDir, 2);
+	}, 120_000);
+
+	afterAll(async () => {
+		for (const s of sessions) await s.stop().catch(() => {});
+		await server?.close();
+	});
+
+	it("asks the model once for the pass, nudges with its words, and shows its sign-off as waiting", async () => {
+		const ran = await runProcess(
+			process.execPath,
+			[resolve(REPO_ROOT, "bin/pi-watchdog.mjs"), "fleet", "--nudge", "--json", "--stall", "0", "--no-claude"],
+			{ env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" }, timeoutMs: 120_000 },
+		);
+		const pass = JSON.parse(ran.stdout);
+		const byCwd = new Map(pass.sessions.map((s: { cwd: string }) => [s.cwd, s]));
+		const [parser, publish] = sessions.map((s) => byCwd.get(s.cwd) as Record<string, any>);
+		const decided = server.requests.filter(isDecider);
+		expect(decided).toHaveLength(1);
+		const input = textOf(decided[0]?.messages.at(-1)?.content);
+		expect(input).toContain("HOUSE-RULE-MARK");
+		expect(input).toMatch(/<<<DATA [0-9a-f]+: end of the agent's last message>>>/);
+		expect(parser).toMatchObject({ state: "idle", delivery: { outcome: "delivered", via: "mailbox" } });
+		expect(publish).toMatchObject({ state: "waiting", delivery: { outcome: "skipped" } });
+		const deadline = Date.now() + 30_000;
+		while (
+			!server.requests.some((r) => textOf(r.messages.at(-1)?.content).includes("decider's words")) &&
+			Date.now() < deadline
+		)
+			await new Promise((r) => setTimeout(r, 100));
+		expect(server.requests.some((r) => textOf(r.messages.at(-1)?.content).includes("decider's words"))).toBe(true);
+	}, 180_000);
 });
