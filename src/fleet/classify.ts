@@ -64,8 +64,12 @@ export function classifyTail(input: TailInput): Classified {
 	const log = new EvidenceLog();
 	let lastText = "";
 	let sawPrompt = false;
-	if (input.firstPrompt && input.events[0]?.type !== "prompt") log.add({ type: "prompt", text: input.firstPrompt });
-	for (const event of input.events) {
+	// Only the last stretch (since the tail's last prompt) is judged: earlier ones cost facts for nothing.
+	let start = input.events.length;
+	while (start > 0 && input.events[start - 1]?.type !== "prompt") start--;
+	const events = start > 0 ? input.events.slice(start - 1) : input.events;
+	if (input.firstPrompt && events[0]?.type !== "prompt") log.add({ type: "prompt", text: input.firstPrompt });
+	for (const event of events) {
 		if (event.type === "prompt") sawPrompt = true;
 		if (event.type === "assistant" && event.text.trim()) lastText = event.text;
 		log.add(event);

@@ -1,14 +1,15 @@
 // A session file's head and tail, read through the guarded reader (regular files only, no link
 // out of the folder, bounded bytes), parsed by scan's format readers into the events the
 // classifier reads, plus what the view shows: id, cwd, start, model, name, first prompt.
-import { detectFormat, parseSessionLines, type SessionFormat } from "../scan/index.ts";
+import { detectFormat, parseSessionLines, type SessionFormat, sessionParser } from "../scan/index.ts";
 import type { SessionEvent } from "../transcript/index.ts";
 import { isPlainObject, readFileInRoot } from "../util/index.ts";
 
 export const TAIL_BYTES = 64 * 1024;
 /** One retry when the tail held no whole entry (a single huge tool result). */
 const WIDE_TAIL_BYTES = 512 * 1024;
-const HEAD_BYTES = 16 * 1024;
+/** The header, the first model and the first prompt are at the start. */
+const HEAD_BYTES = 8 * 1024;
 
 export interface TailRead {
 	format: SessionFormat;
@@ -34,77 +35,99 @@ export function readTail(path: string, root: string, tailBytes = TAIL_BYTES): Ta
 }
 
 function readOnce(path: string, root: string, tailBytes: number): TailResult & { cut?: boolean } {
-	const tail = readFileInRoot(path, { root, maxBytes: tailBytes, overLimit: "tail" });
+	// One open for both ends: the head only when the tail does not reach back to it.
+	const tail = readFileInRoot(path, {
+		root,
+		maxBytes: tailBytes,
+		overLimit: "tail",
+		headBytes: HEAD_BYTES,
+		hash: false,
+	});
 	if (tail.state === "missing") return { ok: false, reason: "gone during the pass" };
 	if (tail.state === "refused") return { ok: false, reason: tail.reason };
 	const cut = tail.truncated;
-	let headLines: string[];
+	const tailLines = tail.text.split("\n");
+	let headLines = tailLines;
 	if (cut) {
-		const head = readFileInRoot(path, { root, maxBytes: HEAD_BYTES, overLimit: "truncate" });
-		if (head.state !== "ok")
-			return { ok: false, reason: head.state === "refused" ? head.reason : "gone during the pass" };
-		headLines = head.text.split("\n");
-		if (head.truncated) headLines.pop(); // the last line is cut
-	} else headLines = tail.text.split("\n");
+		headLines = (tail.head ?? "").split("\n");
+		if (headLines.length > 1) headLines.pop(); // the last line is cut
+		tailLines.shift(); // starts mid-line
+	}
 	const format = detectFormat(headLines);
 	if (!format) return { ok: false, reason: "not a recognised session format" };
-	const tailLines = tail.text.split("\n");
-	if (cut) tailLines.shift(); // starts mid-line
-	const { events, stats } = parseSessionLines(format, tailLines);
+	const { events, stats } = parseSessionLines(format, lastStretch(format, tailLines));
 	const read: TailRead = { format, events, malformed: stats.malformed, cut };
 	headFacts(format, headLines, read);
-	tailFacts(tail.text, read);
+	tailFacts(format, tailLines, read);
 	return { ok: true, read, cut };
 }
 
-/** Who recorded a format. */
-export function agentOf(format: SessionFormat): string {
-	return format === "claude-code" || format === "claude-export"
-		? "claude-code"
-		: format === "pi-subagents"
-			? "pi-subagents"
-			: "pi";
+/**
+ * The lines from the last user message on, in a Pi file (the classifier judges only that
+ * stretch); the whole tail when there is none or for other formats. In a Pi line a raw
+ * `"role":"user"` is structure: inside a string its quotes would be escaped.
+ */
+function lastStretch(format: SessionFormat, lines: string[]): string[] {
+	if (format !== "pi") return lines;
+	for (let i = lines.length - 1; i > 0; i--) if (lines[i]?.includes('"role":"user"')) return lines.slice(i);
+	return lines;
 }
 
-/** Id, cwd, start and first prompt from the first lines. */
+/** Id, cwd, start and first prompt from the first lines; stops as soon as it has them. */
 function headFacts(format: SessionFormat, lines: string[], read: TailRead): void {
-	for (const line of lines.slice(0, 40)) {
-		const o = parse(line);
-		if (!o) continue;
-		if (o.type === "session" && typeof o.id === "string") {
-			read.id = o.id;
-			if (typeof o.cwd === "string") read.cwd = o.cwd;
-			if (typeof o.timestamp === "string") read.startedAt = o.timestamp;
+	const parser = sessionParser(format);
+	const events: SessionEvent[] = [];
+	for (const line of lines.slice(0, 60)) {
+		if (!read.cwd || !read.id || !read.startedAt || (format === "pi" && !read.model)) {
+			const o = parse(line);
+			if (o) headLine(o, read);
 		}
-		if (typeof o.sessionId === "string" && !read.id) read.id = o.sessionId;
-		if (typeof o.cwd === "string" && !read.cwd) read.cwd = o.cwd;
-		if (typeof o.timestamp === "string" && !read.startedAt) read.startedAt = o.timestamp;
-		if (o.type === "model_change" && typeof o.provider === "string" && typeof o.modelId === "string")
-			read.model = `${o.provider}/${o.modelId}`;
+		parser.line(line, events);
+		const prompt = events.find((e) => e.type === "prompt");
+		if (prompt?.type === "prompt") {
+			read.firstPrompt = prompt.text;
+			break;
+		}
 	}
-	const prompt = parseSessionLines(format, lines).events.find((e) => e.type === "prompt");
-	if (prompt?.type === "prompt") read.firstPrompt = prompt.text;
 }
 
-/** The latest model and name, found from the end of the tail without parsing every line. */
-function tailFacts(text: string, read: TailRead): void {
-	const modelAt = Math.max(text.lastIndexOf('"type":"model_change"'), text.lastIndexOf('"model":"'));
-	if (modelAt !== -1) {
-		const o = parse(lineAt(text, modelAt));
-		const message = isPlainObject(o?.message) ? o.message : undefined;
-		if (o?.type === "model_change" && typeof o.provider === "string" && typeof o.modelId === "string")
-			read.model = `${o.provider}/${o.modelId}`;
-		else if (typeof message?.model === "string") read.model = message.model;
+function headLine(o: Record<string, unknown>, read: TailRead): void {
+	if (o.type === "session" && typeof o.id === "string") {
+		read.id = o.id;
+		if (typeof o.cwd === "string") read.cwd = o.cwd;
+		if (typeof o.timestamp === "string") read.startedAt = o.timestamp;
 	}
-	const nameAt = text.lastIndexOf('"type":"session_info"');
-	const info = nameAt === -1 ? undefined : parse(lineAt(text, nameAt));
-	if (typeof info?.name === "string" && info.name.trim()) read.name = info.name;
+	if (typeof o.sessionId === "string" && !read.id) read.id = o.sessionId;
+	if (typeof o.cwd === "string" && !read.cwd) read.cwd = o.cwd;
+	if (typeof o.timestamp === "string" && !read.startedAt) read.startedAt = o.timestamp;
+	if (o.type === "model_change" && typeof o.provider === "string" && typeof o.modelId === "string")
+		read.model = `${o.provider}/${o.modelId}`;
 }
 
-function lineAt(text: string, at: number): string {
-	const start = text.lastIndexOf("\n", at) + 1;
-	const end = text.indexOf("\n", at);
-	return text.slice(start, end === -1 ? text.length : end);
+/** The latest model and name, from the tail's last lines that can hold them (never a scan of every byte). */
+function tailFacts(format: SessionFormat, lines: string[], read: TailRead): void {
+	const pi = format === "pi";
+	let model = false;
+	let name = !pi;
+	for (let i = lines.length - 1; i >= 0 && !(model && name); i--) {
+		const line = lines[i] as string;
+		if (pi) {
+			// Pi writes `type` first: a prefix says what the line is.
+			if (!model && line.startsWith('{"type":"model_change"')) {
+				const o = parse(line);
+				if (typeof o?.provider === "string" && typeof o.modelId === "string") read.model = `${o.provider}/${o.modelId}`;
+				model = true;
+			} else if (!name && line.startsWith('{"type":"session_info"')) {
+				const o = parse(line);
+				if (typeof o?.name === "string" && o.name.trim()) read.name = o.name;
+				name = true;
+			}
+		} else if (!model && line.includes('"type":"assistant"')) {
+			const message = parse(line)?.message;
+			if (isPlainObject(message) && typeof message.model === "string") read.model = message.model;
+			model = true;
+		}
+	}
 }
 
 function parse(line: string): Record<string, unknown> | undefined {
@@ -115,4 +138,10 @@ function parse(line: string): Record<string, unknown> | undefined {
 	} catch {
 		return undefined;
 	}
+}
+
+/** Who recorded a format. */
+export function agentOf(format: SessionFormat): string {
+	if (format === "claude-code" || format === "claude-export") return "claude-code";
+	return format === "pi-subagents" ? "pi-subagents" : "pi";
 }

@@ -99,3 +99,8 @@ export function parseSessionLines(
 	parser.end(events);
 	return { events, stats };
 }
+
+/** A fresh reader of one format, fed lines one by one (its counts are its own). */
+export function sessionParser(format: SessionFormat): SessionParser {
+	return PARSERS[format](newStats());
+}
