@@ -93,6 +93,7 @@ it("sends the reviewer the change first, paired calls, the end of a long test ru
 		expect(input).not.toContain("\\n");
 		// What is absent is said, not left for the reviewer to guess.
 		expect(input).toMatch(/No WATCHDOG\.md/);
+		expect(input).toContain("LSP pre-pass: off (lsp.enabled is false)");
 	} finally {
 		await cli.stop();
 	}
