@@ -2,6 +2,7 @@
 // new file in full as an all-added diff, fitted to a character budget. When it does not fit,
 // every file keeps a fair share (small ones whole, large ones cut at a line end with a note on
 // how to see the rest), so one huge file cannot hide the others. Pure.
+import { thousands } from "../util/index.ts";
 import type { RecordedChange } from "./change-capture.ts";
 
 /** Below this share a file's diff says too little; files past it are listed instead. */
@@ -118,7 +119,7 @@ function fit(blocks: Block[], notes: string[], room: number): string {
 /** A block in `max` characters, cut at a line end with a note on what was left out. */
 function cutBlock(block: Block, max: number): string {
 	if (block.text.length <= max) return block.text;
-	const note = (left: number) => `[… ${left.toLocaleString("en-US")} more characters of ${block.path}; ${block.more}]`;
+	const note = (left: number) => `[… ${thousands(left)} more characters of ${block.path}; ${block.more}]`;
 	const room = Math.max(0, max - note(block.text.length).length - 1);
 	let cut = block.text.lastIndexOf("\n", room);
 	if (cut < room / 2) cut = room;

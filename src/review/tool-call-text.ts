@@ -41,7 +41,7 @@ export function callText(call: CallLike, result: ResultLike | undefined, ctx: Ca
 /** A result on its own (its call is not in the record) or under its call; `diffShown`: its diff is elsewhere. */
 export function resultText(result: ResultLike, diffShown = false): string {
 	const diff = diffOf(result);
-	const text = contentText(result.content).replace(/\s+$/, "");
+	const text = contentText(result.content).trimEnd();
 	const body =
 		diff === undefined
 			? headAndTail(text, TOOL_RESULT_CHARS, RESULT_HEAD_CHARS)

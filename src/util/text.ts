@@ -57,7 +57,7 @@ export function quoteLines(text: string): string {
  */
 export function headAndTail(text: string, max: number, head = Math.floor(max / 2)): string {
 	if (text.length <= max) return text;
-	const marker = (n: number) => `\n[… ${n.toLocaleString("en-US")} characters left out …]\n`;
+	const marker = (n: number) => `\n[… ${thousands(n)} characters left out …]\n`;
 	const room = Math.max(0, max - marker(text.length).length);
 	let keepHead = Math.max(0, Math.min(head, room));
 	// Cuts fall on line ends where one is near, so no line is shown in part.
@@ -69,4 +69,9 @@ export function headAndTail(text: string, max: number, head = Math.floor(max / 2
 	if (tailStart > text.length) tailStart = text.length;
 	const omitted = tailStart - keepHead;
 	return `${text.slice(0, keepHead)}${marker(omitted)}${text.slice(tailStart)}`.slice(0, max);
+}
+
+/** 12345 as "12,345" (toLocaleString builds a number formatter on every call: slow in a loop). */
+export function thousands(n: number): string {
+	return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }

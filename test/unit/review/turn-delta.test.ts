@@ -2,7 +2,7 @@
 // their end, the user's prompt once, edits and writes as a person reads them. Pure.
 import { describe, expect, it } from "vitest";
 import { renderTurnDelta } from "../../../src/review/turn-delta.ts";
-import { headAndTail } from "../../../src/util/index.ts";
+import { headAndTail, thousands } from "../../../src/util/index.ts";
 
 const user = (content: string) => ({ type: "message", message: { role: "user", content } });
 const calls = (...blocks: Array<Record<string, unknown>>) => ({
@@ -156,5 +156,6 @@ describe("head and tail", () => {
 		expect(cut.endsWith("line 1999")).toBe(true);
 		expect(cut).toMatch(/\n\[… [\d,]+ characters left out …\]\nline \d+\n/);
 		expect(headAndTail("short", 100)).toBe("short");
+		expect([thousands(7), thousands(1234), thousands(1234567)]).toEqual(["7", "1,234", "1,234,567"]);
 	});
 });
