@@ -100,7 +100,8 @@ function fit(blocks: Block[], notes: string[], room: number): string {
 	const tail = [...notes];
 	if (listed.length)
 		tail.push(
-			`[${listed.length} more file(s) not shown for room: ${listed.map((b) => b.path).join(", ")}; watchdog_diff with "path" shows each]`,
+			`[${listed.length} more file(s) not shown for room: ${listed.map((b) => b.path).join(", ")}; ` +
+				`watchdog_diff with "path" shows each]`,
 		);
 	const tailText = tail.join("\n");
 	let left = Math.max(0, room - tailText.length - shown.length - 1);
