@@ -26,6 +26,8 @@ const DELTA_RESERVE = 7000;
 /** The change's share at most, and what it keeps when WATCHDOG.md would crowd it out. */
 const CHANGE_MAX = 12_000;
 const CHANGE_MIN = 6000;
+/** Below this the change would be a sliver: it is left to watchdog_diff. */
+const MIN_CHANGE_ROOM = 300;
 
 export interface ReviewInputParts {
 	changedPaths: string[];
@@ -110,11 +112,13 @@ export function buildReviewInput(parts: ReviewInputParts): string {
 			Math.max(avail - deltaFloor - guidanceAll.length, Math.min(CHANGE_MIN, avail - deltaFloor)),
 		),
 	);
-	const changeText = parts.change
-		? changeAll.length <= changeRoom
+	const changeText = !parts.change
+		? "(not available)"
+		: changeAll.length <= changeRoom
 			? changeAll
-			: renderChange(parts.change, changeRoom)
-		: "(not available)";
+			: changeRoom < MIN_CHANGE_ROOM
+				? "(left out: no room in this input; watchdog_diff shows it)"
+				: renderChange(parts.change, changeRoom);
 	const changePart = `${changeTitle}${changeFence.open}\n${changeText}\n${changeFence.close}`;
 	const guidanceRoom = Math.min(GUIDANCE_BUDGET, avail - changeText.length - deltaFloor);
 	const guidancePart = `${guidanceTitle}${guidanceText(parts.guidance, guidanceRoom)}`;

@@ -86,6 +86,25 @@ describe("reviewer input", () => {
 		expect(input.endsWith("END-OF-RUN\n<<<END DATA n0>>>")).toBe(true);
 	});
 
+	it("stays within 24,000 characters with the activity tail too, leaving the change to watchdog_diff", () => {
+		const input = buildReviewInput({
+			changedPaths: Array.from({ length: 500 }, (_, i) => `src/module-${i}/file.ts`),
+			carriedOver: Array.from({ length: 100 }, (_, i) => `old/file-${i}.ts`),
+			change: { base: "0123456789abcdef0123", diff: fileDiff("src/module-0/file.ts", 50_000), added: [], leftOut: 0 },
+			scope: Array.from({ length: 8 }, (_, i) => `request ${i} ${"s".repeat(1990)}`),
+			guidance: [{ source: "project", path: "/p/.pi/WATCHDOG.md", text: "g".repeat(20_000) }],
+			signals: ["lsp: x".repeat(2000)],
+			activity: [`(new) [subagent launch]\n${"r".repeat(2990)}`, `[subagent wait]\n${"w".repeat(2990)}`],
+			delta: `${"D".repeat(6000)}${"m".repeat(100_000)}END-OF-RUN`,
+			nonce: "n0",
+		});
+		expect(input.length).toBeLessThanOrEqual(INPUT_BUDGET);
+		expect(input).toMatch(
+			/<<<DATA n0: the change>>>\n(\(left out: no room in this input; watchdog_diff shows it\)|diff --git)/,
+		);
+		expect(input.endsWith("END-OF-RUN\n<<<END DATA n0>>>")).toBe(true);
+	});
+
 	it("gives the change first and whole when it fits, and the run what is left", () => {
 		const input = buildReviewInput({
 			changedPaths: ["src/a.ts", "src/new.ts"],
