@@ -283,7 +283,12 @@ export class ModelReview {
 			change,
 			scope,
 			guidance: settings.guidance.watchdogMd ? this.guidance(ctx) : undefined,
-			delta: renderTurnDelta(entries, FINDING_MESSAGE, { prompts: scope, shownFiles: changePaths(change) }),
+			delta: renderTurnDelta(entries, FINDING_MESSAGE, {
+				prompts: scope,
+				shownFiles: changePaths(change),
+				cwd: ctx.cwd,
+				root: own,
+			}),
 			signals: run.signals,
 			note: [run.note, place.note].filter(Boolean).join("\n") || undefined,
 			activity: run.clarification?.activity,

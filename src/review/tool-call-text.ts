@@ -2,6 +2,7 @@
 // the call in a line (its path, its command) rather than raw JSON, the result right under it.
 // A long result keeps its head and its tail (a test or build run ends with its verdict), and
 // says how much of the middle was left out. Pure.
+import { relative, resolve, sep } from "node:path";
 import { clip, contentText, headAndTail } from "../util/index.ts";
 
 const ARGS_CHARS = 1200;
@@ -23,8 +24,11 @@ export interface ResultLike {
 }
 
 export interface CallContext {
-	/** Paths whose final content the input shows under "The change": a write to one is not repeated. */
+	/** Paths (repository-relative) whose content the input shows under "The change": not repeated here. */
 	shownFiles: ReadonlySet<string>;
+	/** The session's folder and the repository root, to place the paths the agent's tools name. */
+	cwd?: string;
+	root?: string;
 }
 
 /** A call with its result under it (or a line saying none was recorded). */
@@ -34,7 +38,7 @@ export function callText(call: CallLike, result: ResultLike | undefined, ctx: Ca
 	if (!result) return `${head}\n[no result recorded]`;
 	// An edit's diff of a file the input shows under "The change" would say the same twice.
 	const path = (call.arguments as { path?: unknown } | null)?.path;
-	const shown = call.name === "edit" && typeof path === "string" && ctx.shownFiles.has(normalize(path));
+	const shown = call.name === "edit" && typeof path === "string" && shownIn(ctx, path);
 	return `${head}\n${resultText(result, shown)}`;
 }
 
@@ -72,8 +76,7 @@ function callLine(call: CallLike, resultHasDiff: boolean, ctx: CallContext): str
 	}
 	if (call.name === "write" && path && typeof args.content === "string") {
 		const lines = args.content.split("\n").length - (args.content.endsWith("\n") ? 1 : 0);
-		if (ctx.shownFiles.has(normalize(path)))
-			return `write ${path} (${lines} line(s); the file as it is now is under "The change")`;
+		if (shownIn(ctx, path)) return `write ${path} (${lines} line(s); the file as it is now is under "The change")`;
 		return `write ${path} (${lines} line(s)):\n${headAndTail(args.content, ARGS_CHARS, ARGS_CHARS / 2)}`;
 	}
 	if (call.name === "edit" && path) {
@@ -108,6 +111,9 @@ function argsText(args: Record<string, unknown>): string {
 	return `\n${headAndTail(pairs.join("\n"), ARGS_CHARS, ARGS_CHARS / 2)}`;
 }
 
-function normalize(path: string): string {
-	return path.replace(/^\.\//, "");
+/** Whether a path as a tool named it (relative to the session's folder, or absolute) is shown in the change. */
+function shownIn(ctx: CallContext, path: string): boolean {
+	if (!ctx.shownFiles.size) return false;
+	const rel = ctx.cwd && ctx.root ? relative(ctx.root, resolve(ctx.cwd, path)) : path.replace(/^\.\//, "");
+	return ctx.shownFiles.has(rel.split(sep).join("/"));
 }

@@ -31,8 +31,11 @@ export interface EntryLike {
 export interface DeltaOptions {
 	/** The user's requests the input lists (oldest first): the newest ones are shown there whole. */
 	prompts?: readonly string[];
-	/** Paths whose content the input shows under "The change". */
+	/** Paths (repository-relative) whose content the input shows under "The change". */
 	shownFiles?: ReadonlySet<string>;
+	/** The session's folder and the repository root: tools name paths relative to the first. */
+	cwd?: string;
+	root?: string;
 }
 
 export function renderTurnDelta(
@@ -45,7 +48,7 @@ export function renderTurnDelta(
 		if (e.type === "message" && e.message?.role === "toolResult" && typeof e.message.toolCallId === "string")
 			results.set(e.message.toolCallId, e.message);
 	const paired = new Set<string>();
-	const ctx = { shownFiles: options.shownFiles ?? new Set<string>() };
+	const ctx = { shownFiles: options.shownFiles ?? new Set<string>(), cwd: options.cwd, root: options.root };
 	const parts: string[] = [];
 	for (const entry of entries) {
 		if (entry.type === "custom_message") {

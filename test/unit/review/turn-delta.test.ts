@@ -144,6 +144,12 @@ describe("turn delta", () => {
 			'[Tool call] write ./src/new.ts (2 line(s); the file as it is now is under "The change")',
 		);
 		expect(pointed).not.toContain("line one");
+		// The session's folder below the repository root, and an absolute path: placed in the repository.
+		const nested = { shownFiles: new Set(["pkg/a/src/new.ts", "pkg/a/abs.ts"]), cwd: "/repo/pkg/a", root: "/repo" };
+		expect(renderTurnDelta(entries, "watchdog-finding", nested)).not.toContain("line one");
+		const absolute = call("v", "write", { path: "/repo/pkg/a/abs.ts", content: "abs line\n" });
+		const abs = renderTurnDelta([calls(absolute), result("v", "write", "ok")], "watchdog-finding", nested);
+		expect(abs).toContain('write /repo/pkg/a/abs.ts (1 line(s); the file as it is now is under "The change")');
 	});
 });
 
