@@ -55,7 +55,7 @@ export async function lspCheck(
 	// No result is said in one line, so the reviewer can tell "nothing found" from "not run".
 	const why = !settings.lsp.enabled
 		? "off (lsp.enabled is false)"
-		: `not run: ${checked?.skipped ?? "no repository here"}`;
+		: `not run: ${checked?.skipped ?? "not available here"}`;
 	return { signal: checked?.signal ?? `LSP pre-pass: ${why}.`, findings: checked?.findings ?? [] };
 }
 
