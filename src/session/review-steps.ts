@@ -52,7 +52,11 @@ export async function lspCheck(
 	const on = settings.lsp.enabled ? lsp : undefined;
 	const checked = on ? await on.check(all, settings.lsp, lspTrusted(deps.trust(), on.root)) : undefined;
 	settleMark("lsp");
-	return { ...(checked?.signal ? { signal: checked.signal } : {}), findings: checked?.findings ?? [] };
+	// No result is said in one line, so the reviewer can tell "nothing found" from "not run".
+	const why = !settings.lsp.enabled
+		? "off (lsp.enabled is false)"
+		: `not run: ${checked?.skipped ?? "not available here"}`;
+	return { signal: checked?.signal ?? `LSP pre-pass: ${why}.`, findings: checked?.findings ?? [] };
 }
 
 /** The model review, with the LSP's signal first, then the loops', then the request's. */
