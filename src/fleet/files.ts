@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isPlainObject, readFileInRoot } from "../util/index.ts";
+import { readJsonObject } from "../util/index.ts";
 
 export function watchdogDir(agentDir: string): string {
 	return join(agentDir, "watchdog");
@@ -24,14 +24,7 @@ export function writeJsonAtomic(path: string, value: unknown): void {
 
 /** One JSON object from a file inside `root`, or undefined (missing, refused, not an object). */
 export function readJsonIn(path: string, root: string, maxBytes = 1 << 20): Record<string, unknown> | undefined {
-	const read = readFileInRoot(path, { root, maxBytes, overLimit: "refuse" });
-	if (read.state !== "ok") return undefined;
-	try {
-		const value = JSON.parse(read.text) as unknown;
-		return isPlainObject(value) ? value : undefined;
-	} catch {
-		return undefined;
-	}
+	return readJsonObject(path, root, maxBytes);
 }
 
 /** Whether a process with this id exists (a zombie counts as gone only once reaped). */
