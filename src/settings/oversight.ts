@@ -44,6 +44,7 @@ const SWITCHES: Array<[key: string, what: string]> = [
 	["clarification", "turns clarification off"],
 	["idle.main", "turns unfinished-stop nudges off for the main session"],
 	["idle.children", "turns unfinished-stop nudges off for child agents"],
+	["headless.strict", "no longer fails a print or RPC run that ends with an open blocker"],
 ];
 
 // Ordered from the least to the most oversight.

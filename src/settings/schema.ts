@@ -158,6 +158,7 @@ function layerSchema(obj: ObjectMaker) {
 				.optional(),
 		}).optional(),
 		permissions: obj({ timeoutMs: positiveMs(1000).optional() }).optional(),
+		headless: obj({ strict: z.boolean().optional() }).optional(),
 		history: obj({
 			// Below 64 KiB the log would rotate every few reviews and keep next to nothing.
 			maxBytes: z
@@ -227,6 +228,8 @@ export interface WatchdogSettings {
 	rules: { action: "warn" | "block"; roleModels: Record<string, { allow?: string[]; deny?: string[]; note?: string }> };
 	/** The permission arbiter's deadline; the rules themselves live in `<agentDir>/extensions/subagent/config.json`. */
 	permissions: { timeoutMs: number };
+	/** Print and RPC mode: `strict` makes Pi exit non-zero on an open blocker (also `--watchdog-strict`). */
+	headless: { strict: boolean };
 	history: { maxBytes: number };
 }
 
@@ -266,6 +269,7 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 	},
 	rules: { action: "warn", roleModels: {} },
 	permissions: { timeoutMs: 20_000 },
+	headless: { strict: false },
 	history: { maxBytes: 10_485_760 },
 };
 

@@ -26,6 +26,7 @@ const SWITCHES = new Set([
 	"clarification",
 	"idle.main",
 	"idle.children",
+	"headless.strict",
 ]);
 const MODELS_ARE_YOURS = "a project may not choose the models that watch it; set it in your own settings";
 // Ordered from the least to the most oversight.
