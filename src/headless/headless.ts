@@ -78,10 +78,10 @@ export class Headless {
 	async end(ctx: ExtensionContext, reason: string): Promise<void> {
 		const headless = ctx.mode === "print" || ctx.mode === "json" || ctx.mode === "rpc";
 		const reportPath = this.reportPath();
-		if (!headless && reportPath === undefined) return;
-		const waited = ctx.mode === "print" || ctx.mode === "json" ? await this.waitInFlight() : [];
 		const { enabled, strict: strictSetting } = this.deps.settings(ctx);
 		const strict = headless && (this.deps.flag(STRICT_FLAG) === true || strictSetting);
+		const waited = ctx.mode === "print" || ctx.mode === "json" ? await this.waitInFlight() : [];
+		if (!strict && reportPath === undefined) return;
 		const entries = branch(ctx);
 		const reviews = entries.filter((e) => e.customType === REVIEW_ENTRY).map((e) => e.data as ReviewLike);
 		const verifications = entries

@@ -56,6 +56,8 @@ export interface SessionOptions {
 	extension?: ExtensionFactory;
 	/** UI calls that behave otherwise than the recording UI's (e.g. one that throws). */
 	ui?: Partial<ExtensionUIContext>;
+	/** Extension flag values, as Pi sets them from its command line (`--watchdog-report`). */
+	flags?: Record<string, boolean | string>;
 }
 
 export interface Dialog {
@@ -129,6 +131,8 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 	await resourceLoader.reload();
 	const loadErrors = resourceLoader.getExtensions().errors;
 	if (loadErrors.length) throw new Error(`extension failed to load: ${JSON.stringify(loadErrors)}`);
+	for (const [name, value] of Object.entries(options.flags ?? {}))
+		resourceLoader.getExtensions().runtime.flagValues.set(name, value);
 
 	const { session } = await createAgentSession({
 		cwd,
