@@ -173,3 +173,59 @@ describe("RPC mode", () => {
 		expect(await rpcRun(plain.repo, plain.agentDir, [])).toBe(0);
 	});
 });
+
+describe("children in print mode", () => {
+	it("exits 3 when the verification of a stopped child finds its claim unproven", async () => {
+		const toolResults = (r: ChatRequest) => r.messages.filter((m) => m.role === "tool").length;
+		const firstUser = (r: ChatRequest) => textOf(r.messages.find((m) => m.role === "user")?.content);
+		server = await startScriptedServer((req) => {
+			if (req.model === "reviewer") return { text: "clean" };
+			const step = toolResults(req);
+			if (firstUser(req).startsWith("BG-CLAIM"))
+				return (
+					[
+						{ toolCalls: [{ name: "write", args: { path: "bg.txt", content: "bg\n" } }] },
+						{ text: "Wrote bg.txt. All tests pass." },
+					][step] ?? { text: "done" }
+				);
+			if (step === 0)
+				return {
+					toolCalls: [{ name: "subagent", args: { agent: "worker", task: "BG-CLAIM write bg.txt", async: true } }],
+				};
+			// Long enough for the run's completion to be seen while the parent still runs.
+			if (step === 1) return { toolCalls: [{ name: "bash", args: { command: "sleep 5" } }] };
+			return { text: "Launched the worker." };
+		});
+		const repo = makeGitRepo({ "README.md": "# r\n" });
+		const agentDir = tempDir();
+		writeModelsJson(agentDir, server.baseUrl, [{ id: "main" }, { id: "reviewer" }]);
+		writeJson(userSettingsPath(agentDir), {
+			defaultProvider: "local",
+			defaultModel: "main",
+			...QUIET_PI_SETTINGS,
+			...wd({ enabled: true, lsp: { enabled: false }, main: { model: "local/reviewer" } }),
+		});
+		const report = join(tempDir(), "watchdog.json");
+		const ran = await runPi(
+			[
+				"-p",
+				"--no-session",
+				"-e",
+				EXTENSION,
+				"--tools",
+				"read,bash,edit,write,subagent",
+				"--watchdog-strict",
+				"--watchdog-report",
+				report,
+				"Launch the worker",
+			],
+			{ cwd: repo, agentDir, timeoutMs: 90_000 },
+		);
+		expect(ran.stderr).toMatch(/ {2}child: child worker \(\S+\): unproven \[verify\]/);
+		expect(ran.code).toBe(3);
+		const doc = JSON.parse(readFileSync(report, "utf8"));
+		expect(doc.children).toEqual([
+			expect.objectContaining({ outcome: "problems", children: [expect.objectContaining({ verdict: "unproven" })] }),
+		]);
+	});
+});
