@@ -56,6 +56,8 @@ export interface SessionOptions {
 	extension?: ExtensionFactory;
 	/** UI calls that behave otherwise than the recording UI's (e.g. one that throws). */
 	ui?: Partial<ExtensionUIContext>;
+	/** Extensions loaded besides ours (Pi's `createCodemodeExtension()`, …). */
+	moreExtensions?: ExtensionFactory[];
 	/** Extension flag values, as Pi sets them from its command line (`--watchdog-report`). */
 	flags?: Record<string, boolean | string>;
 }
@@ -120,9 +122,11 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 		agentDir,
 		settingsManager,
 		noExtensions: true,
-		...(options.extension
-			? { extensionFactories: [{ name: "watchdog", factory: options.extension }] }
-			: { additionalExtensionPaths: [EXTENSION_PATH] }),
+		extensionFactories: [
+			...(options.extension ? [{ name: "watchdog", factory: options.extension }] : []),
+			...(options.moreExtensions ?? []).map((factory, i) => ({ name: `more-${i}`, factory })),
+		],
+		...(options.extension ? {} : { additionalExtensionPaths: [EXTENSION_PATH] }),
 		noSkills: true,
 		noPromptTemplates: true,
 		noThemes: true,
