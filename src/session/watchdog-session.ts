@@ -79,8 +79,7 @@ export class WatchdogSession extends SessionCore {
 			steer: (message) => this.host.steer(message),
 			wake: (message) => {
 				this.activity.continuedByWatchdog(); // the run this starts is the watchdog's
-				// While print mode winds up, a new run would outlive the process: the message is only added.
-				const start = this.headless.closing() ? this.host.post : this.host.wake;
+				const start = this.headless.closing() ? this.host.post : this.host.wake; // print mode winding up: no new run
 				(start ?? this.host.steer)(message);
 			},
 			post: (message) => (this.host.post ?? this.host.steer)(message),
