@@ -204,3 +204,49 @@ describe("the activity tail in the review input", () => {
 		expect(buildReviewInput(parts)).not.toContain("Orchestration");
 	});
 });
+
+describe("turn delta: Pi 1.6 entries", () => {
+	const result = (id: string, toolName: string, text: string, extra: Record<string, unknown> = {}) => ({
+		type: "message",
+		id,
+		message: { role: "toolResult", toolName, content: [{ type: "text", text }], ...extra },
+	});
+
+	it("says what a context edit dropped or replaced in the agent's context", () => {
+		const delta = renderTurnDelta(
+			[
+				result("r1", "bash", "huge output"),
+				{ type: "context_edit", targetId: "r1", replacement: null },
+				{ type: "context_edit", targetId: "elsewhere", replacement: "a short summary" },
+			],
+			"watchdog-finding",
+		);
+		expect(delta).toContain("[Context edit] the bash result was dropped from the agent's context");
+		expect(delta).toContain(
+			"[Context edit] an earlier entry was replaced in the agent's context with:\na short summary",
+		);
+	});
+
+	it("lists the calls a tool made through other tools under its result, and marks a cancelled call", () => {
+		const nestedCalls = {
+			calls: [
+				{ id: "c/1", name: "bash", status: "error", arguments: { command: "npm test" }, error: "2 failed" },
+				{ id: "c/2", name: "write", status: "ok", arguments: { path: "a.txt", content: "b" } },
+				{ id: "c/3", name: "read", status: "unfinished", arguments: { path: "x" } },
+			],
+			complete: true,
+		};
+		const delta = renderTurnDelta(
+			[
+				result("r1", "codemode", "Script completed", { nestedCalls }),
+				result("r2", "read", "Operation aborted", { isError: true }),
+			],
+			"watchdog-finding",
+		);
+		expect(delta).toContain(
+			'[Tool result] codemode\nScript completed\n  [Nested call] bash {"command":"npm test"} (error: 2 failed)\n  [Nested call] write {"path":"a.txt","content":"b"}',
+		);
+		expect(delta).not.toContain("[Nested call] read");
+		expect(delta).toContain("[Tool result] read (cancelled, did not run)\nOperation aborted");
+	});
+});
