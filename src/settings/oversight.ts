@@ -17,7 +17,12 @@ export function loweredOversight(
 	session: SessionModelInfo,
 ): string[] {
 	const after = applyChanges(before, changes);
-	return [...lostSwitches(before, after), ...lostCadence(before, after), ...weakerReviewers(before, after, session)];
+	return [
+		...lostSwitches(before, after),
+		...lostCadence(before, after),
+		...weakerReviewers(before, after, session),
+		...weakerArbiter(before, after),
+	];
 }
 
 export function applyChanges(before: WatchdogSettings, changes: SettingsChanges): WatchdogSettings {
@@ -105,6 +110,16 @@ function lostCadence(before: WatchdogSettings, after: WatchdogSettings): string[
 		else if (now > was)
 			reasons.push(`makes cadence reviews rarer: every ${now} tool results instead of ${was} (${where})`);
 	}
+	return reasons;
+}
+
+/** The permission arbiter: another model (which may approve more), or a lower classifier threshold. */
+function weakerArbiter(before: WatchdogSettings, after: WatchdogSettings): string[] {
+	const reasons: string[] = [];
+	const [was, now] = [before.permissions, after.permissions];
+	if (was.model !== now.model) reasons.push(`changes the permission arbiter's model from ${was.model} to ${now.model}`);
+	if (now.threshold < was.threshold)
+		reasons.push(`lowers the classifier arbiter's threshold from ${was.threshold} to ${now.threshold}`);
 	return reasons;
 }
 
