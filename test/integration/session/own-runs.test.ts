@@ -66,12 +66,12 @@ describe("runs the watchdog starts are not user prompts", () => {
 			expect(starts).toEqual(["user", "custom"]);
 			expect(reviewerSaw).toHaveLength(2);
 			const later = reviewerSaw[1];
-			const scope = /## What the user asked, oldest first\n([^]*?)\n## /.exec(later)?.[1] ?? "";
+			const scope = /## What the user asked, oldest first\n([\s\S]*?)\n## /.exec(later)?.[1] ?? "";
 			expect(scope).toContain(`1. ${PROMPT}`);
 			expect(scope).not.toContain("2. ");
 			expect(scope).not.toContain(F1);
-			expect(later).toMatch(/\[Watchdog finding delivered to the agent\]\n[^]*The heading lost its capital/);
-			expect(later).not.toMatch(/\[User\]\n[^]*The heading lost its capital/);
+			expect(later).toMatch(/\[Watchdog finding delivered to the agent\]\n[\s\S]*The heading lost its capital/);
+			expect(later).not.toMatch(/\[User\]\n[\s\S]*The heading lost its capital/);
 		} finally {
 			await t.dispose();
 		}
