@@ -27,6 +27,8 @@ export interface HeadlessDeps {
 	settings(ctx: ExtensionContext): { enabled: boolean; strict: boolean };
 	/** Whether a finding stalemated since the last user prompt. */
 	stalemated(): boolean;
+	/** Background runs started and never seen to end. */
+	openRuns?(): string[];
 	stderr(text: string): void;
 }
 
@@ -43,11 +45,16 @@ export class Headless {
 		this.deps = deps;
 	}
 
-	/** Session start: a report path that cannot be written is said now, not only at the end. */
-	start(ctx: Headed): void {
+	/** Session start: a report path that cannot be written is said now, not only at the end (in the TUI, as a notice). */
+	start(ctx: Headed & Partial<Pick<ExtensionContext, "ui">>): void {
 		const path = this.reportPath();
 		const problem = path === undefined ? undefined : checkReportPath(path, ctx.cwd);
-		if (problem) this.deps.stderr(`watchdog: --${REPORT_FLAG}: ${problem}`);
+		if (!problem) return;
+		const text = `watchdog: --${REPORT_FLAG}: ${problem}`;
+		try {
+			if (ctx.mode === "tui" && ctx.ui) ctx.ui.notify(text, "error");
+			else this.deps.stderr(text);
+		} catch {}
 	}
 
 	record(line: Record<string, unknown>): void {
@@ -87,7 +94,8 @@ export class Headless {
 		const verifications = entries
 			.filter((e) => e.customType === VERIFY_ENTRY)
 			.map((e) => e.data as VerificationLike & Record<string, unknown>);
-		const blockers = this.ledger.blockers({ reviews, verifications, stalemate: this.deps.stalemated() });
+		const stalemate = this.deps.stalemated();
+		const blockers = this.ledger.blockers({ reviews, verifications, stalemate, openRuns: this.deps.openRuns?.() });
 		const carried = globalThis as { [CARRY]?: Blocker[] };
 		if (reason !== "quit") {
 			carried[CARRY] = [...(carried[CARRY] ?? []), ...blockers];

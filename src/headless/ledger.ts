@@ -41,6 +41,8 @@ export interface EndState {
 	verifications: VerificationLike[];
 	/** A finding stalemated since the last user prompt. */
 	stalemate: boolean;
+	/** Background runs started and never seen to end: their children were never verified. */
+	openRuns?: string[];
 }
 
 /** Verdicts on a child that leave its work unproven (a child the user stopped is not one). */
@@ -90,6 +92,12 @@ export class HeadlessLedger {
 		for (const c of verification?.children ?? [])
 			if (UNPROVEN.has(c.verdict))
 				out.push({ kind: "child", summary: `child ${c.label} (${c.id}): ${c.verdict}`, source: "verify" });
+		for (const run of end.openRuns ?? [])
+			out.push({
+				kind: "child",
+				summary: `background run ${run} had not ended when the session did: its children were never verified`,
+				source: "verify",
+			});
 		const last = end.reviews.filter((r) => r.status !== "cancelled").at(-1);
 		if (last?.status === "failed")
 			out.push({

@@ -11,7 +11,8 @@ import type { SettleSink } from "./settle.ts";
 export function sessionHeadless(
 	host: WatchdogHost,
 	settings: (ctx: Ctx) => ResolvedSettings,
-	stalemated: () => boolean,
+	sink: { stalemated(): boolean },
+	subtree: { openRuns(): string[] },
 ): Headless {
 	return new Headless({
 		flag: (name) => host.flag?.(name),
@@ -19,7 +20,8 @@ export function sessionHeadless(
 			const resolved = settings(ctx);
 			return { enabled: resolved.enabled, strict: resolved.settings.headless.strict };
 		},
-		stalemated,
+		stalemated: () => sink.stalemated(),
+		openRuns: () => subtree.openRuns(),
 		stderr: (text) => {
 			try {
 				process.stderr.write(`${text}\n`);

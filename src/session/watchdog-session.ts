@@ -117,11 +117,7 @@ export class WatchdogSession extends SessionCore {
 			persist: (type, data) => this.host.appendEntry(type, data),
 			record,
 		});
-		this.headless = sessionHeadless(
-			host,
-			(ctx) => this.settings(ctx),
-			() => this.sink.stalemated(),
-		);
+		this.headless = sessionHeadless(host, (ctx) => this.settings(ctx), this.sink, this.subtree);
 		if (options.role === "main") this.historyTap = (line) => this.headless.record(line);
 		const { sink, subtree, children } = this;
 		const port = childPort({ sink, subtree, children, settings: (ctx) => this.settings(ctx) });

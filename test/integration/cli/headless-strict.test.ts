@@ -7,7 +7,13 @@ import { join, resolve } from "node:path";
 import { RpcClient } from "@earendil-works/pi-coding-agent";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeGitRepo } from "../../support/git.ts";
-import { type ChatRequest, type ScriptedServer, startScriptedServer, textOf } from "../../support/openai-server.ts";
+import {
+	type ChatRequest,
+	type Reply,
+	type ScriptedServer,
+	startScriptedServer,
+	textOf,
+} from "../../support/openai-server.ts";
 import { REPO_ROOT, runPi, waitForEvent, writeModelsJson } from "../../support/pi-cli.ts";
 import { QUIET_PI_SETTINGS } from "../../support/pi-session.ts";
 import { userSettingsPath, wd, writeJson } from "../../support/settings-files.ts";
@@ -175,26 +181,28 @@ describe("RPC mode", () => {
 });
 
 describe("children in print mode", () => {
-	it("exits 3 when the verification of a stopped child finds its claim unproven", async () => {
-		const toolResults = (r: ChatRequest) => r.messages.filter((m) => m.role === "tool").length;
-		const firstUser = (r: ChatRequest) => textOf(r.messages.find((m) => m.role === "user")?.content);
+	const toolResults = (r: ChatRequest) => r.messages.filter((m) => m.role === "tool").length;
+	const firstUser = (r: ChatRequest) => textOf(r.messages.find((m) => m.role === "user")?.content);
+	const allText = (r: ChatRequest) => r.messages.map((m) => textOf(m.content)).join("\n");
+
+	/** The parent launches a background worker, then `then(step, request)`; the worker writes bg.txt and claims tests pass. */
+	async function run(then: (step: number, req: ChatRequest) => Reply | undefined, childSleeps = 0) {
 		server = await startScriptedServer((req) => {
 			if (req.model === "reviewer") return { text: "clean" };
 			const step = toolResults(req);
-			if (firstUser(req).startsWith("BG-CLAIM"))
-				return (
-					[
-						{ toolCalls: [{ name: "write", args: { path: "bg.txt", content: "bg\n" } }] },
-						{ text: "Wrote bg.txt. All tests pass." },
-					][step] ?? { text: "done" }
-				);
+			if (firstUser(req).startsWith("BG-CLAIM")) {
+				const work: Reply[] = [
+					...(childSleeps ? [{ toolCalls: [{ name: "bash", args: { command: `sleep ${childSleeps}` } }] }] : []),
+					{ toolCalls: [{ name: "write", args: { path: "bg.txt", content: "bg\n" } }] },
+					{ text: "Wrote bg.txt. All tests pass." },
+				];
+				return work[step] ?? { text: "done" };
+			}
 			if (step === 0)
 				return {
 					toolCalls: [{ name: "subagent", args: { agent: "worker", task: "BG-CLAIM write bg.txt", async: true } }],
 				};
-			// Long enough for the run's completion to be seen while the parent still runs.
-			if (step === 1) return { toolCalls: [{ name: "bash", args: { command: "sleep 5" } }] };
-			return { text: "Launched the worker." };
+			return then(step, req) ?? { text: "Launched the worker." };
 		});
 		const repo = makeGitRepo({ "README.md": "# r\n" });
 		const agentDir = tempDir();
@@ -206,26 +214,32 @@ describe("children in print mode", () => {
 			...wd({ enabled: true, lsp: { enabled: false }, main: { model: "local/reviewer" } }),
 		});
 		const report = join(tempDir(), "watchdog.json");
-		const ran = await runPi(
-			[
-				"-p",
-				"--no-session",
-				"-e",
-				EXTENSION,
-				"--tools",
-				"read,bash,edit,write,subagent",
-				"--watchdog-strict",
-				"--watchdog-report",
-				report,
-				"Launch the worker",
-			],
-			{ cwd: repo, agentDir, timeoutMs: 90_000 },
-		);
+		const args = ["-p", "--no-session", "-e", EXTENSION, "--tools", "read,bash,edit,write,subagent"];
+		const ran = await runPi([...args, "--watchdog-strict", "--watchdog-report", report, "Launch the worker"], {
+			cwd: repo,
+			agentDir,
+			timeoutMs: 90_000,
+		});
+		return { ran, doc: JSON.parse(readFileSync(report, "utf8")) };
+	}
+
+	it("exits 3 when the verification of a stopped child finds its claim unproven", async () => {
+		const { ran, doc } = await run((step, req) => {
+			if (step !== 1) return undefined;
+			const id = /Run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(allText(req))?.[1];
+			return { toolCalls: [{ name: "subagent", args: { action: "wait", id, timeoutMs: 60_000 } }] };
+		});
 		expect(ran.stderr).toMatch(/ {2}child: child worker \(\S+\): unproven \[verify\]/);
 		expect(ran.code).toBe(3);
-		const doc = JSON.parse(readFileSync(report, "utf8"));
 		expect(doc.children).toEqual([
 			expect.objectContaining({ outcome: "problems", children: [expect.objectContaining({ verdict: "unproven" })] }),
 		]);
+	});
+
+	it("exits 3 when a background child is still running as the session ends: it was never verified", async () => {
+		const { ran, doc } = await run(() => undefined, 30);
+		expect(ran.stderr).toMatch(/ {2}child: background run \S+ had not ended when the session did/);
+		expect(ran.code).toBe(3);
+		expect(doc.children).toEqual([]);
 	});
 });

@@ -39,10 +39,11 @@ describe("HeadlessLedger.blockers", () => {
 		expect(ledger.blockers(END)).toEqual([]);
 	});
 
-	it("adds a stalemate, unproven children of the last verification, a failed last review and what is pending", () => {
+	it("adds a stalemate, unproven children of the last verification, runs never seen to end, a failed last review and what is pending", () => {
 		const ledger = new HeadlessLedger();
 		const blockers = ledger.blockers({
 			stalemate: true,
+			openRuns: ["20261202-070633-e17a4e"],
 			verifications: [
 				{ outcome: "problems", children: [{ id: "r1/w", label: "w", verdict: "contradicted" }] },
 				{
@@ -62,6 +63,7 @@ describe("HeadlessLedger.blockers", () => {
 		expect(blockers.map((b) => `${b.kind}:${b.summary}`)).toEqual([
 			"stalemate:a finding stalemated: the agent kept not fixing it",
 			"child:child b (r2/b): unproven",
+			"child:background run 20261202-070633-e17a4e had not ended when the session did: its children were never verified",
 			"review:the last review failed (timeout: 60 s)",
 			"pending:2 changed path(s) never reviewed: review timed out; cancelled by new input",
 		]);
