@@ -49,17 +49,23 @@ afterEach(async () => {
 	server = undefined;
 });
 
-async function setUp(warn: boolean, settings: Record<string, unknown> = {}) {
-	server = await startScriptedServer(script(warn));
-	const repo = makeGitRepo({ "hello.txt": "hello\n" });
+/** An agent folder whose models are the scripted server's, with the watchdog on (and `settings`). */
+function agentFor(baseUrl: string, settings: Record<string, unknown> = {}): string {
 	const agentDir = tempDir();
-	writeModelsJson(agentDir, server.baseUrl, [{ id: "main" }, { id: "reviewer" }]);
+	writeModelsJson(agentDir, baseUrl, [{ id: "main" }, { id: "reviewer" }]);
 	writeJson(userSettingsPath(agentDir), {
 		defaultProvider: "local",
 		defaultModel: "main",
 		...QUIET_PI_SETTINGS,
 		...wd({ enabled: true, lsp: { enabled: false }, main: { model: "local/reviewer" }, ...settings }),
 	});
+	return agentDir;
+}
+
+async function setUp(warn: boolean, settings: Record<string, unknown> = {}) {
+	server = await startScriptedServer(script(warn));
+	const repo = makeGitRepo({ "hello.txt": "hello\n" });
+	const agentDir = agentFor(server.baseUrl, settings);
 	return { repo, agentDir };
 }
 
@@ -205,14 +211,7 @@ describe("children in print mode", () => {
 			return then(step, req) ?? { text: "Launched the worker." };
 		});
 		const repo = makeGitRepo({ "README.md": "# r\n" });
-		const agentDir = tempDir();
-		writeModelsJson(agentDir, server.baseUrl, [{ id: "main" }, { id: "reviewer" }]);
-		writeJson(userSettingsPath(agentDir), {
-			defaultProvider: "local",
-			defaultModel: "main",
-			...QUIET_PI_SETTINGS,
-			...wd({ enabled: true, lsp: { enabled: false }, main: { model: "local/reviewer" } }),
-		});
+		const agentDir = agentFor(server.baseUrl);
 		const report = join(tempDir(), "watchdog.json");
 		const args = ["-p", "--no-session", "-e", EXTENSION, "--tools", "read,bash,edit,write,subagent"];
 		const ran = await runPi([...args, "--watchdog-strict", "--watchdog-report", report, "Launch the worker"], {
