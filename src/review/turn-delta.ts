@@ -110,7 +110,8 @@ function contextEdit(entry: EntryLike, entries: readonly EntryLike[]): string {
 					: "an earlier entry";
 	if (entry.replacement === null || entry.replacement === undefined)
 		return `[Context edit] ${what} was dropped from the agent's context`;
-	return `[Context edit] ${what} was replaced in the agent's context with:\n${clipCounting(contentText(entry.replacement), NOTE_CHARS)}`;
+	const replacement = clipCounting(contentText(entry.replacement), NOTE_CHARS);
+	return `[Context edit] ${what} was replaced in the agent's context with:\n${replacement}`;
 }
 
 /** A user message, or a pointer to the request the input already shows whole. */
