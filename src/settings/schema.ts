@@ -158,7 +158,16 @@ function layerSchema(obj: ObjectMaker) {
 				)
 				.optional(),
 		}).optional(),
-		permissions: obj({ timeoutMs: positiveMs(1000).optional() }).optional(),
+		permissions: obj({
+			timeoutMs: positiveMs(1000).optional(),
+			model: modelRefField.optional(),
+			threshold: z
+				.number({ error: "must be a number" })
+				.min(0.5, { error: "must be at least 0.5" })
+				.max(0.99, { error: "must be at most 0.99" })
+				.optional(),
+		}).optional(),
+		headless: obj({ strict: z.boolean().optional() }).optional(),
 		fleet: obj({
 			stallMs: positiveMs(1000).optional(),
 			dormantMs: positiveMs(60_000).optional(),
@@ -237,7 +246,15 @@ export interface WatchdogSettings {
 	};
 	rules: { action: "warn" | "block"; roleModels: Record<string, { allow?: string[]; deny?: string[]; note?: string }> };
 	/** The permission arbiter's deadline; the rules themselves live in `<agentDir>/extensions/subagent/config.json`. */
-	permissions: { timeoutMs: number };
+	permissions: {
+		timeoutMs: number;
+		/** The arbiter's model: `inherit` (the child watchdog's chat model), a chat model, or a classifier model. */
+		model: ModelSetting;
+		/** A classifier arbiter approves only with p(approve) at or above this. */
+		threshold: number;
+	};
+	/** Print and RPC mode: `strict` makes Pi exit non-zero on an open blocker (also `--watchdog-strict`). */
+	headless: { strict: boolean };
 	history: { maxBytes: number };
 	/** The machine-wide fleet view (`pi-watchdog fleet`, `/subagents-watchdog fleet`); see docs/fleet.md. */
 	fleet: {
@@ -291,7 +308,8 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 		maxBackground: 4,
 	},
 	rules: { action: "warn", roleModels: {} },
-	permissions: { timeoutMs: 20_000 },
+	permissions: { timeoutMs: 20_000, model: "inherit", threshold: 0.8 },
+	headless: { strict: false },
 	history: { maxBytes: 10_485_760 },
 	fleet: {
 		stallMs: 180_000,
