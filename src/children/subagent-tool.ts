@@ -4,14 +4,15 @@ import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding
 import type { ChangeOutcome } from "../commands/index.ts";
 import { check, configureForAgent, recommend } from "../commands/index.ts";
 import { historyEnv, runHistory } from "../commands/index.ts";
-import { type AgentCtx, type WatchdogSession as Watchdog } from "../session/index.ts";
+import type { AgentCtx, WatchdogSession as Watchdog } from "../session/index.ts";
 import { launchBackground, runAction } from "./background.ts";
 import { planLaunch } from "./launch-plan.ts";
 import { launchFindings } from "./launch-result.ts";
 import { launchForeground, type LauncherDeps } from "./launcher.ts";
 import { RUN_ACTIONS, type SubagentParams, subagentParameters, WATCHDOG_ACTIONS } from "./tool-params.ts";
 
-const DESCRIPTION = [
+/** The tool's description as the model reads it; docs/subagent-tool.md shows it too. */
+export const SUBAGENT_DESCRIPTION = [
 	"Launch child agents, and inspect and configure the watchdog that reviews this session's work with a second model.",
 	"- {agent, task}: one child; {tasks: [{agent, task}, ...]}: side by side; {chain: [{agent, task}, ...]}: one after another, {previous} in a task is the previous answer. Optional: model, thinking, cwd, timeoutMs, async (background: returns a run id; a message arrives when it ends).",
 	"  Agents: scout (read-only reconnaissance), worker (edits and verifies), reviewer (read-only review), plus the user's own. Each child has its own session and watchdog; the result gives each child's answer, status, counts and its watchdog's high-importance findings; accepted: false means a check failed.",
@@ -41,7 +42,7 @@ export function subagentTool(
 	return {
 		name: "subagent",
 		label: "Subagent",
-		description: DESCRIPTION,
+		description: SUBAGENT_DESCRIPTION,
 		promptSnippet:
 			"subagent: launch child agents ({agent, task}, {tasks}, {chain}; async for background); watchdog.status, watchdog.configure (scope session unless asked otherwise), watchdog.history",
 		parameters: subagentParameters,
