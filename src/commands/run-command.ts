@@ -1,9 +1,10 @@
 // Runs one `/subagents-watchdog` invocation against the watchdog and says what to show.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { type Ctx, type WatchdogSession as Watchdog } from "../session/index.ts";
+import type { Ctx, WatchdogSession as Watchdog } from "../session/index.ts";
 import { check, configure, recommend } from "./controls.ts";
 import { historyEnv, runHistory } from "./history-command.ts";
 import type { Level } from "../host/index.ts";
+import { helpFor, helpIndex, packageDocs } from "./help.ts";
 import { setPolicy } from "./policy.ts";
 import { showTestFinding } from "./test-finding.ts";
 import { parseCommand, USAGE } from "./watchdog-command.ts";
@@ -25,7 +26,7 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 		case "status":
 			return say(watchdog.statusText(ctx, op.level));
 		case "help":
-			return say(USAGE);
+			return say(op.topic ? helpFor(op.topic, packageDocs()) : helpIndex(USAGE));
 		case "error":
 			return say(`Watchdog: ${op.message}`, "error");
 		case "recommend":
