@@ -161,6 +161,37 @@ describe("settings in a real session", () => {
 		}
 	});
 
+	it("model recommended saves what recommend-model picks, not the session's override", async () => {
+		const t = await startSession({
+			mainModel: { id: "claude-sonnet-4-6", reasoning: true },
+			userSettings: wd({ main: { model: "acme-openai/gpt-5.5-mini", thinking: "low" } }),
+			extraProviders: [
+				{
+					provider: "acme-openai",
+					models: [
+						{ id: "gpt-5.5", reasoning: true, cost: { input: 5, output: 40, cacheRead: 0, cacheWrite: 0 } },
+						{ id: "gpt-5.5-mini", reasoning: true },
+					],
+				},
+				{ provider: "acme-anthropic", models: [{ id: "claude-opus-4-8", reasoning: true }] },
+			],
+		});
+		try {
+			await t.command("/subagents-watchdog session model acme-anthropic/claude-opus-4-8:low");
+			const rec = text(await t.command("/subagents-watchdog recommend-model"));
+			expect(rec).toMatch(/The watchdog would pick acme-openai\/gpt-5\.5:high instead/);
+			const saved = text(await t.command("/subagents-watchdog model recommended"));
+			expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog.main).toEqual({
+				model: "acme-openai/gpt-5.5",
+				thinking: "high",
+			});
+			// The session override still decides this session, and the command says so.
+			expect(saved).toMatch(/session/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
 	it("check says exactly what is missing", async () => {
 		const t = await startSession({ userSettings: wd({ enabled: true, main: { model: "nosuch/model-x" } }) });
 		try {
