@@ -16,6 +16,7 @@ import { TRUST_COMMAND } from "../settings/index.ts";
 import type { StatusSection } from "../status/index.ts";
 import type { SubtreeVerifier } from "../verify/index.ts";
 import type { Monitor } from "./monitor.ts";
+import { arbiterModelText } from "./permission-step.ts";
 import type { RunMonitors } from "./repo-monitors.ts";
 import type { SettingsChangeWatch } from "./settings-change-step.ts";
 import { unsupportedSettings } from "./settings-notice.ts";
@@ -184,7 +185,8 @@ export function cadenceMonitor(cadence: Cadence<ExtensionContext>): Monitor {
 		modelChange: () => cadence.cancel(),
 		status: (v) => {
 			const children = v.settings.children.enabled ? "watchdogs on" : "watchdogs off";
-			return { brief: [`Cadence: ${every(v.settings.cadence.everyNTools)} · Children: ${children}`] };
+			const ask = arbiterModelText(v.settings);
+			return { brief: [`Cadence: ${every(v.settings.cadence.everyNTools)} · Children: ${children} · ${ask}`] };
 		},
 		shutdown: () => cadence.cancel(),
 	};

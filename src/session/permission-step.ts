@@ -1,8 +1,9 @@
-// The child permission gate as one of the session's tool-call checks. Its arbiter is the child
-// watchdog: that watchdog's settings, its reviewer model and its history log.
-import type { ReviewerChoice } from "../models/index.ts";
+// The child permission gate as one of the session's tool-call checks. Its arbiter runs on the
+// child watchdog's model when that watchdog is on, else on the main watchdog's: a rule that asks
+// is answered either way (the user wrote it; the children's switch is about reviews).
+import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
 import { PermissionGate, type PermissionPolicy } from "../permissions/index.ts";
-import { childOffReason, type ResolvedSettings } from "../settings/index.ts";
+import type { ResolvedSettings } from "../settings/index.ts";
 import type { Ctx, HistoryCtx, HistoryLine, ToolCallCheck } from "./monitor.ts";
 
 export interface PermissionDeps {
@@ -11,6 +12,7 @@ export interface PermissionDeps {
 	settings(ctx: Ctx): ResolvedSettings;
 	parentSettings?: () => ResolvedSettings;
 	reviewer(ctx: Ctx): ReviewerChoice;
+	sessionModel(ctx: Ctx): SessionModelInfo;
 	record(ctx: HistoryCtx, line: HistoryLine): void;
 }
 
@@ -21,15 +23,19 @@ export function permissionCheck(deps: PermissionDeps, policy: PermissionPolicy):
 		settings: (ctx) => {
 			const c = ctx as Ctx;
 			const resolved = deps.settings(c);
-			const parent = deps.parentSettings;
-			return {
-				enabled: resolved.enabled,
-				offReason: parent ? childOffReason(parent(), deps.role) : "the watchdog is off",
-				choice: deps.reviewer(c),
-				timeoutMs: resolved.settings.permissions.timeoutMs,
-			};
+			const parent = deps.parentSettings?.();
+			const choice =
+				resolved.enabled || !parent ? deps.reviewer(c) : chooseReviewer(parent.settings.main, deps.sessionModel(c));
+			return { enabled: true, choice, timeoutMs: resolved.settings.permissions.timeoutMs };
 		},
 		record: (ctx, line) => deps.record(ctx as unknown as HistoryCtx, line as unknown as HistoryLine),
 	});
 	return (ctx, call) => gate.check(ctx, call);
+}
+
+/** Which model answers `ask` rules, for status: the child watchdogs' when they are on, else the main watchdog's. */
+export function arbiterModelText(settings: ResolvedSettings["settings"]): string {
+	return settings.children.enabled
+		? "ask permissions: the child watchdogs' model"
+		: "ask permissions: the main watchdog's model (child watchdogs off)";
 }

@@ -164,6 +164,7 @@ export class WatchdogSession extends SessionCore {
 				settings: (ctx: Ctx) => this.settings(ctx),
 				parentSettings: options.parentSettings,
 				reviewer: (ctx: Ctx) => this.reviewer(ctx),
+				sessionModel: (ctx: Ctx) => this.sessionModel(ctx),
 				record,
 			};
 			this.toolCallChecks.push(permissionCheck(deps, options.permissions as PermissionPolicy));

@@ -171,6 +171,9 @@ export function baselineSections(s: WatchdogSettings): StatusSection[] {
 				s.children.enabled
 					? `child watchdogs on (model ${s.children.model}, thinking ${s.children.thinking}, cadence ${every(s.children.cadence.everyNTools)})`
 					: "child watchdogs off",
+				s.children.enabled
+					? "ask permission rules are decided on the child watchdog's model"
+					: "ask permission rules are decided on the main watchdog's model (child watchdogs off)",
 				...overrides.map(([role, o]) => `${role}: ${JSON.stringify(o)}`),
 				"no child findings this session",
 			],
