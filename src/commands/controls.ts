@@ -35,6 +35,9 @@ export async function check(
 		? await checkReviewer(ctx.modelRegistry, choice)
 		: formatLiveCheck(await liveCheck(ctx.modelRegistry, choice));
 	const lines = [...result.lines];
+	// A failed check is a failure line, as a failed review is: `history --kind failure` finds both.
+	if (!result.ok)
+		session.recordHistory(ctx as never, { kind: "failure", what: "check", message: result.lines.join(" ") });
 	if (resolved.errors.length)
 		lines.push(`The settings have errors, so the watchdog is off until they are fixed (see status).`);
 	else if (!resolved.enabled) lines.push(`The watchdog is off; ${howToTurnOn(resolved)}.`);
@@ -77,7 +80,19 @@ export async function configure(session: WatchdogSession, ctx: Ctx, request: Con
 	const env = configureEnv(session, ctx);
 	const forced = commandsFor({ ...request, thinking: undefined, enabled: undefined, force: true })[0];
 	const plan = await withForceHint(` To save it anyway: ${forced}`, () => planConfigure(env, request));
-	return applyChange(session, env, request, plan);
+	const message = await applyChange(session, env, request, plan);
+	// The user's own changes are history lines as much as an agent's (whose are recorded in agent-change.ts).
+	const change = commandsFor({ ...request, ...changedModel(plan) }).join("; ");
+	session.recordHistory(ctx as never, { kind: "config-change", by: "user", outcome: "applied", change });
+	return message;
+}
+
+/** The model a plan saves (a "recommended" resolved), so history names the model, not the word. */
+function changedModel(plan: ConfigurePlan): Partial<ConfigureRequest> {
+	const entry = [...plan.changes].find(([key]) => key.endsWith("model"));
+	const thinking = [...plan.changes].find(([key]) => key.endsWith("thinking"))?.[1];
+	if (!entry || typeof entry[1] !== "string") return {};
+	return { model: entry[1], ...(typeof thinking === "string" ? { thinking } : {}) };
 }
 
 /** A change an agent asked for: one that lowers oversight needs the user (see agent-change.ts). */

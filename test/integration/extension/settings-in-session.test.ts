@@ -192,6 +192,28 @@ describe("settings in a real session", () => {
 		}
 	});
 
+	it("records every settings change made with the user's own commands, and a failed check, in history", async () => {
+		const t = await startSession();
+		try {
+			await t.command("/subagents-watchdog model faux-reviewer/reviewer-model");
+			await t.command("/subagents-watchdog on");
+			await t.command("/subagents-watchdog session thinking low");
+			await t.command("/subagents-watchdog children on");
+			const changes = text(await t.command("/subagents-watchdog history --kind config-change"));
+			expect(changes).toMatch(/4 events/);
+			expect(changes).toContain("by user, applied: /subagents-watchdog model faux-reviewer/reviewer-model:off");
+			expect(changes).toContain("by user, applied: /subagents-watchdog on");
+			expect(changes).toContain("by user, applied: /subagents-watchdog session thinking low");
+			expect(changes).toContain("by user, applied: /subagents-watchdog children on");
+			await t.command("/subagents-watchdog session model nosuch/model-x --force");
+			await t.command("/subagents-watchdog check --offline");
+			const failures = text(await t.command("/subagents-watchdog history --kind failure"));
+			expect(failures).toMatch(/failure +failure +check: Unknown model nosuch\/model-x/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
 	it("check says exactly what is missing", async () => {
 		const t = await startSession({ userSettings: wd({ enabled: true, main: { model: "nosuch/model-x" } }) });
 		try {
