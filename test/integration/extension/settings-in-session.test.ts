@@ -1,6 +1,6 @@
 // Settings as a user meets them in a real Pi session: files, trust, session overrides,
 // bad input, and the tool actions an agent calls.
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { startSession } from "../../support/pi-session.ts";
@@ -209,6 +209,25 @@ describe("settings in a real session", () => {
 			await t.command("/subagents-watchdog check --offline");
 			const failures = text(await t.command("/subagents-watchdog history --kind failure"));
 			expect(failures).toMatch(/failure +failure +check: Unknown model nosuch\/model-x/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("a settings error made mid-session is announced at the next prompt, and its fix clears the footer at once", async () => {
+		const t = await startSession({ userSettings: wd({ enabled: true }) });
+		try {
+			expect(t.statuses.get("watchdog")).toBe("watchdog on");
+			const good = JSON.stringify(readJson(userSettingsPath(t.agentDir)));
+			writeFileSync(userSettingsPath(t.agentDir), '{ "subagents": { "watchdog": { "enabled": true, } }');
+			t.main.setResponses([fauxAssistantMessage("ok")]);
+			await t.session.prompt("hello");
+			await t.session.waitForIdle();
+			expect(t.notices.map((n) => n.message).join("\n")).toMatch(/Watchdog off for this session: 1 settings error/);
+			expect(t.statuses.get("watchdog")).toBe("watchdog: settings error");
+			writeFileSync(userSettingsPath(t.agentDir), good);
+			await t.command("/subagents-watchdog status");
+			expect(t.statuses.get("watchdog")).toBe("watchdog on");
 		} finally {
 			await t.dispose();
 		}
