@@ -57,7 +57,12 @@ export function formatStatus(input: StatusInput): string {
 	const visit = (path: string, value: unknown) => {
 		const source = resolved.sources[path] ?? "default";
 		if (source === "default") defaults.push(`${path}=${JSON.stringify(value)}`);
-		else set.push([path, JSON.stringify(value), source]);
+		else
+			set.push([
+				path,
+				JSON.stringify(value),
+				`${source}${resolved.implied?.[path] ? ` (${resolved.implied[path]})` : ""}`,
+			]);
 	};
 	forEachLeaf(s, "", visit);
 	for (const empty of emptyMaps(s)) visit(empty, {});

@@ -233,6 +233,16 @@ describe("settings in a real session", () => {
 		}
 	});
 
+	it("status --all says where a thinking level no file names came from", async () => {
+		const t = await startSession({ userSettings: wd({ main: { model: "faux-reviewer/reviewer-model" } }) });
+		try {
+			const status = text(await t.command("/subagents-watchdog status --all"));
+			expect(status).toMatch(/main\.thinking +"off" +user \(from main\.model, which names no thinking level\)/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
 	it("check says exactly what is missing", async () => {
 		const t = await startSession({ userSettings: wd({ enabled: true, main: { model: "nosuch/model-x" } }) });
 		try {
