@@ -341,6 +341,23 @@ describe("runHistory", () => {
 		]);
 	});
 
+	it("counts children in English", () => {
+		const verification = (children: number) =>
+			describeEvent({
+				at: NOW.toISOString(),
+				session: "s",
+				cwd: "/r",
+				kind: "verification",
+				children,
+				verdicts: "genuine",
+				fingerprint: "abcdef0123456789",
+				via: "the main session",
+				outcome: "clean",
+			} as unknown as HistoryEvent);
+		expect(verification(2)).toMatch(/^2 children · /);
+		expect(verification(1)).toMatch(/^1 child · /);
+	});
+
 	it("describes kinds it does not know yet by their summary", () => {
 		expect(
 			describeEvent({
