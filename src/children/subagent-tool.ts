@@ -94,7 +94,8 @@ async function run(
 ): Promise<{ text: string; outcome?: ChangeOutcome }> {
 	switch (params.action) {
 		case "watchdog.status":
-			return { text: watchdog.statusText(ctx) };
+			// What is set and each part's state; the defaults (some 40 lines) would only cost the agent tokens.
+			return { text: watchdog.statusText(ctx, "all") };
 		case "watchdog.recommend-model":
 			return { text: await recommend(watchdog, ctx) };
 		case "watchdog.check":
