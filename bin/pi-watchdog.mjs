@@ -4,5 +4,19 @@
 import { createJiti } from "jiti";
 
 const jiti = createJiti(import.meta.url);
-const { main } = await jiti.import("../src/scan/cli.ts");
-process.exitCode = await main(process.argv.slice(2));
+const [command, ...rest] = process.argv.slice(2);
+if (command === "doctor") {
+	const { doctor, DOCTOR_USAGE } = await jiti.import("../src/doctor/index.ts");
+	if (rest.length) {
+		process.stderr.write(`${DOCTOR_USAGE}\n`);
+		process.exitCode = 2;
+	} else
+		process.exitCode = await doctor((s) => process.stdout.write(s), {
+			cwd: process.cwd(),
+			env: process.env,
+			nodeVersion: process.versions.node,
+		});
+} else {
+	const { main } = await jiti.import("../src/scan/cli.ts");
+	process.exitCode = await main(process.argv.slice(2));
+}
