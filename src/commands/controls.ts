@@ -84,7 +84,30 @@ export async function configure(session: WatchdogSession, ctx: Ctx, request: Con
 	// The user's own changes are history lines as much as an agent's (whose are recorded in agent-change.ts).
 	const change = commandsFor({ ...request, ...changedModel(plan) }).join("; ");
 	session.recordHistory(ctx as never, { kind: "config-change", by: "user", outcome: "applied", change });
-	return message;
+	const offer = await offerRecommended(session, ctx, request);
+	return offer ? `${message}\n${offer}` : message;
+}
+
+/**
+ * `on` with no reviewer model set: the session's own model would review its own work, which is
+ * rarely what the user wants. Offers the recommended model: one choice in the TUI, else the command.
+ */
+async function offerRecommended(session: WatchdogSession, ctx: Ctx, request: ConfigureRequest): Promise<string> {
+	if (request.enabled !== true || request.model !== undefined || request.target !== "main") return "";
+	if (session.settings(ctx).settings.main.model !== "inherit") return "";
+	const head =
+		"No reviewer model is set, so the watchdog reviews with the session's own model, which rarely catches its own mistakes.";
+	const rec = recommendFor(ctx.modelRegistry, session.sessionModel(ctx));
+	if (!rec.ok) return `${head} There is no other model to recommend: ${rec.reason}.`;
+	const scope = request.scope === "user" ? "" : `${request.scope} `;
+	const ui = ctx as Partial<AgentCtx>;
+	if (ui.mode === "tui" && ui.hasUI && ui.ui) {
+		const use = `Use ${rec.ref} (recommended)`;
+		const choice = await ui.ui.select(`${head}\nReview with ${rec.ref} instead?`, [use, "Keep the session's model"]);
+		if (choice === use) return configure(session, ctx, { scope: request.scope, target: "main", model: "recommended" });
+		return `Kept the session's model. Later: /subagents-watchdog ${scope}model recommended`;
+	}
+	return `${head} Recommended: ${rec.ref} (${rec.reason}). To use it: /subagents-watchdog ${scope}model recommended`;
 }
 
 /** The model a plan saves (a "recommended" resolved), so history names the model, not the word. */

@@ -243,6 +243,55 @@ describe("settings in a real session", () => {
 		}
 	});
 
+	describe("on, with no reviewer model set", () => {
+		const providers = [
+			{
+				provider: "acme-openai",
+				models: [{ id: "gpt-5.5", reasoning: true, cost: { input: 5, output: 40, cacheRead: 0, cacheWrite: 0 } }],
+			},
+		];
+		const mainModel = { id: "claude-sonnet-4-6", reasoning: true };
+
+		it("says so and gives the command for the recommended model (RPC and print mode)", async () => {
+			const t = await startSession({ mainModel, extraProviders: providers });
+			try {
+				const said = text(await t.command("/subagents-watchdog on"));
+				expect(said).toMatch(/No reviewer model is set, so the watchdog reviews with the session's own model/);
+				expect(said).toMatch(
+					/Recommended: acme-openai\/gpt-5\.5:high .*To use it: \/subagents-watchdog model recommended/,
+				);
+				expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog.main).toBeUndefined();
+			} finally {
+				await t.dispose();
+			}
+		});
+
+		it("offers it in the TUI, where one choice saves it", async () => {
+			const t = await startSession({
+				mainModel,
+				extraProviders: providers,
+				mode: "tui",
+				select: (_title, options) => options[0],
+			});
+			try {
+				await t.command("/subagents-watchdog on");
+				expect(t.selects[0]?.options).toEqual([
+					"Use acme-openai/gpt-5.5:high (recommended)",
+					"Keep the session's model",
+				]);
+				expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog.main).toEqual({
+					model: "acme-openai/gpt-5.5",
+					thinking: "high",
+				});
+				// With a model set, on asks nothing.
+				await t.command("/subagents-watchdog on");
+				expect(t.selects).toHaveLength(1);
+			} finally {
+				await t.dispose();
+			}
+		});
+	});
+
 	it("check says exactly what is missing", async () => {
 		const t = await startSession({ userSettings: wd({ enabled: true, main: { model: "nosuch/model-x" } }) });
 		try {
