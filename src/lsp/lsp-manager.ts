@@ -85,6 +85,8 @@ export class LspManager {
 	private idleTimer?: ReturnType<typeof setTimeout>;
 	private info: Omit<LspStatus, "state" | "server" | "pid" | "rssKb"> = { filesChecked: 0, infos: 0, hints: 0 };
 	private everStarted = false;
+	/** A start ahead of the first check (session start); a check waits for it rather than start a second server. */
+	private starting?: Promise<void>;
 	/** What the last server said about its TypeScript (kept for status when it is cold). */
 	private lastReported?: { version: string; source: string };
 	/** No server was found at the last check. */
@@ -146,6 +148,7 @@ export class LspManager {
 			return NONE;
 		}
 		if (this.failure) return NONE;
+		await this.starting;
 		const started = Date.now();
 		const deadline = started + settings.timeoutMs;
 		try {
@@ -295,6 +298,28 @@ export class LspManager {
 		clearTimeout(this.prefetchTimer);
 		this.prefetchTimer = undefined;
 		this.queued.clear();
+	}
+
+	/** Starts the server now (session start) so the first review finds it warm; a failure is silent (a check retries). */
+	start(settings: LspSettings, trusted = false): Promise<void> {
+		if (this.server?.alive || this.failure || this.starting) return this.starting ?? Promise.resolve();
+		const found = locateServer(this.root, trusted, this.locateOptions);
+		if ("reason" in found) return Promise.resolve();
+		this.starting = (async () => {
+			try {
+				this.launchKey = launchKey(found); // no server runs yet: the choice the first check would make
+				this.located = found;
+				this.server = await LspServer.start(launchOf(found), this.root, settings.timeoutMs);
+				this.answers = new ServerAnswers(this.server);
+				this.everStarted = true;
+				this.armIdle(settings.idleMs);
+			} catch {
+				await this.discardServer();
+			} finally {
+				this.starting = undefined;
+			}
+		})();
+		return this.starting;
 	}
 
 	/** Stops the server (idle, session end). It starts again on the next check. */

@@ -31,7 +31,8 @@ export function skipFinding(why: string, typed: string[]): Finding {
 			summary: `Type check skipped: ${why}`,
 			evidence: `Not type-checked this run: ${files}`,
 			recommendedAction:
-				"Run the project's type check yourself; the next review tries the language server again (status --all says its state).",
+				"Run the project's type check yourself; the next review tries the language server again " +
+				"(status --all says its state).",
 			importance: "low",
 			severity: "concern",
 		},

@@ -84,10 +84,15 @@ export function lspMonitor(repo: () => RunMonitors): Monitor {
 			}
 			return undefined;
 		},
-		status: (v) => ({
-			sections: [lspSection(v.settings.lsp.enabled, repo().lsp?.status())],
-			brief: [lspBrief(v.settings.lsp.enabled, repo().lsp?.status())],
-		}),
+		status: (v) => {
+			const { enabled, idleMs } = v.settings.lsp;
+			const section = lspSection(enabled, repo().lsp?.status());
+			// How long a warm server waits for the next check before it stops (and the next check is cold).
+			const idle = `stops after ${duration(idleMs)} without a check (lsp.idleMs)`;
+			const lines = enabled ? [...section.lines, idle] : section.lines;
+			const brief = lspBrief(enabled, repo().lsp?.status());
+			return { sections: [{ ...section, lines }], brief: [enabled ? `${brief}; ${idle}` : brief] };
+		},
 		shutdown: () => repo().lsp?.shutdown(),
 	};
 }
@@ -213,4 +218,9 @@ export function trustMonitor(trust: () => ProjectTrust): Monitor {
 			return { sections, brief: held.length ? [heldLine] : [] };
 		},
 	};
+}
+
+/** 300000 → "5 min", 90000 → "90 s". */
+function duration(ms: number): string {
+	return ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`;
 }

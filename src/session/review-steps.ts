@@ -58,7 +58,8 @@ export async function lspCheck(
 	const typed = on ? typedFiles(on.root, all) : [];
 	const skipped = on && skipReason(typed, checked?.checked, on.status().lastResult);
 	if (skipped) {
-		const signal = `The type check did not run this time (${skipped}): do not take the TypeScript files as type-correct.`;
+		const signal =
+			`The type check did not run this time (${skipped}): ` + "do not take the TypeScript files as type-correct.";
 		return { signal, findings: [...(checked?.findings ?? []), skipFinding(skipped, typed)], skipped };
 	}
 	return { ...(checked?.signal ? { signal: checked.signal } : {}), findings: checked?.findings ?? [] };

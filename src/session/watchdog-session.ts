@@ -22,7 +22,7 @@ import type { Ctx, Entry, HistoryCtx, HistoryLine, Monitor, SettleStage } from "
 import type { ToolCall, ToolCallCheck, ToolCallVerdict, ToolEvent } from "./monitor.ts";
 import * as monitors from "./monitors.ts";
 import { permissionCheck } from "./permission-step.ts";
-import { type RunMonitors, startMonitors } from "./repo-monitors.ts";
+import { type RunMonitors, startMonitors, warmLsp } from "./repo-monitors.ts";
 import { reviewNow } from "./review-now.ts";
 import type { ReviewDeps } from "./review-steps.ts";
 import { type SettleEvent, settleRun } from "./settle.ts";
@@ -30,7 +30,7 @@ import { settleMark } from "./settle-timing.ts";
 import { SessionCore } from "./session-core.ts";
 import { settleStages } from "./settle-stages.ts";
 import { type StatusLevel, statusView } from "./status-view.ts";
-import { startTrust, trustNow } from "./trust-step.ts";
+import { lspTrusted, startTrust, trustNow } from "./trust-step.ts";
 import type { WatchdogHost, WatchdogOptions } from "./options.ts";
 
 export { SESSION_SETTINGS_ENTRY } from "./session-core.ts";
@@ -194,6 +194,8 @@ export class WatchdogSession extends SessionCore {
 		for (const m of this.monitors) m.restore?.(entries);
 		this.run = startMonitors(this.run, ctx.cwd, this.location.configDirName);
 		this.trust = startTrust(this.trustDeps(), ctx, entries, this.run.lsp?.root ?? ctx.cwd);
+		const lsp = this.run.lsp;
+		if (this.options.role === "main") warmLsp(lsp, this.settings(ctx), () => lspTrusted(this.trust, lsp?.root ?? ""));
 	}
 
 	/** A real user prompt (typed, or sent over RPC; never another extension's message). */

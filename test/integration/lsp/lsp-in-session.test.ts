@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { textOf as text } from "../../support/openai-server.ts";
 import { groupMembers } from "../../../src/lsp/process-tree.ts";
 import { makeGitRepo } from "../../support/git.ts";
@@ -181,6 +181,29 @@ it("never reports a type check that did not run as clean: the footer and a findi
 		expect(reviewerInput).toMatch(/The type check did not run this time/);
 		const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
 		expect(status).toMatch(/\(shown to you\) \[lsp\] Type check skipped: /);
+	} finally {
+		await t.dispose();
+	}
+});
+
+it("starts the language server at session start in a TypeScript project, and says in status when it stops", async () => {
+	const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": "export const a: number = 1;\n" });
+	const t = await startSession({
+		cwd: repo,
+		lsp: true,
+		userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { idleMs: 90_000 } }),
+	});
+	try {
+		// Warm before any run; the start is in the background, so look until it is (bounded by the test's timeout).
+		await vi.waitFor(
+			async () => {
+				const brief = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+				expect(brief).toMatch(/LSP: warm, bundled server /);
+			},
+			{ timeout: 60_000, interval: 250 },
+		);
+		const brief = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+		expect(brief).toContain("stops after 90 s without a check (lsp.idleMs)");
 	} finally {
 		await t.dispose();
 	}
