@@ -139,5 +139,6 @@ export function packageDocs(dir = DOCS_DIR): Map<string, string> {
 
 /** `help` without a topic: the commands, then the topics. */
 export function helpIndex(usage: string): string {
-	return `${usage}\n\nHelp on a topic: /subagents-watchdog help <topic>, one of ${HELP_TOPICS.join(", ")}; or a setting's key.`;
+	const topics = HELP_TOPICS.join(", ");
+	return `${usage}\n\nHelp on a topic: /subagents-watchdog help <topic>, one of ${topics}; or a setting's key.`;
 }

@@ -35,13 +35,14 @@ export async function doctor(out: (s: string) => void, env: DoctorEnv): Promise<
 	checks.push(loadsCheck(user, userPath, agentDir, env.cwd));
 	const store = new SettingsStore({ agentDir: () => agentDir, configDirName: ".pi" });
 	const resolved = store.resolve({ cwd: env.cwd, trusted: true });
+	const files = [userPath, store.projectPath(env.cwd)].filter((f) => existsSync(f));
 	const errors = resolved.errors.map((e) => (e.message.startsWith(e.origin) ? e.message : `${e.origin}: ${e.message}`));
 	checks.push({
 		name: "Settings",
 		ok: errors.length === 0,
 		detail: errors.length
 			? errors.join("\n      ")
-			: `${[userPath, store.projectPath(env.cwd)].filter((f) => existsSync(f)).join(" and ") || "no settings files (defaults)"} parse and validate`,
+			: `${files.join(" and ") || "no settings files (defaults)"} parse and validate`,
 	});
 	if (checks[0]?.ok) {
 		const defaults = user.exists && "value" in user ? (user.value as Record<string, unknown>) : {};
@@ -91,7 +92,9 @@ async function modelCheck(
 		return {
 			name,
 			ok: false,
-			detail: `${choice.problem ?? "none"}: set one with /subagents-watchdog model recommended, or defaultModel in Pi's settings`,
+			detail:
+				`${choice.problem ?? "none"}: set one with /subagents-watchdog model recommended, ` +
+				"or defaultModel in Pi's settings",
 		};
 	const { reviewerCheck } = await import("./model-check.ts");
 	const result = await reviewerCheck(agentDir, choice);

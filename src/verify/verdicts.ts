@@ -31,7 +31,9 @@ export interface Verification {
 
 /** The `subagent` call that re-runs a child with the instruction added to its task. */
 export function rerunCall(check: ChildCheck): string {
-	const task = `${clip(oneLine(check.task), 300)}\n\n${check.instruction ?? "Finish the task and report what you really ran."}`;
+	const task =
+		`${clip(oneLine(check.task), 300)}\n\n` +
+		`${check.instruction ?? "Finish the task and report what you really ran."}`;
 	return `subagent(${JSON.stringify({ agent: check.agent, task, ...(check.background ? { async: true } : {}) })})`;
 }
 
@@ -54,7 +56,8 @@ export function childFinding(check: ChildCheck): Finding {
 			evidence: [
 				`Evidence: ${check.evidence ?? "none recorded"}`,
 				...(check.claim ? [`Claim: "${clip(oneLine(check.claim), 200)}"`] : []),
-				`Child ${check.label} (agent ${check.agent}, ${check.background ? "background" : "foreground"} run ${check.runId}) ended ${check.status}.`,
+				`Child ${check.label} (agent ${check.agent}, ${check.background ? "background" : "foreground"} ` +
+					`run ${check.runId}) ended ${check.status}.`,
 				...(check.written.length
 					? [`Files it changed: ${check.written.slice(0, 8).join(", ")}${check.written.length > 8 ? ", …" : ""}.`]
 					: []),
@@ -81,12 +84,15 @@ export function assemble(
 	const findings = checks.filter((c) => c.verdict !== undefined && TO_MODEL.has(c.verdict)).map(childFinding);
 	const parts = checks.map(
 		(c) =>
-			`${c.label} ${c.verdict ?? "unverified"} (${c.checked}${c.verdict && TO_MODEL.has(c.verdict) ? "; told the agent" : ""})`,
+			`${c.label} ${c.verdict ?? "unverified"} (${c.checked}` +
+			`${c.verdict && TO_MODEL.has(c.verdict) ? "; told the agent" : ""})`,
 	);
 	// Earlier children are counted, not listed: each re-run would otherwise add another line to the note.
 	if (earlier.length) parts.push(`${earlier.length} verified earlier, unchanged`);
 	const n = checks.length;
-	const note = `Watchdog verified ${n} stopped child${n === 1 ? "" : "ren"} [${fingerprint.slice(0, 12)}]: ${parts.join("; ")}.`;
+	const note =
+		`Watchdog verified ${n} stopped child${n === 1 ? "" : "ren"} [${fingerprint.slice(0, 12)}]: ` +
+		`${parts.join("; ")}.`;
 	const verdicts = [
 		...checks.map((c) => `${c.label} ${c.verdict ?? "unverified"}`),
 		...earlier.map((e) => `${e.label} ${e.verdict}`),
