@@ -90,8 +90,12 @@ export function lspMonitor(repo: () => RunMonitors): Monitor {
 			// How long a warm server waits for the next check before it stops (and the next check is cold).
 			const idle = `stops after ${duration(idleMs)} without a check (lsp.idleMs)`;
 			const lines = enabled ? [...section.lines, idle] : section.lines;
-			const brief = lspBrief(enabled, repo().lsp?.status());
-			return { sections: [{ ...section, lines }], brief: [enabled ? `${brief}; ${idle}` : brief] };
+			// In the short line the idle time comes first: a long last result is what the width may cut.
+			const brief = lspBrief(enabled, repo().lsp?.status()).replace(
+				/^(LSP: [a-z ]+)/,
+				enabled ? `$1 (stops after ${duration(idleMs)} idle)` : "$1",
+			);
+			return { sections: [{ ...section, lines }], brief: [brief] };
 		},
 		shutdown: () => repo().lsp?.shutdown(),
 	};

@@ -198,12 +198,14 @@ it("starts the language server at session start in a TypeScript project, and say
 		await vi.waitFor(
 			async () => {
 				const brief = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
-				expect(brief).toMatch(/LSP: warm, bundled server /);
+				expect(brief).toMatch(/LSP: warm \(stops after 90 s idle\), bundled server /);
 			},
 			{ timeout: 60_000, interval: 250 },
 		);
 		const brief = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
-		expect(brief).toContain("stops after 90 s without a check (lsp.idleMs)");
+		expect(brief).toMatch(/LSP: warm \(stops after 90 s idle\), bundled server /);
+		const all = (await t.command("/subagents-watchdog status --all")).map((n) => n.message).join("\n");
+		expect(all).toContain("stops after 90 s without a check (lsp.idleMs)");
 	} finally {
 		await t.dispose();
 	}
