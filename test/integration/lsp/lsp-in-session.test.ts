@@ -200,7 +200,7 @@ it("starts the language server at session start in a TypeScript project, and say
 				const brief = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
 				expect(brief).toMatch(/LSP: warm \(stops after 90 s idle\), bundled server /);
 			},
-			{ timeout: 60_000, interval: 250 },
+			{ timeout: 45_000, interval: 250 },
 		);
 		const brief = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
 		expect(brief).toMatch(/LSP: warm \(stops after 90 s idle\), bundled server /);
