@@ -4,10 +4,13 @@
 import { createJiti } from "jiti";
 
 const jiti = createJiti(import.meta.url);
-const [command, ...rest] = process.argv.slice(2);
-if (command === "doctor") {
+const argv = process.argv.slice(2);
+if (argv[0] === "fleet") {
+	const { fleetMain } = await jiti.import("../src/fleet/cli.ts");
+	process.exitCode = await fleetMain(argv.slice(1));
+} else if (argv[0] === "doctor") {
 	const { doctor, DOCTOR_USAGE } = await jiti.import("../src/doctor/index.ts");
-	if (rest.length) {
+	if (argv.length > 1) {
 		process.stderr.write(`${DOCTOR_USAGE}\n`);
 		process.exitCode = 2;
 	} else
@@ -18,5 +21,5 @@ if (command === "doctor") {
 		});
 } else {
 	const { main } = await jiti.import("../src/scan/cli.ts");
-	process.exitCode = await main(process.argv.slice(2));
+	process.exitCode = await main(argv);
 }

@@ -32,6 +32,7 @@ const TOPICS: Record<string, [file: string, heading?: string]> = {
 	scan: ["history-and-scan.md", "`pi-watchdog scan`"],
 	security: ["security.md"],
 	"pi-subagents": ["coming-from-pi-subagents.md"],
+	fleet: ["fleet.md"],
 };
 
 export const HELP_TOPICS = Object.keys(TOPICS);

@@ -21,6 +21,7 @@ import { type ChildPort, childPort } from "./child-port.ts";
 import type { Ctx, Entry, HistoryCtx, HistoryLine, Monitor, SettleStage } from "./monitor.ts";
 import type { ToolCall, ToolCallCheck, ToolCallVerdict, ToolEvent } from "./monitor.ts";
 import * as monitors from "./monitors.ts";
+import { liveMonitor } from "./live-step.ts";
 import { permissionCheck } from "./permission-step.ts";
 import { type RunMonitors, startMonitors, warmLsp } from "./repo-monitors.ts";
 import { reviewNow } from "./review-now.ts";
@@ -140,6 +141,8 @@ export class WatchdogSession extends SessionCore {
 			monitors.cadenceMonitor(this.cadence),
 			monitors.launchRulesMonitor(this.launchRules),
 			monitors.trustMonitor(() => this.trust),
+			// The main session is reachable by the fleet view (children are their parent's).
+			...(options.role === "main" ? [this.liveMonitor()] : []),
 		];
 		this.stages = settleStages({
 			role: options.role,
@@ -171,6 +174,15 @@ export class WatchdogSession extends SessionCore {
 		}
 	}
 
+	/** The fleet's mailbox: a message is one more finding for the sink (see live-step.ts). */
+	private liveMonitor(): Monitor {
+		return liveMonitor({
+			agentDir: () => this.location.agentDir(),
+			deliver: (ctx, findings, idle) => this.deliver(ctx, findings, this.settings(ctx).settings, { fleet: true }, idle),
+			policy: (ctx) => this.policy(ctx),
+		});
+	}
+
 	/** What a review needs of this session (the boundary's, the cadence's, the review command's). */
 	private reviewDeps(): ReviewDeps {
 		return {
@@ -192,6 +204,7 @@ export class WatchdogSession extends SessionCore {
 		this.restoreSession(entries);
 		this.rememberModels(ctx);
 		for (const m of this.monitors) m.restore?.(entries);
+		for (const m of this.monitors) m.start?.(ctx);
 		this.run = startMonitors(this.run, ctx.cwd, this.location.configDirName);
 		this.trust = startTrust(this.trustDeps(), ctx, entries, this.run.lsp?.root ?? ctx.cwd);
 		const lsp = this.run.lsp;

@@ -81,6 +81,12 @@ export const SETTING_DESCRIPTIONS: Record<string, string> = {
 	"permissions.timeoutMs":
 		"the permission arbiter's deadline; the rules live in `<agentDir>/extensions/subagent/config.json`",
 	"history.maxBytes": "size of the history log before it becomes `history.1.jsonl`",
+	"fleet.stallMs": "the fleet view: a stopped session quiet this long with its work unfinished is idle",
+	"fleet.dormantMs": "the fleet view: a session quiet this long is dormant (listed, never judged or nudged)",
+	"fleet.model": "the model that judges a fleet pass's idle sessions in one call; `inherit`: the watchdog's",
+	"fleet.notify": "a command that gets each new attention row of the fleet view as one JSON line on stdin",
+	"fleet.cooldownMs": "the least time between two fleet nudges of one session, across passes",
+	"fleet.maxNudges": "fleet nudges of one session without progress before the fleet stops nudging it",
 };
 
 /** Defaults the reference cannot read from DEFAULT_SETTINGS, in words. */

@@ -159,6 +159,16 @@ function layerSchema(obj: ObjectMaker) {
 				.optional(),
 		}).optional(),
 		permissions: obj({ timeoutMs: positiveMs(1000).optional() }).optional(),
+		fleet: obj({
+			stallMs: positiveMs(1000).optional(),
+			dormantMs: positiveMs(60_000).optional(),
+			model: modelRefField.optional(),
+			notify: z
+				.union([z.literal(false), z.string().min(1).max(2000)], { error: "must be false or a command line" })
+				.optional(),
+			cooldownMs: positiveMs(0).optional(),
+			maxNudges: z.int().min(0).max(100).optional(),
+		}).optional(),
 		history: obj({
 			// Below 64 KiB the log would rotate every few reviews and keep next to nothing.
 			maxBytes: z
@@ -229,6 +239,21 @@ export interface WatchdogSettings {
 	/** The permission arbiter's deadline; the rules themselves live in `<agentDir>/extensions/subagent/config.json`. */
 	permissions: { timeoutMs: number };
 	history: { maxBytes: number };
+	/** The machine-wide fleet view (`pi-watchdog fleet`, `/subagents-watchdog fleet`); see docs/fleet.md. */
+	fleet: {
+		/** A stopped session quiet this long with its work unfinished is idle (default 3 minutes). */
+		stallMs: number;
+		/** A session quiet this long is dormant: listed, never judged or nudged (default 24 hours). */
+		dormantMs: number;
+		/** The model that judges a pass's idle sessions in one call (NUDGE or SKIP); inherit: the watchdog's. */
+		model: ModelSetting;
+		/** A command that gets each new attention row as one JSON line on stdin; false: none. */
+		notify: string | false;
+		/** The least time between two nudges of one session, across passes (default 10 minutes). */
+		cooldownMs: number;
+		/** Nudges of one session without progress before the fleet stops nudging it (default 3). */
+		maxNudges: number;
+	};
 }
 
 export const DEFAULT_SETTINGS: WatchdogSettings = {
@@ -268,6 +293,14 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 	rules: { action: "warn", roleModels: {} },
 	permissions: { timeoutMs: 20_000 },
 	history: { maxBytes: 10_485_760 },
+	fleet: {
+		stallMs: 180_000,
+		dormantMs: 86_400_000,
+		model: "inherit",
+		notify: false,
+		cooldownMs: 600_000,
+		maxNudges: 3,
+	},
 };
 
 /** Paths whose values are open-ended maps: their children are keyed by role, not by schema. */

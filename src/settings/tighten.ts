@@ -86,6 +86,7 @@ function judge(below: WatchdogSettings, key: string, value: unknown): Judged {
 	if (role) return judgeRole(below, role[1], role[2], value);
 	const rule = /^rules\.roleModels\.([^.]+)\.(allow|deny|note)$/.exec(key);
 	if (rule) return judgeRule(below.rules.roleModels[rule[1]], rule[2] as keyof RoleRule, value);
+	if (key.startsWith("fleet.")) return refuse("the fleet view is machine-wide: set it in your own settings");
 	if (SWITCHES.has(key)) return value === true ? take : refuse("would turn off what your settings leave on");
 	const change = `${String(was)} → ${String(value)}`;
 	const order = ORDERED[key];
