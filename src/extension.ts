@@ -23,6 +23,8 @@ import { registerHeadlessFlags } from "./headless/index.ts";
 import { guarded, present, quietly, renderFindings, renderQuestion } from "./host/index.ts";
 import { type WatchdogOptions, WatchdogSession } from "./session/index.ts";
 
+const SETTINGS_POLL_MS = 2_000;
+
 /** Pi's extension factory for one watchdog: the main session's, or a child's (role, parent). */
 export function createWatchdogExtension(options: WatchdogOptions = { role: "main" }): ExtensionFactory {
 	return (pi: ExtensionAPI) => {
@@ -40,18 +42,32 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 			options,
 		);
 
-		const refreshUi = (ctx: ExtensionContext) => {
+		// The footer's word as last set here; `changesOnly` leaves it alone when it is the same (a poll must not
+		// flood an RPC client with status requests, nor overwrite "reviewing" with the same state).
+		let shown: string | undefined | null = null;
+		const refreshUi = (ctx: ExtensionContext, changesOnly = false) => {
 			const notice = watchdog.settingsNotice(ctx);
 			if (notice) present(ctx, notice, "warning");
-			if (ctx.mode === "tui" || ctx.mode === "rpc")
-				quietly(() => ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx)));
+			if (ctx.mode !== "tui" && ctx.mode !== "rpc") return;
+			const label = watchdog.statusLabel(ctx);
+			if (changesOnly && label === shown) return;
+			shown = label;
+			quietly(() => ctx.ui.setStatus("watchdog", label));
 		};
+		// Settings files edited between prompts (an error made or fixed) reach the footer and the notices
+		// within seconds, not at the next prompt: one stat per settings file each time.
+		let poll: ReturnType<typeof setInterval> | undefined;
 
 		pi.on(
 			"session_start",
 			guarded("session start", (_event, ctx) => {
 				watchdog.sessionStart(ctx);
 				refreshUi(ctx);
+				clearInterval(poll);
+				if (options.role === "main") {
+					poll = setInterval(() => quietly(() => refreshUi(ctx, true)), SETTINGS_POLL_MS);
+					poll.unref();
+				}
 				if (options.role === "main") void cleanStaleRuns(getAgentDir(), ctx.cwd).catch(() => {});
 			}),
 		);
@@ -66,7 +82,10 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 		);
 		pi.on(
 			"agent_start",
-			guarded("run start", (_event, ctx) => watchdog.agentStart(ctx)),
+			guarded("run start", (_event, ctx) => {
+				refreshUi(ctx, true);
+				return watchdog.agentStart(ctx);
+			}),
 		);
 		pi.on(
 			"turn_end",
@@ -102,8 +121,7 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 			guarded("boundary review", async (event, ctx) => {
 				const result = await watchdog.beforeSettle(ctx, event);
 				// The footer's word must never cost the boundary its result (the review's record, findings, continue).
-				if (ctx.mode === "tui" || ctx.mode === "rpc")
-					quietly(() => ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx)));
+				quietly(() => refreshUi(ctx));
 				return result;
 			}),
 		);
@@ -113,7 +131,10 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 		);
 		pi.on(
 			"session_shutdown",
-			guarded("shutdown", (event, ctx) => watchdog.shutdown(ctx, event.reason)),
+			guarded("shutdown", (event, ctx) => {
+				clearInterval(poll);
+				return watchdog.shutdown(ctx, event.reason);
+			}),
 		);
 
 		pi.registerMessageRenderer<{ findings?: Finding[] }>(FINDING_MESSAGE, (message, renderOptions, theme) =>
@@ -157,7 +178,7 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 				watchdog.rememberModels(ctx);
 				const outcome = await runCommand(watchdog, args, ctx);
 				present(ctx, outcome.text, outcome.level);
-				if (outcome.changed) refreshUi(ctx);
+				refreshUi(ctx, !outcome.changed);
 			}),
 		});
 

@@ -5,6 +5,7 @@ import { check, configure, recommend } from "./controls.ts";
 import { runFleet } from "./fleet-command.ts";
 import { historyEnv, runHistory } from "./history-command.ts";
 import type { Level } from "../host/index.ts";
+import { helpFor, helpIndex, packageDocs } from "./help.ts";
 import { setPolicy } from "./policy.ts";
 import { showTestFinding } from "./test-finding.ts";
 import { parseCommand, USAGE } from "./watchdog-command.ts";
@@ -26,7 +27,7 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 		case "status":
 			return say(watchdog.statusText(ctx, op.level));
 		case "help":
-			return say(USAGE);
+			return say(op.topic ? helpFor(op.topic, packageDocs()) : helpIndex(USAGE));
 		case "error":
 			return say(`Watchdog: ${op.message}`, "error");
 		case "recommend":

@@ -2,6 +2,7 @@
 // the parsed operation against the watchdog.
 import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/index.ts";
 import type { ConfigureRequest, ConfigureScope } from "../settings/index.ts";
+import { HELP_TOPICS } from "./help.ts";
 import { completeHistory, HISTORY_USAGE, type HistoryRequest, parseHistoryArgs } from "./history-args.ts";
 
 export const COMMAND_NAME = "subagents-watchdog";
@@ -19,7 +20,7 @@ export type CommandOp =
 	| { kind: "settings-accept" }
 	| { kind: "test"; severity: "concern" | "blocker"; text: string }
 	| { kind: "trust" }
-	| { kind: "help" }
+	| { kind: "help"; topic?: string }
 	| { kind: "error"; message: string };
 
 export const USAGE = [
@@ -51,6 +52,8 @@ export const USAGE = [
 		`during an agent run (it lowers oversight) take effect`,
 	`/${COMMAND_NAME} test concern|blocker [text]   show a sample finding, marked ` +
 		`as a test, the way findings reach you (never sent to the agent)`,
+	`/${COMMAND_NAME} help [topic]             the documentation on a topic, or a setting's ` +
+		`key (e.g. help lsp.idleMs)`,
 	`/${COMMAND_NAME} trust                    trust the project's own files (settings, ` +
 		`WATCHDOG.md, agents, language server) as they are now, for this session`,
 ].join("\n");
@@ -64,7 +67,8 @@ export function parseCommand(args: string): CommandOp {
 			return { kind: "status", level: rest[0] === "--all" ? "all" : "settings" };
 		return { kind: "error", message: `status takes --all or --settings, not "${rest.join(" ")}"` };
 	}
-	if (first === "help" || first === "--help" || first === "-h") return { kind: "help" };
+	if (first === "help" || first === "--help" || first === "-h")
+		return rest.length ? { kind: "help", topic: rest.join(" ") } : { kind: "help" };
 	if (first === "recommend-model") return rest.length ? tooMany(first) : { kind: "recommend" };
 	if (first === "check") {
 		if (rest.length === 0) return { kind: "check" };
@@ -212,6 +216,7 @@ const TOP: Array<[string, string]> = [
 	["settings", "accept a held-back settings-file change"],
 	["test", "show a sample finding (concern or blocker), marked as a test"],
 	["trust", "trust the project's own files as they are now"],
+	["help", "the documentation on a topic"],
 ];
 
 /** Completes the whole argument text; `models` are the known model refs for `model …`. */
@@ -261,6 +266,7 @@ export function completeArguments(prefix: string, models: readonly string[]): Co
 						["blocker", "a sample blocker"],
 					]
 				: [];
+	else if (done[0] === "help") options = done.length === 1 ? HELP_TOPICS.map((t): [string, string] => [t, ""]) : [];
 	else if (done[0] === "check")
 		options = done.length === 1 ? [["--offline", "only resolve the model and its credentials"]] : [];
 	else if (isSettingHead(done)) options = TOP.filter(([v]) => ["on", "off", "model", "thinking"].includes(v));

@@ -60,6 +60,7 @@ export interface LspCheckResult {
 	skipped?: string;
 }
 
+const NOTHING = Promise.resolve();
 const none = (skipped: string): LspCheckResult => ({ findings: [], diagnostics: [], checked: [], skipped });
 /**
  * Edits in one burst (a turn's parallel calls) are handed over at once but checked together
@@ -87,6 +88,8 @@ export class LspManager {
 	private idleTimer?: ReturnType<typeof setTimeout>;
 	private info: Omit<LspStatus, "state" | "server" | "pid" | "rssKb"> = { filesChecked: 0, infos: 0, hints: 0 };
 	private everStarted = false;
+	/** A start ahead of the first check (session start); a check waits for it rather than start a second server. */
+	private starting?: Promise<void>;
 	/** What the last server said about its TypeScript (kept for status when it is cold). */
 	private lastReported?: { version: string; source: string };
 	/** No server was found at the last check. */
@@ -148,6 +151,7 @@ export class LspManager {
 			return none(`the language server is unavailable: ${found.reason}`);
 		}
 		if (this.failure) return none(`the language server failed earlier this session: ${this.failure}`);
+		await this.starting;
 		const started = Date.now();
 		const deadline = started + settings.timeoutMs;
 		try {
@@ -299,6 +303,20 @@ export class LspManager {
 		clearTimeout(this.prefetchTimer);
 		this.prefetchTimer = undefined;
 		this.queued.clear();
+	}
+
+	/** Starts the server now (session start) so the first review finds it warm; a failure is silent (a check retries). */
+	start(settings: LspSettings, trusted = false): Promise<void> {
+		const found = locateServer(this.root, trusted, this.locateOptions);
+		if (this.server?.alive || this.failure || this.starting || "reason" in found) return this.starting ?? NOTHING;
+		this.launchKey = launchKey(found); // no server runs yet: the choice the first check would make
+		this.located = found;
+		const started = LspServer.start(launchOf(found), this.root, settings.timeoutMs).then((server) => {
+			[this.server, this.answers, this.everStarted] = [server, new ServerAnswers(server), true];
+			this.armIdle(settings.idleMs);
+		});
+		this.starting = started.catch(() => {}).finally(() => (this.starting = undefined));
+		return this.starting;
 	}
 
 	/** Stops the server (idle, session end). It starts again on the next check. */

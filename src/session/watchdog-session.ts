@@ -25,7 +25,7 @@ import type { ToolCall, ToolCallCheck, ToolCallVerdict, ToolEvent } from "./moni
 import * as monitors from "./monitors.ts";
 import { liveMonitor } from "./live-step.ts";
 import { permissionCheck } from "./permission-step.ts";
-import { type RunMonitors, startMonitors } from "./repo-monitors.ts";
+import { type RunMonitors, startMonitors, warmLsp } from "./repo-monitors.ts";
 import { reviewNow } from "./review-now.ts";
 import type { ReviewDeps } from "./review-steps.ts";
 import { type SettleEvent, settleRun } from "./settle.ts";
@@ -33,7 +33,7 @@ import { settleMark } from "./settle-timing.ts";
 import { SessionCore } from "./session-core.ts";
 import { settleStages } from "./settle-stages.ts";
 import { type StatusLevel, statusView } from "./status-view.ts";
-import { startTrust, trustNow } from "./trust-step.ts";
+import { lspTrusted, startTrust, trustNow } from "./trust-step.ts";
 import type { WatchdogHost, WatchdogOptions } from "./options.ts";
 
 export { SESSION_SETTINGS_ENTRY } from "./session-core.ts";
@@ -175,6 +175,7 @@ export class WatchdogSession extends SessionCore {
 				settings: (ctx: Ctx) => this.settings(ctx),
 				parentSettings: options.parentSettings,
 				reviewer: (ctx: Ctx) => this.reviewer(ctx),
+				sessionModel: (ctx: Ctx) => this.sessionModel(ctx),
 				record,
 			};
 			this.toolCallChecks.push(permissionCheck(deps, options.permissions as PermissionPolicy));
@@ -215,6 +216,8 @@ export class WatchdogSession extends SessionCore {
 		this.run = startMonitors(this.run, ctx.cwd, this.location.configDirName);
 		this.trust = startTrust(this.trustDeps(), ctx, entries, this.run.lsp?.root ?? ctx.cwd);
 		if (this.options.role === "main") this.headless.start(ctx);
+		const lsp = this.run.lsp;
+		if (this.options.role === "main") warmLsp(lsp, this.settings(ctx), () => lspTrusted(this.trust, lsp?.root ?? ""));
 	}
 
 	/** A real user prompt (typed, or sent over RPC; never another extension's message). */

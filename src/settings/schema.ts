@@ -16,14 +16,14 @@ export const MAX_RULE_PATTERNS = 64;
 type ObjectMaker = typeof z.strictObject;
 
 // A bare id (pi-subagents' form, `claude-opus-4-8[:high]`) is resolved against Pi's models when the session reads it.
-const modelRefField = z.string().refine((v) => v === "inherit" || parseModelRef(v).ok || isBareModelId(v), {
+export const modelRefField = z.string().refine((v) => v === "inherit" || parseModelRef(v).ok || isBareModelId(v), {
 	error:
 		'must be "inherit", a model reference provider/id[:thinking] (e.g. anthropic/claude-opus-4-8:high), ' +
 		"or a bare model id",
 });
 const THINKING_RULE = `must be one of ${THINKING_LEVELS.join(", ")} or inherit (false: off)`;
 // `false` is pi-subagents' spelling of off.
-const thinkingField = z.union(
+export const thinkingField = z.union(
 	[z.literal(false).transform(() => "off" as const), z.enum([...THINKING_LEVELS, "inherit"])],
 	{ error: THINKING_RULE },
 );
@@ -31,7 +31,7 @@ const positiveMs = (min: number) =>
 	z.int({ error: "must be a whole number of milliseconds" }).min(min, { error: `must be at least ${min} ms` });
 const CADENCE_RULE = "must be 0, false or null (off), or a whole number of tool results of at least 5";
 // `null` is pi-subagents' spelling of off.
-const cadenceEvery = z.union(
+export const cadenceEvery = z.union(
 	[
 		z.literal(0),
 		z.literal(false),

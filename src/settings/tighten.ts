@@ -150,6 +150,24 @@ function thinking(was: unknown, value: unknown): Judged {
 	return refuse("would lower or unfix the reviewer's thinking");
 }
 
+/** What a project's settings may do with `key` (dotted; `<role>` for a role), in words, for the settings reference. */
+export function projectRule(key: string): string {
+	if (NEUTRAL.has(key)) return "any value";
+	const field = /^children\.overrides\.<role>\.(.+)$/.exec(key)?.[1] ?? key;
+	const rule = /^rules\.roleModels\.<role>\.(allow|deny|note)$/.exec(key)?.[1];
+	if (rule === "deny") return "added to yours";
+	if (rule === "allow") return "only narrower than yours";
+	if (rule === "note") return "only where you have none";
+	if (SWITCHES.has(key) || field === "enabled") return "only `true`";
+	const order = ORDERED[key];
+	if (order) return `only towards \`${order.at(-1)}\``;
+	if (field.endsWith("cadence.everyNTools")) return "only more often";
+	if (LOWER.has(key)) return "only lower";
+	if (HIGHER.has(key)) return "only higher";
+	if (field.endsWith("thinking")) return "only higher";
+	return "no";
+}
+
 function refuse(why: string): Judged {
 	return { take: false, why };
 }

@@ -94,6 +94,7 @@ describe("/subagents-watchdog arguments", () => {
 			"settings",
 			"test",
 			"trust",
+			"help",
 		]);
 		expect(completeArguments("settings ", [])?.map((c) => c.value)).toEqual(["settings accept"]);
 		expect(parseCommand("settings accept")).toEqual({ kind: "settings-accept" });
