@@ -8,7 +8,7 @@ import { CONFIG_DIR_NAME, type ExtensionFactory, type ModelRuntime } from "@eare
 import type { ChildBlockers, Finding, ParentChannel, ParentUser } from "../findings/index.ts";
 import type { TrustSnapshot } from "../host/index.ts";
 import type { PermissionPolicy } from "../permissions/index.ts";
-import { childTrust } from "../session/index.ts";
+import { boundedTimeout, childLineage, childTrust, type Lineage, type TreeSlots } from "../session/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
 import { runChildSession } from "./child-session.ts";
 import type { LaunchEnv, WorktreeOps } from "./launch.ts";
@@ -37,6 +37,10 @@ export interface ChildEnvSpec {
 	user?: ParentUser;
 	onFindings?(label: string, role: string, findings: Finding[]): void;
 	onSettled?(label: string, state: ChildBlockers): void;
+	/** The launching session's place in the tree: each child starts one level below it. */
+	lineage: Lineage;
+	/** The tree's concurrency budget: each child holds a slot while it runs. */
+	slots?: TreeSlots;
 }
 
 export function childLaunchEnv(spec: ChildEnvSpec): LaunchEnv {
@@ -66,38 +70,81 @@ export function childLaunchEnv(spec: ChildEnvSpec): LaunchEnv {
 		...(spec.isolate ? { isolate: true } : {}),
 		worktrees: spec.worktrees,
 		findingsOf: (label) => kept.get(label) ?? { findings: [], blockers: none() },
-		run: (child, task, cwd, hooks) => {
+		run: async (child, task, cwd, hooks) => {
 			const m = spec.models.get(child.label);
 			if (!m) throw new Error("no model");
-			const role = child.agent.name;
-			const watchdog = spec.childWatchdog({
-				role,
-				parent: channel(child.label, role),
-				parentSettings: spec.settings,
-				runId: spec.runId,
-				task,
-				project: spec.project,
-				...(m.permissions ? { permissions: m.permissions } : {}),
-				trust: childTrust(spec.trust, cwd, spec.runDir, spec.agentDir, CONFIG_DIR_NAME),
-			});
-			return runChildSession(
-				{
-					agent: child.agent,
-					task,
-					cwd,
-					projectCwd: spec.project,
-					projectTrusted: spec.projectTrusted,
-					agentDir: spec.agentDir,
-					model: m.model,
-					thinking: m.thinking,
-					timeoutMs: child.step.timeoutMs ?? settings.children.timeoutMs,
-					modelRuntime: spec.runtime,
-					watchdog,
-					...(spec.session.dir ? { sessionDir: spec.session.dir } : {}),
-					...(spec.session.file ? { parentSessionFile: spec.session.file } : {}),
-				},
-				hooks,
-			);
+			const release = await spec.slots?.acquire(hooks.signal);
+			if (spec.slots && !release) return { ...NOT_STARTED };
+			try {
+				return await runOne(child, task, cwd, hooks, m);
+			} finally {
+				release?.();
+			}
 		},
 	};
+
+	function runOne(
+		child: Parameters<LaunchEnv["run"]>[0],
+		task: string,
+		cwd: string,
+		hooks: Parameters<LaunchEnv["run"]>[3],
+		m: { model: Model<Api>; thinking: ThinkingLevel; permissions?: PermissionPolicy },
+	) {
+		const role = child.agent.name;
+		const now = Date.now();
+		// The tree's deadline (the main session's launch) bounds every child below it.
+		const timeoutMs = boundedTimeout(spec.lineage, child.step.timeoutMs ?? settings.children.timeoutMs, now);
+		let held = true;
+		const watchdog = spec.childWatchdog({
+			lineage: childLineage(spec.lineage, child.label, child.agent.maxDepth, timeoutMs, now),
+			...(spec.slots ? { slots: spec.slots } : {}),
+			lendSlot: () => {
+				if (!held || !spec.slots) return undefined;
+				held = false;
+				const loan = spec.slots.lend();
+				return {
+					take: async (signal?: AbortSignal) => {
+						await loan.take(signal);
+						held = true;
+					},
+				};
+			},
+			role,
+			parent: channel(child.label, role),
+			parentSettings: spec.settings,
+			runId: spec.runId,
+			task,
+			project: spec.project,
+			...(m.permissions ? { permissions: m.permissions } : {}),
+			trust: childTrust(spec.trust, cwd, spec.runDir, spec.agentDir, CONFIG_DIR_NAME),
+		});
+		return runChildSession(
+			{
+				agent: child.agent,
+				task,
+				cwd,
+				projectCwd: spec.project,
+				projectTrusted: spec.projectTrusted,
+				agentDir: spec.agentDir,
+				model: m.model,
+				thinking: m.thinking,
+				timeoutMs,
+				modelRuntime: spec.runtime,
+				watchdog,
+				...(spec.session.dir ? { sessionDir: spec.session.dir } : {}),
+				...(spec.session.file ? { parentSessionFile: spec.session.file } : {}),
+			},
+			hooks,
+		);
+	}
 }
+
+/** A child the stopped launch never started (it waited for a slot of the tree's concurrency). */
+const NOT_STARTED = {
+	status: "stopped" as const,
+	answer: "",
+	toolCalls: 0,
+	tokens: 0,
+	cost: 0,
+	notices: [] as string[],
+};

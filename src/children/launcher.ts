@@ -41,7 +41,8 @@ export async function launchForeground(
 	);
 	const dir = makeRunDir(deps.agentDir, runId);
 	// What a child tells or asks the user reaches this session's user (its own UI reaches nobody).
-	const user: ParentUser = {
+	// A nested child's user is the main session's, handed down; its own UI reaches nobody.
+	const user: ParentUser = watchdog.options.parent?.user ?? {
 		mode: ctx.mode,
 		notify: (text, level) => present(ctx, text, level),
 		saved: (path, mutate) => watchdog.ownWrite(path, mutate),
@@ -100,7 +101,11 @@ export async function launchForeground(
 		onFindings: (label, role, findings) =>
 			watchdog.port.findings(findings.map((finding) => ({ finding, role, runId, child: label }))),
 		onSettled: (label, state) => watchdog.port.settled(`${runId}/${label}`, state),
+		lineage: watchdog.lineage,
+		slots: watchdog.treeSlots(watchdog.settings(ctx).settings.children.concurrency),
 	});
+	// A child waiting on its own children lends them its slot of the tree's concurrency.
+	const lent = watchdog.options.lendSlot?.();
 	const live = new AbortController();
 	const forward = () => live.abort();
 	signal?.addEventListener("abort", forward, { once: true });
@@ -143,6 +148,7 @@ export async function launchForeground(
 	} finally {
 		signal?.removeEventListener("abort", forward);
 		unregister();
+		await lent?.take(signal);
 		try {
 			if (ctx.hasUI) ctx.ui.setStatus("watchdog-children", undefined);
 		} catch {

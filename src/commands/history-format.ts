@@ -30,7 +30,7 @@ export function formatHistory(listing: HistoryListing): string {
 	const sourceWidth = Math.max(...listing.events.map((e) => sourceOf(e).length));
 	const rows = listing.events.map(
 		(e) =>
-			`${localTime(e.at)}  ${e.kind.padEnd(kindWidth)}  ${sourceOf(e).padEnd(sourceWidth)}  ${describeEvent(e)}${e.role ? ` (child ${e.role}, run ${e.run ?? "?"})` : ""}`,
+			`${localTime(e.at)}  ${e.kind.padEnd(kindWidth)}  ${sourceOf(e).padEnd(sourceWidth)}  ${describeEvent(e)}${e.role ? ` (child ${e.path ?? e.role}, run ${e.run ?? "?"})` : ""}`,
 	);
 	return [header, ...rows, ...notes].join("\n");
 }

@@ -35,6 +35,8 @@ export interface HistoryBase {
 	/** A child's events: its role and the launch it ran in. */
 	role?: string;
 	run?: string;
+	/** A nested child's labels from the main session down ("worker > tester"); absent for a child of the main session. */
+	path?: string;
 }
 
 export interface ReviewEvent extends HistoryBase {

@@ -55,10 +55,21 @@ export function matches(event: HistoryEvent, filter: HistoryFilter): boolean {
 	if (
 		filter.sources?.length &&
 		!filter.sources.includes(sourceOf(event)) &&
-		!(event.role !== undefined && filter.sources.includes(event.role))
+		!(event.role !== undefined && filter.sources.includes(event.role)) &&
+		!(event.path !== undefined && filter.sources.some((s) => pathMatches(event.path as string, s)))
 	)
 		return false;
 	return true;
+}
+
+/** `worker > tester` is asked for by its whole path, spaces around `>` or not. */
+function pathMatches(path: string, wanted: string): boolean {
+	const fold = (p: string) =>
+		p
+			.split(">")
+			.map((part) => part.trim())
+			.join(">");
+	return wanted.includes(">") && fold(path) === fold(wanted);
 }
 
 /** The raw-text tests a line must pass before it is worth parsing. */

@@ -35,4 +35,5 @@ export {
 	type PermissionPolicy,
 	type PermissionRule,
 	type RuleSet,
+	under,
 } from "./rules.ts";
