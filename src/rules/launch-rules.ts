@@ -66,7 +66,10 @@ function firstMatch(
 ): { pattern: string; invalid?: string } | undefined {
 	for (const pattern of patterns) {
 		let glob = globs.get(pattern);
-		if (!glob) globs.set(pattern, (glob = compileStarGlob(pattern)));
+		if (!glob) {
+			glob = compileStarGlob(pattern);
+			globs.set(pattern, glob);
+		}
 		if (!glob.ok) return { pattern, invalid: glob.error };
 		if (names.some((n) => glob.matches(n))) return { pattern };
 	}
@@ -145,9 +148,7 @@ export function blockedText(verdict: LaunchVerdict): string {
  * the children it covers named together. High importance: a warning the model never sees
  * would be no warning.
  */
-export function warnFindings(
-	broken: readonly RuleDecision[],
-): Array<{
+export function warnFindings(broken: readonly RuleDecision[]): Array<{
 	summary: string;
 	evidence: string;
 	recommendedAction: string;
