@@ -12,6 +12,7 @@ import { boundedTimeout, childLineage, childTrust, type Lineage, type TreeSlots 
 import type { ResolvedSettings } from "../settings/index.ts";
 import { runChildSession } from "./child-session.ts";
 import type { LaunchEnv, WorktreeOps } from "./launch.ts";
+import type { BelowRun } from "./launch-result.ts";
 import type { ChildWatchdogOptions } from "./launch-agents.ts";
 
 export interface ChildEnvSpec {
@@ -45,11 +46,11 @@ export interface ChildEnvSpec {
 
 export function childLaunchEnv(spec: ChildEnvSpec): LaunchEnv {
 	const none = (): ChildBlockers => ({ blockers: [], stalemate: false });
-	const kept = new Map<string, { findings: Finding[]; blockers: ChildBlockers }>();
+	const kept = new Map<string, { findings: Finding[]; blockers: ChildBlockers; below: BelowRun[] }>();
 	const keep = (label: string) => {
 		let k = kept.get(label);
 		if (!k) {
-			k = { findings: [], blockers: none() };
+			k = { findings: [], blockers: none(), below: [] };
 			kept.set(label, k);
 		}
 		return k;
@@ -64,6 +65,9 @@ export function childLaunchEnv(spec: ChildEnvSpec): LaunchEnv {
 			keep(label).blockers = state;
 			spec.onSettled?.(label, state);
 		},
+		ended(runId, results) {
+			keep(label).below.push({ runId, results: results as BelowRun["results"] });
+		},
 	});
 	const { settings } = spec.settings();
 	return {
@@ -72,7 +76,7 @@ export function childLaunchEnv(spec: ChildEnvSpec): LaunchEnv {
 		runDir: spec.runDir,
 		...(spec.isolate ? { isolate: true } : {}),
 		worktrees: spec.worktrees,
-		findingsOf: (label) => kept.get(label) ?? { findings: [], blockers: none() },
+		findingsOf: (label) => kept.get(label) ?? { findings: [], blockers: none(), below: [] },
 		run: async (child, task, cwd, hooks) => {
 			const m = spec.models.get(child.label);
 			if (!m) throw new Error("no model");

@@ -49,7 +49,7 @@ export function describeEvent(event: HistoryEvent): string {
 		}
 		case "finding": {
 			const head = [`${event.importance}/${event.severity}`, ...(event.category ? [event.category] : [])].join(" · ");
-			return `${head} · ${short(event.summary, 200)} → ${event.fate}`;
+			return `${head} · ${short(event.summary, 200)} → ${event.fate}${event.child ? ` (from ${event.child})` : ""}`;
 		}
 		case "loop-resolved":
 			return short(event.summary, 200);

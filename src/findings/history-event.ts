@@ -67,6 +67,8 @@ export interface FindingEvent extends HistoryBase {
 	/** An excerpt, at most 300 characters. */
 	evidence: string;
 	fate: FindingFate;
+	/** In a parent's log: the child it rose from, by its path below this session ("lead > tester"). */
+	child?: string;
 }
 
 export interface LoopResolvedEvent extends HistoryBase {

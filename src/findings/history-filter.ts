@@ -56,20 +56,25 @@ export function matches(event: HistoryEvent, filter: HistoryFilter): boolean {
 		filter.sources?.length &&
 		!filter.sources.includes(sourceOf(event)) &&
 		!(event.role !== undefined && filter.sources.includes(event.role)) &&
-		!(event.path !== undefined && filter.sources.some((s) => pathMatches(event.path as string, s)))
+		!filter.sources.some((s) => pathMatches(event.path, s) || pathMatches(childOf(event), s))
 	)
 		return false;
 	return true;
 }
 
 /** `worker > tester` is asked for by its whole path, spaces around `>` or not. */
-function pathMatches(path: string, wanted: string): boolean {
+function pathMatches(path: string | undefined, wanted: string): boolean {
 	const fold = (p: string) =>
 		p
 			.split(">")
 			.map((part) => part.trim())
 			.join(">");
-	return wanted.includes(">") && fold(path) === fold(wanted);
+	return path !== undefined && wanted.includes(">") && fold(path) === fold(wanted);
+}
+
+/** The child a finding rose from, in a parent's log. */
+function childOf(event: HistoryEvent): string | undefined {
+	return event.kind === "finding" ? event.child : undefined;
 }
 
 /** The raw-text tests a line must pass before it is worth parsing. */

@@ -48,6 +48,8 @@ export interface ParentChannel {
 	user?: ParentUser;
 	/** After each boundary review of the child: the blockers it left open, and whether it stalemated. */
 	settled?(state: { blockers: Finding[]; stalemate: boolean }): void;
+	/** A launch of the child's own ended: its children's results, for the tree's verification above. */
+	ended?(runId: string, results: unknown[]): void;
 }
 
 export interface SinkDeps {

@@ -113,7 +113,8 @@ export class WatchdogSession extends SessionCore {
 			record,
 		});
 		const { sink, subtree, children } = this;
-		this.port = childPort({ sink, subtree, children, settings: (ctx) => this.settings(ctx) });
+		const { parent } = options;
+		this.port = childPort({ sink, subtree, children, parent, settings: (ctx) => this.settings(ctx) });
 		const reviewDeps = this.reviewDeps();
 		this.cadence = new Cadence<ExtensionContext>({
 			review: (ctx, cancel) => {

@@ -1,0 +1,87 @@
+// A tree of children through the real `pi --mode rpc` (issue 30): the stopped-subtree
+// verification runs over the whole tree once it is at rest and names the path to an unproven
+// leaf with a re-run call the parent can make; a grandchild's findings rise level by level
+// through each parent's sink, and history names the path they came down.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeGitRepo } from "../../support/git.ts";
+import { launchTask, nestedScript, writeAgent } from "../../support/nested-cli.ts";
+import type { ChatRequest } from "../../support/openai-server.ts";
+import { textOf } from "../../support/openai-server.ts";
+import { type CliSession, cliForEachTest } from "../../support/pi-cli.ts";
+import { wd } from "../../support/settings-files.ts";
+import { callSubagent, firstUser, until } from "../../support/subagent-cli.ts";
+
+const REPO = {
+	"package.json": `${JSON.stringify({ name: "t", private: true, scripts: { test: "node -e \"console.log('1 passed')\"" } })}\n`,
+};
+const allText = (r: ChatRequest) => r.messages.map((m) => textOf(m.content)).join("\n");
+const entries = async (c: CliSession) => (await c.client.getEntries()).entries as any[];
+const history = (c: CliSession) =>
+	readFileSync(join(c.agentDir, "watchdog", "history.jsonl"), "utf8")
+		.trim()
+		.split("\n")
+		.map((l) => JSON.parse(l));
+
+describe("a tree of children through pi --mode rpc", () => {
+	const start = cliForEachTest(() => ({
+		script: nestedScript,
+		cwd: makeGitRepo(REPO),
+		args: ["--tools", "read,bash,edit,write,subagent"],
+		userSettings: wd({ enabled: true, main: { model: "local/reviewer" } }),
+	}));
+
+	it("verifies the tree at rest: the unproven grandchild is named by its path, with a re-run call for the parent", async () => {
+		const c = await start();
+		writeAgent(c, "worker");
+		writeAgent(c, "tester");
+		const text = await callSubagent(c, {
+			agent: "worker",
+			task: launchTask({ agent: "tester", task: "CLAIM the tests pass" }),
+		});
+		expect(text).toMatch(/## worker \(worker, local\/main\): done/);
+		await until("the verification", async () =>
+			(await entries(c)).some((e) => e.customType === "watchdog-verification"),
+		);
+		const [verification] = (await entries(c)).filter((e) => e.customType === "watchdog-verification");
+		expect(verification.data.verdicts).toBe("worker > tester unproven");
+		const toldAt = () =>
+			c.server.requests.find(
+				(r) => firstUser(r).startsWith("call ") && allText(r).includes("The watchdog verified the child agents"),
+			);
+		await until("the parent's model to be told", async () => toldAt() !== undefined);
+		const told = allText(toldAt() as ChatRequest);
+		expect(told).toMatch(/worker > tester \(run \S+\): claim not backed by its own log: "All tests pass\."/);
+		expect(told).toMatch(
+			/Re-run worker > tester from here with this instruction \(worker has ended, so it cannot re-run it; launch the tester agent yourself\): subagent\(\{"agent":"tester","task":"CLAIM the tests pass/,
+		);
+		// the worker itself launched and reported; only the leaf is verified
+		expect(verification.data.children.map((ch: { label: string }) => ch.label)).toEqual(["worker > tester"]);
+	});
+
+	it("a grandchild's findings rise through each parent's sink, and history names the path", async () => {
+		const c = await start();
+		writeAgent(c, "worker");
+		writeAgent(c, "tester");
+		// every watchdog on, and hands off: findings are shown and rise, none moves a model on
+		await c.run(`/subagents-watchdog session children on`);
+		await c.run(`/subagents-watchdog policy handsoff`);
+		await callSubagent(c, { agent: "worker", task: launchTask({ agent: "tester", task: "CLAIM the tests pass" }) });
+		const lines = history(c);
+		// the tester's own lines carry its path
+		const testerLines = lines.filter((l) => l.role === "tester");
+		expect(testerLines.length).toBeGreaterThan(0);
+		expect(new Set(testerLines.map((l) => l.path))).toEqual(new Set(["worker > tester"]));
+		// its claims finding, as the worker's sink and then the main session's saw it
+		const claims = lines.filter((l) => l.kind === "finding" && l.source === "claims");
+		const where = claims.map((l) => `${l.role ?? "main"}: ${l.child ?? "-"}`);
+		expect(where).toContain("tester: -");
+		expect(where).toContain("worker: tester");
+		expect(where).toContain("main: worker > tester");
+		const shown = await c.run("/subagents-watchdog history --source worker>tester");
+		const out = shown.map((n) => n.message).join("\n");
+		expect(out).toMatch(/\(child worker > tester, run \S+\)/);
+		expect(out).toMatch(/\(from worker > tester\)/);
+	});
+});
