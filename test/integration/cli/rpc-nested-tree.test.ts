@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeGitRepo } from "../../support/git.ts";
+import { git, makeGitRepo } from "../../support/git.ts";
 import { launchTask, nestedScript, writeAgent } from "../../support/nested-cli.ts";
 import type { ChatRequest } from "../../support/openai-server.ts";
 import { textOf } from "../../support/openai-server.ts";
@@ -83,5 +83,50 @@ describe("a tree of children through pi --mode rpc", () => {
 		const out = shown.map((n) => n.message).join("\n");
 		expect(out).toMatch(/\(child worker > tester, run \S+\)/);
 		expect(out).toMatch(/\(from worker > tester\)/);
+	});
+});
+
+describe("stopping a tree through pi --mode rpc", () => {
+	const start = cliForEachTest(() => ({
+		script: nestedScript,
+		cwd: makeGitRepo({ "README.md": "hi\n" }),
+		args: ["--tools", "read,bash,edit,write,subagent"],
+	}));
+	const waitsAfterWrite = (c: CliSession, file: string) =>
+		c.server.requests.some(
+			(r) => firstUser(r).startsWith(`WRITE-AND-HANG ${file}`) && r.messages.some((m) => m.role === "tool"),
+		);
+
+	it("Esc on the main session stops the whole tree and keeps what every grandchild wrote", async () => {
+		const c = await start();
+		writeAgent(c, "lead");
+		writeAgent(c, "tester");
+		const hang = (file: string) => ({ agent: "tester", task: `WRITE-AND-HANG ${file}` });
+		await c.client.prompt(
+			`call ${JSON.stringify({
+				tasks: [
+					{ agent: "lead", task: launchTask({ tasks: [hang("a1.txt"), hang("b1.txt")] }) },
+					{ agent: "lead", task: launchTask(hang("c2.txt")) },
+				],
+			})}`,
+		);
+		await until(
+			"every grandchild to write and wait on its model",
+			() => ["a1.txt", "b1.txt", "c2.txt"].every((f) => waitsAfterWrite(c, f)),
+			60_000,
+		);
+		await c.client.abort();
+		await until(
+			"the launch's result",
+			async () => (await entries(c)).some((e) => e.type === "message" && e.message.role === "toolResult"),
+			60_000,
+		);
+		for (const file of ["a1.txt", "b1.txt", "c2.txt"])
+			expect(readFileSync(join(c.cwd, file), "utf8")).toBe(`written by ${file}\n`);
+		await until(
+			"every worktree to be removed",
+			() => git(c.cwd, "worktree", "list").trim().split("\n").length === 1,
+			10_000,
+		);
 	});
 });
