@@ -1,7 +1,8 @@
 // Children that launch children through the real CLI: agent files with the `subagent` tool,
 // and a scripted model where a child's task says what it does ("LAUNCH {json}" makes that
 // launch and reports what it saw; "WRITE f" writes f; "CLAIM" claims tests pass, having run
-// nothing; "WRITE-AND-HANG f" writes f, then its model never answers again).
+// nothing; "WRITE-AND-HANG f" writes f, then its model never answers again; "CONFIGURE {json}"
+// asks for that watchdog.configure and reports what it was told).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ChatRequest, type Reply, subagentCallScript, textOf } from "./openai-server.ts";
@@ -41,6 +42,11 @@ export function nestedScript(request: ChatRequest): Reply {
 	if (launch) {
 		if (seen !== undefined) return { text: `SAW: ${seen}` };
 		return { toolCalls: [{ name: "subagent", args: JSON.parse(launch[1]) }] };
+	}
+	const configure = /^CONFIGURE (\{.*\})$/s.exec(first);
+	if (configure) {
+		if (seen !== undefined) return { text: `TOLD: ${seen}` };
+		return { toolCalls: [{ name: "subagent", args: { action: "watchdog.configure", ...JSON.parse(configure[1]) } }] };
 	}
 	const hang = /^WRITE-AND-HANG (\S+)/.exec(first);
 	if (hang)

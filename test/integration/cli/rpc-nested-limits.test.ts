@@ -103,4 +103,47 @@ describe("nested launches through pi --mode rpc", () => {
 		expect(text).toMatch(/SAW: not launched: a child agent's own launches run in the foreground/);
 		expect(requestsFor(c, "WRITE bg.txt")).toHaveLength(0);
 	});
+
+	it("a grandchild runs under its parent's tool permissions: its own agent file cannot lift a deny", async () => {
+		const c = await start();
+		writeAgent(c, "lead", { permission: "\n  write: deny" });
+		writeAgent(c, "tester", { permission: "\n  write: allow" });
+		const text = await callSubagent(c, {
+			agent: "lead",
+			task: launchTask({ agent: "tester", task: "WRITE denied.txt" }),
+		});
+		expect(text).toMatch(/## tester \(tester, local\/main\): done/);
+		expect(existsSync(join(c.cwd, "denied.txt"))).toBe(false);
+		const told = requestsFor(c, "WRITE denied.txt").at(-1);
+		expect(told?.messages.map((m) => JSON.stringify(m.content)).join("\n")).toMatch(
+			/Blocked by the permission rule \\"write\\": \\"deny\\" \(agent file \S*lead\.md\)/,
+		);
+		expect(history(c).find((l) => l.kind === "permission")).toMatchObject({ role: "tester", decision: "deny" });
+	});
+
+	it("a grandchild's watchdog.configure reaches the main session's user, and one that lowers oversight is refused", async () => {
+		const c = await start();
+		writeAgent(c, "lead");
+		writeAgent(c, "tester");
+		await c.run("/subagents-watchdog on");
+		const before = readFileSync(join(c.agentDir, "settings.json"), "utf8");
+		const notices = await c.run(
+			`call ${JSON.stringify({
+				agent: "lead",
+				task: launchTask({
+					agent: "tester",
+					task: `CONFIGURE ${JSON.stringify({ scope: "user", enabled: false })}`,
+				}),
+			})}`,
+			60_000,
+		);
+		expect(readFileSync(join(c.agentDir, "settings.json"), "utf8")).toBe(before);
+		const refused = notices.find((n) => /Refused a change/.test(n.message ?? ""));
+		expect(refused?.message).toMatch(
+			/^Refused a change the tester child agent asked for, because it lowers the watchdog's oversight: turns the main watchdog off\./,
+		);
+		const entries = (await c.client.getEntries()).entries as any[];
+		const result = entries.filter((e) => e.type === "message" && e.message.role === "toolResult").at(-1);
+		expect(JSON.stringify(result?.message.content)).toMatch(/TOLD: Not changed: [\s\S]*The user has been told/);
+	});
 });
