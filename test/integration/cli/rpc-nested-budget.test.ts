@@ -1,6 +1,8 @@
 // The tree's budgets through the real `pi --mode rpc` (issue 30): `children.concurrency`
 // counts every running descendant, not only one launch's children, and a child waiting on
 // its own launch lends its place to its children, so a full tree never waits on itself.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeGitRepo } from "../../support/git.ts";
 import { launchTask, nestedScript, writeAgent } from "../../support/nested-cli.ts";
@@ -70,5 +72,29 @@ describe("the tree's budgets through pi --mode rpc", () => {
 		// each lead alone may run 2 testers at once; the tree as a whole may run only 2
 		expect(mostAtOnce([...spans.values()])).toBeLessThanOrEqual(2);
 		expect(c.server.requests.filter((r) => firstUser(r).startsWith("NAP "))).toHaveLength(8);
+	});
+});
+
+describe("the tree's deadline through pi --mode rpc", () => {
+	const start = cliForEachTest(() => ({
+		script,
+		cwd: makeGitRepo({ "README.md": "hi\n" }),
+		args: ["--tools", "read,bash,edit,write,subagent"],
+	}));
+
+	it("the main session's launch timeoutMs ends the whole tree, whatever timeout a child gives its own", async () => {
+		const c = await start();
+		writeAgent(c, "lead", {}, "read, subagent");
+		writeAgent(c, "tester", {}, "read, bash, write");
+		const started = Date.now();
+		const text = await callSubagent(c, {
+			agent: "lead",
+			timeoutMs: 4_000,
+			task: launchTask({ agent: "tester", task: "WRITE-AND-HANG late.txt", timeoutMs: 600_000 }),
+		});
+		expect(Date.now() - started).toBeLessThan(60_000);
+		expect(text).toMatch(/## lead \(lead, local\/main\): timed out/);
+		// what the grandchild wrote before the time ran out is kept
+		expect(readFileSync(join(c.cwd, "late.txt"), "utf8")).toBe("written by late.txt\n");
 	});
 });

@@ -6,12 +6,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { git, makeGitRepo } from "../../support/git.ts";
-import { launchTask, nestedScript, writeAgent } from "../../support/nested-cli.ts";
+import { launchTask, nestedScript, requestsFor, writeAgent } from "../../support/nested-cli.ts";
 import type { ChatRequest } from "../../support/openai-server.ts";
 import { textOf } from "../../support/openai-server.ts";
 import { type CliSession, cliForEachTest } from "../../support/pi-cli.ts";
 import { wd } from "../../support/settings-files.ts";
-import { callSubagent, firstUser, until } from "../../support/subagent-cli.ts";
+import { callSubagent, firstUser, runIdOf, until } from "../../support/subagent-cli.ts";
 
 const REPO = {
 	"package.json": `${JSON.stringify({ name: "t", private: true, scripts: { test: "node -e \"console.log('1 passed')\"" } })}\n`,
@@ -128,5 +128,30 @@ describe("stopping a tree through pi --mode rpc", () => {
 			() => git(c.cwd, "worktree", "list").trim().split("\n").length === 1,
 			10_000,
 		);
+	});
+
+	it("a background run carries the depth into its runner, and stop keeps what its grandchild wrote", async () => {
+		const c = await start();
+		writeAgent(c, "lead");
+		writeAgent(c, "tester");
+		const call = (args: Record<string, unknown>) => callSubagent(c, args);
+		const deep = runIdOf(
+			await call({
+				agent: "lead",
+				async: true,
+				task: launchTask({ agent: "lead", task: launchTask({ agent: "tester", task: "WRITE deep.txt" }) }),
+			}),
+		);
+		const refused = await call({ action: "wait", id: deep, timeoutMs: 30_000 });
+		expect(refused).toMatch(/is at depth 2, so its children would be at depth 3/);
+		expect(requestsFor(c, "WRITE deep.txt")).toHaveLength(0);
+		const id = runIdOf(
+			await call({ agent: "lead", async: true, task: launchTask({ agent: "tester", task: "WRITE-AND-HANG bg2.txt" }) }),
+		);
+		await until("the grandchild to write and wait on its model", () => waitsAfterWrite(c, "bg2.txt"), 60_000);
+		await call({ action: "stop", id });
+		const waited = await call({ action: "wait", id, timeoutMs: 30_000 });
+		expect(waited).toMatch(new RegExp(`Run ${id} stopped`));
+		expect(readFileSync(join(c.cwd, "bg2.txt"), "utf8")).toBe("written by bg2.txt\n");
 	});
 });
