@@ -4,7 +4,7 @@
 import type { ExtensionContext, ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import type { ParentChannel } from "../findings/index.ts";
 import type { ProjectTrust, TrustSnapshot } from "../host/index.ts";
-import { childPolicy, type PermissionPolicy, readGlobalRules } from "../permissions/index.ts";
+import { childPolicy, type PermissionPolicy, readGlobalRules, type UserAllowances } from "../permissions/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
 import type { Lineage, TreeSlots, WatchdogSession } from "../session/index.ts";
 import { dirname, isAbsolute, resolve } from "node:path";
@@ -47,6 +47,8 @@ export interface ChildWatchdogOptions {
 	/** The tree's concurrency budget, and the child's own slot to lend its children. */
 	slots?: TreeSlots;
 	lendSlot?: () => { take(signal?: AbortSignal): Promise<void> } | undefined;
+	/** The tree's denied asks the user may allow once. */
+	allowances?: UserAllowances;
 }
 
 export interface LauncherDeps {

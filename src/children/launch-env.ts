@@ -7,7 +7,7 @@ import type { Api, Model } from "@earendil-works/pi-ai";
 import { CONFIG_DIR_NAME, type ExtensionFactory, type ModelRuntime } from "@earendil-works/pi-coding-agent";
 import type { ChildBlockers, Finding, ParentChannel, ParentUser } from "../findings/index.ts";
 import type { TrustSnapshot } from "../host/index.ts";
-import type { PermissionPolicy } from "../permissions/index.ts";
+import type { PermissionPolicy, UserAllowances } from "../permissions/index.ts";
 import { boundedTimeout, childLineage, childTrust, type Lineage, type TreeSlots } from "../session/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
 import { runChildSession } from "./child-session.ts";
@@ -42,6 +42,8 @@ export interface ChildEnvSpec {
 	lineage: Lineage;
 	/** The tree's concurrency budget: each child holds a slot while it runs. */
 	slots?: TreeSlots;
+	/** The tree's denied asks the user may allow once. */
+	allowances?: UserAllowances;
 }
 
 export function childLaunchEnv(spec: ChildEnvSpec): LaunchEnv {
@@ -105,6 +107,7 @@ export function childLaunchEnv(spec: ChildEnvSpec): LaunchEnv {
 		const watchdog = spec.childWatchdog({
 			lineage: childLineage(spec.lineage, child.label, child.agent.maxDepth, timeoutMs, now),
 			...(spec.slots ? { slots: spec.slots } : {}),
+			...(spec.allowances ? { allowances: spec.allowances } : {}),
 			lendSlot: () => {
 				if (!held || !spec.slots) return undefined;
 				held = false;

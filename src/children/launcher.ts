@@ -46,6 +46,14 @@ export async function launchForeground(
 		mode: ctx.mode,
 		notify: (text, level) => present(ctx, text, level),
 		saved: (path, mutate) => watchdog.ownWrite(path, mutate),
+		// The session says it waits while a child waits on the arbiter (the footer in the TUI, a status in RPC).
+		waiting: (text) => {
+			try {
+				if (ctx.hasUI) ctx.ui.setStatus("watchdog-waiting", text);
+			} catch {
+				// a stale context: nothing to show it in
+			}
+		},
 		...(ctx.mode === "tui" && ctx.hasUI
 			? { ask: (title: string, choices: string[]) => ctx.ui.select(title, choices, { signal }) }
 			: {}),
@@ -103,6 +111,7 @@ export async function launchForeground(
 		onSettled: (label, state) => watchdog.port.settled(`${runId}/${label}`, state),
 		lineage: watchdog.lineage,
 		slots: watchdog.treeSlots(watchdog.settings(ctx).settings.children.concurrency),
+		allowances: watchdog.allowances,
 	});
 	// A child waiting on its own children lends them its slot of the tree's concurrency.
 	const lent = watchdog.options.lendSlot?.();

@@ -71,7 +71,9 @@ export function describeEvent(event: HistoryEvent): string {
 						? `arbiter failed (${event.failure ?? "error"})`
 						: event.how === "rule"
 							? "by rule"
-							: `by the arbiter${event.model ? ` ${event.model}` : ""}`;
+							: event.how === "user"
+								? "by the user, once"
+								: `by the arbiter${event.model ? ` ${event.model}` : ""}`;
 			return `${event.tool} ${event.decision === "approve" ? "approved" : "denied"} ${how} · rule ${short(event.rule, 160)} · ${event.latencyMs} ms · ${short(event.reason, 200)}`;
 		}
 		case "rotate": {

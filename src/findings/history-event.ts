@@ -136,7 +136,7 @@ export interface PermissionEvent extends HistoryBase {
 	/** The rule that decided, in words (`"edit": "ask" (global config …)`). */
 	rule: string;
 	decision: "approve" | "deny";
-	how: "rule" | "arbiter" | "reused" | "failure";
+	how: "rule" | "arbiter" | "reused" | "failure" | "user";
 	/** The reason the child was given (the arbiter's, or why it failed). */
 	reason: string;
 	/** Time from the call to the decision. */

@@ -39,6 +39,8 @@ export interface ParentUser {
 	ask?(title: string, choices: string[]): Promise<string | undefined>;
 	/** The child saved a settings change the user made or allowed (the parent's file watch takes it as accepted). */
 	saved?(path: string, mutate: (watchdog: Record<string, unknown>) => void): void;
+	/** A child waits on something only the watchdog or the user can settle (a text), or no longer (undefined). */
+	waiting?(text: string | undefined): void;
 }
 
 /** Where a child's findings go besides its own session. */

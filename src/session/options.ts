@@ -4,7 +4,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { ParentChannel } from "../findings/index.ts";
 import type { TrustSnapshot } from "../host/index.ts";
 import type { Thinking } from "../models/index.ts";
-import type { PermissionPolicy } from "../permissions/index.ts";
+import type { PermissionPolicy, UserAllowances } from "../permissions/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
 import type { Lineage, TreeSlots } from "./lineage.ts";
 import type { ToolCallCheck } from "./monitor.ts";
@@ -31,6 +31,8 @@ export interface WatchdogOptions {
 	slots?: TreeSlots;
 	/** A child's own slot, lent to its children while it waits on a foreground launch. */
 	lendSlot?: () => { take(signal?: AbortSignal): Promise<void> } | undefined;
+	/** The tree's denied asks the user may allow once (the main session makes the book). */
+	allowances?: UserAllowances;
 }
 
 export interface WatchdogHost {

@@ -1,7 +1,14 @@
 // The child permission gate as one of the session's tool-call checks. Its arbiter is the child
 // watchdog: that watchdog's settings, its reviewer model and its history log.
 import type { ReviewerChoice } from "../models/index.ts";
-import { PermissionGate, type PermissionPolicy } from "../permissions/index.ts";
+import {
+	type DeniedAsk,
+	type GateUser,
+	PermissionGate,
+	type PermissionPolicy,
+	type UserAllowances,
+} from "../permissions/index.ts";
+import type { WatchdogOptions } from "./options.ts";
 import { childOffReason, type ResolvedSettings } from "../settings/index.ts";
 import type { Ctx, HistoryCtx, HistoryLine, ToolCallCheck } from "./monitor.ts";
 
@@ -12,6 +19,33 @@ export interface PermissionDeps {
 	parentSettings?: () => ResolvedSettings;
 	reviewer(ctx: Ctx): ReviewerChoice;
 	record(ctx: HistoryCtx, line: HistoryLine): void;
+	user?: GateUser;
+}
+
+/**
+ * The user's word over this child's arbiter: the tree's book, this child in it, and the
+ * parent's user to tell of a denial and of the wait. Print mode has nobody to allow anything.
+ */
+export function gateUser(book: UserAllowances, options: WatchdogOptions, path: readonly string[]): GateUser {
+	const user = options.parent?.user;
+	const who = path.length ? path.join(" > ") : options.role;
+	const canAllow = user && user.mode !== "print" && user.mode !== "json";
+	return {
+		book,
+		child: `${options.runId ?? ""}/${who}`,
+		who,
+		...(canAllow
+			? {
+					tell: (d: DeniedAsk) =>
+						user.notify(
+							`The permission arbiter denied ${d.who}'s ${d.tool} call: ${d.reason}\n` +
+								`To let that exact call run once: /subagents-watchdog allow ${d.id}`,
+							"warning",
+						),
+				}
+			: {}),
+		...(user?.waiting ? { waiting: (text: string | undefined) => user.waiting?.(text) } : {}),
+	};
 }
 
 export function permissionCheck(deps: PermissionDeps, policy: PermissionPolicy): ToolCallCheck {
@@ -30,6 +64,7 @@ export function permissionCheck(deps: PermissionDeps, policy: PermissionPolicy):
 			};
 		},
 		record: (ctx, line) => deps.record(ctx as unknown as HistoryCtx, line as unknown as HistoryLine),
+		...(deps.user ? { user: deps.user } : {}),
 	});
 	return (ctx, call) => gate.check(ctx, call);
 }

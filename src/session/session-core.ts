@@ -8,6 +8,7 @@ import { chooseReviewer, type ReviewerChoice, type SessionModelInfo, type Thinki
 import { childView, placeBareModels, type ProjectContext, type ResolvedSettings } from "../settings/index.ts";
 import { type SettingsLayer, type SettingsLocation, SettingsStore } from "../settings/index.ts";
 import { envName } from "../host/index.ts";
+import { UserAllowances } from "../permissions/index.ts";
 import { isPlainObject } from "../util/index.ts";
 import { type Lineage, readLineage, TOP, TreeSlots } from "./lineage.ts";
 import type { Ctx, Entry, HistoryCtx, HistoryLine } from "./monitor.ts";
@@ -25,6 +26,8 @@ export class SessionCore {
 	readonly options: WatchdogOptions;
 	/** Where this session sits in a tree of children (see lineage.ts). */
 	readonly lineage: Lineage;
+	/** Denied asks of the tree the user may allow once (`/subagents-watchdog allow <id>`). */
+	readonly allowances: UserAllowances;
 	/** Trust in the project's own files, bound to what was there at the decision (see trust-step.ts). */
 	trust = unstartedTrust();
 	protected readonly host: WatchdogHost;
@@ -44,6 +47,7 @@ export class SessionCore {
 		this.host = host;
 		this.options = options;
 		this.lineage = options.lineage ?? (options.role === "main" ? lineageFromEnv() : TOP);
+		this.allowances = options.allowances ?? new UserAllowances();
 		this.settingsWatch = new SettingsChangeWatch({
 			resolve: (ctx) => this.store.resolve(this.project(ctx)),
 			sessionModel: (ctx) => this.sessionModel(ctx),

@@ -21,7 +21,7 @@ import { type ChildPort, childPort } from "./child-port.ts";
 import type { Ctx, Entry, HistoryCtx, HistoryLine, Monitor, SettleStage } from "./monitor.ts";
 import type { ToolCall, ToolCallCheck, ToolCallVerdict, ToolEvent } from "./monitor.ts";
 import * as monitors from "./monitors.ts";
-import { permissionCheck } from "./permission-step.ts";
+import { gateUser, permissionCheck } from "./permission-step.ts";
 import { type RunMonitors, startMonitors } from "./repo-monitors.ts";
 import { reviewNow } from "./review-now.ts";
 import type { ReviewDeps } from "./review-steps.ts";
@@ -166,6 +166,7 @@ export class WatchdogSession extends SessionCore {
 				parentSettings: options.parentSettings,
 				reviewer: (ctx: Ctx) => this.reviewer(ctx),
 				record,
+				user: gateUser(this.allowances, options, this.lineage.path),
 			};
 			this.toolCallChecks.push(permissionCheck(deps, options.permissions as PermissionPolicy));
 		}

@@ -93,6 +93,7 @@ describe("/subagents-watchdog arguments", () => {
 			"settings",
 			"test",
 			"trust",
+			"allow",
 		]);
 		expect(completeArguments("settings ", [])?.map((c) => c.value)).toEqual(["settings accept"]);
 		expect(parseCommand("settings accept")).toEqual({ kind: "settings-accept" });
