@@ -100,7 +100,7 @@ describe("the user's word over the arbiter", () => {
 		failure: "timeout",
 		reason: "the arbiter did not answer in time",
 	};
-	const withUser = (book: UserAllowances, told: DeniedAsk[], answer = denied, child = "r1/worker") =>
+	const withUser = (book: UserAllowances, told: DeniedAsk[], answer: ArbiterOutcome = denied, child = "r1/worker") =>
 		gate({ user: { book, child, who: "worker", tell: (d) => void told.push(d) } }, answer);
 
 	it("a denied ask (by the arbiter or a fail-safe) can be allowed once; the identical call then runs once", async () => {
