@@ -32,7 +32,7 @@ export interface AgentDefinition {
 	permissions?: Record<string, ToolPermission>;
 	extensions?: string[];
 	subagentOnlyExtensions?: string[];
-	/** How deep the tree below this agent may go (depth counted from the main session); only ever lowers `children.maxDepth`. */
+	/** How deep the tree below this agent may go (the main session is 0); only ever lowers `children.maxDepth`. */
 	maxDepth?: number;
 	/** The body, trimmed. */
 	systemPrompt: string;
@@ -84,7 +84,8 @@ export function parseAgentFile(
 	const lines = text.split(/\r?\n/);
 	if (lines[0]?.trimEnd() !== "---")
 		return fail(
-			"an agent file starts with a `---` line, then YAML frontmatter (name, description, ...), then `---` and the system prompt",
+			"an agent file starts with a `---` line, then YAML frontmatter (name, description, " +
+				"...), then `---` and the system prompt",
 			1,
 		);
 	const close = lines.findIndex((line, i) => i > 0 && line.trimEnd() === "---");
@@ -128,7 +129,8 @@ export function parseAgentFile(
 	const name = data.name;
 	if (typeof name !== "string" || !NAME_PATTERN.test(name) || name.length > NAME_MAX) {
 		return fail(
-			`\`name\` must be letters, digits, _ . - (starting with a letter or digit, at most ${NAME_MAX} characters); got ${show(name)}`,
+			`\`name\` must be letters, digits, _ . - (starting with a letter or digit, at ` +
+				`most ${NAME_MAX} characters); got ${show(name)}`,
 			lineOfKey("name"),
 		);
 	}
@@ -191,7 +193,8 @@ export function parseAgentFile(
 		const n = data[depthKey];
 		if (!Number.isInteger(n) || (n as number) < 0 || (n as number) > MAX_DEPTH_FIELD)
 			return fail(
-				`\`${depthKey}\` must be a whole number from 0 to ${MAX_DEPTH_FIELD} (the deepest a child below this agent may sit, the main session being 0); got ${show(n)}`,
+				`\`${depthKey}\` must be a whole number from 0 to ${MAX_DEPTH_FIELD} (the deepest a child ` +
+					`below this agent may sit, the main session being 0); got ${show(n)}`,
 				lineOfKey(depthKey),
 			);
 		maxDepth = n as number;
@@ -221,7 +224,8 @@ export function parseAgentFile(
 			const value = isScalar(pair.value) ? pair.value.value : undefined;
 			if (typeof value !== "string" || !(TOOL_PERMISSIONS as readonly string[]).includes(value)) {
 				return fail(
-					`\`${permKey}\`: the permission for tool "${tool}" must be allow, ask or deny; got ${show(value ?? (pair.value as Node | null)?.toJSON())}`,
+					`\`${permKey}\`: the permission for tool "${tool}" must be allow, ask or deny; ` +
+						`got ${show(value ?? (pair.value as Node | null)?.toJSON())}`,
 					keyLine,
 				);
 			}

@@ -12,7 +12,9 @@ export function allowOnce(
 	// In doubt (no mode known), nobody is there.
 	if (ctx.mode === undefined || ctx.mode === "print" || ctx.mode === "json")
 		return {
-			text: `Watchdog: not allowed: in ${ctx.mode ?? "this"} mode nobody is there to decide, so a denied call stays denied.`,
+			text:
+				`Watchdog: not allowed: in ${ctx.mode ?? "this"} mode nobody is there to decide, ` +
+				"so a denied call stays denied.",
 			level: "error",
 			changed: false,
 		};
@@ -23,13 +25,17 @@ export function allowOnce(
 			? ` Denials you can allow: ${open.map((d) => `${d.id} (${d.who}'s ${d.tool})`).join(", ")}.`
 			: "";
 		return {
-			text: `Watchdog: there is no denied call ${id} to allow (a permission rule's deny can never be allowed this way).${list}`,
+			text:
+				`Watchdog: there is no denied call ${id} to allow ` +
+				`(a permission rule's deny can never be allowed this way).${list}`,
 			level: "warning",
 			changed: false,
 		};
 	}
 	return {
-		text: `Allowed once: ${allowed.who}'s ${allowed.tool} call, exactly as it was asked, runs the next time it makes it (recorded in history as allowed by you).`,
+		text:
+			`Allowed once: ${allowed.who}'s ${allowed.tool} call, exactly as it was asked, runs the next time ` +
+			"it makes it (recorded in history as allowed by you).",
 		level: "info",
 		changed: false,
 	};

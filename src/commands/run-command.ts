@@ -56,7 +56,8 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 					"warning",
 				);
 			return say(
-				`Dismissed ${dismissed.length} finding(s); they will not be raised again:\n${dismissed.map((f) => `- ${f.summary}`).join("\n")}`,
+				`Dismissed ${dismissed.length} finding(s); they will not be raised ` +
+					`again:\n${dismissed.map((f) => `- ${f.summary}`).join("\n")}`,
 			);
 		}
 		case "settings-accept":

@@ -20,7 +20,8 @@ export type * from "./sink-types.ts";
 export const HANDSOFF = "policy handsoff: claims and unfinished stops are shown to you, never sent to the agent";
 /** Why what children, their verification or a launch rule brought up stayed with the user under policy handsoff. */
 export const HANDSOFF_CHILDREN =
-	"policy handsoff: what child agents, their verification and launch rules bring up is shown to you, never sent to the agent";
+	"policy handsoff: what child agents, their verification and launch rules bring " +
+	"up is shown to you, never sent to the agent";
 const CHILD_SOURCES: ReadonlySet<string> = new Set(["verify", "rules"]);
 
 /** Continuations the watchdog may start per user prompt, over all sources together. */
@@ -103,7 +104,9 @@ export class FindingsSink {
 		if (stale.stalemated.length) {
 			this.deps.present(
 				ctx,
-				`Watchdog stalemate: "${firstLine(stale.stalemated[0].summary, 120)}" was raised by ${stale.longest} reviews in a row. It is no longer sent to the agent; your next prompt resets this.`,
+				`Watchdog stalemate: "${firstLine(stale.stalemated[0].summary, 120)}" was raised ` +
+					`by ${stale.longest} reviews in a row. It is no longer sent to the agent; your ` +
+					`next prompt resets this.`,
 				"warning",
 			);
 		}

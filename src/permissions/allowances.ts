@@ -26,7 +26,9 @@ export class UserAllowances {
 	/** A denied ask of `key` (the child and the call's fingerprint); the same call keeps its id. */
 	denied(key: string, ask: Omit<DeniedAsk, "id" | "at">, now = Date.now()): string {
 		for (const d of this.denials.values()) if (d.key === key) return d.id;
-		const id = `${(now % 46_656).toString(36).padStart(3, "0")}${(this.counter++ % 1296).toString(36).padStart(2, "0")}`;
+		// Short enough to type: three base-36 digits of the time, two of a counter.
+		const stamp = (now % 46_656).toString(36).padStart(3, "0");
+		const id = `${stamp}${(this.counter++ % 1296).toString(36).padStart(2, "0")}`;
 		this.denials.set(id, { ...ask, id, at: now, key });
 		if (this.denials.size > KEPT) this.denials.delete(this.denials.keys().next().value as string);
 		return id;

@@ -32,7 +32,9 @@ export function compileStarGlob(pattern: string): StarGlob {
 	if (pattern.length > MAX_STAR_GLOB_CHARS)
 		return {
 			ok: false,
-			error: `the pattern ${JSON.stringify(`${pattern.slice(0, 40)}…`)} is ${pattern.length} characters long; at most ${MAX_STAR_GLOB_CHARS} are allowed`,
+			error:
+				`the pattern ${JSON.stringify(`${pattern.slice(0, 40)}…`)} is ${pattern.length} ` +
+				`characters long; at most ${MAX_STAR_GLOB_CHARS} are allowed`,
 		};
 	if (pattern.includes(SLASH_STANDIN))
 		return {

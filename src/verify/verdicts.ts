@@ -31,7 +31,9 @@ export interface Verification {
 
 /** The `subagent` call that re-runs a child with the instruction added to its task. */
 export function rerunCall(check: ChildCheck): string {
-	const task = `${clip(oneLine(check.task), 300)}\n\n${check.instruction ?? "Finish the task and report what you really ran."}`;
+	const task =
+		`${clip(oneLine(check.task), 300)}\n\n` +
+		`${check.instruction ?? "Finish the task and report what you really ran."}`;
 	return `subagent(${JSON.stringify({ agent: check.agent, task, ...(check.background ? { async: true } : {}) })})`;
 }
 
@@ -42,7 +44,8 @@ export function nextAction(check: ChildCheck): string {
 	if (path.length > 1) {
 		// A leaf further down: the child that launched it has ended too, so the call is this session's.
 		const above = path.slice(0, -1).join(" > ");
-		return `Re-run ${check.label} from here with this instruction (${above} has ended, so it cannot re-run it; launch the ${check.agent} agent yourself): ${rerunCall(check)}`;
+		const why = `${above} has ended, so it cannot re-run it; launch the ${check.agent} agent yourself`;
+		return `Re-run ${check.label} from here with this instruction (${why}): ${rerunCall(check)}`;
 	}
 	const why = check.background
 		? "its background run has ended, so steer no longer reaches it and a finished child cannot be resumed"
@@ -57,7 +60,8 @@ export function childFinding(check: ChildCheck): Finding {
 		{
 			summary: `${check.label} (run ${check.runId}): ${WORDS[verdict]}: ${claim}`,
 			evidence: [
-				`Child ${check.label} (agent ${check.agent}, ${check.background ? "background" : "foreground"} run ${check.runId}) ended ${check.status}.`,
+				`Child ${check.label} (agent ${check.agent}, ${check.background ? "background" : "foreground"} ` +
+					`run ${check.runId}) ended ${check.status}.`,
 				...(check.claim ? [`Claim: "${clip(oneLine(check.claim), 200)}"`] : []),
 				`Evidence: ${check.evidence ?? "none recorded"}`,
 				...(check.written.length
@@ -86,11 +90,14 @@ export function assemble(
 	const findings = checks.filter((c) => c.verdict !== undefined && TO_MODEL.has(c.verdict)).map(childFinding);
 	const parts = checks.map(
 		(c) =>
-			`${c.label} ${c.verdict ?? "unverified"} (${c.checked}${c.verdict && TO_MODEL.has(c.verdict) ? "; told the agent" : ""})`,
+			`${c.label} ${c.verdict ?? "unverified"} (${c.checked}` +
+			`${c.verdict && TO_MODEL.has(c.verdict) ? "; told the agent" : ""})`,
 	);
 	for (const e of earlier) parts.push(`${e.label} ${e.verdict} (verified earlier, unchanged)`);
 	const n = checks.length + earlier.length;
-	const note = `Watchdog verified ${n} stopped child${n === 1 ? "" : "ren"} [${fingerprint.slice(0, 12)}]: ${parts.join("; ")}.`;
+	const note =
+		`Watchdog verified ${n} stopped child${n === 1 ? "" : "ren"} [${fingerprint.slice(0, 12)}]: ` +
+		`${parts.join("; ")}.`;
 	const verdicts = [
 		...checks.map((c) => `${c.label} ${c.verdict ?? "unverified"}`),
 		...earlier.map((e) => `${e.label} ${e.verdict}`),
