@@ -22,6 +22,7 @@ import { join, resolve } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { type Arrival, type BenchServer, bounded, startServer, textOf } from "./bench-server.ts";
+import { openParentSession } from "./parent-session.ts";
 import { median, min, ms, reportFailure, round, scratchDir } from "./stats.ts";
 import { commitAll } from "./git-repo.ts";
 
@@ -59,15 +60,7 @@ const agentDir = join(root, "agent");
 const repo = join(root, "repo");
 process.env.PI_CODING_AGENT_DIR = agentDir;
 process.env.PI_OFFLINE = "1";
-const {
-	createAgentSession,
-	DefaultResourceLoader,
-	ModelRegistry,
-	ModelRuntime,
-	ProjectTrustStore,
-	SessionManager,
-	SettingsManager,
-} = await import("@earendil-works/pi-coding-agent");
+const { ProjectTrustStore } = await import("@earendil-works/pi-coding-agent");
 
 let dispose: (() => Promise<void>) | undefined;
 let server: BenchServer | undefined;
@@ -130,50 +123,15 @@ try {
 	new ProjectTrustStore(agentDir).set(repo, true);
 
 	// The parent: an in-process Pi session with our extension loaded from its file, as Pi does.
-	const modelRuntime = await ModelRuntime.create({
-		authPath: join(agentDir, "auth.json"),
-		modelsPath: join(agentDir, "models.json"),
-		allowModelNetwork: false,
-		refreshOnCreate: false,
-	});
-	await modelRuntime.refresh({ allowNetwork: false });
-	const parentModel = new ModelRegistry(modelRuntime).find("local", "parent");
-	if (!parentModel) throw new Error("the local provider from models.json is not known to the model runtime");
-	const settingsManager = SettingsManager.create(repo, agentDir, { projectTrusted: true });
-	const resourceLoader = new DefaultResourceLoader({
-		cwd: repo,
+	const parent = await openParentSession({
 		agentDir,
-		settingsManager,
-		noExtensions: true,
-		additionalExtensionPaths: [EXTENSION_PATH],
-		noSkills: true,
-		noPromptTemplates: true,
-		noThemes: true,
-	});
-	await resourceLoader.reload();
-	const loadErrors = resourceLoader.getExtensions().errors;
-	if (loadErrors.length) throw new Error(`extension failed to load: ${JSON.stringify(loadErrors)}`);
-	const { session } = await createAgentSession({
-		cwd: repo,
-		agentDir,
-		modelRuntime,
-		model: parentModel,
-		thinkingLevel: "off",
+		repo,
+		extensionPath: EXTENSION_PATH,
+		model: "parent",
 		tools: ["read", "bash", "subagent"],
-		resourceLoader,
-		settingsManager,
-		sessionManager: SessionManager.inMemory(repo),
 	});
-	const extensionErrors: unknown[] = [];
-	await session.bindExtensions({
-		mode: "rpc",
-		uiContext: new Proxy({}, { get: () => () => undefined }) as never,
-		onError: (e) => extensionErrors.push(e),
-	});
-	dispose = async () => {
-		await session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" });
-		session.dispose();
-	};
+	const { session, errors: extensionErrors } = parent;
+	dispose = parent.dispose;
 	let toolStart: bigint | undefined;
 	session.subscribe((event) => {
 		if (event.type === "tool_execution_start" && event.toolName === "subagent") toolStart = process.hrtime.bigint();

@@ -16,6 +16,7 @@ import { join, resolve } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { type Arrival, type BenchServer, bounded, startServer, textOf } from "./bench-server.ts";
+import { openParentSession } from "./parent-session.ts";
 import { commitAll } from "./git-repo.ts";
 import { median, min, reportFailure, round, scratchDir } from "./stats.ts";
 
@@ -36,9 +37,7 @@ const agentDir = join(scratch.root, "agent");
 const repo = join(scratch.root, "repo");
 process.env.PI_CODING_AGENT_DIR = agentDir;
 process.env.PI_OFFLINE = "1";
-const { createAgentSession, DefaultResourceLoader, ModelRegistry, ModelRuntime, ProjectTrustStore, SessionManager } =
-	await import("@earendil-works/pi-coding-agent");
-const { SettingsManager } = await import("@earendil-works/pi-coding-agent");
+const { ProjectTrustStore } = await import("@earendil-works/pi-coding-agent");
 
 let dispose: (() => Promise<void>) | undefined;
 let server: BenchServer | undefined;
@@ -87,48 +86,15 @@ try {
 	);
 	new ProjectTrustStore(agentDir).set(repo, true);
 
-	const modelRuntime = await ModelRuntime.create({
-		authPath: join(agentDir, "auth.json"),
-		modelsPath: join(agentDir, "models.json"),
-		allowModelNetwork: false,
-		refreshOnCreate: false,
-	});
-	await modelRuntime.refresh({ allowNetwork: false });
-	const parentModel = new ModelRegistry(modelRuntime).find("local", "parent");
-	if (!parentModel) throw new Error("the local provider from models.json is not known to the model runtime");
-	const settingsManager = SettingsManager.create(repo, agentDir, { projectTrusted: true });
-	const resourceLoader = new DefaultResourceLoader({
-		cwd: repo,
+	const parent = await openParentSession({
 		agentDir,
-		settingsManager,
-		noExtensions: true,
-		additionalExtensionPaths: [EXTENSION_PATH],
-		noSkills: true,
-		noPromptTemplates: true,
-		noThemes: true,
-	});
-	await resourceLoader.reload();
-	const { session } = await createAgentSession({
-		cwd: repo,
-		agentDir,
-		modelRuntime,
-		model: parentModel,
-		thinkingLevel: "off",
+		repo,
+		extensionPath: EXTENSION_PATH,
+		model: "parent",
 		tools: ["read", "subagent"],
-		resourceLoader,
-		settingsManager,
-		sessionManager: SessionManager.inMemory(repo),
 	});
-	const errors: unknown[] = [];
-	await session.bindExtensions({
-		mode: "rpc",
-		uiContext: new Proxy({}, { get: () => () => undefined }) as never,
-		onError: (e) => errors.push(e),
-	});
-	dispose = async () => {
-		await session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" });
-		session.dispose();
-	};
+	const { session, errors } = parent;
+	dispose = parent.dispose;
 	const lastResult = () =>
 		textOf(
 			(session.messages as Array<{ role: string; toolName?: string; content: unknown }>)

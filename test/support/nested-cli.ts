@@ -3,7 +3,7 @@
 // launch and reports what it saw; "WRITE f" writes f; "CLAIM" claims tests pass, having run
 // nothing; "WRITE-AND-HANG f" writes f, then its model never answers again; "CONFIGURE {json}"
 // asks for that watchdog.configure and reports what it was told).
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ChatRequest, type Reply, subagentCallScript, textOf } from "./openai-server.ts";
 import type { CliSession } from "./pi-cli.ts";
@@ -68,3 +68,10 @@ export function nestedScript(request: ChatRequest): Reply {
 /** Requests the model got from children whose task starts with `prefix`. */
 export const requestsFor = (c: CliSession, prefix: string) =>
 	c.server.requests.filter((r) => firstUser(r).startsWith(prefix));
+
+/** Every line of the history log, oldest first. */
+export const historyLines = (c: Pick<CliSession, "agentDir">) =>
+	readFileSync(join(c.agentDir, "watchdog", "history.jsonl"), "utf8")
+		.trim()
+		.split("\n")
+		.map((l) => JSON.parse(l));

@@ -6,16 +6,16 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeGitRepo } from "../../support/git.ts";
-import { launchTask, nestedScript, requestsFor, writeAgent } from "../../support/nested-cli.ts";
-import { type CliSession, cliForEachTest } from "../../support/pi-cli.ts";
+import {
+	historyLines as history,
+	launchTask,
+	nestedScript,
+	requestsFor,
+	writeAgent,
+} from "../../support/nested-cli.ts";
+import { cliForEachTest } from "../../support/pi-cli.ts";
 import { wd } from "../../support/settings-files.ts";
 import { callSubagent } from "../../support/subagent-cli.ts";
-
-const history = (c: CliSession) =>
-	readFileSync(join(c.agentDir, "watchdog", "history.jsonl"), "utf8")
-		.trim()
-		.split("\n")
-		.map((l) => JSON.parse(l));
 
 describe("nested launches through pi --mode rpc", () => {
 	const start = cliForEachTest(() => ({

@@ -6,7 +6,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { git, makeGitRepo } from "../../support/git.ts";
-import { launchTask, nestedScript, requestsFor, writeAgent } from "../../support/nested-cli.ts";
+import {
+	historyLines as history,
+	launchTask,
+	nestedScript,
+	requestsFor,
+	writeAgent,
+} from "../../support/nested-cli.ts";
 import type { ChatRequest } from "../../support/openai-server.ts";
 import { textOf } from "../../support/openai-server.ts";
 import { type CliSession, cliForEachTest } from "../../support/pi-cli.ts";
@@ -18,11 +24,6 @@ const REPO = {
 };
 const allText = (r: ChatRequest) => r.messages.map((m) => textOf(m.content)).join("\n");
 const entries = async (c: CliSession) => (await c.client.getEntries()).entries as any[];
-const history = (c: CliSession) =>
-	readFileSync(join(c.agentDir, "watchdog", "history.jsonl"), "utf8")
-		.trim()
-		.split("\n")
-		.map((l) => JSON.parse(l));
 
 describe("a tree of children through pi --mode rpc", () => {
 	const start = cliForEachTest(() => ({
