@@ -21,6 +21,8 @@ const DESCRIPTION = [
 		"(read-only review), plus the user's own. Each child has its own session and " +
 		"watchdog; the result gives each child's answer, status, counts and its watchdog's " +
 		"high-importance findings; accepted: false means a check failed.",
+	"  A child whose tools include subagent may launch its own children (foreground only), " +
+		"as deep as children.maxDepth allows (default 2: the main session's children may, theirs may not).",
 	'- {action: "status", id?}, {action: "wait", id, timeoutMs?}, {action: "steer", ' +
 		'id, message}, {action: "interrupt", id}, {action: "stop", id}: background runs. ' +
 		"interrupt ends the children's current step (they go on with a steer sent before " +
