@@ -1,4 +1,4 @@
-// `/subagents-watchdog allow <id>`: the user's word over the permission arbiter. A child's call
+// `/subagents-watchdog allow [id]`: the user's word over the permission arbiter. A child's call
 // that an `ask` rule sent to the arbiter and that was denied may run once, exactly as it was
 // asked; a rule's `deny` is never in the book, and print mode has nobody whose word it is.
 import type { Level } from "../host/index.ts";
@@ -18,9 +18,17 @@ export function allowOnce(
 			level: "error",
 			changed: false,
 		};
+	const open = watchdog.allowances.pending();
+	if (!id)
+		return {
+			text: open.length
+				? `Denied calls you can allow once:\n${open.map((d) => `- ${d.id}: ${d.who}'s ${d.tool}`).join("\n")}`
+				: "No denied call is waiting for you.",
+			level: "info",
+			changed: false,
+		};
 	const allowed = watchdog.allowances.allow(id);
 	if (!allowed) {
-		const open = watchdog.allowances.pending();
 		const list = open.length
 			? ` Denials you can allow: ${open.map((d) => `${d.id} (${d.who}'s ${d.tool})`).join(", ")}.`
 			: "";

@@ -49,8 +49,8 @@ export const USAGE = [
 		`during an agent run (it lowers oversight) take effect`,
 	`/${COMMAND_NAME} test concern|blocker [text]   show a sample finding, marked ` +
 		`as a test, the way findings reach you (never sent to the agent)`,
-	`/${COMMAND_NAME} allow <id>               let one child tool call the permission arbiter ` +
-		`denied run once (the notice gives the id; never a rule's deny)`,
+	`/${COMMAND_NAME} allow [id]               let one child tool call the permission arbiter ` +
+		`denied run once (no id: list them; never a rule's deny)`,
 	`/${COMMAND_NAME} trust                    trust the project's own files (settings, ` +
 		`WATCHDOG.md, agents, language server) as they are now, for this session`,
 ].join("\n");
@@ -74,6 +74,7 @@ export function parseCommand(args: string): CommandOp {
 	if (first === "review") return rest.length ? tooMany(first) : { kind: "review" };
 	if (first === "trust") return rest.length ? tooMany(first) : { kind: "trust" };
 	if (first === "allow") {
+		if (rest.length === 0) return { kind: "allow", id: "" };
 		if (rest.length === 1 && /^[0-9a-z]{1,12}$/.test(rest[0])) return { kind: "allow", id: rest[0] };
 		return { kind: "error", message: "allow takes the id a denial notice gave, e.g. /subagents-watchdog allow 1x2ab" };
 	}

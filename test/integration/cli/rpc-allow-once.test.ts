@@ -60,6 +60,10 @@ it("a denied ask allowed once by the user runs exactly once, recorded as the use
 	// a wrong id (as a rule's deny would be) allows nothing
 	const wrong = await c.run("/subagents-watchdog allow zzzzz");
 	expect(wrong.map((n) => n.message).join("\n")).toMatch(/there is no denied call zzzzz to allow/);
+	const listed = await c.run("/subagents-watchdog allow");
+	expect(listed.map((n) => n.message).join("\n")).toContain(
+		`Denied calls you can allow once:\n- ${id}: worker's write`,
+	);
 	const allowed = await c.run(`/subagents-watchdog allow ${id}`);
 	expect(allowed.map((n) => n.message).join("\n")).toMatch(/^Allowed once: worker's write call/);
 	await until("the run to settle", () => c.events.slice(mark).some((e) => e.type === "agent_settled"), 60_000);
