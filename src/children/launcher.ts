@@ -3,7 +3,7 @@
 // (launch.ts), show progress, keep the result on disk, and say what happened. Thin glue over Pi.
 import { CONFIG_DIR_NAME, type ExtensionContext, type ModelRuntime } from "@earendil-works/pi-coding-agent";
 import type { ParentUser } from "../findings/index.ts";
-import { present } from "../host/index.ts";
+import { present, waitingReporter } from "../host/index.ts";
 import type { ChildProgress } from "./child-session.ts";
 import { childLaunchEnv } from "./launch-env.ts";
 import { enforceLaunchRules } from "./launch-check.ts";
@@ -46,14 +46,8 @@ export async function launchForeground(
 		mode: ctx.mode,
 		notify: (text, level) => present(ctx, text, level),
 		saved: (path, mutate) => watchdog.ownWrite(path, mutate),
-		// The session says it waits while a child waits on the arbiter (the footer in the TUI, a status in RPC).
-		waiting: (text) => {
-			try {
-				if (ctx.hasUI) ctx.ui.setStatus("watchdog-waiting", text);
-			} catch {
-				// a stale context: nothing to show it in
-			}
-		},
+		// The session says it waits while a child waits on the arbiter (a status; in the TUI, Pi's "blocked").
+		waiting: waitingReporter(ctx),
 		...(ctx.mode === "tui" && ctx.hasUI
 			? { ask: (title: string, choices: string[]) => ctx.ui.select(title, choices, { signal }) }
 			: {}),
