@@ -78,7 +78,13 @@ export function childLaunchEnv(spec: ChildEnvSpec): LaunchEnv {
 		runDir: spec.runDir,
 		...(spec.isolate ? { isolate: true } : {}),
 		worktrees: spec.worktrees,
-		findingsOf: (label) => kept.get(label) ?? { findings: [], blockers: none(), below: [] },
+		findingsOf: (label) => {
+			const k = kept.get(label) ?? { findings: [], blockers: none(), below: [] };
+			// Its calls the arbiter denied that the user may still allow: the stop waits on them.
+			const child = `${spec.runId}/${[...spec.lineage.path, label].join(" > ")}`;
+			const pendingAsks = spec.allowances?.pendingFor(child) ?? [];
+			return pendingAsks.length ? { ...k, pendingAsks } : k;
+		},
 		run: async (child, task, cwd, hooks) => {
 			const m = spec.models.get(child.label);
 			if (!m) throw new Error("no model");

@@ -35,6 +35,8 @@ export interface ChildResult extends ChildOutcome {
 	note?: string;
 	/** The runs the child launched itself, each with its children's results (and theirs below). */
 	below?: BelowRun[];
+	/** Its calls the arbiter denied that the user may still allow ("id tool"). */
+	pendingAsks?: string[];
 }
 
 /** One launch a child made, as its parent keeps it. */

@@ -60,7 +60,13 @@ export interface LaunchEnv {
 		hooks: { signal: AbortSignal; onProgress(p: ChildProgress): void; onControls(c: ChildControls): void },
 	): Promise<ChildOutcome>;
 	/** The findings and open blockers the child's watchdog reported so far (kept by the caller's parent channel). */
-	findingsOf(label: string): { findings: Finding[]; blockers: ChildBlockers; below?: BelowRun[] };
+	findingsOf(label: string): {
+		findings: Finding[];
+		blockers: ChildBlockers;
+		below?: BelowRun[];
+		/** Denied calls the user may still allow ("id tool"). */
+		pendingAsks?: string[];
+	};
 }
 
 export interface LaunchHooks {
@@ -251,7 +257,7 @@ async function runOne(
 			outcome = unrun("failed", error instanceof Error ? error.message : String(error));
 		}
 	}
-	const { findings, blockers, below } = env.findingsOf(child.label);
+	const { findings, blockers, below, pendingAsks } = env.findingsOf(child.label);
 	return {
 		...outcome,
 		label: child.label,
@@ -263,6 +269,7 @@ async function runOne(
 		findings,
 		blockers,
 		...(below?.length ? { below } : {}),
+		...(pendingAsks?.length ? { pendingAsks } : {}),
 	};
 }
 

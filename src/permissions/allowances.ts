@@ -49,6 +49,11 @@ export class UserAllowances {
 		return this.allowed.delete(key);
 	}
 
+	/** The denials of one child (its run and label path) still waiting for the user, as "id tool". */
+	pendingFor(child: string): string[] {
+		return [...this.denials.values()].filter((d) => d.key.startsWith(`${child}\0`)).map((d) => `${d.id} ${d.tool}`);
+	}
+
 	/** Denials the user may still allow, newest first. */
 	pending(): DeniedAsk[] {
 		return [...this.denials.values()].reverse().map(({ key: _key, ...ask }) => ask);

@@ -78,6 +78,11 @@ it("a denied ask allowed once by the user runs exactly once, recorded as the use
 	const results = child.messages.filter((m) => m.role === "tool").map((m) => textOf(m.content));
 	expect(results[2]).not.toMatch(/denied/);
 	expect(results[3]).toMatch(/The permission arbiter denied this write call \(the same call was decided earlier/);
+	// the identical call after the allowed one was denied again: the stop waits on the user
+	const verifications = async () =>
+		((await c.client.getEntries()).entries as any[]).filter((e) => e.customType === "watchdog-verification");
+	await until("the verification", async () => (await verifications()).length > 0);
+	expect((await verifications())[0].data.verdicts).toBe("worker needs-user");
 	// the session said it was waiting on the arbiter, and then no longer
 	const waits = c.ui.filter((u) => u.statusKey === "watchdog-waiting").map((u) => u.statusText ?? "");
 	expect(waits[0]).toBe("worker: waiting on the permission arbiter for write");

@@ -136,5 +136,8 @@ describe("the user's word over the arbiter", () => {
 		expect(verdict).toMatchObject({ block: true });
 		expect(verdict?.reason).not.toContain("may allow");
 		expect(book.allow("nope")).toBeUndefined();
+		// what waits for the user, by child: the other child's denial, not the allowed one
+		expect(book.pendingFor("r1/worker")).toEqual([]);
+		expect(book.pendingFor("r1/scout")).toEqual([`${book.pending()[0]?.id} edit`]);
 	});
 });

@@ -352,4 +352,20 @@ describe("a tree of children", () => {
 			/^Re-run lead > tester from here with this instruction \(lead has ended, so it cannot re-run it; launch the tester agent yourself\): subagent\(\{"agent":"tester"/,
 		);
 	});
+
+	it("a child that stopped with a denied call the user may still allow waits on the user, and its stop is new", () => {
+		const waiting = tester({ pendingAsks: ["1x20a write"] });
+		const check = judgeChild(
+			"r1",
+			false,
+			waiting,
+			logOf(events(call("write", { path: "a.ts", content: "x" }, "denied", true))),
+		);
+		expect(check).toMatchObject({
+			verdict: "needs-user",
+			who: expect.stringContaining("/subagents-watchdog allow 1x20a"),
+		});
+		const before = [reviewedOf([ended("r1", [tester()])])];
+		expect(needsReview(stopState([ended("r1", [waiting])], CONFIG), before).review).toBe(true);
+	});
 });
