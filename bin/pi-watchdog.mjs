@@ -4,5 +4,11 @@
 import { createJiti } from "jiti";
 
 const jiti = createJiti(import.meta.url);
-const { main } = await jiti.import("../src/scan/cli.ts");
-process.exitCode = await main(process.argv.slice(2));
+const argv = process.argv.slice(2);
+if (argv[0] === "fleet") {
+	const { fleetMain } = await jiti.import("../src/fleet/cli.ts");
+	process.exitCode = await fleetMain(argv.slice(1));
+} else {
+	const { main } = await jiti.import("../src/scan/cli.ts");
+	process.exitCode = await main(argv);
+}

@@ -19,6 +19,7 @@ import {
 	QUESTION_MESSAGE,
 	QUESTION_NOTE,
 } from "./findings/index.ts";
+import { registerHeadlessFlags } from "./headless/index.ts";
 import { guarded, present, quietly, renderFindings, renderQuestion } from "./host/index.ts";
 import { type WatchdogOptions, WatchdogSession } from "./session/index.ts";
 
@@ -34,6 +35,7 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 				post: (message) => pi.sendMessage(message as Parameters<typeof pi.sendMessage>[0]),
 				setModel: (model) => pi.setModel(model),
 				setThinkingLevel: (level) => pi.setThinkingLevel(level),
+				flag: (name) => pi.getFlag(name),
 			},
 			options,
 		);
@@ -111,7 +113,7 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 		);
 		pi.on(
 			"session_shutdown",
-			guarded("shutdown", () => watchdog.shutdown()),
+			guarded("shutdown", (event, ctx) => watchdog.shutdown(ctx, event.reason)),
 		);
 
 		pi.registerMessageRenderer<{ findings?: Finding[] }>(FINDING_MESSAGE, (message, renderOptions, theme) =>
@@ -158,6 +160,8 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 				if (outcome.changed) refreshUi(ctx);
 			}),
 		});
+
+		if (options.role === "main") registerHeadlessFlags(pi);
 
 		pi.registerTool(
 			subagentTool(

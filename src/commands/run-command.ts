@@ -2,6 +2,7 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Ctx, WatchdogSession as Watchdog } from "../session/index.ts";
 import { check, configure, recommend } from "./controls.ts";
+import { runFleet } from "./fleet-command.ts";
 import { historyEnv, runHistory } from "./history-command.ts";
 import type { Level } from "../host/index.ts";
 import { setPolicy } from "./policy.ts";
@@ -68,6 +69,10 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 			return say(watchdog.trustNow(ctx), "info", true);
 		case "history": {
 			const result = await runHistory(op.request, historyEnv(ctx));
+			return say(result.text, result.level);
+		}
+		case "fleet": {
+			const result = await runFleet(watchdog, ctx, op.argv);
 			return say(result.text, result.level);
 		}
 		case "test":

@@ -12,6 +12,7 @@ export type CommandOp =
 	| { kind: "recommend" }
 	| { kind: "check"; offline?: true }
 	| { kind: "history"; request: HistoryRequest }
+	| { kind: "fleet"; argv: string[] }
 	| { kind: "review" }
 	| { kind: "dismiss"; which: number | "all" }
 	| { kind: "policy"; policy: "off" | "keep" | "handsoff" }
@@ -40,6 +41,8 @@ export const USAGE = [
 		`only check it resolves and has credentials)`,
 	`/${COMMAND_NAME} ${HISTORY_USAGE}   past reviews, findings and failures (default: this project, newest 20)`,
 	`/${COMMAND_NAME} review                   review the pending changes now`,
+	`/${COMMAND_NAME} fleet [--verbose] [--json] [--nudge] [--stall 3m] [--dormant 24h]   ` +
+		`every agent session on this machine, the ones that need you first (docs/fleet.md)`,
 	`/${COMMAND_NAME} policy off|keep|handsoff   this session's claims and unfinished-stop ` +
 		`checks: off, as usual, or shown to you and never sent to the agent, as are child ` +
 		`agents' findings (reviews and loops are not affected)`,
@@ -104,6 +107,7 @@ export function parseCommand(args: string): CommandOp {
 			};
 		return { kind: "test", severity, text: text.join(" ") };
 	}
+	if (first === "fleet") return { kind: "fleet", argv: rest };
 	if (first === "history") {
 		const parsed = parseHistoryArgs(rest);
 		return parsed.ok ? { kind: "history", request: parsed.request } : { kind: "error", message: parsed.error };
@@ -209,6 +213,7 @@ const TOP: Array<[string, string]> = [
 	["recommend-model", "the model in effect and the strongest pick"],
 	["check", "call the reviewer model once"],
 	["history", "past reviews, findings and failures"],
+	["fleet", "every agent session on this machine, attention first"],
 	["review", "review the pending changes now"],
 	["dismiss", "mark findings as seen"],
 	["policy", "this session's claims and unfinished-stop checks: off, keep or handsoff"],
@@ -229,6 +234,14 @@ export function completeArguments(prefix: string, models: readonly string[]): Co
 	const last = done.at(-1);
 	if (done.length === 0) options = TOP;
 	else if (done[0] === "history") options = completeHistory(done.slice(1));
+	else if (done[0] === "fleet")
+		options = [
+			["--verbose", "every session, not only those that need you"],
+			["--json", "the whole pass as JSON"],
+			["--nudge", "nudge the idle sessions"],
+			["--stall", "quiet this long after a stop is idle (e.g. 3m)"],
+			["--dormant", "quiet this long is dormant (e.g. 24h)"],
+		];
 	else if (done[0] === "status")
 		options =
 			done.length === 1

@@ -3,13 +3,17 @@
 // A long result keeps its head and its tail (a test or build run ends with its verdict), and
 // says how much of the middle was left out. Pure.
 import { relative, resolve, sep } from "node:path";
-import { clip, contentText, headAndTail } from "../util/index.ts";
+import { isAbortedResult, nestedCallsOf } from "../transcript/index.ts";
+import { clip, clipCounting, contentText, headAndTail } from "../util/index.ts";
 
 const ARGS_CHARS = 1200;
 export const TOOL_RESULT_CHARS = 2400;
 /** Of a long result, this much comes from its start; the rest of the room goes to its end. */
 const RESULT_HEAD_CHARS = 700;
 const DIFF_CHARS = 3000;
+/** Nested calls shown under the result of the call that made them; the rest are counted. */
+const NESTED_SHOWN = 20;
+const NESTED_CHARS = 300;
 
 export interface CallLike {
 	name: string;
@@ -21,6 +25,8 @@ export interface ResultLike {
 	content?: unknown;
 	isError?: boolean;
 	details?: unknown;
+	/** Pi 1.6: the calls this one made through other tools (codemode's `tools.*`). */
+	nestedCalls?: unknown;
 }
 
 export interface CallContext {
@@ -52,7 +58,21 @@ export function resultText(result: ResultLike, diffShown = false): string {
 			: diffShown
 				? `${clip(text, 300)} (its diff is part of "The change", above)`
 				: `${clip(text, 300)}\n${headAndTail(diff, DIFF_CHARS)}`;
-	return `[Tool result${result.isError ? ", error" : ""}]\n${body}`;
+	const cancelled = isAbortedResult(result.content, result.isError === true);
+	const label = cancelled ? ", cancelled: it did not run" : result.isError ? ", error" : "";
+	return `[Tool result${label}]\n${body}${nestedText(result)}`;
+}
+
+/** The calls a tool made through other tools, under its result. */
+function nestedText(result: ResultLike): string {
+	const calls = nestedCallsOf(result as Record<string, unknown>);
+	if (!calls.length) return "";
+	const lines = calls.slice(0, NESTED_SHOWN).map((c) => {
+		const call = clipCounting(`${c.name} ${JSON.stringify(c.args)}`, NESTED_CHARS);
+		return `  [Nested call] ${call}${c.isError ? ` (error: ${clipCounting(c.result, NESTED_CHARS)})` : ""}`;
+	});
+	if (calls.length > NESTED_SHOWN) lines.push(`  … ${calls.length - NESTED_SHOWN} more nested calls`);
+	return `\n${lines.join("\n")}`;
 }
 
 function diffOf(result: ResultLike | undefined): string | undefined {

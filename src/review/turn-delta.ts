@@ -15,8 +15,12 @@ const NOTE_CHARS = 600;
 /** The parts of a Pi session entry the delta reads. */
 export interface EntryLike {
 	type: string;
+	id?: string;
 	customType?: string;
 	content?: unknown;
+	/** A `context_edit` entry's target and what it put in its place (null: dropped from the model's context). */
+	targetId?: string;
+	replacement?: unknown;
 	message?: {
 		role?: string;
 		content?: unknown;
@@ -25,6 +29,7 @@ export interface EntryLike {
 		isError?: boolean;
 		details?: unknown;
 		customType?: string;
+		nestedCalls?: unknown;
 	};
 }
 
@@ -61,6 +66,10 @@ export function renderTurnDelta(
 			parts.push(`[${label}]\n${clipCounting(contentText(entry.content), NOTE_CHARS)}`);
 			continue;
 		}
+		if (entry.type === "context_edit") {
+			parts.push(contextEdit(entry, entries));
+			continue;
+		}
 		const m = entry.message;
 		if (entry.type !== "message" || !m) continue;
 		if (m.role === "user") parts.push(userText(contentText(m.content), options.prompts ?? []));
@@ -85,6 +94,24 @@ export function renderTurnDelta(
 		}
 	}
 	return parts.join("\n\n");
+}
+
+/** A context edit: what left the agent's context, or what now stands in its place. */
+function contextEdit(entry: EntryLike, entries: readonly EntryLike[]): string {
+	const target = entries.find((e) => e.id !== undefined && e.id === entry.targetId);
+	const role = target?.message?.role;
+	const what =
+		role === "toolResult"
+			? `the ${target?.message?.toolName ?? "tool"} result`
+			: role
+				? `a ${role} message`
+				: target?.type === "custom_message"
+					? `a note (${target.customType ?? "custom"})`
+					: "an earlier entry";
+	if (entry.replacement === null || entry.replacement === undefined)
+		return `[Context edit] ${what} was dropped from the agent's context`;
+	const replacement = clipCounting(contentText(entry.replacement), NOTE_CHARS);
+	return `[Context edit] ${what} was replaced in the agent's context with:\n${replacement}`;
 }
 
 /** A user message, or a pointer to the request the input already shows whole. */

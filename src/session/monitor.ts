@@ -60,6 +60,8 @@ export interface Monitor {
 	readonly name: string;
 	/** Session start (also after /reload, resume, fork, new): state back from the session's entries. */
 	restore?(entries: readonly Entry[]): void;
+	/** Session start, after restore: the session's own context (its id, file, cwd). */
+	start?(ctx: ExtensionContext): void;
 	/** A real user prompt (typed or sent over RPC). */
 	userPrompt?(text: string): void;
 	/** Any input at all, the user's or another extension's. */

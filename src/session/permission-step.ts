@@ -1,6 +1,6 @@
 // The child permission gate as one of the session's tool-call checks. Its arbiter is the child
 // watchdog: that watchdog's settings, its reviewer model and its history log.
-import type { ReviewerChoice } from "../models/index.ts";
+import { parseModelRef, type ReviewerChoice } from "../models/index.ts";
 import {
 	type DeniedAsk,
 	type GateUser,
@@ -56,15 +56,37 @@ export function permissionCheck(deps: PermissionDeps, policy: PermissionPolicy):
 			const c = ctx as Ctx;
 			const resolved = deps.settings(c);
 			const parent = deps.parentSettings;
+			const { timeoutMs, model, threshold } = resolved.settings.permissions;
 			return {
 				enabled: resolved.enabled,
 				offReason: parent ? childOffReason(parent(), deps.role) : "the watchdog is off",
-				choice: deps.reviewer(c),
-				timeoutMs: resolved.settings.permissions.timeoutMs,
+				timeoutMs,
+				...arbiterModel(c, model, threshold, () => deps.reviewer(c)),
 			};
 		},
 		record: (ctx, line) => deps.record(ctx as unknown as HistoryCtx, line as unknown as HistoryLine),
 		...(deps.user ? { user: deps.user } : {}),
 	});
 	return (ctx, call) => gate.check(ctx, call);
+}
+
+/**
+ * Which model arbitrates: `inherit`, the child watchdog's; a classifier Pi knows, that classifier;
+ * any other reference, that chat model (one Pi does not know denies every ask, as no model does).
+ */
+function arbiterModel(
+	ctx: Ctx,
+	model: string,
+	threshold: number,
+	inherited: () => ReviewerChoice,
+): { choice: ReviewerChoice; classifier?: { ref: string; threshold: number } } {
+	if (model === "inherit") return { choice: inherited() };
+	const parsed = parseModelRef(model);
+	if (!parsed.ok)
+		return { choice: { kind: "configured", thinking: "off", problem: `permissions.model: ${parsed.error}` } };
+	const { provider, id } = parsed.ref;
+	const registry = ctx.modelRegistry as Partial<Pick<typeof ctx.modelRegistry, "findOfType">>;
+	if (registry.findOfType?.("classifier", provider, id))
+		return { choice: inherited(), classifier: { ref: `${provider}/${id}`, threshold } };
+	return { choice: { kind: "configured", provider, id, thinking: parsed.ref.thinking ?? "off" } };
 }

@@ -26,6 +26,7 @@ const SWITCHES = new Set([
 	"clarification",
 	"idle.main",
 	"idle.children",
+	"headless.strict",
 ]);
 const MODELS_ARE_YOURS = "a project may not choose the models that watch it; set it in your own settings";
 // Ordered from the least to the most oversight.
@@ -51,7 +52,14 @@ const LOWER = new Set([
 	"idle.stallMs",
 ]);
 // Where a larger number looks further or waits longer for an answer.
-const HIGHER = new Set(["loops.window", "lsp.maxFiles", "idle.maxNudges", "agentEndTimeoutMs", "lsp.timeoutMs"]);
+const HIGHER = new Set([
+	"loops.window",
+	"lsp.maxFiles",
+	"idle.maxNudges",
+	"agentEndTimeoutMs",
+	"lsp.timeoutMs",
+	"permissions.threshold",
+]);
 // Housekeeping that changes how, not how closely, the watchdog watches.
 const NEUTRAL = new Set([
 	"lsp.idleMs",
@@ -86,6 +94,7 @@ function judge(below: WatchdogSettings, key: string, value: unknown): Judged {
 	if (role) return judgeRole(below, role[1], role[2], value);
 	const rule = /^rules\.roleModels\.([^.]+)\.(allow|deny|note)$/.exec(key);
 	if (rule) return judgeRule(below.rules.roleModels[rule[1]], rule[2] as keyof RoleRule, value);
+	if (key.startsWith("fleet.")) return refuse("the fleet view is machine-wide: set it in your own settings");
 	if (SWITCHES.has(key)) return value === true ? take : refuse("would turn off what your settings leave on");
 	const change = `${String(was)} → ${String(value)}`;
 	const order = ORDERED[key];

@@ -159,6 +159,11 @@ export class SubtreeVerifier {
 		}
 	}
 
+	/** Background runs of this session seen to start and never seen to end (never verified). */
+	openRuns(): string[] {
+		return [...this.launches.values()].filter((l) => l.view.background && !l.view.results).map((l) => l.view.runId);
+	}
+
 	shutdown(): void {
 		this.stop.abort();
 		this.stop = new AbortController();

@@ -90,6 +90,11 @@ describe("flags", () => {
 				described: "in this session in the last 24h from lsp",
 			},
 		});
+		// The fleet's lines belong to no one project: its source is read machine-wide.
+		expect(query({ sources: ["fleet"] })).toEqual({
+			ok: true,
+			query: { filter: { sources: ["fleet"], limit: 20 }, json: false, described: "on this machine from fleet" },
+		});
 		expect(query({ session: "abc" })).toMatchObject({
 			ok: true,
 			query: { filter: { session: "abc", limit: 20 }, described: "in session abc" },

@@ -87,6 +87,7 @@ describe("/subagents-watchdog arguments", () => {
 			"recommend-model",
 			"check",
 			"history",
+			"fleet",
 			"review",
 			"dismiss",
 			"policy",

@@ -165,3 +165,45 @@ describe("head and tail", () => {
 		expect([thousands(7), thousands(1234), thousands(1234567)]).toEqual(["7", "1,234", "1,234,567"]);
 	});
 });
+
+describe("turn delta: Pi 1.6 entries", () => {
+	it("says what a context edit dropped or replaced in the agent's context", () => {
+		const delta = renderTurnDelta(
+			[
+				calls(call("c1", "bash", { command: "cat big.log" })),
+				{ ...result("c1", "bash", "huge output"), id: "r1" },
+				{ type: "context_edit", targetId: "r1", replacement: null },
+				{ type: "context_edit", targetId: "elsewhere", replacement: "a short summary" },
+			],
+			"watchdog-finding",
+		);
+		expect(delta).toContain("[Context edit] the bash result was dropped from the agent's context");
+		expect(delta).toContain(
+			"[Context edit] an earlier entry was replaced in the agent's context with:\na short summary",
+		);
+	});
+
+	it("lists the calls a tool made through other tools under its result, and marks a cancelled call", () => {
+		const nestedCalls = {
+			calls: [
+				{ id: "c/1", name: "bash", status: "error", arguments: { command: "npm test" }, error: "2 failed" },
+				{ id: "c/2", name: "write", status: "ok", arguments: { path: "a.txt", content: "b" } },
+				{ id: "c/3", name: "read", status: "unfinished", arguments: { path: "x" } },
+			],
+			complete: true,
+		};
+		const delta = renderTurnDelta(
+			[
+				calls(call("c1", "codemode", { code: "…" }), call("c2", "read", { path: "x.ts" })),
+				result("c1", "codemode", "Script completed", { nestedCalls }),
+				result("c2", "read", "Operation aborted", { isError: true }),
+			],
+			"watchdog-finding",
+		);
+		expect(delta).toContain(
+			'[Tool result]\nScript completed\n  [Nested call] bash {"command":"npm test"} (error: 2 failed)\n  [Nested call] write {"path":"a.txt","content":"b"}',
+		);
+		expect(delta).not.toContain("[Nested call] read");
+		expect(delta).toContain("[Tool call] read x.ts\n[Tool result, cancelled: it did not run]\nOperation aborted");
+	});
+});
