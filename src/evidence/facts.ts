@@ -3,7 +3,7 @@
 // its exit code and whether a pipe hid it, whether it was refused or blocked, whether it
 // committed or pushed. Pure, and cheap: the result text is already cut to RESULT_CHARS.
 import { isCheckCommand, mayChangeFiles, normalizeCommand } from "../loops/index.ts";
-import { type ToolCallRecord } from "../transcript/index.ts";
+import type { ToolCallRecord } from "../transcript/index.ts";
 
 export type CheckKind = "test" | "build" | "typecheck" | "lint";
 
