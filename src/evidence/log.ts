@@ -68,6 +68,7 @@ export class EvidenceLog {
 			if (event.text) this.append(event.text);
 			return undefined;
 		}
+		if (event.type === "compaction") return undefined;
 		const closed = this.active ? this.current() : undefined;
 		if (closed) this.n++;
 		this.prompt = event.text.slice(0, PROMPT_CHARS);

@@ -7,6 +7,8 @@ import { isCheckCommand, mayChangeFiles } from "./checks.ts";
 import { callSignature, describeCall, landed, outcomeText, shortHash, subjectsOf, targetOf } from "./normalize.ts";
 import { CallWindow } from "./call-window.ts";
 import { CycleWatch } from "./cycles.ts";
+import { FailedRuns, failed, retrySignal } from "./retries.ts";
+import { TextLoops } from "./text-loops.ts";
 import { dominantText, repeatText, rereadText, rerunText, staleText, targetText } from "./loop-text.ts";
 import { MIN_REREAD_LINES, ReadCoverage } from "./read-coverage.ts";
 import { Restating } from "./restating.ts";
@@ -44,6 +46,9 @@ export class LoopDetector {
 	private checkRuns = new Map<string, { count: number; first: number }>();
 	private readonly waiting = new Waiting();
 	private readonly restating = new Restating();
+	private readonly text = new TextLoops();
+	/** Failing runs per command since the last landing or file-changing command. */
+	private readonly failures = new FailedRuns();
 	private lastIndex = -1;
 	calls = 0;
 	lastLanded?: number;
@@ -67,12 +72,15 @@ export class LoopDetector {
 		this.callsSinceLanding = 0;
 		this.waiting.reset();
 		this.restating.reset();
+		this.text.reset();
+		this.failures.clear();
 	}
 
 	/** Feeds one call; returns the signals that hold after it (the caller decides what is new). */
 	add(call: ToolCallRecord): LoopSignal[] {
 		this.calls++;
 		this.lastIndex = call.index;
+		this.text.called();
 		if (landed(call)) {
 			this.lastLanded = call.index;
 			this.reset();
@@ -122,7 +130,8 @@ export class LoopDetector {
 		// answer stays the same: polling whose output changes is progress.
 		const c = streak ?? this.win.combos.get(combo);
 		if (patience.kind === "over") signals.push(waitingSignal(call, callHash, labelOf(), patience.polls, t));
-		else if (!patient && c && c.count >= t.repeats) {
+		// An error answer comes back at once and cannot change by asking again: it counts sooner.
+		else if (!patient && c && c.count >= (call.isError && !streak ? t.errorRepeats : t.repeats)) {
 			signals.push({
 				kind: "repeat",
 				key: `repeat:${combo}`,
@@ -138,7 +147,7 @@ export class LoopDetector {
 					first: c.first,
 					to: call.index,
 					window: Math.min(this.win.length, t.window),
-					threshold: t.repeats,
+					threshold: call.isError && !streak ? t.errorRepeats : t.repeats,
 				}),
 				wayOut:
 					call.kind === "poll"
@@ -152,8 +161,15 @@ export class LoopDetector {
 		const command = call.kind === "bash" && call.command !== undefined ? signature.slice("bash ".length) : undefined;
 		// A command that may have written files (a redirect, sed -i, git checkout…) is not a
 		// landing the detector can see, but the checks may answer differently after it.
-		if (command !== undefined && mayChangeFiles(command)) this.checkRuns.clear();
-		else if (command !== undefined && isCheckCommand(command)) {
+		if (command !== undefined && mayChangeFiles(command)) {
+			this.checkRuns.clear();
+			this.failures.clear();
+		} else if (command !== undefined) {
+			const retry = this.failures.add(callHash, resultHash, !failed(call), call.index);
+			if (retry && retry.count >= t.failRepeats)
+				signals.push(retrySignal(retry, callHash, labelOf(), call.index, t.failRepeats));
+		}
+		if (command !== undefined && !mayChangeFiles(command) && isCheckCommand(command)) {
 			const runs = this.checkRun(combo, call.index);
 			if (runs.count >= t.checkRepeats) {
 				signals.push({
@@ -293,7 +309,15 @@ export class LoopDetector {
 
 	/** An assistant message's visible text (restating.ts): the signal when it restates itself. */
 	said(text: string): LoopSignal[] {
-		return this.restating.add(text, this.lastIndex, this.thresholds.restateRepeats);
+		return [
+			...this.restating.add(text, this.lastIndex, this.thresholds.restateRepeats),
+			...this.text.said(text, this.lastIndex, this.thresholds.sameAnswers),
+		];
+	}
+
+	/** The context was compacted, or a turn ended on a context-overflow error. */
+	compacted(overflow = false): LoopSignal[] {
+		return this.text.compacted(overflow, this.lastIndex, this.thresholds.compactions);
 	}
 
 	/** What the detector is watching, for status. */

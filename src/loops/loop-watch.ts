@@ -8,6 +8,7 @@ import { type Finding, firstLine, makeFinding } from "../findings/index.ts";
 import { fromPiToolCall } from "../transcript/index.ts";
 import { LoopDetector, type LoopSignal, type LoopThresholds } from "./loop-detector.ts";
 import { HEADLINE_MAX } from "./loop-text.ts";
+import { isNudge } from "./nudge.ts";
 import { describeCall, landed } from "./normalize.ts";
 
 export const LOOP_RESOLVED_ENTRY = "watchdog-loop-resolved";
@@ -70,8 +71,9 @@ export class LoopWatch {
 		this.lastFinding = undefined;
 	}
 
-	/** A real user prompt: whatever the agent was stuck on, it now has new input. */
-	userPrompt(): void {
+	/** A real user prompt: whatever the agent was stuck on, it now has new input (a bare nudge is none). */
+	userPrompt(text?: string): void {
+		if (text !== undefined && isNudge(text)) return;
 		this.detector?.reset();
 		this.active = [];
 		this.pending = [];

@@ -3,7 +3,7 @@
 export type SessionFormat = "pi" | "pi-subagents" | "claude-code" | "claude-export";
 
 /** Non-empty lines openSession hands to detectFormat. */
-export const DETECT_LINES = 5;
+export const DETECT_LINES = 20;
 
 export const UNKNOWN_FORMAT =
 	"not a recognised session format (expected a Pi session file, a pi-subagents transcript, Claude Code JSONL or a Claude Code Markdown export)";
@@ -17,6 +17,13 @@ const CLAUDE_TYPES = new Set([
 	"file-history-snapshot",
 	"queue-operation",
 	"attachment",
+	// Metadata lines recent versions open a file with (titles, modes, the last prompt, tags).
+	"custom-title",
+	"agent-name",
+	"last-prompt",
+	"permission-mode",
+	"mode",
+	"tag",
 ]);
 
 const EXPORT_TITLE = "# Claude Session Export";
@@ -55,5 +62,8 @@ function formatOf(value: unknown): SessionFormat | undefined {
 		("sessionId" in o || "uuid" in o || "leafUuid" in o || "messageId" in o)
 	)
 		return "claude-code";
+	// A line type this reader does not know yet, in Claude Code's shape (a `sessionId` beside a
+	// string `type`): the file is still Claude Code's; the reader skips and counts such lines.
+	if (typeof o.type === "string" && typeof o.sessionId === "string" && !("payload" in o)) return "claude-code";
 	return undefined;
 }

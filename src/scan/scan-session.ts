@@ -1,7 +1,14 @@
 // Running the deterministic detectors over one recorded session. Pure apart from reading the
 // file: the same detector the live watchdog uses, fed the recorded calls in order.
 import { type ClaimsReport, EvidenceScan, type IdleReport } from "../evidence/index.ts";
-import { LoopDetector, type LoopSignal, type LoopThresholds, type SignalKind, WEAK_SIGNALS } from "../loops/index.ts";
+import {
+	isNudge,
+	LoopDetector,
+	type LoopSignal,
+	type LoopThresholds,
+	type SignalKind,
+	WEAK_SIGNALS,
+} from "../loops/index.ts";
 import { openSession, type SessionFormat } from "./read-session.ts";
 
 export interface ScanSignal {
@@ -72,9 +79,12 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 	for await (const event of session.events) {
 		evidence.add(event);
 		if (event.type === "prompt") {
+			// A nudge ("continue", "come on") is no new input: the streaks go on.
+			if (isNudge(event.text)) continue;
 			close();
 			detector.reset();
-		} else if (event.type === "call") {
+		} else if (event.type === "compaction") note(detector.compacted(event.overflow === true));
+		else if (event.type === "call") {
 			calls++;
 			const signals = detector.add(event.call);
 			// A landing resets the detector and raises nothing: the stretches before it are resolved.

@@ -12,6 +12,10 @@ export interface ToolBlockShape {
 	args: string;
 }
 
+/** A provider error that says the conversation no longer fits the model's context. */
+export const CONTEXT_OVERFLOW =
+	/prompt is too long|context[ _-]?(?:length|window)[ _-]?(?:exceeded|limit)|exceeds? the (?:model's )?context|maximum context length|too many tokens|input is too long/i;
+
 export const PI_TOOL_BLOCK: ToolBlockShape = { type: "toolCall", args: "arguments" };
 export const CLAUDE_TOOL_BLOCK: ToolBlockShape = { type: "tool_use", args: "input" };
 
@@ -64,6 +68,8 @@ export function piMessage(message: Record<string, unknown>, pairer: CallPairer, 
 			out,
 			message.stopReason === "error" || message.stopReason === "aborted",
 		);
+		if (typeof message.errorMessage === "string" && CONTEXT_OVERFLOW.test(message.errorMessage.slice(0, 2000)))
+			out.push({ type: "compaction", overflow: true });
 	} else if (message.role === "toolResult") {
 		pairer.result(
 			message.toolCallId,
