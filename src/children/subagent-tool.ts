@@ -4,7 +4,7 @@ import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding
 import type { ChangeOutcome } from "../commands/index.ts";
 import { check, configureForAgent, recommend } from "../commands/index.ts";
 import { historyEnv, runHistory } from "../commands/index.ts";
-import type { AgentCtx, WatchdogSession as Watchdog } from "../session/index.ts";
+import { type AgentCtx, type WatchdogSession as Watchdog } from "../session/index.ts";
 import { launchBackground, runAction } from "./background.ts";
 import { planLaunch } from "./launch-plan.ts";
 import { launchFindings } from "./launch-result.ts";

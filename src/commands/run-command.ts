@@ -1,6 +1,6 @@
 // Runs one `/subagents-watchdog` invocation against the watchdog and says what to show.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { Ctx, WatchdogSession as Watchdog } from "../session/index.ts";
+import { type Ctx, type WatchdogSession as Watchdog } from "../session/index.ts";
 import { check, configure, recommend } from "./controls.ts";
 import { historyEnv, runHistory } from "./history-command.ts";
 import type { Level } from "../host/index.ts";

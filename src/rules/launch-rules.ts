@@ -145,7 +145,9 @@ export function blockedText(verdict: LaunchVerdict): string {
  * the children it covers named together. High importance: a warning the model never sees
  * would be no warning.
  */
-export function warnFindings(broken: readonly RuleDecision[]): Array<{
+export function warnFindings(
+	broken: readonly RuleDecision[],
+): Array<{
 	summary: string;
 	evidence: string;
 	recommendedAction: string;
