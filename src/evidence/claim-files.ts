@@ -26,8 +26,12 @@ function fileState(ctx: Context, file: string): { state: FileState; at?: CallFac
 	return { state: maybe ? "maybe" : "none" };
 }
 
+/** Outside the working folder (a temp or home folder): tools write there in path forms not resolved here. */
+const OUTSIDE = /^(?:\/tmp\/|\/var\/(?:folders|tmp)\/|\/private\/|~\/|\$(?:HOME|TMPDIR)\b|[A-Za-z]:[\\/]|%TEMP%)/;
+
 export function filesChanged(ctx: Context, claim: Claim): ClaimSignal | undefined {
-	const files = claim.files ?? [];
+	const files = (claim.files ?? []).filter((f) => !OUTSIDE.test(f));
+	if (!files.length) return undefined;
 	const states = files.map((file) => ({ file, ...fileState(ctx, file) }));
 	const blocked = states.filter((s) => s.state === "refused" || s.state === "failed");
 	const to = Math.max(ctx.segment.firstCall, ctx.end - 1);

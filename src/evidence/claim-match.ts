@@ -112,4 +112,26 @@ export interface Context {
 	anyWrite: boolean;
 	/** The message says it did the work itself (and is not a review or a plan). */
 	attributed: boolean;
+	/** The message reviews or plans rather than reports work done. */
+	review: boolean;
+	/** Shell commands run up to the stop, refused ones included. */
+	commands: number;
+}
+
+/** Every run of a claimed command (any command, not only checks): most of its words, its program first. */
+export function commandRuns(facts: CallFact[], end: number, command: string): CallFact[] {
+	const want = tokens(command);
+	const program = want[0];
+	if (!program) return [];
+	const out: CallFact[] = [];
+	for (let i = 0; i < end; i++) {
+		const f = facts[i] as CallFact;
+		if (f.command === undefined) continue;
+		const have = new Set(tokens(f.command));
+		if (!have.has(program)) continue;
+		let hits = 0;
+		for (const w of want) if (have.has(w)) hits++;
+		if (hits / want.length >= 0.6) out.push(f);
+	}
+	return out;
 }

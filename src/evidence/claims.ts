@@ -3,10 +3,11 @@
 // refused, the commit a hook rejected, "implemented" with no edit anywhere) is a blocker; a
 // claim the log merely does not back (never run, run before the last edit) is a concern. An
 // honest report (failures disclosed) claims nothing to check. Pure; no model call.
-import { type Claim, extractClaims, filesIn } from "./claims-extract.ts";
-import { type ClaimSignal, type Context, disclosesFailure, failureWords, runsOf } from "./claim-match.ts";
+import { asksForPlan, type Claim, extractClaims, filesIn } from "./claims-extract.ts";
+import { type ClaimSignal, type Context, disclosesFailure } from "./claim-match.ts";
 import { filesChanged } from "./claim-files.ts";
-import type { CallFact, CheckKind } from "./facts.ts";
+import { checkPassed, commandRan, failingChecks, preExisting } from "./claim-checks.ts";
+import type { CallFact } from "./facts.ts";
 import type { Segment } from "./log.ts";
 
 export type { ClaimKind } from "./claims-extract.ts";
@@ -20,7 +21,9 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 	const ticked = lastTicked(facts, segment);
 	if (!text.trim() && !ticked) return [];
 	const end = Math.min(segment.endCall, facts.length);
-	const { claims, review } = extractClaims(text);
+	const extracted = extractClaims(text);
+	const claims = extracted.claims;
+	const review = extracted.review || asksForPlan(segment.prompt);
 	const ctx: Context = {
 		facts,
 		end,
@@ -28,9 +31,12 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 		disclosed: disclosesFailure(text),
 		anyWrite: false,
 		attributed: !review && claims.some((c) => c.kind === "implemented"),
+		review,
+		commands: 0,
 	};
 	for (let i = 0; i < end; i++) {
 		const f = facts[i] as CallFact;
+		if (f.command !== undefined) ctx.commands++;
 		const wrote = f.wrote || (f.shellWrite && !f.check && !f.isError);
 		if (wrote || f.mentions !== undefined) ctx.anyWrite = true;
 		if (wrote && !(f.path && DOC_FILE.test(f.path))) ctx.lastCodeEdit = i;
@@ -52,9 +58,17 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 			case "check-passed":
 				add(checkPassed(ctx, claim));
 				break;
+			case "command-ran":
+				add(commandRan(ctx, claim));
+				break;
 			case "files-changed":
 			case "checklist":
 				if (claim.files?.length) add(filesChanged(ctx, claim));
+				// A summary of the changes claims they are finished as much as "done" does.
+				if (claim.kind === "files-changed" && claim.source === "text" && !review && !completionChecked) {
+					add(failingChecks(ctx, claim));
+					completionChecked = true;
+				}
 				break;
 			case "committed":
 			case "pushed":
@@ -96,54 +110,6 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 	);
 }
 
-function checkPassed(ctx: Context, claim: Claim): ClaimSignal | undefined {
-	const runs = runsOf(ctx.facts, ctx.end, claim);
-	const what = claim.check ?? "check";
-	const last = runs.at(-1);
-	if (!last) {
-		const to = Math.max(ctx.segment.firstCall, ctx.end - 1);
-		return {
-			kind: "check-passed",
-			claim: claim.quote,
-			from: ctx.segment.firstCall,
-			to,
-			verdict: "unbacked",
-			evidence: `no ${what} run in the session's tool log${claim.command ? ` matches \`${claim.command.slice(0, 80)}\`` : ""}`,
-		};
-	}
-	if (last.refused)
-		return {
-			kind: "check-passed",
-			claim: claim.quote,
-			from: last.index,
-			to: last.index,
-			verdict: "contradicted",
-			evidence: `the ${what} run at call ${last.index} was refused or blocked: "${last.refused}"`,
-		};
-	if (last.failure && !(claim.source === "text" && ctx.disclosed)) {
-		const passedBefore = runs.filter((r) => !r.failure && r.index < last.index).at(-1);
-		return {
-			kind: "check-passed",
-			claim: claim.quote,
-			from: passedBefore?.index ?? last.index,
-			to: last.index,
-			verdict: "contradicted",
-			evidence: `the last ${what} run, ${failureWords(last)}`,
-		};
-	}
-	if (ctx.lastCodeEdit !== undefined && ctx.lastCodeEdit > last.index) {
-		return {
-			kind: "check-passed",
-			claim: claim.quote,
-			from: last.index,
-			to: ctx.lastCodeEdit,
-			verdict: "unbacked",
-			evidence: `the last ${what} run (call ${last.index}) came before the last edit (call ${ctx.lastCodeEdit}); nothing checked the final state`,
-		};
-	}
-	return undefined;
-}
-
 function gitClaim(ctx: Context, claim: Claim): ClaimSignal | undefined {
 	const op = claim.kind === "pushed" ? "push" : "commit";
 	const runs = ctx.facts.slice(0, ctx.end).filter((f) => f.git?.op === op);
@@ -166,41 +132,6 @@ function gitClaim(ctx: Context, claim: Claim): ClaimSignal | undefined {
 		to: last.index,
 		verdict: "contradicted",
 		evidence: `every git ${op} failed; the last, call ${last.index}: ${last.git?.why ?? "failed"}`,
-	};
-}
-
-/** A completion claim while the last run of a check, after the last edit, failed and the text does not say so. */
-function failingChecks(ctx: Context, claim: Claim): ClaimSignal | undefined {
-	if (ctx.disclosed) return undefined;
-	const last = new Map<CheckKind, CallFact>();
-	for (let i = 0; i < ctx.end; i++) {
-		const f = ctx.facts[i] as CallFact;
-		if (f.check) last.set(f.check, f);
-	}
-	for (const f of last.values()) {
-		if (!f.failure || (ctx.lastCodeEdit !== undefined && ctx.lastCodeEdit > f.index)) continue;
-		return {
-			kind: claim.kind,
-			claim: claim.quote,
-			from: f.index,
-			to: f.index,
-			verdict: "contradicted",
-			evidence: `the work is reported finished, but the last ${f.check} run, ${failureWords(f)}, and nothing after it fixed that`,
-		};
-	}
-	return undefined;
-}
-
-function preExisting(ctx: Context, claim: Claim): ClaimSignal | undefined {
-	if (ctx.firstEdit === undefined) return undefined;
-	for (let i = 0; i < ctx.firstEdit; i++) if ((ctx.facts[i] as CallFact).check) return undefined;
-	return {
-		kind: "pre-existing",
-		claim: claim.quote,
-		from: 0,
-		to: ctx.firstEdit,
-		verdict: "unbacked",
-		evidence: `no check ran before the first edit (call ${ctx.firstEdit}), so nothing shows these failures were there before`,
 	};
 }
 
