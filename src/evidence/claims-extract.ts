@@ -66,7 +66,7 @@ export function splitReport(text: string): { prose: string; report?: Report } {
 const NOT_A_CLAIM =
 	/\b(not|\w*n't|never|no longer|unable|without|skip(?:ped|ping)?|pending|todo|remaining|next|will|would|should|could|may|might|if|once|until|unless|plan(?:ned)?|need(?:s|ed)? to|to be|yet|whether|already (?:existed|present|implemented|there|in place|done)|pre-?existed|were already|was already|no (?:edits?|changes?|files?|code|modifications?))\b|\?$/i;
 const PASS_WORDS =
-	/\b(pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|ok|clean|works?|completed?)\b|✅|✓|->\s*PASS/i;
+	/\b(pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|ok|clean|works?|completed?)\b|✅|✓|->\s*PASS|^\W*(?:no|zero|0) (?:\w+ )?(?:errors?|failures?)\b/i;
 const CHECK_WORDS: Array<[CheckKind, RegExp]> = [
 	["test", /\b(tests?|specs?|test suite|vitest|jest|pytest|mocha|doctests?)\b/i],
 	["typecheck", /\b(tsc|type ?-?check(?:s|ing|er)?|typescript|types?|mypy|pyright)\b/i],
