@@ -5,6 +5,7 @@
 import { isCheckCommand, mayChangeFiles, normalizeCommand } from "../loops/index.ts";
 import type { ToolCallRecord } from "../transcript/index.ts";
 import { checkFromOutput, partialCheck, scriptCheck } from "./check-recognise.ts";
+import { startsBackground } from "./handoff.ts";
 
 export type CheckKind = "test" | "build" | "typecheck" | "lint";
 
@@ -143,7 +144,7 @@ export function factOf(call: ToolCallRecord): CallFact {
 		wrote: (call.kind === "edit" || call.kind === "write") && call.changed === true,
 		shellWrite: false,
 		piped: false,
-		background: call.args.run_in_background === true,
+		background: false,
 		finished: false,
 		outcome: `${call.name}|${call.isError ? "E" : ""}|${result.length}|${result.slice(-120)}`,
 	};
@@ -172,6 +173,7 @@ export function factOf(call: ToolCallRecord): CallFact {
 		if (git && /\s--no-verify\b|\bcommit\b.*\s-n\b/.test(command)) fact.bypass = true;
 		if (/(^|[^&])&\s*$|\bnohup\b|\bsetsid\b/.test(command)) fact.background = true;
 	}
+	if (startsBackground(fact, call.args)) fact.background = true;
 	if (call.kind === "other") {
 		const todos = call.args.todos;
 		if (Array.isArray(todos))
