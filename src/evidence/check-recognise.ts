@@ -2,7 +2,8 @@
 // runner called by its path, framework CLIs, smoke scripts; and any command whose output is a
 // test runner's or a build's summary, whatever it was called. Also whether a check saw only
 // part of what it checks (one package, output filtered through grep or cut by head). Pure.
-import type { CheckKind } from "./facts.ts";
+
+export type CheckKind = "test" | "build" | "typecheck" | "lint";
 
 /** A program (after wrappers) that runs a check with one of these first arguments. */
 const FRAMEWORK_CHECKS: Record<string, Array<[RegExp, CheckKind]>> = {
@@ -131,4 +132,18 @@ export function partialCheck(command: string, output: string): string | undefine
 	if (head && output.split("\n").filter((l) => l.trim()).length >= Number(head[1]))
 		return `its output was cut at ${head[1]} lines by \`head\`, before the runner's summary`;
 	return undefined;
+}
+
+/** A command that leaves work running after it returns: a detached container, a session, a service, a CI run. */
+const DETACHED = new RegExp(
+	String.raw`\bdocker(?:-compose| compose)?\s+(?:run|up|start)\b[^|;&]*\s-d\b|\btmux\s+new(?:-session)?\b[^|` +
+		String.raw`;&]*\s-d\b|\bscreen\s+-d?m|\bpm2\s+start\b|\bsystemctl\s+(?:--user\s+)?(?:start|restart)\b|` +
+		String.raw`\bgh\s+(?:workflow\s+run|run\s+rerun)\b|\bkubectl\s+(?:apply|rollout)\b`,
+);
+
+/** Whether a call started work that goes on after it returns. */
+export function startsBackground(command: string | undefined, args: Record<string, unknown>): boolean {
+	if (args.run_in_background === true || args.background === true || args.async === true || args.is_background === true)
+		return true;
+	return command !== undefined && DETACHED.test(command);
 }

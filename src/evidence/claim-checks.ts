@@ -25,13 +25,17 @@ export function checkPassed(ctx: Context, claim: Claim): ClaimSignal | undefined
 				...base,
 				...span(ctx),
 				verdict: "contradicted",
-				evidence: `no command ran in the session at all (${ctx.end} tool calls, none of them a shell command), so no ${what} run can have passed`,
+				evidence:
+					`no command ran in the session at all (${ctx.end} tool calls, none of them a shell command), so no ` +
+					`${what} run can have passed`,
 			};
 		return {
 			...base,
 			...span(ctx),
 			verdict: "unbacked",
-			evidence: `no ${what} run in the session's tool log${claim.command ? ` matches \`${claim.command.slice(0, 80)}\`` : ""}`,
+			evidence:
+				`no ${what} run in the session's tool log` +
+				(claim.command ? ` matches \`${claim.command.slice(0, 80)}\`` : ""),
 		};
 	}
 	if (last.refused) {
@@ -42,7 +46,9 @@ export function checkPassed(ctx: Context, claim: Claim): ClaimSignal | undefined
 			from: (refused[0] as CallFact).index,
 			to: last.index,
 			verdict: "contradicted",
-			evidence: `${all ? `every ${what} run (${runs.length}) was refused or blocked; the last, ` : `the last ${what} run, `}call ${last.index} (${shown(last)}): "${last.refused}"`,
+			evidence:
+				(all ? `every ${what} run (${runs.length}) was refused or blocked; the last, ` : `the last ${what} run, `) +
+				`call ${last.index} (${shown(last)}): "${last.refused}"`,
 		};
 	}
 	if (last.failure && !(claim.source === "text" && ctx.disclosed)) {
@@ -61,7 +67,9 @@ export function checkPassed(ctx: Context, claim: Claim): ClaimSignal | undefined
 			from: last.index,
 			to: ctx.lastCodeEdit,
 			verdict: "unbacked",
-			evidence: `the last ${what} run (call ${last.index}) came before the last edit (call ${ctx.lastCodeEdit}); nothing checked the final state`,
+			evidence:
+				`the last ${what} run (call ${last.index}) came before the last edit (call ${ctx.lastCodeEdit}); ` +
+				`nothing checked the final state`,
 		};
 	// The run that backs the claim saw only part of what the claim is about.
 	if (last.partial && WHOLE.test(claim.quote))
@@ -70,7 +78,9 @@ export function checkPassed(ctx: Context, claim: Claim): ClaimSignal | undefined
 			from: last.index,
 			to: last.index,
 			verdict: "contradicted",
-			evidence: `the only ${what} run after the last edit, call ${last.index} (${shown(last)}), saw part of it: ${last.partial}`,
+			evidence:
+				`the only ${what} run after the last edit, call ${last.index} (${shown(last)}), saw part of it: ` +
+				`${last.partial}`,
 		};
 	return undefined;
 }
@@ -87,7 +97,9 @@ export function commandRan(ctx: Context, claim: Claim): ClaimSignal | undefined 
 				...base,
 				...span(ctx),
 				verdict: "contradicted",
-				evidence: `no command ran in the session at all (${ctx.end} tool calls), yet \`${claim.command.slice(0, 80)}\` is reported with a result`,
+				evidence:
+					`no command ran in the session at all (${ctx.end} tool calls), yet ` +
+					`\`${claim.command.slice(0, 80)}\` is reported with a result`,
 			};
 		return undefined;
 	}
@@ -97,7 +109,9 @@ export function commandRan(ctx: Context, claim: Claim): ClaimSignal | undefined 
 			from: (runs[0] as CallFact).index,
 			to: last.index,
 			verdict: "contradicted",
-			evidence: `every run of it was refused or blocked (${runs.length}); the last, call ${last.index} (${shown(last)}): "${last.refused}"`,
+			evidence:
+				`every run of it was refused or blocked (${runs.length}); the last, call ${last.index} ` +
+				`(${shown(last)}): "${last.refused}"`,
 		};
 	const failed = last.refused ?? last.failure ?? (last.exitCode ? `exit code ${last.exitCode}` : undefined);
 	if (failed && !ctx.disclosed)
@@ -127,7 +141,9 @@ export function failingChecks(ctx: Context, claim: Claim): ClaimSignal | undefin
 			from: f.index,
 			to: f.index,
 			verdict: "contradicted",
-			evidence: `the work is reported finished, but the last ${f.check} run, ${failureWords(f)}, and nothing after it fixed that`,
+			evidence:
+				`the work is reported finished, but the last ${f.check} run, ${failureWords(f)}, and nothing after ` +
+				`it fixed that`,
 		};
 	}
 	return undefined;
@@ -152,7 +168,9 @@ export function preExisting(ctx: Context, claim: Claim): ClaimSignal | undefined
 			from: rejected.index,
 			to: bypass.index,
 			verdict: "contradicted",
-			evidence: `a hook rejected the commit at call ${rejected.index} (${rejected.git?.why}); call ${bypass.index} (${shown(bypass)}) then went around it instead of fixing what it reported`,
+			evidence:
+				`a hook rejected the commit at call ${rejected.index} (${rejected.git?.why}); call ${bypass.index} ` +
+				`(${shown(bypass)}) then went around it instead of fixing what it reported`,
 		};
 	if (ctx.firstEdit === undefined) return undefined;
 	for (let i = 0; i < ctx.firstEdit; i++) if ((ctx.facts[i] as CallFact).check) return undefined;
@@ -164,7 +182,9 @@ export function preExisting(ctx: Context, claim: Claim): ClaimSignal | undefined
 			from: ctx.firstEdit,
 			to: failing.index,
 			verdict: "contradicted",
-			evidence: `the failures are waved away, but no check ran before the first edit (call ${ctx.firstEdit}); the only runs came after the edits, and the last, ${failureWords(failing)}`,
+			evidence:
+				`the failures are waved away, but no check ran before the first edit (call ${ctx.firstEdit}); the ` +
+				`only runs came after the edits, and the last, ${failureWords(failing)}`,
 		};
 	return {
 		kind: "pre-existing",
@@ -172,6 +192,8 @@ export function preExisting(ctx: Context, claim: Claim): ClaimSignal | undefined
 		from: 0,
 		to: ctx.firstEdit,
 		verdict: "unbacked",
-		evidence: `no check ran before the first edit (call ${ctx.firstEdit}), so nothing shows these failures were there before`,
+		evidence:
+			`no check ran before the first edit (call ${ctx.firstEdit}), so nothing shows these failures were ` +
+			`there before`,
 	};
 }

@@ -39,7 +39,8 @@ export function filesChanged(ctx: Context, claim: Claim): ClaimSignal | undefine
 		const at = blocked.map((s) => s.at?.index ?? 0);
 		const words = blocked.map(
 			(s) =>
-				`${s.file}: the ${s.at?.name} at call ${s.at?.index} ${s.state === "refused" ? `was refused ("${s.at?.refused}")` : "failed"}`,
+				`${s.file}: the ${s.at?.name} at call ${s.at?.index} ` +
+				(s.state === "refused" ? `was refused ("${s.at?.refused}")` : "failed"),
 		);
 		return {
 			kind: claim.kind,
@@ -64,7 +65,9 @@ export function filesChanged(ctx: Context, claim: Claim): ClaimSignal | undefine
 			from: ctx.segment.firstCall,
 			to,
 			verdict: "contradicted",
-			evidence: `${none.length} of ${files.length} file(s) said to be changed were changed by no tool call in the session: ${list(none)}`,
+			evidence:
+				`${none.length} of ${files.length} file(s) said to be changed were changed by no tool call in the ` +
+				`session: ${list(none)}`,
 		};
 	}
 	if (none.length && ctx.anyWrite)

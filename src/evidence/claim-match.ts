@@ -23,12 +23,18 @@ const WRAPPERS = new Set([
 /** Whether the closing text owns up to failures (then its pass claims are not contradicted by them). */
 export function disclosesFailure(text: string): boolean {
 	const cleaned = text.replace(
-		/\b(?:0|no|zero|without) (?:\w+ )?(?:failures?|failed|failing|errors?)\b|\bFAIL \(0\)|\bfail(?:ed|s)?:? 0\b|\bno errors found\b/gi,
+		new RegExp(
+			String.raw`\b(?:0|no|zero|without) (?:\w+ )?(?:failures?|failed|failing|errors?)\b|\bFAIL \(0\)|\bfail(?:ed|` +
+				String.raw`s)?:? 0\b|\bno errors found\b`,
+			"gi",
+		),
 		"",
 	);
-	return /\b(fail(?:s|ed|ing|ures?)?|broken|still (?:red|errors?)|does not (?:pass|build|compile)|doesn't (?:pass|build|compile)|errors? remain)\b/i.test(
-		cleaned,
-	);
+	return new RegExp(
+		String.raw`\b(fail(?:s|ed|ing|ures?)?|broken|still (?:red|errors?)|does not (?:pass|build|compile)|` +
+			String.raw`doesn't (?:pass|build|compile)|errors? remain)\b`,
+		"i",
+	).test(cleaned);
 }
 
 export function basename(path: string): string {

@@ -63,10 +63,19 @@ export function splitReport(text: string): { prose: string; report?: Report } {
 }
 
 /** A sentence that negates, hedges, plans or describes the future claims nothing. */
-const NOT_A_CLAIM =
-	/\b(not|\w*n't|never|no longer|unable|without|skip(?:ped|ping)?|pending|todo|remaining|next|will|would|should|could|may|might|if|once|until|unless|plan(?:ned)?|need(?:s|ed)? to|to be|yet|whether|already (?:existed|present|implemented|there|in place|done)|pre-?existed|were already|was already|no (?:edits?|changes?|files?|code|modifications?))\b|\?$/i;
-const PASS_WORDS =
-	/\b(pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|ok|clean|works?|completed?)\b|✅|✓|->\s*PASS|^\W*(?:no|zero|0) (?:\w+ )?(?:errors?|failures?)\b/i;
+const NOT_A_CLAIM = new RegExp(
+	String.raw`\b(not|\w*n't|never|no longer|unable|without|skip(?:ped|ping)?|pending|todo` +
+		String.raw`|remaining|next|will|would|should|could|may|might|if|once|until|unless` +
+		String.raw`|plan(?:ned)?|need(?:s|ed)? to|to be|yet|whether|already (?:existed` +
+		String.raw`|present|implemented|there|in place|done)|pre-?existed|were already` +
+		String.raw`|was already|no (?:edits?|changes?|files?|code|modifications?))\b|\?$`,
+	"i",
+);
+const PASS_WORDS = new RegExp(
+	String.raw`\b(pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|ok|clean|works?|completed?)\b` +
+		String.raw`|✅|✓|->\s*PASS|^\W*(?:no|zero|0) (?:\w+ )?(?:errors?|failures?)\b`,
+	"i",
+);
 const CHECK_WORDS: Array<[CheckKind, RegExp]> = [
 	["test", /\b(tests?|specs?|test suite|vitest|jest|pytest|mocha|doctests?)\b/i],
 	["typecheck", /\b(tsc|type ?-?check(?:s|ing|er)?|typescript|types?|mypy|pyright)\b/i],
@@ -74,12 +83,24 @@ const CHECK_WORDS: Array<[CheckKind, RegExp]> = [
 	["build", /\b(build|compil(?:e|es|ed|ation))\b/i],
 ];
 const FILE_TOKEN = /`([^`\s]{2,200})`|(?<![\w/.-])((?:[\w.-]+\/)*[\w-]+\.[A-Za-z][\w]{0,6})(?![\w/])/g;
-const FILE_VERB =
-	/^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(?:\w+\s+)?(created|wrote|written|added|updated|modified|changed|edited|deleted|removed|renamed)\b/i;
-const FIRST_PERSON_DONE =
-	/^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(implemented|fixed|added|created|refactored|wrote|built|completed|finished)\s+\w/i;
-const COMMITTED =
-	/\b(?:committed (?:(?:the|all|my|these|both|your|this)\s+)?(?:changes?|work|fix(?:es)?|files?|it|them|as|in|to|on)\b|commits? (?:landed|created|made)\b|commit(?:ted)? (?:as )?`?[0-9a-f]{7,40}\b|(?:changes|work|everything|it|fix) (?:is|are|was|were|has been|have been) committed\b)/i;
+const FILE_VERB = new RegExp(
+	String.raw`^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(?:\w+\s+)?(created|wrote|written` +
+		String.raw`|added|updated|modified|changed|edited|deleted|removed|renamed)\b`,
+	"i",
+);
+const FIRST_PERSON_DONE = new RegExp(
+	String.raw`^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(implemented|fixed|added|created` +
+		String.raw`|refactored|wrote|built|completed|finished)\s+\w`,
+	"i",
+);
+const COMMITTED = new RegExp(
+	String.raw`\b(?:committed (?:(?:the|all|my|these|both|your|this)\s+)?(?:changes?` +
+		String.raw`|work|fix(?:es)?|files?|it|them|as|in|to|on)\b|commits? (?:landed` +
+		String.raw`|created|made)\b|commit(?:ted)? (?:as )?\x60?[0-9a-f]{7,40}\b|(?:changes` +
+		String.raw`|work|everything|it|fix) (?:is|are|was|were|has been` +
+		String.raw`|have been) committed\b)`,
+	"i",
+);
 /** A message that reviews, plans or reports on work rather than claiming to have done it. */
 const REVIEW_FRAMING = /^\s*(?:#+\s*)?(?:code\s+)?(?:re-?)?review(?:ed)?\b|^\s*review (?:complete|done|finished)\b/im;
 /** A plan, design or proposal (its title says so): it describes work to do, whatever its words. */
@@ -87,8 +108,11 @@ const PLAN_TITLE = /\b(?:plan|design|proposal|roadmap|rfc|spec(?:ification)?|out
 const PLAN_INTRO = /^\s*(?:here(?:'s| is) (?:the|my|a|an) (?:\w+ ){0,3}plan\b|## (?:implementation )?plan\b)/im;
 
 /** Headings and phrases that only a plan has: files it will change, changes it proposes. */
-const PLAN_BODY =
-	/^#{1,4}\s+(?:proposed changes|implementation (?:plan|steps)|files to (?:modify|change|create))\b|\bfiles to (?:modify|change|create|edit):/im;
+const PLAN_BODY = new RegExp(
+	String.raw`^#{1,4}\s+(?:proposed changes|implementation (?:plan|steps)|files to (?:modify|change|create))\b` +
+		String.raw`|\bfiles to (?:modify|change|create|edit):`,
+	"im",
+);
 
 function isPlan(prose: string): boolean {
 	const title = /^\s*#{1,3}\s+(.+)$/m.exec(prose.slice(0, 2000));
@@ -100,8 +124,12 @@ function isPlan(prose: string): boolean {
 }
 
 /** A request for a plan, a design or a read-only look: what the answer says about checks is what it plans. */
-const PLAN_REQUEST =
-	/(?:return|write|give|produce|draft|make|prepare|propose) (?:me )?(?:a|an|the) (?:\w+ ){0,3}(?:plan|design|proposal)\b|\bplan (?:what|how) to\b|\bdo not (?:write|implement|edit|change|modify)\b|\bdon't (?:write|implement|edit|change|modify)\b|\bread-only\b/i;
+const PLAN_REQUEST = new RegExp(
+	String.raw`\b(?:return|write|give|produce|draft|make|prepare|propose) (?:me )?(?:a|an|the) (?:\w+ ){0,3}(?:plan|` +
+		String.raw`design|proposal)\b|\bplan (?:what|how) to\b|\bdo not (?:write|implement|edit|change|modify)\b|` +
+		String.raw`\bdon't (?:write|implement|edit|change|modify)\b|\bread-only\b`,
+	"i",
+);
 
 export function asksForPlan(prompt: string): boolean {
 	return PLAN_REQUEST.test(prompt);
@@ -109,8 +137,10 @@ export function asksForPlan(prompt: string): boolean {
 
 /** A table row that reports a command's result: `| \`git status --short\` | passed |`. */
 const ROW_RESULT = /^(?:✅|✓|☑|pass(?:ed|es)?|ok|success(?:ful)?|succeeded|clean|green|done|works?)\b|✅|✓/i;
-const SHELL_START =
-	/^(?:git|npm|pnpm|yarn|npx|bun|node|python3?|pytest|cargo|go|make|bash|sh|\.\/|curl|docker|tsc|deno|uv|pip|ls|cat|gh|mvn|gradle|dotnet|mix|ruby|rake|composer|php)\b/;
+const SHELL_START = new RegExp(
+	String.raw`^(?:git|npm|pnpm|yarn|npx|bun|node|python3?|pytest|cargo|go|make|bash|sh|\.\/|curl|docker` +
+		String.raw`|tsc|deno|uv|pip|ls|cat|gh|mvn|gradle|dotnet|mix|ruby|rake|composer|php)\b`,
+);
 
 function tableRowClaim(s: string): Claim | undefined {
 	if (!s.startsWith("|") || /^\|[\s:|-]+\|?$/.test(s)) return undefined;
@@ -133,8 +163,13 @@ function tableRowClaim(s: string): Claim | undefined {
 		: { kind: "command-ran", quote: quote(s), command, source: "text" };
 }
 
-const DONE =
-	/\b(all done|(?:is|are|now) (?:fully )?(?:operational|functional|working|ready(?: to use| for use)?)\b|all set\b|production[- ]ready|(?:is|are|now) (?:complete|done|finished)|task (?:is )?complete|work (?:is )?(?:complete|done)|complete[d!]?\s*$|—\s*done\b|\bdone!|\bDONE\b|^(?:\W*\s*)?(?:\w+\s+){0,4}complete!)/im;
+const DONE = new RegExp(
+	String.raw`\b(all done|(?:is|are|now) (?:fully )?(?:operational|functional|working|ready(?: to use| for use)?)\b` +
+		String.raw`|all set\b|production[- ]ready|(?:is|are|now) (?:complete|done|finished)` +
+		String.raw`|task (?:is )?complete|work (?:is )?(?:complete|done)|complete[d!]?\s*$` +
+		String.raw`|—\s*done\b|\bdone!|\bDONE\b|^(?:\W*\s*)?(?:\w+\s+){0,4}complete!)`,
+	"im",
+);
 
 function sentences(prose: string): string[] {
 	const out: string[] = [];
@@ -153,9 +188,13 @@ function quote(text: string): string {
 
 /** Extensions a bare name (no folder) must have to count as a file: `event.args` is code, `index.ts` a file. */
 const FILE_EXTENSIONS = new Set(
-	"ts tsx js jsx mjs cjs mts cts json jsonc json5 md mdx txt rst yml yaml toml ini cfg conf env lock py pyi ipynb rb go rs java kt kts scala swift c h cc cpp hpp cs fs ex exs erl hs ml php pl lua r sql sh bash zsh fish ps1 bat html htm css scss sass less vue svelte astro xml svg png jpg gif csv tsv proto graphql gql tf dockerfile gradle properties".split(
-		" ",
-	),
+	(
+		"ts tsx js jsx mjs cjs mts cts json jsonc json5 md mdx txt rst yml yaml toml " +
+		"ini cfg conf env lock py pyi ipynb rb go rs java kt kts scala swift c h cc cpp " +
+		"hpp cs fs ex exs erl hs ml php pl lua r sql sh bash zsh fish ps1 bat html htm " +
+		"css scss sass less vue svelte astro xml svg png jpg gif csv tsv proto graphql " +
+		"gql tf dockerfile gradle properties"
+	).split(" "),
 );
 
 function looksLikeFile(token: string): boolean {
@@ -228,9 +267,11 @@ export function extractClaims(text: string): Claims {
 		}
 		const negated = NOT_A_CLAIM.test(s);
 		if (
-			/\bpre-?existing\b|\bunrelated (?:test )?(?:failures?|errors?)\b|\balready (?:failing|broken)\b|\bfalse positives?\b/i.test(
-				s,
-			)
+			new RegExp(
+				String.raw`\bpre-?existing\b|\bunrelated (?:test )?(?:failures?|errors?)\b|\balready (?:failing|broken)\b|` +
+					String.raw`\bfalse positives?\b`,
+				"i",
+			).test(s)
 		)
 			claims.push({ kind: "pre-existing", quote: quote(s), source: "text" });
 		if (negated) continue;

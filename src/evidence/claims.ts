@@ -82,7 +82,9 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 						from: segment.firstCall,
 						to: Math.max(segment.firstCall, end - 1),
 						verdict: "contradicted",
-						evidence: `no edit or write succeeded anywhere in the session (${end} tool calls), and no command that could have written files ran`,
+						evidence:
+							`no edit or write succeeded anywhere in the session (${end} tool calls), and no command that ` +
+							`could have written files ran`,
 					});
 				if (!completionChecked) add(failingChecks(ctx, claim));
 				completionChecked = true;

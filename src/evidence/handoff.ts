@@ -7,16 +7,30 @@ import type { CallFact } from "./facts.ts";
 import type { Segment } from "./log.ts";
 
 /** The stop waits for the user to come back before it goes on. */
-const COME_BACK =
-	/\b(?:let me know|tell me|ping me|report back) (?:when|once|after|if it)|\bonce (?:you(?:'ve| have)?|that(?:'s| is)|it(?:'s| is)) (?:done|installed|finished|run|ran|complete|set up)|\bwhen (?:you(?:'re| are) done|that(?:'s| is) done|it(?:'s| is) installed)|\bthen i(?:'ll| will| can) (?:continue|proceed|carry on|finish|pick (?:it|this) up|go on)|\bafter (?:you(?:'ve| have)? (?:run|installed|done)|that),? i(?:'ll| will| can)|告诉我|我(?:再)?继续|然后继续|完成后/i;
+const COME_BACK = new RegExp(
+	String.raw`\b(?:let me know|tell me|ping me|report back) (?:when|once|after|if it)|\bonce (?:you(?:'ve| have)?|` +
+		String.raw`that(?:'s| is)|it(?:'s| is)) (?:done|installed|finished|run|ran|complete|set up)|\bwhen (?:you(?:'re|` +
+		String.raw` are) done|that(?:'s| is) done|it(?:'s| is) installed)|\bthen i(?:'ll| will| can) (?:continue|proceed|` +
+		String.raw`carry on|finish|pick (?:it|this) up|go on)|\bafter (?:you(?:'ve| have)? (?:run|installed|done)|` +
+		String.raw`that),? i(?:'ll| will| can)|告诉我|我(?:再)?继续|然后继续|完成后`,
+	"i",
+);
 /** A fenced block or an inline command the user is asked to run. */
 const FENCED = /```[\w-]*\n([\s\S]*?)```/g;
 const INLINE_RUN = /\b(?:run|execute|type|paste)\b[^`\n]{0,40}`([^`\n]{3,200})`/gi;
-const SHELL =
-	/^(?:[!$>]\s*)?(?:sudo|curl|wget|npm|pnpm|yarn|npx|bun|pip3?|uv|poetry|cargo|rustup|go|make|brew|apt(?:-get)?|python3?|node|git|docker|bash|sh|chmod|mkdir|cp|mv|ln|export|source|cd|corepack|nvm|pyenv|conda|gem|bundle|composer|dotnet|mvn|gradle)\b/;
+const SHELL = new RegExp(
+	String.raw`^(?:[!$>]\s*)?(?:sudo|curl|wget|npm|pnpm|yarn|npx|bun|pip3?|uv|poetry|cargo|rustup|go|make|brew|` +
+		String.raw`apt(?:-get)?|python3?|node|git|docker|bash|sh|chmod|mkdir|cp|mv|ln|export|source|cd|corepack|nvm|` +
+		String.raw`pyenv|conda|gem|bundle|composer|dotnet|mvn|gradle)\b`,
+);
 /** Only the user can do these: their password, their login, a GUI installer, their money or their production. */
-const USERS_ONLY =
-	/^(?:[!$>]\s*)?sudo\b|\b(?:login|log in|auth(?:enticate)?|signin|sign in|passwd|ssh-keygen|gpg)\b|xcode-select --install|--cask\b|\bdeploy\b|\bpublish\b|\brelease\b|\bkubectl\b|\bterraform apply\b|\bvercel\b|\bnetlify\b|\bfly deploy\b|\bgh auth\b|\bnpm (?:login|adduser)\b|\baws configure\b|api[_-]?key|token|secret|password/i;
+const USERS_ONLY = new RegExp(
+	String.raw`^(?:[!$>]\s*)?sudo\b|\b(?:login|log in|auth(?:enticate)?|signin|sign in|passwd|ssh-keygen|gpg)\b|` +
+		String.raw`xcode-select --install|--cask\b|\bdeploy\b|\bpublish\b|\brelease\b|\bkubectl\b|\bterraform apply\b|` +
+		String.raw`\bvercel\b|\bnetlify\b|\bfly deploy\b|\bgh auth\b|\bnpm (?:login|adduser)\b|\baws configure\b|` +
+		String.raw`api[_-]?key|token|secret|password`,
+	"i",
+);
 
 /** The shell commands a stop gives the user to run. */
 export function commandsForUser(text: string): string[] {
@@ -61,11 +75,19 @@ export function handedBack(
 }
 
 /** A question about what the repository holds: its files, code, stack, scripts, configuration. */
-const REPO_QUESTION =
-	/\b(?:file|folder|director(?:y|ies)|repo(?:sitory)?|project|codebase|code|function|class|module|package|dependenc(?:y|ies)|framework|library|version|config(?:uration)?|script|tests?|schema|database|endpoint|api|component|language|stack|branch|entry ?point|build|env(?:ironment)? var)/i;
+const REPO_QUESTION = new RegExp(
+	String.raw`\b(?:file|folder|director(?:y|ies)|repo(?:sitory)?|project|codebase|code|function|class|module|` +
+		String.raw`package|dependenc(?:y|ies)|framework|library|version|config(?:uration)?|script|tests?|schema|database|` +
+		String.raw`endpoint|api|component|language|stack|branch|entry ?point|build|env(?:ironment)? var)`,
+	"i",
+);
 /** What only the user can say: a preference, a decision, a goal, a secret. */
-const USERS_CALL =
-	/\b(?:prefer|preference|would you like|do you want|want me|should i|shall i|which (?:option|approach|one)|your (?:goal|priority|choice|call|decision)|decide|budget|deadline|credentials?|password|api key|token)\b/i;
+const USERS_CALL = new RegExp(
+	String.raw`\b(?:prefer|preference|would you like|do you want|want me|should i|shall i|which (?:option|approach|` +
+		String.raw`one)|your (?:goal|priority|choice|call|decision)|decide|budget|deadline|credentials?|password|api key|` +
+		String.raw`token)\b`,
+	"i",
+);
 const MIN_QUESTIONS = 2;
 
 /** Several questions the repository could answer, asked in a segment that ran nothing. */
@@ -77,15 +99,4 @@ export function asksInstead(text: string, segment: Segment): string[] | undefine
 		.map((s) => s.replace(/^[\s>*#_\d.)-]+/, "").trim())
 		.filter((s) => s.endsWith("?") && REPO_QUESTION.test(s) && !USERS_CALL.test(s));
 	return questions.length >= MIN_QUESTIONS ? questions : undefined;
-}
-
-/** A command that leaves work running after it returns: a detached container, a session, a service, a CI run. */
-const DETACHED =
-	/\bdocker(?:-compose| compose)?\s+(?:run|up|start)\b[^|;&]*\s-d\b|\btmux\s+new(?:-session)?\b[^|;&]*\s-d\b|\bscreen\s+-d?m|\bpm2\s+start\b|\bsystemctl\s+(?:--user\s+)?(?:start|restart)\b|\bgh\s+(?:workflow\s+run|run\s+rerun)\b|\bkubectl\s+(?:apply|rollout)\b/;
-
-/** Whether a call started work that goes on after it returns. */
-export function startsBackground(f: CallFact, args: Record<string, unknown>): boolean {
-	if (args.run_in_background === true || args.background === true || args.async === true || args.is_background === true)
-		return true;
-	return f.command !== undefined && DETACHED.test(f.command);
 }

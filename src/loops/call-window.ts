@@ -8,7 +8,8 @@ export interface Slot {
 	target: string;
 	/** Whether this call told the agent nothing new about its target. */
 	noNews: boolean;
-	/** Counts towards the stale signal: a call other than a read that told nothing new (rereading is the read signals' business). */
+	/** Counts towards the stale signal: a call other than a read that told nothing new (rereading is the
+	 * read signals' business). */
 	stale: boolean;
 }
 

@@ -46,7 +46,8 @@ export class CycleWatch {
 						to: index,
 					}),
 					wayOut:
-						"Break the cycle: none of these calls will answer differently. Decide from what they already showed, or try something different.",
+						"Break the cycle: none of these calls will answer differently. Decide from what they already showed, or " +
+						"try something different.",
 				};
 			}
 		}

@@ -151,8 +151,10 @@ export class LoopDetector {
 				}),
 				wayOut:
 					call.kind === "poll"
-						? "Stop polling the same status: wait longer between checks, or read the process's log once and decide whether it is stuck."
-						: "Stop repeating this call: its result will not change. Use the result you already have and take the next step.",
+						? "Stop polling the same status: wait longer between checks, or read the process's log once and decide " +
+							"whether it is stuck."
+						: "Stop repeating this call: its result will not change. Use the result you already have and take the " +
+							"next step.",
 			});
 		}
 
@@ -188,7 +190,8 @@ export class LoopDetector {
 						threshold: t.checkRepeats,
 					}),
 					wayOut:
-						"Do not run this check again until you have changed something: it will say the same. Act on its result (fix what it reports), or report it as it stands.",
+						"Do not run this check again until you have changed something: it will say the same. Act on its result " +
+						"(fix what it reports), or report it as it stands.",
 				});
 			}
 		}
@@ -219,7 +222,8 @@ export class LoopDetector {
 					threshold: limit,
 				}),
 				wayOut:
-					"You already have what this gives you. Write down what you learned, decide, and act on it (an edit, a test run, or a question to the user).",
+					"You already have what this gives you. Write down what you learned, decide, and act on it (an edit, a test " +
+					"run, or a question to the user).",
 			});
 		}
 
@@ -242,7 +246,8 @@ export class LoopDetector {
 					threshold: t.staleCalls,
 				}),
 				wayOut:
-					"The investigation has stopped producing information. Act on what you know (make the change, run the one check that decides it), or ask the user.",
+					"The investigation has stopped producing information. Act on what you know (make the change, run the one " +
+					"check that decides it), or ask the user.",
 			});
 		}
 
@@ -272,7 +277,8 @@ export class LoopDetector {
 					share: t.dominantShare,
 				}),
 				wayOut:
-					"This call is not moving the work forward. Change approach: make the smallest edit that tests your current idea, or ask the user.",
+					"This call is not moving the work forward. Change approach: make the smallest edit that tests your current " +
+					"idea, or ask the user.",
 			});
 		}
 

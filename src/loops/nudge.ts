@@ -5,8 +5,13 @@
 /** Longer prompts carry an instruction even when they start with "continue". */
 const MAX_CHARS = 48;
 const MAX_WORDS = 6;
-const NUDGE =
-	/^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|please|pls|so|well|hey|hello|and|now|just|then|come on|c'mon)[\s,.!]*)*(?:continue|go on|go ahead|keep going|carry on|proceed|resume|next|do it|try again|again|retry|come on|finish(?: it)?|hurry(?: up)?|well|and|hello|still there|any update|status|ok(?:ay)?|yes|go|继续|继续吧|请继续)?[\s,.!?]*(?:please|pls|then)?[\s.!?]*$/i;
+const NUDGE = new RegExp(
+	String.raw`^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|please|pls|so|well|hey|hello|and|now|just|then|come on|` +
+		String.raw`c'mon)[\s,.!]*)*(?:continue|go on|go ahead|keep going|carry on|proceed|resume|next|do it|try again|` +
+		String.raw`again|retry|come on|finish(?: it)?|hurry(?: up)?|well|and|hello|still there|any update|status|` +
+		String.raw`ok(?:ay)?|yes|go|继续|继续吧|请继续)?[\s,.!?]*(?:please|pls|then)?[\s.!?]*$`,
+	"i",
+);
 
 /** Whether a user prompt only nudges the agent on, adding no instruction. */
 export function isNudge(text: string): boolean {

@@ -66,6 +66,7 @@ export function retrySignal(
 		count: run.count,
 		...retryText({ label, count: run.count, first: run.first, to, wordings: run.wordings, threshold }),
 		wayOut:
-			"This command keeps failing and nothing changed between the tries. Read the error once, change what it points at (or the command), or tell the user what blocks you.",
+			"This command keeps failing and nothing changed between the tries. Read the error once, change what it points " +
+			"at (or the command), or tell the user what blocks you.",
 	};
 }

@@ -83,7 +83,8 @@ export class TextLoops {
 				count: echo.times,
 				...echoText({ text: echo.text, times: echo.times, at: lastCall, threshold: ECHO_TIMES }),
 				wayOut:
-					"Your last message repeats itself. Stop, say in one or two sentences where the work stands, and take the next concrete step.",
+					"Your last message repeats itself. Stop, say in one or two sentences where the work stands, and take the " +
+					"next concrete step.",
 			});
 		const key = sentenceKey(text.slice(0, ANSWER_KEY_CHARS * 2)).slice(0, ANSWER_KEY_CHARS);
 		if (!key) return out;
@@ -100,12 +101,14 @@ export class TextLoops {
 				count: a.count,
 				...sameAnswerText({ text: a.text, count: a.count, at: a.from - 1, threshold: sameAnswers }),
 				wayOut:
-					"You have given this same answer several times and nothing changed. Do something different: run the call that settles the question, or tell the user plainly what blocks you.",
+					"You have given this same answer several times and nothing changed. Do something different: run the call " +
+					"that settles the question, or tell the user plainly what blocks you.",
 			});
 		return out;
 	}
 
-	/** The context was compacted (or overflowed); the signal once that happened `threshold` times with nothing landing. */
+	/** The context was compacted (or overflowed); the signal once that happened `threshold` times with nothing
+	 * landing. */
 	compacted(overflow: boolean, lastCall: number, threshold: number): LoopSignal[] {
 		const c = this.compactions;
 		if (c.count === 0) c.from = lastCall;
@@ -122,7 +125,8 @@ export class TextLoops {
 				count: c.count,
 				...compactionText({ count: c.count, overflows: c.overflows, from: c.from, threshold }),
 				wayOut:
-					"The context keeps filling up and nothing lands in between. Stop reading more: write down what you know in a few lines, make the one change it points to, or ask the user.",
+					"The context keeps filling up and nothing lands in between. Stop reading more: write down what you know in " +
+					"a few lines, make the one change it points to, or ask the user.",
 			},
 		];
 	}

@@ -205,7 +205,9 @@ export class LspManager {
 		this.info = {
 			filesChecked: checked.length,
 			lastDurationMs: Date.now() - started,
-			lastResult: `${count(diagnostics, "error")} error(s), ${count(diagnostics, "warning")} warning(s) in ${checked.length} file(s); ${fresh.length} new`,
+			lastResult:
+				`${count(diagnostics, "error")} error(s), ${count(diagnostics, "warning")} warning(s) ` +
+				`in ${checked.length} file(s); ${fresh.length} new`,
 			infos: count(diagnostics, "info"),
 			hints: 0,
 		};

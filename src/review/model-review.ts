@@ -159,7 +159,8 @@ export class ModelReview {
 		if (outcome.status === "cancelled") {
 			this.deps.present(
 				ctx,
-				`Watchdog: review cancelled by ${this.cancelReason}; its ${result.paths.length} changed path(s) stay pending for the next review.`,
+				`Watchdog: review cancelled by ${this.cancelReason}; its ${result.paths.length} ` +
+					`changed path(s) stay pending for the next review.`,
 				"info",
 			);
 		}
@@ -169,7 +170,8 @@ export class ModelReview {
 				`Watchdog: the reviewer sent malformed findings (${outcome.malformed.join("; ")}).`,
 				"warning",
 			);
-		const status = outcome.status === "clean" && findings.length ? "findings" : outcome.status; // LSP findings count too
+		// LSP findings count too
+		const status = outcome.status === "clean" && findings.length ? "findings" : outcome.status;
 		const record: ReviewRecord = {
 			at: Date.now(),
 			trigger,
@@ -227,7 +229,10 @@ export class ModelReview {
 				: last.status === "findings"
 					? `${last.findings.length} finding(s)`
 					: last.status;
-		return `${when}, ${outcome}, ${(last.durationMs / 1000).toFixed(1)} s, $${last.usage.cost.toFixed(4)} (${this.history.reviews} this session, $${this.history.totalCost.toFixed(4)})`;
+		return (
+			`${when}, ${outcome}, ${(last.durationMs / 1000).toFixed(1)} s, $${last.usage.cost.toFixed(4)} ` +
+			`(${this.history.reviews} this session, $${this.history.totalCost.toFixed(4)})`
+		);
 	}
 
 	/** One line for the short status. */
@@ -321,7 +326,9 @@ export class ModelReview {
 		if (key === this.lastFailureKey) return;
 		this.lastFailureKey = key;
 		const why = failed.map((f) => `${f.model} failed (${f.kind}): ${firstLine(f.message, 160)}`).join("; ");
-		const text = `Watchdog: ${why}. This review ran on the fallback ${model} (fallbackModels). See /subagents-watchdog check.`;
+		const text =
+			`Watchdog: ${why}. This review ran on the fallback ${model} (fallbackModels). ` +
+			`See /subagents-watchdog check.`;
 		this.deps.present(ctx, text, "warning");
 	}
 
@@ -334,7 +341,8 @@ export class ModelReview {
 		if (repeated) return;
 		const text = [
 			`Watchdog: the review failed (${failure.kind}): ${failure.message}`,
-			"The run was not reviewed; its changes stay pending for the next review. The watchdog does not switch models by itself",
+			"The run was not reviewed; its changes stay pending for the next review. The " +
+				"watchdog does not switch models by itself",
 			"(only to fallbackModels, before any tool work). See /subagents-watchdog check.",
 		];
 		this.deps.present(ctx, `${text[0]}\n${text[1]} ${text[2]}`, "warning");

@@ -13,8 +13,11 @@ export interface ToolBlockShape {
 }
 
 /** A provider error that says the conversation no longer fits the model's context. */
-export const CONTEXT_OVERFLOW =
-	/prompt is too long|context[ _-]?(?:length|window)[ _-]?(?:exceeded|limit)|exceeds? the (?:model's )?context|maximum context length|too many tokens|input is too long/i;
+export const CONTEXT_OVERFLOW = new RegExp(
+	String.raw`prompt is too long|context[ _-]?(?:length|window)[ _-]?(?:exceeded|limit)|` +
+		String.raw`exceeds? the (?:model's )?context|maximum context length|too many tokens|input is too long`,
+	"i",
+);
 
 export const PI_TOOL_BLOCK: ToolBlockShape = { type: "toolCall", args: "arguments" };
 export const CLAUDE_TOOL_BLOCK: ToolBlockShape = { type: "tool_use", args: "input" };
@@ -46,7 +49,8 @@ export function assistantContent(
 		else if (b.type === shape.type) {
 			calls++;
 			pairer.call(b.id, b.name, b[shape.args]);
-		} else if (b.type === "thinking" || b.type === "redacted_thinking") thinking = true; // hidden reasoning: never its text
+			// hidden reasoning: never its text
+		} else if (b.type === "thinking" || b.type === "redacted_thinking") thinking = true;
 	}
 	if (text || calls === 0)
 		out.push({
@@ -57,7 +61,10 @@ export function assistantContent(
 		});
 }
 
-/** The assistant and tool-result parts of one Pi message (user messages are the caller's: not every one is a prompt). */
+/**
+ * The assistant and tool-result parts of one Pi message (user messages are the caller's: not every one is a
+ * prompt).
+ */
 export function piMessage(message: Record<string, unknown>, pairer: CallPairer, out: SessionEvent[]): void {
 	if (message.role === "assistant") {
 		pairer.newTurn();

@@ -29,8 +29,10 @@ export function createDiffTool(root: string, git: GitRunner, baseline: string, m
 	return {
 		name: "watchdog_diff",
 		description: [
-			"Show what changed in the repository since this session started: the working tree against the session-start commit",
-			'(later commits included) and the untracked files. "stat": true lists changed files only; "path" limits it to a file or folder.',
+			"Show what changed in the repository since this session started: the working " +
+				"tree against the session-start commit",
+			'(later commits included) and the untracked files. "stat": true lists changed ' +
+				'files only; "path" limits it to a file or folder.',
 		].join(" "),
 		parameters: DIFF_PARAMS,
 		async execute(args, signal) {
@@ -88,7 +90,8 @@ export function createDiffTool(root: string, git: GitRunner, baseline: string, m
 			const cappedDiff = capText(diffText, room, (shown, total) =>
 				stat
 					? `[truncated: showed ${shown} of ${total} characters of the summary; give "path" to look at one folder]`
-					: `[truncated: showed ${shown} of ${total} characters of the diff; call with "stat": true to list the changed files, then with "path" for one file or folder]`,
+					: `[truncated: showed ${shown} of ${total} characters of the diff; call with "stat": ` +
+						`true to list the changed files, then with "path" for one file or folder]`,
 			);
 			return ok([heading, cappedDiff, ...(untrackedPart ? ["", untrackedPart] : [])].join("\n"));
 		},
