@@ -189,6 +189,9 @@ export function factOf(call: ToolCallRecord): CallFact {
 		if (/(^|[^&])&\s*$|\bnohup\b|\bsetsid\b/.test(command)) fact.background = true;
 	}
 	if (startsBackground(fact.command, call.args)) fact.background = true;
+	// A patch tool names its files inside the patch (Codex's apply_patch), not in a path argument.
+	if ((call.kind === "edit" || call.kind === "write") && call.path === undefined && !call.isError)
+		fact.mentions = argsText(call.args);
 	if (call.kind === "other") {
 		const todos = call.args.todos;
 		if (Array.isArray(todos))
