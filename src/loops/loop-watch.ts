@@ -86,7 +86,13 @@ export class LoopWatch {
 	 */
 	assistantText(resolved: LoopSettings, text: string): void {
 		if (!resolved.enabled || !resolved.loops.enabled || !text.trim()) return;
-		this.pending = this.detectorFor(resolved.loops).said(text);
+		const compaction = this.pending.filter((s) => s.kind === "compaction");
+		this.pending = [...compaction, ...this.detectorFor(resolved.loops).said(text)];
+	}
+
+	/** Pi compacted the context: compactions with nothing landing between are a loop, told with the next result. */
+	compacted(): void {
+		if (this.detector) this.pending.push(...this.detector.compacted());
 	}
 
 	/** `resolved`: the settings in effect for this event (looked up once by the caller). */

@@ -118,6 +118,14 @@ export function countsAsLoop(signal: ScanSignal): boolean {
 	return !WEAK_SIGNALS.has(signal.kind) || signal.resolvedAt === undefined;
 }
 
+/** The signal that best shows the loop: exact repetition before a suspicion, then the longest. */
+export function strongestLoop(signals: ScanSignal[]): ScanSignal | undefined {
+	let best: ScanSignal | undefined;
+	const score = (x: ScanSignal) => (countsAsLoop(x) ? 1e9 : 0) + (WEAK_SIGNALS.has(x.kind) ? 0 : 1e6) + (x.to - x.from);
+	for (const x of signals) if (!best || score(x) > score(best)) best = x;
+	return best;
+}
+
 export function reportText(report: ScanReport): string {
 	const head =
 		`${report.file}\n  format: ${report.format}, ${report.calls} tool calls` +
@@ -133,8 +141,10 @@ function loopLines(report: ScanReport): string[] {
 			`${s.resolvedAt !== undefined ? ` (then call ${s.resolvedAt} landed something)` : ""}` +
 			`\n${" ".repeat(13)}${s.evidence}`,
 	);
+	const top = strongestLoop(report.loop.signals);
+	const strongest = top ? ` (strongest: ${top.kind}, calls ${top.from}–${top.to})` : "";
 	const verdict = report.loop.flagged
-		? `loops: ${report.loop.signals.length} signal(s)`
+		? `loops: ${report.loop.signals.length} signal(s)${strongest}`
 		: `loops: none that lasted (${report.loop.signals.length} suspicion(s), each ended by something landing)`;
 	return [`  ${verdict}`, ...lines];
 }
@@ -143,7 +153,10 @@ function claimLines(report: ScanReport): string[] {
 	const signals = report.claims.signals;
 	if (!signals.length) return ["  claims: nothing the log contradicts"];
 	const contradicted = signals.filter((s) => s.verdict === "contradicted").length;
-	const verdict = contradicted ? `claims: ${contradicted} contradicted by the log` : "claims: none contradicted";
+	const top = signals.find((x) => x.verdict === "contradicted");
+	const verdict = top
+		? `claims: ${contradicted} contradicted by the log (strongest: ${top.kind}, calls ${top.from}–${top.to})`
+		: "claims: none contradicted";
 	const lines = signals.map(
 		(s) =>
 			`    ${s.verdict === "contradicted" ? "FALSE   " : "unbacked"} ` +

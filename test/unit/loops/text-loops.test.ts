@@ -81,6 +81,20 @@ describe("compaction with nothing landing", () => {
 		expect(s[0]?.kind).toBe("compaction");
 		expect(s[0]?.evidence).toMatch(/3 compactions \(1 of them context-overflow errors\)/);
 	});
+	it("reaches the live watch: compactions in a row are told with the next tool result", () => {
+		const settings = { enabled: true, loops: { enabled: true, stopRun: false, ...DEFAULT_THRESHOLDS } };
+		const watch = new LoopWatch();
+		const read = (path: string) =>
+			watch.toolResult(settings, {
+				toolName: "read",
+				input: { path },
+				content: [{ type: "text", text: path }],
+				isError: false,
+			});
+		read("a.ts");
+		for (let i = 0; i < 3; i++) watch.compacted();
+		expect(read("b.ts").signal?.kind).toBe("compaction");
+	});
 	it("forgets compactions once something lands", () => {
 		const d = new LoopDetector();
 		d.compacted();
