@@ -99,12 +99,16 @@ const BUILD_SUMMARY: RegExp[] = [
 	/\bwebpack \d[\d.]* compiled\b/,
 ];
 
+const SUMMARY_WORDS = /pass|fail|\bOK\b|\bok\.|compiled|built|BUILD|Finished|\bRan \d|succeeded|completed/i;
+
 /** Commands that show a file or search text: a log they print is not a run of the check it records. */
 const SHOWS_TEXT = /^(?:cat|head|tail|less|more|grep|rg|ag|sed|awk|jq|ls|find|echo|printf|git|wc|diff|bat)\b/;
 
 /** The check a command's output shows it ran, from a runner's or a build's summary line. */
 export function checkFromOutput(command: string, output: string): CheckKind | undefined {
 	if (SHOWS_TEXT.test(command)) return undefined;
+	// Every summary names a pass, a failure or a build: most outputs are ruled out by one search.
+	if (!SUMMARY_WORDS.test(output)) return undefined;
 	// The summary is at the end; a long output is looked at in its head and its tail.
 	const text = output.length > 3000 ? `${output.slice(0, 1000)}\n${output.slice(-2000)}` : output;
 	if (TEST_SUMMARY.some((r) => r.test(text))) return "test";

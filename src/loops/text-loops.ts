@@ -5,7 +5,7 @@
 // Pure, bounded state.
 import { clip } from "../util/index.ts";
 import { compactionText, echoText, sameAnswerText } from "./loop-text.ts";
-import { sentenceKey, sentencesOf } from "./restating.ts";
+import { sentencesOf } from "./restating.ts";
 import type { LoopSignal } from "./signal.ts";
 
 /** Words of one message looked at for repetition (a babbling message can be huge). */
@@ -20,34 +20,90 @@ const SENTENCE_TIMES = 4;
 const MIN_SENTENCE_WORDS = 4;
 const ANSWER_KEY_CHARS = 400;
 
+/** A sentence as compared here: its words of letters, lower case (numbers, paths' digits, markup gone). */
+function lettersOnly(text: string): string {
+	return text
+		.toLowerCase()
+		.replace(/[^\p{L}]+/gu, " ")
+		.trim();
+}
+
 /** The most repeated sentence or run of words in one message, when it is repeated enough. */
 export function echoIn(text: string): { text: string; times: number } | undefined {
 	let best: { text: string; times: number } | undefined;
 	const counts = new Map<string, number>();
 	for (const sentence of sentencesOf(text)) {
-		const key = sentenceKey(sentence);
-		if (key.split(" ").filter((w) => /\p{L}/u.test(w)).length < MIN_SENTENCE_WORDS) continue;
+		// Table rows differ in their cells' numbers and paths: layout, not speech.
+		if (sentence.trimStart().startsWith("|")) continue;
+		const key = lettersOnly(sentence);
+		if (key.split(" ").length < MIN_SENTENCE_WORDS) continue;
 		const n = (counts.get(key) ?? 0) + 1;
 		counts.set(key, n);
 		if (n >= SENTENCE_TIMES && (!best || n > best.times)) best = { text: clip(sentence.trim(), 100), times: n };
 	}
+	const run = repeatedRun(text);
+	if (run && (!best || run.times > best.times)) best = run;
+	return best;
+}
+
+/**
+ * The run of SHINGLE words said most often in a message, once it reaches ECHO_TIMES. Linear in
+ * the words: each run is a rolling hash of word numbers, compared word by word when it repeats.
+ */
+function repeatedRun(text: string): { text: string; times: number } | undefined {
 	const words = text
 		.slice(0, ECHO_WORDS * 12)
 		.toLowerCase()
 		.split(/\s+/)
 		.filter(Boolean)
 		.slice(0, ECHO_WORDS);
-	const shingles = new Map<string, number>();
-	for (let i = 0; i + SHINGLE <= words.length; i++) {
-		const run = words.slice(i, i + SHINGLE);
-		const key = run.join(" ");
-		const seen = shingles.get(key);
-		if (seen === undefined && run.filter((w) => /\p{L}{2}/u.test(w)).length < MIN_LETTER_WORDS) continue;
-		const n = (seen ?? 0) + 1;
-		shingles.set(key, n);
-		if (n >= ECHO_TIMES && (!best || n > best.times)) best = { text: clip(key, 100), times: n };
+	if (words.length < SHINGLE * ECHO_TIMES) return undefined;
+	const numbers = new Map<string, number>();
+	const ids = words.map((w) => {
+		let id = numbers.get(w);
+		if (id === undefined) {
+			id = numbers.size + 1;
+			numbers.set(w, id);
+		}
+		return id;
+	});
+	const P = 0x01000193;
+	let top = 1;
+	for (let k = 1; k < SHINGLE; k++) top = Math.imul(top, P);
+	let hash = 0;
+	const seen = new Map<number, { first: number; n: number }>();
+	let best: { at: number; times: number } | undefined;
+	for (let i = 0; i < ids.length; i++) {
+		if (i >= SHINGLE) hash = (hash - Math.imul(ids[i - SHINGLE] as number, top)) | 0;
+		hash = (Math.imul(hash, P) + (ids[i] as number)) | 0;
+		if (i < SHINGLE - 1) continue;
+		const start = i - SHINGLE + 1;
+		const at = seen.get(hash);
+		if (!at) {
+			seen.set(hash, { first: start, n: 1 });
+			continue;
+		}
+		if (!sameRun(ids, at.first, start)) continue; // a hash collision: not the same words
+		// Layout repeats too (a table's `| --- |`): a run counts only with enough words of letters.
+		if (at.n === 1 && !wordy(words, start)) {
+			at.n = Number.NEGATIVE_INFINITY;
+			continue;
+		}
+		at.n++;
+		if (at.n >= ECHO_TIMES && (!best || at.n > best.times)) best = { at: at.first, times: at.n };
 	}
-	return best;
+	return best ? { text: clip(words.slice(best.at, best.at + SHINGLE).join(" "), 100), times: best.times } : undefined;
+}
+
+function wordy(words: string[], at: number): boolean {
+	let n = 0;
+	for (let k = 0; k < SHINGLE; k++) if (/\p{L}{2}/u.test(words[at + k] as string)) n++;
+	return n >= MIN_LETTER_WORDS;
+}
+
+function sameRun(ids: number[], a: number, b: number): boolean {
+	for (let k = 0; k < SHINGLE; k++) if (ids[a + k] !== ids[b + k]) return false;
+	return true;
 }
 
 export class TextLoops {
@@ -76,8 +132,8 @@ export class TextLoops {
 		if (echo)
 			out.push({
 				kind: "echo",
-				key: `echo:${sentenceKey(echo.text)}`,
-				subject: `text:${sentenceKey(echo.text)}`,
+				key: `echo:${lettersOnly(echo.text)}`,
+				subject: `text:${lettersOnly(echo.text)}`,
 				from: lastCall + 1,
 				to: Math.max(lastCall, 0),
 				count: echo.times,
@@ -86,7 +142,7 @@ export class TextLoops {
 					"Your last message repeats itself. Stop, say in one or two sentences where the work stands, and take the " +
 					"next concrete step.",
 			});
-		const key = sentenceKey(text.slice(0, ANSWER_KEY_CHARS * 2)).slice(0, ANSWER_KEY_CHARS);
+		const key = lettersOnly(text.slice(0, ANSWER_KEY_CHARS * 2)).slice(0, ANSWER_KEY_CHARS);
 		if (!key) return out;
 		if (this.answer?.key === key) this.answer.count++;
 		else this.answer = { key, text: clip(text.trim(), 100), count: 1, from: lastCall + 1 };
