@@ -1,8 +1,11 @@
 // Session files from other recorders, written here by hand after their formats: Claude Code files
 // that open with metadata lines (and line types this reader has never seen), Codex CLI rollouts
 // and Gemini CLI session documents. Every one is read, unknown lines skipped and counted.
+import { writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scanSession } from "../../../src/scan/scan-session.ts";
+import { findSessionFiles } from "../../../src/scan/find-files.ts";
 import { detectFormat } from "../../../src/scan/read-session.ts";
 import { readAll, writeText } from "../../support/session-files.ts";
 
@@ -140,6 +143,11 @@ describe("Gemini CLI session files", () => {
 			{ id: "4", timestamp: "t", type: "gemini", content: "I've updated `hello.ts` with the greeting." },
 		],
 	};
+	it("is found in a folder by its name, beside JSON files that are not sessions", () => {
+		const dir = dirname(writeText("session-2026-01-01T00-00-abc.json", JSON.stringify(doc)));
+		writeFileSync(join(dir, "package.json"), "{}");
+		expect(findSessionFiles([dir]).files.map((f) => basename(f))).toEqual(["session-2026-01-01T00-00-abc.json"]);
+	});
 	it("is recognised pretty-printed and read whole, a cancelled call as refused", async () => {
 		const text = JSON.stringify(doc, null, 2);
 		expect(detectFormat(text.split("\n").slice(0, 20))).toBe("gemini");
