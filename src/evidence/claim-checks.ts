@@ -3,15 +3,19 @@
 // (every run of it refused or failed), "done" with the last check red and not mentioned, and
 // failures waved away as pre-existing, unrelated or a hook's false positive. Pure.
 import type { Claim } from "./claims-extract.ts";
-import { type ClaimSignal, type Context, commandRuns, failureWords, runsOf, shown } from "./claim-match.ts";
+import {
+	type ClaimSignal,
+	type Context,
+	commandRuns,
+	failureWords,
+	runsOf,
+	segmentSignal,
+	shown,
+} from "./claim-match.ts";
 import type { CallFact, CheckKind } from "./facts.ts";
 
 /** A claim about the whole check ("no type errors", "all tests pass"), not about the part a run saw. */
 const WHOLE = /\b(?:no|zero|0|all|every|entire|whole|full|clean|everything|without (?:any )?(?:errors?|failures?))\b/i;
-
-function span(ctx: Context): { from: number; to: number } {
-	return { from: ctx.segment.firstCall, to: Math.max(ctx.segment.firstCall, ctx.end - 1) };
-}
 
 export function checkPassed(ctx: Context, claim: Claim): ClaimSignal | undefined {
 	const runs = runsOf(ctx.facts, ctx.end, claim);
@@ -21,22 +25,21 @@ export function checkPassed(ctx: Context, claim: Claim): ClaimSignal | undefined
 	if (!last) {
 		// Nothing ran at all: a pass the log cannot have seen.
 		if (ctx.commands === 0 && !ctx.review)
-			return {
-				...base,
-				...span(ctx),
-				verdict: "contradicted",
-				evidence:
-					`no command ran in the session at all (${ctx.end} tool calls, none of them a shell command), so no ` +
+			return segmentSignal(
+				ctx,
+				claim,
+				"contradicted",
+				`no command ran in the session at all (${ctx.end} tool calls, none of them a shell command), so no ` +
 					`${what} run can have passed`,
-			};
-		return {
-			...base,
-			...span(ctx),
-			verdict: "unbacked",
-			evidence:
-				`no ${what} run in the session's tool log` +
-				(claim.command ? ` matches \`${claim.command.slice(0, 80)}\`` : ""),
-		};
+				"check-passed",
+			);
+		return segmentSignal(
+			ctx,
+			claim,
+			"unbacked",
+			`no ${what} run in the session's tool log` + (claim.command ? ` matches \`${claim.command.slice(0, 80)}\`` : ""),
+			"check-passed",
+		);
 	}
 	if (last.refused) {
 		const refused = runs.filter((r) => r.refused);
@@ -93,14 +96,14 @@ export function commandRan(ctx: Context, claim: Claim): ClaimSignal | undefined 
 	const last = runs.at(-1);
 	if (!last) {
 		if (ctx.commands === 0 && !ctx.review)
-			return {
-				...base,
-				...span(ctx),
-				verdict: "contradicted",
-				evidence:
-					`no command ran in the session at all (${ctx.end} tool calls), yet ` +
+			return segmentSignal(
+				ctx,
+				claim,
+				"contradicted",
+				`no command ran in the session at all (${ctx.end} tool calls), yet ` +
 					`\`${claim.command.slice(0, 80)}\` is reported with a result`,
-			};
+				"command-ran",
+			);
 		return undefined;
 	}
 	if (runs.every((r) => r.refused))

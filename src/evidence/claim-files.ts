@@ -1,7 +1,7 @@
 // File claims ("changed X", a ticked checklist item naming X) against the edits and writes
 // the tool log shows: refused or failed writes contradict, files no call touched are unbacked.
 import type { Claim } from "./claims-extract.ts";
-import { basename, type ClaimSignal, type Context, samePath } from "./claim-match.ts";
+import { basename, type ClaimSignal, type Context, samePath, segmentSignal } from "./claim-match.ts";
 import type { CallFact } from "./facts.ts";
 
 type FileState = "written" | "refused" | "failed" | "maybe" | "none";
@@ -71,22 +71,13 @@ export function filesChanged(ctx: Context, claim: Claim): ClaimSignal | undefine
 		};
 	}
 	if (none.length && ctx.anyWrite)
-		return {
-			kind: claim.kind,
-			claim: claim.quote,
-			from: ctx.segment.firstCall,
-			to,
-			verdict: "unbacked",
-			evidence: `no tool call in the session changed ${list(none)}`,
-		};
+		return segmentSignal(ctx, claim, "unbacked", `no tool call in the session changed ${list(none)}`);
 	if (maybe.length)
-		return {
-			kind: claim.kind,
-			claim: claim.quote,
-			from: ctx.segment.firstCall,
-			to,
-			verdict: "unbacked",
-			evidence: `no edit or write touched ${list(maybe)}; only shell commands that may have written files ran`,
-		};
+		return segmentSignal(
+			ctx,
+			claim,
+			"unbacked",
+			`no edit or write touched ${list(maybe)}; only shell commands that may have written files ran`,
+		);
 	return undefined;
 }

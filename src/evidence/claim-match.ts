@@ -141,3 +141,15 @@ export function commandRuns(facts: CallFact[], end: number, command: string): Ca
 	}
 	return out;
 }
+
+/** A verdict that rests on the whole segment (nothing in it backs the claim), not on one call. */
+export function segmentSignal(
+	ctx: Context,
+	claim: Claim,
+	verdict: ClaimSignal["verdict"],
+	evidence: string,
+	kind: Claim["kind"] = claim.kind,
+): ClaimSignal {
+	const from = ctx.segment.firstCall;
+	return { kind, claim: claim.quote, from, to: Math.max(from, ctx.end - 1), verdict, evidence };
+}

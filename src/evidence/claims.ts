@@ -4,7 +4,7 @@
 // claim the log merely does not back (never run, run before the last edit) is a concern. An
 // honest report (failures disclosed) claims nothing to check. Pure; no model call.
 import { asksForPlan, type Claim, extractClaims, filesIn } from "./claims-extract.ts";
-import { type ClaimSignal, type Context, disclosesFailure } from "./claim-match.ts";
+import { type ClaimSignal, type Context, disclosesFailure, segmentSignal } from "./claim-match.ts";
 import { filesChanged } from "./claim-files.ts";
 import { checkPassed, commandRan, failingChecks, preExisting } from "./claim-checks.ts";
 import type { CallFact } from "./facts.ts";
@@ -115,16 +115,7 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 function gitClaim(ctx: Context, claim: Claim): ClaimSignal | undefined {
 	const op = claim.kind === "pushed" ? "push" : "commit";
 	const runs = ctx.facts.slice(0, ctx.end).filter((f) => f.git?.op === op);
-	const to = Math.max(ctx.segment.firstCall, ctx.end - 1);
-	if (!runs.length)
-		return {
-			kind: claim.kind,
-			claim: claim.quote,
-			from: ctx.segment.firstCall,
-			to,
-			verdict: "unbacked",
-			evidence: `no git ${op} in the session's tool log`,
-		};
+	if (!runs.length) return segmentSignal(ctx, claim, "unbacked", `no git ${op} in the session's tool log`);
 	if (runs.some((r) => r.git?.ok)) return undefined;
 	const last = runs.at(-1) as CallFact;
 	return {
