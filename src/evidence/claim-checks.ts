@@ -17,12 +17,40 @@ import type { CallFact, CheckKind } from "./facts.ts";
 /** A claim about the whole check ("no type errors", "all tests pass"), not about the part a run saw. */
 const WHOLE = /\b(?:no|zero|0|all|every|entire|whole|full|clean|everything|without (?:any )?(?:errors?|failures?))\b/i;
 
+/** Runners that strip TypeScript's types and run the code: a clean run says nothing of type errors. */
+const STRIPS_TYPES = new RegExp(
+	String.raw`(?:^|[\s;&|(])(?:npx\s+|pnpm\s+(?:exec\s+)?|bunx\s+)?(?:tsx|ts-node|esno|bun(?:\s+run)?|` +
+		String.raw`node\s+--experimental-strip-types|deno run)\s`,
+);
+
+/** The last run after the last edit (or in the segment) that only strips types, if one ran. */
+function strippedRun(ctx: Context): CallFact | undefined {
+	const from = Math.max(ctx.lastCodeEdit ?? ctx.segment.firstCall, ctx.segment.firstCall);
+	for (let i = ctx.end - 1; i >= from; i--) {
+		const f = ctx.facts[i] as CallFact;
+		if (f.command !== undefined && STRIPS_TYPES.test(f.command)) return f;
+	}
+	return undefined;
+}
+
 export function checkPassed(ctx: Context, claim: Claim): ClaimSignal | undefined {
 	const runs = runsOf(ctx.facts, ctx.end, claim);
 	const what = claim.check ?? "check";
 	const last = runs.at(-1);
 	const base = { kind: "check-passed" as const, claim: claim.quote };
 	if (!last) {
+		// Only runs that execute TypeScript without checking it: "no type errors" rests on nothing.
+		const stripped = claim.check === "typecheck" ? strippedRun(ctx) : undefined;
+		if (stripped)
+			return {
+				...base,
+				from: stripped.index,
+				to: stripped.index,
+				verdict: "contradicted",
+				evidence:
+					`no type checker ran; the run it rests on, call ${stripped.index} (${shown(stripped)}), ` +
+					"executes TypeScript without checking its types",
+			};
 		// Nothing ran at all: a pass the log cannot have seen.
 		if (ctx.commands === 0 && !ctx.review)
 			return segmentSignal(

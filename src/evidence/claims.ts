@@ -98,6 +98,16 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 				break;
 		}
 	}
+	// A check said to pass between the last edit and the stop ("No type errors, works." after a
+	// run) is a claim too; only what the log contradicts is told of it.
+	if (segment.sinceEdit && segment.sinceEdit !== text && !review) {
+		const said = new Set(claims.map((c) => c.quote));
+		for (const claim of extractClaims(segment.sinceEdit).claims) {
+			if (claim.kind !== "check-passed" || said.has(claim.quote)) continue;
+			const signal = checkPassed(ctx, claim);
+			if (signal?.verdict === "contradicted") add(signal);
+		}
+	}
 	// A failing run already answered as a contradicted "passed" need not be told again as "done".
 	const answered = new Set(
 		out.filter((s) => s.kind === "check-passed" && s.verdict === "contradicted").map((s) => s.to),

@@ -228,6 +228,28 @@ describe("checks known by name or by output", () => {
 	});
 });
 
+describe("a check claimed between the last edit and the stop", () => {
+	it("contradicts 'no type errors' said after a run that only strips types", () => {
+		const events = [
+			prompt("fix the types"),
+			edit("index.ts"),
+			bash("npx tsx index.ts", "{ ok: true }"),
+			say("No TypeScript errors, works correctly. Here is the file:"),
+			read("index.ts"),
+			say("Done. The handler now returns a typed result."),
+		];
+		const [signal] = claims(events);
+		expect(signal?.verdict).toBe("contradicted");
+		expect(signal?.evidence).toMatch(/no type checker ran; the run it rests on, call 1 \(`npx tsx index.ts`\)/);
+	});
+	it("accepts it after a type checker ran, and says nothing of a claim the runs back", () => {
+		const checked = [prompt("fix"), edit("index.ts"), bash("npx tsc --noEmit", ""), say("No type errors.")];
+		expect(verdicts([...checked, read("index.ts"), say("Done.")])).toEqual([]);
+		const ran = [prompt("fix"), edit("index.ts"), bash("npx tsx index.ts", "ok"), say("It works.")];
+		expect(verdicts([...ran, read("index.ts"), say("Done.")])).toEqual([]);
+	});
+});
+
 describe("false flags that must stay quiet", () => {
 	it("a plan whose title says Finished claims nothing", () => {
 		const plan = "# Finished design: retry queue\n\n1. Implemented retries in `src/queue.ts`.\n2. All tests pass.";
