@@ -19,8 +19,11 @@ import {
 	QUESTION_MESSAGE,
 	QUESTION_NOTE,
 } from "./findings/index.ts";
+import { registerHeadlessFlags } from "./headless/index.ts";
 import { guarded, present, quietly, renderFindings, renderQuestion } from "./host/index.ts";
 import { type WatchdogOptions, WatchdogSession } from "./session/index.ts";
+
+const SETTINGS_POLL_MS = 2_000;
 
 /** Pi's extension factory for one watchdog: the main session's, or a child's (role, parent). */
 export function createWatchdogExtension(options: WatchdogOptions = { role: "main" }): ExtensionFactory {
@@ -34,22 +37,37 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 				post: (message) => pi.sendMessage(message as Parameters<typeof pi.sendMessage>[0]),
 				setModel: (model) => pi.setModel(model),
 				setThinkingLevel: (level) => pi.setThinkingLevel(level),
+				flag: (name) => pi.getFlag(name),
 			},
 			options,
 		);
 
-		const refreshUi = (ctx: ExtensionContext) => {
+		// The footer's word as last set here; `changesOnly` leaves it alone when it is the same (a poll must not
+		// flood an RPC client with status requests, nor overwrite "reviewing" with the same state).
+		let shown: string | undefined | null = null;
+		const refreshUi = (ctx: ExtensionContext, changesOnly = false) => {
 			const notice = watchdog.settingsNotice(ctx);
 			if (notice) present(ctx, notice, "warning");
-			if (ctx.mode === "tui" || ctx.mode === "rpc")
-				quietly(() => ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx)));
+			if (ctx.mode !== "tui" && ctx.mode !== "rpc") return;
+			const label = watchdog.statusLabel(ctx);
+			if (changesOnly && label === shown) return;
+			shown = label;
+			quietly(() => ctx.ui.setStatus("watchdog", label));
 		};
+		// Settings files edited between prompts (an error made or fixed) reach the footer and the notices
+		// within seconds, not at the next prompt: one stat per settings file each time.
+		let poll: ReturnType<typeof setInterval> | undefined;
 
 		pi.on(
 			"session_start",
 			guarded("session start", (_event, ctx) => {
 				watchdog.sessionStart(ctx);
 				refreshUi(ctx);
+				clearInterval(poll);
+				if (options.role === "main") {
+					poll = setInterval(() => quietly(() => refreshUi(ctx, true)), SETTINGS_POLL_MS);
+					poll.unref();
+				}
 				if (options.role === "main") void cleanStaleRuns(getAgentDir(), ctx.cwd).catch(() => {});
 			}),
 		);
@@ -64,7 +82,10 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 		);
 		pi.on(
 			"agent_start",
-			guarded("run start", (_event, ctx) => watchdog.agentStart(ctx)),
+			guarded("run start", (_event, ctx) => {
+				refreshUi(ctx, true);
+				return watchdog.agentStart(ctx);
+			}),
 		);
 		pi.on(
 			"turn_end",
@@ -100,8 +121,7 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 			guarded("boundary review", async (event, ctx) => {
 				const result = await watchdog.beforeSettle(ctx, event);
 				// The footer's word must never cost the boundary its result (the review's record, findings, continue).
-				if (ctx.mode === "tui" || ctx.mode === "rpc")
-					quietly(() => ctx.ui.setStatus("watchdog", watchdog.statusLabel(ctx)));
+				quietly(() => refreshUi(ctx));
 				return result;
 			}),
 		);
@@ -111,7 +131,10 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 		);
 		pi.on(
 			"session_shutdown",
-			guarded("shutdown", () => watchdog.shutdown()),
+			guarded("shutdown", (event, ctx) => {
+				clearInterval(poll);
+				return watchdog.shutdown(ctx, event.reason);
+			}),
 		);
 
 		pi.registerMessageRenderer<{ findings?: Finding[] }>(FINDING_MESSAGE, (message, renderOptions, theme) =>
@@ -155,9 +178,11 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 				watchdog.rememberModels(ctx);
 				const outcome = await runCommand(watchdog, args, ctx);
 				present(ctx, outcome.text, outcome.level);
-				if (outcome.changed) refreshUi(ctx);
+				refreshUi(ctx, !outcome.changed);
 			}),
 		});
+
+		if (options.role === "main") registerHeadlessFlags(pi);
 
 		pi.registerTool(
 			subagentTool(

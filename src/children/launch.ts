@@ -65,6 +65,8 @@ export interface LaunchEnv {
 
 export interface LaunchHooks {
 	signal?: AbortSignal;
+	/** A child starts (its session is about to be made): from here its row says running, not queued. */
+	onStart?(label: string, step: string): void;
 	onProgress?(label: string, progress: ChildProgress & { step: string }): void;
 	onChildDone?(result: ChildResult): void;
 	onControls?(label: string, controls: ChildControls): void;
@@ -242,6 +244,7 @@ async function runOne(
 	if (signal.aborted) outcome = unrun("stopped");
 	else {
 		try {
+			hooks.onStart?.(child.label, step);
 			outcome = await env.run(child, task, cwd, {
 				signal,
 				onProgress: (p) => hooks.onProgress?.(child.label, { ...p, step }),

@@ -108,6 +108,11 @@ export async function launchForeground(
 	try {
 		const { results, notes } = await runLaunch(plan, prepared, env, {
 			signal: live.signal,
+			onStart: (label, step) => {
+				const before = progress.get(label);
+				if (before) progress.set(label, { ...before, step, status: "running" });
+				show();
+			},
 			onProgress: (label, p) => {
 				const before = progress.get(label);
 				if (before) progress.set(label, { ...before, ...p, status: "running" });
@@ -165,6 +170,8 @@ function progressText(
 
 function footer(progress: Map<string, { status: string }>): string {
 	const all = [...progress.values()];
-	const running = all.filter((p) => p.status === "running" || p.status === "queued").length;
-	return `children: ${running} running, ${all.length - running} finished`;
+	const running = all.filter((p) => p.status === "running").length;
+	const queued = all.filter((p) => p.status === "queued").length;
+	const finished = all.length - running - queued;
+	return `children: ${running} running, ${queued ? `${queued} queued, ` : ""}${finished} finished`;
 }

@@ -159,6 +159,11 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 		const { results, notes } = await runLaunch(spec.plan, prepared, env, {
 			signal: stop.signal,
 			onControls: (label, c) => controls.set(label, c),
+			onStart: (label) => {
+				const before = progress.get(label);
+				if (before) progress.set(label, { ...before, status: "running" });
+				writeStatus("running");
+			},
 			onProgress: (label, p) => {
 				const before = progress.get(label);
 				if (before)

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isPlainObject, readFileInRoot } from "../util/index.ts";
+import { readJsonObject } from "../util/index.ts";
 
 export type RunState = "running" | "done" | "failed" | "stopped" | "lost";
 
@@ -95,14 +95,7 @@ export function writeJsonAtomic(path: string, data: unknown): void {
 }
 
 export function readRunJson(dir: string, name: string): Record<string, unknown> | undefined {
-	const read = readFileInRoot(join(dir, name), { root: dir, maxBytes: MAX_READ, overLimit: "refuse" });
-	if (read.state !== "ok") return undefined;
-	try {
-		const value = JSON.parse(read.text) as unknown;
-		return isPlainObject(value) ? value : undefined;
-	} catch {
-		return undefined;
-	}
+	return readJsonObject(join(dir, name), dir, MAX_READ);
 }
 
 export function makeRunDir(agentDir: string, id: string): string {

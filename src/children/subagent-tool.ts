@@ -11,7 +11,8 @@ import { launchFindings } from "./launch-result.ts";
 import { launchForeground, type LauncherDeps } from "./launcher.ts";
 import { RUN_ACTIONS, type SubagentParams, subagentParameters, WATCHDOG_ACTIONS } from "./tool-params.ts";
 
-const DESCRIPTION = [
+/** The tool's description as the model reads it; docs/subagent-tool.md shows it too. */
+export const SUBAGENT_DESCRIPTION = [
 	"Launch child agents, and inspect and configure the watchdog that reviews this session's work with a second model.",
 	"- {agent, task}: one child; {tasks: [{agent, task}, ...]}: side by side; {chain: " +
 		"[{agent, task}, ...]}: one after another, {previous} in a task is the previous " +
@@ -56,7 +57,7 @@ export function subagentTool(
 	return {
 		name: "subagent",
 		label: "Subagent",
-		description: DESCRIPTION,
+		description: SUBAGENT_DESCRIPTION,
 		promptSnippet:
 			"subagent: launch child agents ({agent, task}, {tasks}, {chain}; async for background); " +
 			"watchdog.status, watchdog.configure (scope session unless asked otherwise), " +
@@ -110,7 +111,8 @@ async function run(
 ): Promise<{ text: string; outcome?: ChangeOutcome }> {
 	switch (params.action) {
 		case "watchdog.status":
-			return { text: watchdog.statusText(ctx) };
+			// What is set and each part's state; the defaults (some 40 lines) would only cost the agent tokens.
+			return { text: watchdog.statusText(ctx, "all") };
 		case "watchdog.recommend-model":
 			return { text: await recommend(watchdog, ctx) };
 		case "watchdog.check":

@@ -35,6 +35,9 @@ export async function check(
 		? await checkReviewer(ctx.modelRegistry, choice)
 		: formatLiveCheck(await liveCheck(ctx.modelRegistry, choice));
 	const lines = [...result.lines];
+	// A failed check is a failure line, as a failed review is: `history --kind failure` finds both.
+	if (!result.ok)
+		session.recordHistory(ctx as never, { kind: "failure", what: "check", message: result.lines.join(" ") });
 	if (resolved.errors.length)
 		lines.push(`The settings have errors, so the watchdog is off until they are fixed (see status).`);
 	else if (!resolved.enabled) lines.push(`The watchdog is off; ${howToTurnOn(resolved)}.`);
@@ -78,7 +81,43 @@ export async function configure(session: WatchdogSession, ctx: Ctx, request: Con
 	const env = configureEnv(session, ctx);
 	const forced = commandsFor({ ...request, thinking: undefined, enabled: undefined, force: true })[0];
 	const plan = await withForceHint(` To save it anyway: ${forced}`, () => planConfigure(env, request));
-	return applyChange(session, env, request, plan);
+	const message = await applyChange(session, env, request, plan);
+	// The user's own changes are history lines as much as an agent's (whose are recorded in agent-change.ts).
+	const change = commandsFor({ ...request, ...changedModel(plan) }).join("; ");
+	session.recordHistory(ctx as never, { kind: "config-change", by: "user", outcome: "applied", change });
+	const offer = await offerRecommended(session, ctx, request);
+	return offer ? `${message}\n${offer}` : message;
+}
+
+/**
+ * `on` with no reviewer model set: the session's own model would review its own work, which is
+ * rarely what the user wants. Offers the recommended model: one choice in the TUI, else the command.
+ */
+async function offerRecommended(session: WatchdogSession, ctx: Ctx, request: ConfigureRequest): Promise<string> {
+	if (request.enabled !== true || request.model !== undefined || request.target !== "main") return "";
+	if (session.settings(ctx).settings.main.model !== "inherit") return "";
+	const head =
+		"No reviewer model is set, so the watchdog reviews with the session's own model, " +
+		"which rarely catches its own mistakes.";
+	const rec = recommendFor(ctx.modelRegistry, session.sessionModel(ctx));
+	if (!rec.ok) return `${head} There is no other model to recommend: ${rec.reason}.`;
+	const scope = request.scope === "user" ? "" : `${request.scope} `;
+	const ui = ctx as Partial<AgentCtx>;
+	if (ui.mode === "tui" && ui.hasUI && ui.ui) {
+		const use = `Use ${rec.ref} (recommended)`;
+		const choice = await ui.ui.select(`${head}\nReview with ${rec.ref} instead?`, [use, "Keep the session's model"]);
+		if (choice === use) return configure(session, ctx, { scope: request.scope, target: "main", model: "recommended" });
+		return `Kept the session's model. Later: /subagents-watchdog ${scope}model recommended`;
+	}
+	return `${head} Recommended: ${rec.ref} (${rec.reason}). To use it: /subagents-watchdog ${scope}model recommended`;
+}
+
+/** The model a plan saves (a "recommended" resolved), so history names the model, not the word. */
+function changedModel(plan: ConfigurePlan): Partial<ConfigureRequest> {
+	const entry = [...plan.changes].find(([key]) => key.endsWith("model"));
+	const thinking = [...plan.changes].find(([key]) => key.endsWith("thinking"))?.[1];
+	if (!entry || typeof entry[1] !== "string") return {};
+	return { model: entry[1], ...(typeof thinking === "string" ? { thinking } : {}) };
 }
 
 /** A change an agent asked for: one that lowers oversight needs the user (see agent-change.ts). */

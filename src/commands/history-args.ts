@@ -94,7 +94,10 @@ export function toQuery(
 	const filter: HistoryFilter = {};
 	const words: string[] = [];
 	const session = request.session?.trim();
-	if (session === undefined || session === "") {
+	// The fleet's lines are the whole machine's: its source is never narrowed to one project.
+	const fleet = cleanList(request.sources).includes("fleet");
+	if ((session === undefined || session === "") && fleet) words.push("on this machine");
+	else if (session === undefined || session === "") {
 		filter.cwd = scope.cwd;
 		words.push(`in this project (${scope.cwd})`);
 	} else if (session === "current") {

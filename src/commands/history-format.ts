@@ -97,7 +97,7 @@ export function describeEvent(event: HistoryEvent): string {
 		}
 		case "verification": {
 			const parts = [
-				`${count(event.children, "child")}`,
+				count(event.children, "child", "children"),
 				short(event.verdicts, 200),
 				`[${String(event.fingerprint ?? "").slice(0, 12)}]`,
 				`via ${event.via}`,
@@ -137,8 +137,8 @@ function dollars(cost: number): string {
 	return `$${(cost || 0).toFixed(4)}`;
 }
 
-function count(n: number, what: string): string {
-	return `${n ?? 0} ${what}${n === 1 ? "" : "s"}`;
+function count(n: number, what: string, many = `${what}s`): string {
+	return `${n ?? 0} ${n === 1 ? what : many}`;
 }
 
 function short(text: unknown, max: number): string {

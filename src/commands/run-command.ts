@@ -2,8 +2,10 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Ctx, WatchdogSession as Watchdog } from "../session/index.ts";
 import { check, configure, recommend } from "./controls.ts";
+import { runFleet } from "./fleet-command.ts";
 import { historyEnv, runHistory } from "./history-command.ts";
 import type { Level } from "../host/index.ts";
+import { helpFor, helpIndex, packageDocs } from "./help.ts";
 import { setPolicy } from "./policy.ts";
 import { showTestFinding } from "./test-finding.ts";
 import { parseCommand, USAGE } from "./watchdog-command.ts";
@@ -25,7 +27,7 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 		case "status":
 			return say(watchdog.statusText(ctx, op.level));
 		case "help":
-			return say(USAGE);
+			return say(op.topic ? helpFor(op.topic, packageDocs()) : helpIndex(USAGE));
 		case "error":
 			return say(`Watchdog: ${op.message}`, "error");
 		case "recommend":
@@ -67,6 +69,10 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 			return say(watchdog.trustNow(ctx), "info", true);
 		case "history": {
 			const result = await runHistory(op.request, historyEnv(ctx));
+			return say(result.text, result.level);
+		}
+		case "fleet": {
+			const result = await runFleet(watchdog, ctx, op.argv);
 			return say(result.text, result.level);
 		}
 		case "test":

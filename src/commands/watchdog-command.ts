@@ -2,6 +2,7 @@
 // the parsed operation against the watchdog.
 import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/index.ts";
 import type { ConfigureRequest, ConfigureScope } from "../settings/index.ts";
+import { HELP_TOPICS } from "./help.ts";
 import { completeHistory, HISTORY_USAGE, type HistoryRequest, parseHistoryArgs } from "./history-args.ts";
 
 export const COMMAND_NAME = "subagents-watchdog";
@@ -12,13 +13,14 @@ export type CommandOp =
 	| { kind: "recommend" }
 	| { kind: "check"; offline?: true }
 	| { kind: "history"; request: HistoryRequest }
+	| { kind: "fleet"; argv: string[] }
 	| { kind: "review" }
 	| { kind: "dismiss"; which: number | "all" }
 	| { kind: "policy"; policy: "off" | "keep" | "handsoff" }
 	| { kind: "settings-accept" }
 	| { kind: "test"; severity: "concern" | "blocker"; text: string }
 	| { kind: "trust" }
-	| { kind: "help" }
+	| { kind: "help"; topic?: string }
 	| { kind: "error"; message: string };
 
 export const USAGE = [
@@ -39,6 +41,8 @@ export const USAGE = [
 		`only check it resolves and has credentials)`,
 	`/${COMMAND_NAME} ${HISTORY_USAGE}   past reviews, findings and failures (default: this project, newest 20)`,
 	`/${COMMAND_NAME} review                   review the pending changes now`,
+	`/${COMMAND_NAME} fleet [--verbose] [--json] [--nudge] [--stall 3m] [--dormant 24h]   ` +
+		`every agent session on this machine, the ones that need you first (docs/fleet.md)`,
 	`/${COMMAND_NAME} policy off|keep|handsoff   this session's claims and unfinished-stop ` +
 		`checks: off, as usual, or shown to you and never sent to the agent, as are child ` +
 		`agents' findings (reviews and loops are not affected)`,
@@ -48,6 +52,8 @@ export const USAGE = [
 		`during an agent run (it lowers oversight) take effect`,
 	`/${COMMAND_NAME} test concern|blocker [text]   show a sample finding, marked ` +
 		`as a test, the way findings reach you (never sent to the agent)`,
+	`/${COMMAND_NAME} help [topic]             the documentation on a topic, or a setting's ` +
+		`key (e.g. help lsp.idleMs)`,
 	`/${COMMAND_NAME} trust                    trust the project's own files (settings, ` +
 		`WATCHDOG.md, agents, language server) as they are now, for this session`,
 ].join("\n");
@@ -61,7 +67,8 @@ export function parseCommand(args: string): CommandOp {
 			return { kind: "status", level: rest[0] === "--all" ? "all" : "settings" };
 		return { kind: "error", message: `status takes --all or --settings, not "${rest.join(" ")}"` };
 	}
-	if (first === "help" || first === "--help" || first === "-h") return { kind: "help" };
+	if (first === "help" || first === "--help" || first === "-h")
+		return rest.length ? { kind: "help", topic: rest.join(" ") } : { kind: "help" };
 	if (first === "recommend-model") return rest.length ? tooMany(first) : { kind: "recommend" };
 	if (first === "check") {
 		if (rest.length === 0) return { kind: "check" };
@@ -96,6 +103,7 @@ export function parseCommand(args: string): CommandOp {
 			};
 		return { kind: "test", severity, text: text.join(" ") };
 	}
+	if (first === "fleet") return { kind: "fleet", argv: rest };
 	if (first === "history") {
 		const parsed = parseHistoryArgs(rest);
 		return parsed.ok ? { kind: "history", request: parsed.request } : { kind: "error", message: parsed.error };
@@ -201,12 +209,14 @@ const TOP: Array<[string, string]> = [
 	["recommend-model", "the model in effect and the strongest pick"],
 	["check", "call the reviewer model once"],
 	["history", "past reviews, findings and failures"],
+	["fleet", "every agent session on this machine, attention first"],
 	["review", "review the pending changes now"],
 	["dismiss", "mark findings as seen"],
 	["policy", "this session's claims and unfinished-stop checks: off, keep or handsoff"],
 	["settings", "accept a held-back settings-file change"],
 	["test", "show a sample finding (concern or blocker), marked as a test"],
 	["trust", "trust the project's own files as they are now"],
+	["help", "the documentation on a topic"],
 ];
 
 /** Completes the whole argument text; `models` are the known model refs for `model …`. */
@@ -220,6 +230,14 @@ export function completeArguments(prefix: string, models: readonly string[]): Co
 	const last = done.at(-1);
 	if (done.length === 0) options = TOP;
 	else if (done[0] === "history") options = completeHistory(done.slice(1));
+	else if (done[0] === "fleet")
+		options = [
+			["--verbose", "every session, not only those that need you"],
+			["--json", "the whole pass as JSON"],
+			["--nudge", "nudge the idle sessions"],
+			["--stall", "quiet this long after a stop is idle (e.g. 3m)"],
+			["--dormant", "quiet this long is dormant (e.g. 24h)"],
+		];
 	else if (done[0] === "status")
 		options =
 			done.length === 1
@@ -248,6 +266,7 @@ export function completeArguments(prefix: string, models: readonly string[]): Co
 						["blocker", "a sample blocker"],
 					]
 				: [];
+	else if (done[0] === "help") options = done.length === 1 ? HELP_TOPICS.map((t): [string, string] => [t, ""]) : [];
 	else if (done[0] === "check")
 		options = done.length === 1 ? [["--offline", "only resolve the model and its credentials"]] : [];
 	else if (isSettingHead(done)) options = TOP.filter(([v]) => ["on", "off", "model", "thinking"].includes(v));

@@ -45,7 +45,8 @@ export function claimFinding(signal: ClaimSignal): Finding {
 				: "Back the claim with a run after the last edit (or say plainly that it was not verified).",
 			importance: contradicted ? "high" : "medium",
 			severity: contradicted ? "blocker" : "concern",
-			category: signal.kind === "check-passed" || signal.kind === "pre-existing" ? "test-gap" : "correctness",
+			// The reviewer's category for the same problem, so the two are one finding when both see it.
+			category: "unbacked-claim",
 		},
 		"claims",
 	);

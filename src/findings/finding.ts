@@ -5,14 +5,19 @@ import { oneLine, quoteLines } from "../util/index.ts";
 
 export const IMPORTANCES = ["low", "medium", "high"] as const;
 export const SEVERITIES = ["concern", "blocker"] as const;
+/**
+ * What kind of problem a finding is; prompts/reviewer.md defines each for the reviewer.
+ * `unbacked-claim`: the agent says something its own tool log does not back (or backs only
+ * from before its last change). It replaced `stale-fact`, which no prompt or detector defined.
+ */
 export const CATEGORIES = [
 	"correctness",
 	"missed-constraint",
 	"test-gap",
+	"unbacked-claim",
 	"unsafe-change",
 	"scope-drift",
 	"loop-risk",
-	"stale-fact",
 	"other",
 ] as const;
 

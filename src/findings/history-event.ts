@@ -177,7 +177,8 @@ export interface VerificationEvent extends HistoryBase {
 
 /** Kinds the later capabilities write; their own fields go in `details` until they get a shape. */
 export interface LaterEvent extends HistoryBase {
-	kind: "nudge" | "launch";
+	/** `fleet`: one fleet pass (its counts); its nudges are `nudge` lines with source `fleet`. */
+	kind: "nudge" | "launch" | "fleet";
 	summary: string;
 	source?: string;
 	outcome?: string;
@@ -210,6 +211,7 @@ export const HISTORY_KINDS: readonly HistoryKind[] = [
 	"rotate",
 	"launch",
 	"permission",
+	"fleet",
 ];
 
 type WithoutAt<E> = E extends HistoryEvent ? Omit<E, "at"> & { at?: string } : never;

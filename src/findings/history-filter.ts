@@ -51,7 +51,12 @@ export function matches(event: HistoryEvent, filter: HistoryFilter): boolean {
 	if (filter.session !== undefined && event.session !== filter.session) return false;
 	if (filter.cwd !== undefined && event.cwd !== filter.cwd) return false;
 	if (filter.since && !(Date.parse(event.at) >= filter.since.getTime())) return false;
-	if (filter.kinds?.length && !filter.kinds.includes(event.kind)) return false;
+	if (
+		filter.kinds?.length &&
+		!filter.kinds.includes(event.kind) &&
+		!(filter.kinds.includes("failure") && failed(event))
+	)
+		return false;
 	// A child role names its source, and all that child's lines (its nudges, loops, claims, reviews) as well.
 	if (
 		filter.sources?.length &&
@@ -60,6 +65,13 @@ export function matches(event: HistoryEvent, filter: HistoryFilter): boolean {
 	)
 		return false;
 	return true;
+}
+
+/** What `--kind failure` lists besides failure lines: reviews that failed and arbiter failures. */
+function failed(event: HistoryEvent): boolean {
+	if (event.kind === "review") return event.outcome === "failed";
+	if (event.kind === "permission") return event.how === "failure";
+	return false;
 }
 
 /** The raw-text tests a line must pass before it is worth parsing. */
@@ -73,7 +85,9 @@ export function lineTest(filter: HistoryFilter): LineTest {
 	// JSON.stringify gives the value exactly as the writer encoded it inside the line.
 	if (filter.session !== undefined) needles.push(`"session":${JSON.stringify(filter.session)}`);
 	if (filter.cwd !== undefined) needles.push(`"cwd":${JSON.stringify(filter.cwd)}`);
-	if (filter.kinds?.length === 1) needles.push(`"kind":${JSON.stringify(filter.kinds[0])}`);
+	// A failure is also a review that failed: "failure" alone cannot be judged by its kind's text.
+	if (filter.kinds?.length === 1 && filter.kinds[0] !== "failure")
+		needles.push(`"kind":${JSON.stringify(filter.kinds[0])}`);
 	return { needles };
 }
 

@@ -22,7 +22,7 @@ export {
 	type PermissionEvent,
 } from "./history-event.ts";
 export { sourceOf, type HistoryFilter } from "./history-filter.ts";
-export { DEFAULT_MAX_BYTES, HistoryLog, historyDir } from "./history-log.ts";
+export { appendHistory, DEFAULT_MAX_BYTES, HistoryLog, historyDir } from "./history-log.ts";
 export { readHistory } from "./history-read.ts";
 export { isQuestion, QUESTION_MESSAGE, QUESTION_NOTE, type Question } from "./question.ts";
 export { type ChildReport, FindingsSink, type ParentChannel, type ParentUser, type SinkEvent } from "./sink.ts";

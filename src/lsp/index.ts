@@ -2,3 +2,5 @@
 // Other folders import from here; files inside the folder import each other directly.
 export { LspManager } from "./lsp-manager.ts";
 export { lspBrief, lspSection } from "./lsp-status.ts";
+export { bundled } from "./locate.ts";
+export { languageOf } from "./lsp-server.ts";

@@ -56,9 +56,12 @@ export interface LspCheckResult {
 	signal?: string;
 	diagnostics: Diagnostic[];
 	checked: string[];
+	/** Why no check ran (for the reviewer's input, which says so rather than leave it silent). */
+	skipped?: string;
 }
 
-const NONE: LspCheckResult = { findings: [], diagnostics: [], checked: [] };
+const NOTHING = Promise.resolve();
+const none = (skipped: string): LspCheckResult => ({ findings: [], diagnostics: [], checked: [], skipped });
 /**
  * Edits in one burst (a turn's parallel calls) are handed over at once but checked together
  * after this quiet time: checking after each one would make the server rebuild its program for
@@ -85,6 +88,8 @@ export class LspManager {
 	private idleTimer?: ReturnType<typeof setTimeout>;
 	private info: Omit<LspStatus, "state" | "server" | "pid" | "rssKb"> = { filesChecked: 0, infos: 0, hints: 0 };
 	private everStarted = false;
+	/** A start ahead of the first check (session start); a check waits for it rather than start a second server. */
+	private starting?: Promise<void>;
 	/** What the last server said about its TypeScript (kept for status when it is cold). */
 	private lastReported?: { version: string; source: string };
 	/** No server was found at the last check. */
@@ -127,7 +132,7 @@ export class LspManager {
 			.filter((p) => languageOf(p) && !/(^|\/)node_modules\//.test(p))
 			.map((p) => this.abs(p));
 		const existing = changed.filter((p) => existsSync(p)).slice(0, settings.maxFiles);
-		if (!existing.length) return NONE;
+		if (!existing.length) return none("no changed TypeScript or JavaScript file to check");
 		const found = locateServer(this.root, trusted, this.locateOptions);
 		const located = "reason" in found ? undefined : found;
 		const key = located && launchKey(located);
@@ -143,9 +148,10 @@ export class LspManager {
 		this.unavailable = !located;
 		if ("reason" in found) {
 			this.info = { ...this.info, lastResult: `unavailable: ${found.reason}` };
-			return NONE;
+			return none(`the language server is unavailable: ${found.reason}`);
 		}
-		if (this.failure) return NONE;
+		if (this.failure) return none(`the language server failed earlier this session: ${this.failure}`);
+		await this.starting;
 		const started = Date.now();
 		const deadline = started + settings.timeoutMs;
 		try {
@@ -165,11 +171,11 @@ export class LspManager {
 							lastDurationMs: Date.now() - started,
 							lastResult: `error: ${message}; it will be restarted once, at the next review`,
 						};
-						return NONE;
+						return none(`the language server failed: ${message}`);
 					}
 					this.failure = message;
 					this.info = { ...this.info, lastDurationMs: Date.now() - started, lastResult: `failed: ${message}` };
-					return NONE;
+					return none(`the language server failed: ${message}`);
 				}
 			}
 		} finally {
@@ -297,6 +303,20 @@ export class LspManager {
 		clearTimeout(this.prefetchTimer);
 		this.prefetchTimer = undefined;
 		this.queued.clear();
+	}
+
+	/** Starts the server now (session start) so the first review finds it warm; a failure is silent (a check retries). */
+	start(settings: LspSettings, trusted = false): Promise<void> {
+		const found = locateServer(this.root, trusted, this.locateOptions);
+		if (this.server?.alive || this.failure || this.starting || "reason" in found) return this.starting ?? NOTHING;
+		this.launchKey = launchKey(found); // no server runs yet: the choice the first check would make
+		this.located = found;
+		const started = LspServer.start(launchOf(found), this.root, settings.timeoutMs).then((server) => {
+			[this.server, this.answers, this.everStarted] = [server, new ServerAnswers(server), true];
+			this.armIdle(settings.idleMs);
+		});
+		this.starting = started.catch(() => {}).finally(() => (this.starting = undefined));
+		return this.starting;
 	}
 
 	/** Stops the server (idle, session end). It starts again on the next check. */

@@ -5,9 +5,12 @@
 import { randomBytes } from "node:crypto";
 import type { AssistantMessage, Tool } from "@earendil-works/pi-ai";
 import { type Static, Type } from "typebox";
-import type { Registry, ReviewerChoice } from "../models/index.ts";
 import { askModel, checkArgs, dataFence, loadPrompt, usableModel } from "../model-call/index.ts";
 import { capText, clip, oneLine } from "../util/index.ts";
+import type { ArbiterOutcome, AskRequest, FailureReason } from "./arbiter-types.ts";
+import { askClassifier } from "./classifier-arbiter.ts";
+
+export type { ArbiterOutcome, AskRequest, FailureReason } from "./arbiter-types.ts";
 
 export const DECISION_TOOL_NAME = "permission_decision";
 const REASON_CHARS = 500;
@@ -28,13 +31,6 @@ export const DECISION_TOOL: Tool = {
 	description: "Approve or deny the one tool call under review. Call exactly once.",
 	parameters: DECISION_PARAMS as unknown as Tool["parameters"],
 };
-
-/** How an ask ended: the model's decision, or a failure (which denies). */
-export type ArbiterOutcome =
-	| { kind: "decision"; decision: "approve" | "deny"; reason: string; model: string }
-	| { kind: "failure"; failure: FailureReason; reason: string; model?: string };
-
-export type FailureReason = "watchdog-off" | "no-model" | "timeout" | "no-tool-call" | "malformed" | "error";
 
 /** A model's reply (or what passes for one) read as a decision. Anything but one well-formed approve denies. */
 export function readDecision(reply: unknown, model = ""): ArbiterOutcome {
@@ -82,23 +78,6 @@ export function readDecision(reply: unknown, model = ""): ArbiterOutcome {
 	return { kind: "decision", decision: args.decision, reason, model };
 }
 
-export interface AskRequest {
-	registry: Registry;
-	choice: ReviewerChoice;
-	timeoutMs: number;
-	role: string;
-	task: string;
-	tool: string;
-	/** The redacted preview (previewArguments). */
-	preview: string;
-	/** "read src/app.ts", one per recent call, already redacted. */
-	recent: string[];
-	/** The rule that asked, in words. */
-	rule: string;
-	/** The child's run being stopped ends the wait at once (a deny). */
-	cancel?: AbortSignal;
-}
-
 export function buildAskInput(
 	req: Pick<AskRequest, "role" | "task" | "tool" | "preview" | "recent" | "rule">,
 	nonce: string,
@@ -121,7 +100,8 @@ export function buildAskInput(
 
 /** One arbiter call under the deadline. Never throws; every failure is a failure outcome. */
 export async function askArbiter(req: AskRequest): Promise<ArbiterOutcome> {
-	const ref = req.choice.provider && req.choice.id ? `${req.choice.provider}/${req.choice.id}` : undefined;
+	const chat = req.choice.provider && req.choice.id ? `${req.choice.provider}/${req.choice.id}` : undefined;
+	const ref = req.classifier?.ref ?? chat;
 	const timeout = AbortSignal.timeout(req.timeoutMs);
 	const signal = req.cancel ? AbortSignal.any([timeout, req.cancel]) : timeout;
 	const lateOutcome = (): ArbiterOutcome =>
@@ -139,6 +119,7 @@ export async function askArbiter(req: AskRequest): Promise<ArbiterOutcome> {
 					...(ref ? { model: ref } : {}),
 				};
 	try {
+		if (req.classifier) return (await askClassifier({ ...req, classifier: req.classifier }, signal)) ?? lateOutcome();
 		const usable = await usableModel(req.registry, req.choice, signal);
 		if (!usable) return lateOutcome();
 		if ("problem" in usable)

@@ -36,6 +36,8 @@ export interface ArbiterSettings {
 	offReason?: string;
 	choice: ReviewerChoice;
 	timeoutMs: number;
+	/** `permissions.model` names a classifier model: it arbitrates, approving at `threshold` or above. */
+	classifier?: { ref: string; threshold: number };
 }
 
 export interface GateDeps {
@@ -172,7 +174,7 @@ export class PermissionGate {
 				failure: "watchdog-off",
 				reason: `the child watchdog that arbitrates is off (${settings.offReason ?? "disabled"})`,
 			};
-		if (!settings.choice.provider || !settings.choice.id)
+		if (!settings.classifier && (!settings.choice.provider || !settings.choice.id))
 			return {
 				kind: "failure",
 				failure: "no-model",
@@ -189,6 +191,7 @@ export class PermissionGate {
 			recent: recentCalls(ctx, call.toolCallId),
 			rule: describeRule(rule),
 			...(ctx.signal ? { cancel: ctx.signal } : {}),
+			...(settings.classifier ? { classifier: settings.classifier } : {}),
 		};
 		try {
 			return await (this.deps.arbiter ?? askArbiter)(request);

@@ -17,6 +17,8 @@ import { type GuidanceFile, readGuidance } from "./guidance.ts";
 import { type PendingChanges, pendingFromRecord, pendingSection, settlePending, takePending } from "./pending.ts";
 import { loadPrompt } from "../model-call/index.ts";
 import { buildReviewInput } from "./review-input.ts";
+import { captureChange, type RecordedChange } from "./change-capture.ts";
+import { changePaths } from "./change-text.ts";
 import {
 	addRecord,
 	EMPTY_HISTORY,
@@ -269,12 +271,24 @@ export class ModelReview {
 				? { root: own, git: gate?.git, baseline: gate?.baseline ?? null }
 				: { root: place.root, baseline: null },
 		);
+		// The change itself, as watchdog_diff would show it for these paths (the one git call here).
+		const change: RecordedChange =
+			place.root === own
+				? await captureChange({ root: own, git: gate?.git, baseline: gate?.baseline }, paths, cancel)
+				: { absent: "the child worked outside this project; read the changed paths with `read`" };
+		const scope = settings.scope.enabled ? this.scope.prompts : [];
 		const input = buildReviewInput({
 			changedPaths: paths,
 			carriedOver,
-			scope: settings.scope.enabled ? this.scope.prompts : [],
+			change,
+			scope,
 			guidance: settings.guidance.watchdogMd ? this.guidance(ctx) : undefined,
-			delta: renderTurnDelta(entries, FINDING_MESSAGE),
+			delta: renderTurnDelta(entries, FINDING_MESSAGE, {
+				prompts: scope,
+				shownFiles: changePaths(change),
+				cwd: ctx.cwd,
+				root: own,
+			}),
 			signals: run.signals,
 			note: [run.note, place.note].filter(Boolean).join("\n") || undefined,
 			activity: run.clarification?.activity,

@@ -5,6 +5,8 @@
 export const SCOPE_MAX_PROMPTS = 8;
 export const SCOPE_MAX_CHARS = 2000;
 export const SCOPE_ENTRY = "watchdog-scope";
+/** The newest requests the reviewer's input always shows whole (its scope room holds two of the longest). */
+export const SCOPE_KEPT_WHOLE = 2;
 
 export interface Scope {
 	prompts: string[];

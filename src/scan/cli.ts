@@ -1,13 +1,14 @@
-// `pi-watchdog scan [--json] [--all] [--since AGE] [PATH...]`: the deterministic detectors over
-// recorded sessions. Exit 0 whenever at least one session was scanned, whatever it found; 2 when
-// nothing could be read (or the command line is wrong).
+// `pi-watchdog scan [--json] [--all] [--since AGE] [--strict] [PATH...]`: the deterministic
+// detectors over recorded sessions. Exit 0 whenever at least one session was scanned, whatever
+// it found (with --strict, 1 when a session was flagged: a CI gate); 2 when nothing could be
+// read (or the command line is wrong).
 import { findSessionFiles } from "./find-files.ts";
 import { UNKNOWN_FORMAT } from "./formats.ts";
 import { piSessionPlace, sessionHeaderCwd } from "./pi-sessions.ts";
 import { reportText, type ScanReport, scanSession } from "./scan-session.ts";
 import { type Skipped, skippedText, summaryText } from "./summary.ts";
 
-const USAGE = `usage: pi-watchdog scan [--json] [--all] [--since AGE] [PATH...]
+const USAGE = `usage: pi-watchdog scan [--json] [--all] [--since AGE] [--strict] [PATH...]
 
 Runs the watchdog's deterministic detectors over recorded agent sessions: Pi session files,
 pi-subagents transcripts (JSONL), Claude Code project logs (JSONL) and Claude Code Markdown
@@ -15,7 +16,8 @@ exports; the format is recognised from the content. A PATH that is a folder is s
 .jsonl and .md files. Without a PATH it scans this project's Pi sessions; --all scans every
 project's. --since 7d keeps files modified in the last 7 days (h, d or w; or a date
 YYYY-MM-DD). Prints a report per file and a summary, or with --json one JSON object per line
-per file and nothing else.`;
+per file and nothing else. Exit codes: 0 scanned; 1 with --strict when any session was flagged
+(a loop, a contradicted claim or an unfinished stop); 2 nothing could be read, or bad usage.`;
 
 /** Progress is drawn from this many files on. */
 const PROGRESS_FROM = 20;
@@ -23,6 +25,7 @@ const PROGRESS_FROM = 20;
 interface Args {
 	json: boolean;
 	all: boolean;
+	strict: boolean;
 	since?: number;
 	paths: string[];
 }
@@ -73,7 +76,8 @@ export async function main(
 	if (progress) err("\r\x1b[K");
 	if (skipped.length) err(`${skippedText(skipped, UNKNOWN_FORMAT)}\n`);
 	if (!args.json && (reports.length || skipped.length)) out(`${summaryText(reports, skipped, found.older)}\n`);
-	if (reports.length) return 0;
+	const flagged = (r: ScanReport) => r.loop.flagged || r.claims.flagged || r.idle.flagged;
+	if (reports.length) return args.strict && reports.some(flagged) ? 1 : 0;
 	if (!found.files.length && !skipped.length)
 		err(
 			`pi-watchdog scan: no session files found${found.where}` +
@@ -83,11 +87,12 @@ export async function main(
 }
 
 function parseArgs(rest: string[], now: number): Args | string {
-	const args: Args = { json: false, all: false, paths: [] };
+	const args: Args = { json: false, all: false, strict: false, paths: [] };
 	for (let i = 0; i < rest.length; i++) {
 		const arg = rest[i] as string;
 		if (arg === "--json") args.json = true;
 		else if (arg === "--all") args.all = true;
+		else if (arg === "--strict") args.strict = true;
 		else if (arg === "--since" || arg.startsWith("--since=")) {
 			const value = arg === "--since" ? rest[++i] : arg.slice("--since=".length);
 			const since = value === undefined ? undefined : parseSince(value, now);

@@ -30,8 +30,12 @@ export function projectSessionDir(cwd: string, agent = agentDir()): string {
 }
 
 /** Where the sessions of `cwd` are (or, with `all`, every project's). */
-export function piSessionPlace(cwd: string, all: boolean, env: NodeJS.ProcessEnv = process.env): PiSessionPlace {
-	const agent = agentDir(env);
+export function piSessionPlace(
+	cwd: string,
+	all: boolean,
+	env: NodeJS.ProcessEnv = process.env,
+	agent = agentDir(env),
+): PiSessionPlace {
 	const shared = sharedSessionDir(agent, env);
 	if (shared) return all ? { dir: shared } : { dir: shared, cwd: resolve(cwd) };
 	return { dir: all ? join(resolve(agent), "sessions") : projectSessionDir(cwd, agent) };

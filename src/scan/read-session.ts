@@ -90,3 +90,21 @@ export async function* readSessionEvents(path: string): AsyncGenerator<SessionEv
 	const session = await openSession(path);
 	yield* session.events;
 }
+
+/** The events of lines already in memory (a file's tail, read by the caller), in a known format. */
+export function parseSessionLines(
+	format: SessionFormat,
+	lines: Iterable<string>,
+): { events: SessionEvent[]; stats: ScanStats } {
+	const stats = newStats();
+	const parser = PARSERS[format](stats);
+	const events: SessionEvent[] = [];
+	for (const line of lines) parser.line(line, events);
+	parser.end(events);
+	return { events, stats };
+}
+
+/** A fresh reader of one format, fed lines one by one (its counts are its own). */
+export function sessionParser(format: SessionFormat): SessionParser {
+	return PARSERS[format](newStats());
+}

@@ -60,6 +60,8 @@ export interface Monitor {
 	readonly name: string;
 	/** Session start (also after /reload, resume, fork, new): state back from the session's entries. */
 	restore?(entries: readonly Entry[]): void;
+	/** Session start, after restore: the session's own context (its id, file, cwd). */
+	start?(ctx: ExtensionContext): void;
 	/** A real user prompt (typed or sent over RPC). */
 	userPrompt?(text: string): void;
 	/** Any input at all, the user's or another extension's. */
@@ -100,7 +102,7 @@ export interface SettleRun {
 	/** What the review covers, once the gate and the pending paths decided there is something. */
 	changes?: { trigger: "boundary" | "activity"; paths: string[]; via: string };
 	/** The LSP pre-pass: its signal is the first the reviewer reads; its findings stand whatever the review does. */
-	lsp?: { signal?: string; findings: Finding[] };
+	lsp?: { signal?: string; findings: Finding[]; skipped?: string };
 	/** Set by the review stage: the sink is called even with no findings, and may continue the run. */
 	review?: { failed: boolean; cancelled: boolean; question?: Question };
 	/** Entries after the delivery's (a rotation's record and resume note). */

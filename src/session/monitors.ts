@@ -16,6 +16,7 @@ import { TRUST_COMMAND } from "../settings/index.ts";
 import type { StatusSection } from "../status/index.ts";
 import type { SubtreeVerifier } from "../verify/index.ts";
 import type { Monitor } from "./monitor.ts";
+import { arbiterModelText } from "./permission-step.ts";
 import type { RunMonitors } from "./repo-monitors.ts";
 import type { SettingsChangeWatch } from "./settings-change-step.ts";
 import { unsupportedSettings } from "./settings-notice.ts";
@@ -83,10 +84,19 @@ export function lspMonitor(repo: () => RunMonitors): Monitor {
 			}
 			return undefined;
 		},
-		status: (v) => ({
-			sections: [lspSection(v.settings.lsp.enabled, repo().lsp?.status())],
-			brief: [lspBrief(v.settings.lsp.enabled, repo().lsp?.status())],
-		}),
+		status: (v) => {
+			const { enabled, idleMs } = v.settings.lsp;
+			const section = lspSection(enabled, repo().lsp?.status());
+			// How long a warm server waits for the next check before it stops (and the next check is cold).
+			const idle = `stops after ${duration(idleMs)} without a check (lsp.idleMs)`;
+			const lines = enabled ? [...section.lines, idle] : section.lines;
+			// In the short line the idle time comes first: a long last result is what the width may cut.
+			const brief = lspBrief(enabled, repo().lsp?.status()).replace(
+				/^(LSP: [a-z ]+)/,
+				enabled ? `$1 (stops after ${duration(idleMs)} idle)` : "$1",
+			);
+			return { sections: [{ ...section, lines }], brief: [brief] };
+		},
 		shutdown: () => repo().lsp?.shutdown(),
 	};
 }
@@ -184,7 +194,8 @@ export function cadenceMonitor(cadence: Cadence<ExtensionContext>): Monitor {
 		modelChange: () => cadence.cancel(),
 		status: (v) => {
 			const children = v.settings.children.enabled ? "watchdogs on" : "watchdogs off";
-			return { brief: [`Cadence: ${every(v.settings.cadence.everyNTools)} · Children: ${children}`] };
+			const ask = arbiterModelText(v.settings);
+			return { brief: [`Cadence: ${every(v.settings.cadence.everyNTools)} · Children: ${children} · ${ask}`] };
 		},
 		shutdown: () => cadence.cancel(),
 	};
@@ -211,4 +222,9 @@ export function trustMonitor(trust: () => ProjectTrust): Monitor {
 			return { sections, brief: held.length ? [heldLine] : [] };
 		},
 	};
+}
+
+/** 300000 → "5 min", 90000 → "90 s". */
+function duration(ms: number): string {
+	return ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`;
 }

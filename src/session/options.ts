@@ -38,4 +38,6 @@ export interface WatchdogHost {
 	setModel?(model: NonNullable<ExtensionContext["model"]>): Promise<boolean>;
 	/** Pi's `setThinkingLevel` (a rotation target given with its level). */
 	setThinkingLevel?(level: Thinking): void;
+	/** Pi's `getFlag`: the value of a flag this extension registered (`--watchdog-strict`). */
+	flag?(name: string): unknown;
 }

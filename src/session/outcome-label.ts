@@ -1,5 +1,6 @@
 // The footer's word on the last review: `watchdog: 1 blocker sent`, `watchdog: clean`. Pure.
 import type { Finding } from "../findings/index.ts";
+import { clip } from "../util/index.ts";
 
 export interface ReviewEnd {
 	status: "clean" | "findings" | "failed" | "cancelled";
@@ -8,6 +9,8 @@ export interface ReviewEnd {
 	shown: Finding[];
 	/** The reviewer's question went to the agent. */
 	asked?: boolean;
+	/** Why the type check did not run: never "clean" then. */
+	lspSkipped?: string;
 }
 
 export function outcomeLabel(end: ReviewEnd): string {
@@ -17,6 +20,7 @@ export function outcomeLabel(end: ReviewEnd): string {
 	if (end.sent.length) parts.push(`${count(end.sent)} sent`);
 	if (end.shown.length) parts.push(`${count(end.shown)} for you`);
 	if (end.status === "failed") parts.push(`review failed (${end.failureKind ?? "error"})`);
+	if (end.lspSkipped) parts.push(`type check skipped: ${clip(end.lspSkipped, 60)}`);
 	return `watchdog: ${parts.length ? parts.join(", ") : "clean"}`;
 }
 

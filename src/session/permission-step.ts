@@ -1,8 +1,10 @@
-// The child permission gate as one of the session's tool-call checks. Its arbiter is the child
-// watchdog: that watchdog's settings, its reviewer model and its history log.
-import type { ReviewerChoice } from "../models/index.ts";
+// The child permission gate as one of the session's tool-call checks. Its arbiter runs on the
+// child watchdog's model when that watchdog is on, else on the main watchdog's: a rule that asks
+// is answered either way (the user wrote it; the children's switch is about reviews). A
+// `permissions.model` setting names another model, or a classifier, for it.
+import { chooseReviewer, parseModelRef, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
 import { PermissionGate, type PermissionPolicy } from "../permissions/index.ts";
-import { childOffReason, type ResolvedSettings } from "../settings/index.ts";
+import type { ResolvedSettings } from "../settings/index.ts";
 import type { Ctx, HistoryCtx, HistoryLine, ToolCallCheck } from "./monitor.ts";
 
 export interface PermissionDeps {
@@ -11,6 +13,7 @@ export interface PermissionDeps {
 	settings(ctx: Ctx): ResolvedSettings;
 	parentSettings?: () => ResolvedSettings;
 	reviewer(ctx: Ctx): ReviewerChoice;
+	sessionModel(ctx: Ctx): SessionModelInfo;
 	record(ctx: HistoryCtx, line: HistoryLine): void;
 }
 
@@ -21,15 +24,41 @@ export function permissionCheck(deps: PermissionDeps, policy: PermissionPolicy):
 		settings: (ctx) => {
 			const c = ctx as Ctx;
 			const resolved = deps.settings(c);
-			const parent = deps.parentSettings;
-			return {
-				enabled: resolved.enabled,
-				offReason: parent ? childOffReason(parent(), deps.role) : "the watchdog is off",
-				choice: deps.reviewer(c),
-				timeoutMs: resolved.settings.permissions.timeoutMs,
-			};
+			const parent = deps.parentSettings?.();
+			const inherited = () =>
+				resolved.enabled || !parent ? deps.reviewer(c) : chooseReviewer(parent.settings.main, deps.sessionModel(c));
+			const { timeoutMs, model, threshold } = resolved.settings.permissions;
+			return { enabled: true, timeoutMs, ...arbiterModel(c, model, threshold, inherited) };
 		},
 		record: (ctx, line) => deps.record(ctx as unknown as HistoryCtx, line as unknown as HistoryLine),
 	});
 	return (ctx, call) => gate.check(ctx, call);
+}
+
+/**
+ * Which model arbitrates: `inherit`, the child watchdog's; a classifier Pi knows, that classifier;
+ * any other reference, that chat model (one Pi does not know denies every ask, as no model does).
+ */
+function arbiterModel(
+	ctx: Ctx,
+	model: string,
+	threshold: number,
+	inherited: () => ReviewerChoice,
+): { choice: ReviewerChoice; classifier?: { ref: string; threshold: number } } {
+	if (model === "inherit") return { choice: inherited() };
+	const parsed = parseModelRef(model);
+	if (!parsed.ok)
+		return { choice: { kind: "configured", thinking: "off", problem: `permissions.model: ${parsed.error}` } };
+	const { provider, id } = parsed.ref;
+	const registry = ctx.modelRegistry as Partial<Pick<typeof ctx.modelRegistry, "findOfType">>;
+	if (registry.findOfType?.("classifier", provider, id))
+		return { choice: inherited(), classifier: { ref: `${provider}/${id}`, threshold } };
+	return { choice: { kind: "configured", provider, id, thinking: parsed.ref.thinking ?? "off" } };
+}
+
+/** Which model answers `ask` rules, for status: the child watchdogs' when they are on, else the main watchdog's. */
+export function arbiterModelText(settings: ResolvedSettings["settings"]): string {
+	return settings.children.enabled
+		? "ask permissions: the child watchdogs' model"
+		: "ask permissions: the main watchdog's model (child watchdogs off)";
 }

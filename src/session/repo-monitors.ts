@@ -1,6 +1,9 @@
 // The monitors bound to the session's repository: the change gate and the language server,
 // made at session start (a warm server is kept when the root stays).
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { LspManager } from "../lsp/index.ts";
+import type { ResolvedSettings } from "../settings/index.ts";
 import { ChangeGate } from "../review/index.ts";
 
 const GIT_STATUS_TIMEOUT_MS = 15_000;
@@ -29,4 +32,14 @@ export function startMonitors(previous: RunMonitors, cwd: string, configDirName:
 		lsp = new LspManager(root);
 	}
 	return { gate, lsp };
+}
+
+/**
+ * Starts the language server at session start when the pre-pass is on and the project has
+ * TypeScript (a tsconfig.json or jsconfig.json at its root): the first review then finds it warm.
+ */
+export function warmLsp(lsp: LspManager | undefined, resolved: ResolvedSettings, trusted: () => boolean): void {
+	if (!lsp || !resolved.enabled || !resolved.settings.lsp.enabled) return;
+	if (!["tsconfig.json", "jsconfig.json"].some((f) => existsSync(join(lsp.root, f)))) return;
+	void lsp.start(resolved.settings.lsp, trusted()).catch(() => {});
 }

@@ -54,7 +54,9 @@ export function reviewStage(deps: ReviewDeps, clarify: ClarifyDeps): SettleStage
 			const result = await modelReview(deps, run.ctx, request, run.lsp?.signal);
 			const cancelled = result.outcome.status === "cancelled";
 			const lspFindings = run.lsp?.findings ?? [];
-			reviewed = { result, findings: [...lspFindings, ...(cancelled ? [] : result.outcome.findings)], cancelled };
+			const lspSkipped = run.lsp?.skipped;
+			const findings = [...lspFindings, ...(cancelled ? [] : result.outcome.findings)];
+			reviewed = { result, findings, cancelled, ...(lspSkipped ? { lspSkipped } : {}) };
 			const question = cancelled ? undefined : askedQuestion(clarify, run, result.outcome.question);
 			run.review = { failed: result.outcome.status === "failed", cancelled, question };
 		},

@@ -8,6 +8,7 @@ import type { ProjectTrust } from "../host/index.ts";
 import { type ModelReview, REVIEW_ENTRY, type ReviewRecord, type ReviewResult } from "../review/index.ts";
 import type { WatchdogSettings } from "../settings/index.ts";
 import type { Delivered, HistoryLine } from "./monitor.ts";
+import { skipFinding, skipReason, typedFiles } from "./lsp-skip.ts";
 import { outcomeLabel } from "./outcome-label.ts";
 import type { RunMonitors } from "./repo-monitors.ts";
 import { settleMark } from "./settle-timing.ts";
@@ -38,6 +39,8 @@ export interface LspAndReview {
 	/** The LSP's findings and, unless the review was cancelled, the reviewer's. */
 	findings: Finding[];
 	cancelled: boolean;
+	/** Why the type check did not run on files it should have checked. */
+	lspSkipped?: string;
 }
 
 /** The LSP pre-pass over the review's paths and the pending ones; it needs no model. */
@@ -45,14 +48,25 @@ export async function lspCheck(
 	deps: ReviewDeps,
 	settings: WatchdogSettings,
 	paths: string[],
-): Promise<{ signal?: string; findings: Finding[] }> {
+): Promise<{ signal?: string; findings: Finding[]; skipped?: string }> {
 	const all = deps.review.pathsFor(paths).paths;
 	const lsp = deps.repo().lsp;
 	// The repository's own server and TypeScript run only as they were when you decided to trust it.
 	const on = settings.lsp.enabled ? lsp : undefined;
 	const checked = on ? await on.check(all, settings.lsp, lspTrusted(deps.trust(), on.root)) : undefined;
 	settleMark("lsp");
-	return { ...(checked?.signal ? { signal: checked.signal } : {}), findings: checked?.findings ?? [] };
+	const typed = on ? typedFiles(on.root, all) : [];
+	const skipped = on && skipReason(typed, checked?.checked, checked?.skipped ?? on.status().lastResult);
+	if (skipped) {
+		const signal =
+			`The type check did not run this time (${skipped}): ` + "do not take the TypeScript files as type-correct.";
+		return { signal, findings: [...(checked?.findings ?? []), skipFinding(skipped, typed)], skipped };
+	}
+	// No result is said in one line, so the reviewer can tell "nothing found" from "not run".
+	const why = !settings.lsp.enabled
+		? "off (lsp.enabled is false)"
+		: `not run: ${checked?.skipped ?? "not available here"}`;
+	return { signal: checked?.signal ?? `LSP pre-pass: ${why}.`, findings: checked?.findings ?? [] };
 }
 
 /** The model review, with the LSP's signal first, then the loops', then the request's. */
@@ -76,7 +90,8 @@ export async function lspAndReview(
 	const lsp = await lspCheck(deps, settings, request.paths);
 	const result = await modelReview(deps, ctx, request, lsp.signal);
 	const cancelled = result.outcome.status === "cancelled";
-	return { result, findings: [...lsp.findings, ...(cancelled ? [] : result.outcome.findings)], cancelled };
+	const findings = [...lsp.findings, ...(cancelled ? [] : result.outcome.findings)];
+	return { result, findings, cancelled, ...(lsp.skipped ? { lspSkipped: lsp.skipped } : {}) };
 }
 
 /** Records the review (pending changes, failures), writes its history line and sets the footer's word. */
@@ -94,7 +109,10 @@ export function closeReview(
 	if (trigger === "cadence") return record;
 	const asked = delivered.question?.delivered;
 	const { sent, shown } = delivered;
-	deps.outcome(outcomeLabel({ status: record.status, failureKind: record.failure?.kind, sent, shown, asked }));
+	const lspSkipped = reviewed.lspSkipped;
+	deps.outcome(
+		outcomeLabel({ status: record.status, failureKind: record.failure?.kind, sent, shown, asked, lspSkipped }),
+	);
 	return record;
 }
 

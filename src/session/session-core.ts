@@ -27,6 +27,8 @@ export class SessionCore {
 	protected readonly location: SettingsLocation;
 	/** The settings files as the user accepted them: an agent's change that lowers oversight waits for the user. */
 	protected readonly settingsWatch: SettingsChangeWatch;
+	/** Sees every history line as it is written (the headless run's ledger). */
+	protected historyTap?: (line: Record<string, unknown>) => void;
 	private readonly historyLog: HistoryLog;
 	private historyMaxBytes = DEFAULT_MAX_BYTES;
 	private readonly notices = new SettingsNotices();
@@ -48,6 +50,7 @@ export class SessionCore {
 
 	/** One line in the history log (`<agentDir>/watchdog/history.jsonl`); a failed write is never Pi's problem. */
 	recordHistory(ctx: HistoryCtx, event: HistoryLine): void {
+		this.historyTap?.(event as Record<string, unknown>);
 		try {
 			const session = ctx.sessionManager?.getSessionId() ?? "unknown";
 			const { role, runId, parentSettings, project } = this.options;

@@ -7,6 +7,7 @@ import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding
 import { Cadence } from "../cadence/index.ts";
 import { EvidenceWatch } from "../evidence/index.ts";
 import { ChildFindings, type Finding, FindingsSink } from "../findings/index.ts";
+import type { Headless, SettleSeen } from "../headless/index.ts";
 import { present, restoreWorkingRow } from "../host/index.ts";
 import { LoopWatch } from "../loops/index.ts";
 import { gates, type PermissionPolicy } from "../permissions/index.ts";
@@ -17,12 +18,14 @@ import type { ResolvedSettings, SettingsLocation } from "../settings/index.ts";
 import { contentText, isPlainObject } from "../util/index.ts";
 import { SubtreeVerifier } from "../verify/index.ts";
 import { cadenceReview } from "./cadence-step.ts";
+import { sessionHeadless, trackedPort, watchedSink } from "./headless-step.ts";
 import { type ChildPort, childPort } from "./child-port.ts";
 import type { Ctx, Entry, HistoryCtx, HistoryLine, Monitor, SettleStage } from "./monitor.ts";
 import type { ToolCall, ToolCallCheck, ToolCallVerdict, ToolEvent } from "./monitor.ts";
 import * as monitors from "./monitors.ts";
+import { liveMonitor } from "./live-step.ts";
 import { permissionCheck } from "./permission-step.ts";
-import { type RunMonitors, startMonitors } from "./repo-monitors.ts";
+import { type RunMonitors, startMonitors, warmLsp } from "./repo-monitors.ts";
 import { reviewNow } from "./review-now.ts";
 import type { ReviewDeps } from "./review-steps.ts";
 import { type SettleEvent, settleRun } from "./settle.ts";
@@ -30,7 +33,7 @@ import { settleMark } from "./settle-timing.ts";
 import { SessionCore } from "./session-core.ts";
 import { settleStages } from "./settle-stages.ts";
 import { type StatusLevel, statusView } from "./status-view.ts";
-import { startTrust, trustNow } from "./trust-step.ts";
+import { lspTrusted, startTrust, trustNow } from "./trust-step.ts";
 import type { WatchdogHost, WatchdogOptions } from "./options.ts";
 
 export { SESSION_SETTINGS_ENTRY } from "./session-core.ts";
@@ -66,6 +69,8 @@ export class WatchdogSession extends SessionCore {
 	private shutdownHooks = new Set<() => void>();
 	/** The checks that may refuse a tool call: the options' own, then the permission gate when there is one. */
 	private readonly toolCallChecks: ToolCallCheck[];
+	/** Print, JSON and RPC mode: strict exit, the report, the bounded wait at the end (main session). */
+	private readonly headless: Headless;
 
 	constructor(location: SettingsLocation, host: WatchdogHost, options: WatchdogOptions = { role: "main" }) {
 		super(location, host, options);
@@ -75,7 +80,8 @@ export class WatchdogSession extends SessionCore {
 			steer: (message) => this.host.steer(message),
 			wake: (message) => {
 				this.activity.continuedByWatchdog(); // the run this starts is the watchdog's
-				(this.host.wake ?? this.host.steer)(message);
+				const start = this.headless.closing() ? this.host.post : this.host.wake; // print mode winding up: no new run
+				(start ?? this.host.steer)(message);
 			},
 			post: (message) => (this.host.post ?? this.host.steer)(message),
 			present,
@@ -112,8 +118,11 @@ export class WatchdogSession extends SessionCore {
 			persist: (type, data) => this.host.appendEntry(type, data),
 			record,
 		});
+		this.headless = sessionHeadless(host, (ctx) => this.settings(ctx), this.sink, this.subtree);
+		if (options.role === "main") this.historyTap = (line) => this.headless.record(line);
 		const { sink, subtree, children } = this;
-		this.port = childPort({ sink, subtree, children, settings: (ctx) => this.settings(ctx) });
+		const port = childPort({ sink, subtree, children, settings: (ctx) => this.settings(ctx) });
+		this.port = trackedPort(port, this.headless, (ctx) => this.settings(ctx).settings.agentEndTimeoutMs);
 		const reviewDeps = this.reviewDeps();
 		this.cadence = new Cadence<ExtensionContext>({
 			review: (ctx, cancel) => {
@@ -140,6 +149,8 @@ export class WatchdogSession extends SessionCore {
 			monitors.cadenceMonitor(this.cadence),
 			monitors.launchRulesMonitor(this.launchRules),
 			monitors.trustMonitor(() => this.trust),
+			// The main session is reachable by the fleet view (children are their parent's).
+			...(options.role === "main" ? [this.liveMonitor()] : []),
 		];
 		this.stages = settleStages({
 			role: options.role,
@@ -164,10 +175,20 @@ export class WatchdogSession extends SessionCore {
 				settings: (ctx: Ctx) => this.settings(ctx),
 				parentSettings: options.parentSettings,
 				reviewer: (ctx: Ctx) => this.reviewer(ctx),
+				sessionModel: (ctx: Ctx) => this.sessionModel(ctx),
 				record,
 			};
 			this.toolCallChecks.push(permissionCheck(deps, options.permissions as PermissionPolicy));
 		}
+	}
+
+	/** The fleet's mailbox: a message is one more finding for the sink (see live-step.ts). */
+	private liveMonitor(): Monitor {
+		return liveMonitor({
+			agentDir: () => this.location.agentDir(),
+			deliver: (ctx, findings, idle) => this.deliver(ctx, findings, this.settings(ctx).settings, { fleet: true }, idle),
+			policy: (ctx) => this.policy(ctx),
+		});
 	}
 
 	/** What a review needs of this session (the boundary's, the cadence's, the review command's). */
@@ -191,8 +212,12 @@ export class WatchdogSession extends SessionCore {
 		this.restoreSession(entries);
 		this.rememberModels(ctx);
 		for (const m of this.monitors) m.restore?.(entries);
+		for (const m of this.monitors) m.start?.(ctx);
 		this.run = startMonitors(this.run, ctx.cwd, this.location.configDirName);
 		this.trust = startTrust(this.trustDeps(), ctx, entries, this.run.lsp?.root ?? ctx.cwd);
+		if (this.options.role === "main") this.headless.start(ctx);
+		const lsp = this.run.lsp;
+		if (this.options.role === "main") warmLsp(lsp, this.settings(ctx), () => lspTrusted(this.trust, lsp?.root ?? ""));
 	}
 
 	/** A real user prompt (typed, or sent over RPC; never another extension's message). */
@@ -293,7 +318,10 @@ export class WatchdogSession extends SessionCore {
 		const clarify = this.clarifying(ctx);
 		const { role } = this.options;
 		const input = { ctx, event, settings: resolved.settings, since, activityDue, clarify, role, record };
-		return settleRun(this.stages, input, this.sink);
+		const seen: SettleSeen = { findings: [], verdict: false };
+		const result = await settleRun(this.stages, input, watchedSink(this.sink, seen));
+		this.headless.settled(seen);
+		return result;
 	}
 
 	/** `/subagents-watchdog review`: the boundary review now, over the pending changes (see review-now.ts). */
@@ -322,8 +350,9 @@ export class WatchdogSession extends SessionCore {
 		for (const m of this.monitors) m.modelChange?.();
 	}
 
-	/** Session end: the hooks, then every monitor stops (reviews, waits, the language server). */
-	async shutdown(): Promise<void> {
+	/** Session end: a headless run's end (see headless-step.ts), the hooks, then every monitor stops. */
+	async shutdown(ctx?: ExtensionContext, reason = "quit"): Promise<void> {
+		if (ctx && this.options.role === "main") await this.headless.end(ctx, reason).catch(() => {});
 		for (const hook of [...this.shutdownHooks]) {
 			try {
 				hook();

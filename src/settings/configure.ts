@@ -3,16 +3,8 @@
 // `/subagents-watchdog` command and the `subagent` tool's `watchdog.configure` action: a plan
 // first (what would change), then applying it, so an agent's request can be judged in between.
 import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/index.ts";
-import {
-	chooseReviewer,
-	checkReviewer,
-	recommendFor,
-	type Registry,
-	type SessionModelInfo,
-	unknownModel,
-} from "../models/index.ts";
+import { checkReviewer, recommendFor, type Registry, type SessionModelInfo, unknownModel } from "../models/index.ts";
 import { getPath, howToTurnOn, setPath, type ResolvedSettings, type SourceName } from "./resolve.ts";
-import type { ThinkingSetting } from "./schema.ts";
 import type { ProjectContext, SettingsStore } from "./store.ts";
 import type { WatchdogMutation } from "./write.ts";
 
@@ -89,13 +81,9 @@ export async function planConfigure(env: ConfigureEnv, req: ConfigureRequest): P
 		} else {
 			let ref = model;
 			if (model === "recommended") {
-				const resolved = env.store.resolve(env.project);
-				const pair = getPath(resolved.settings, prefix) as { model?: string; thinking?: ThinkingSetting } | undefined;
-				const current = chooseReviewer(
-					{ model: pair?.model ?? "inherit", thinking: pair?.thinking ?? "inherit" },
-					env.session,
-				);
-				const rec = recommendFor(env.registry, env.session, current);
+				// What `recommend-model` names as the pick: never the model configured now (a session override
+				// included), which saving "recommended" would otherwise copy into the file.
+				const rec = recommendFor(env.registry, env.session);
 				if (!rec.ok) throw new Error(`no recommendation: ${rec.reason}`);
 				ref = rec.ref;
 				notes.push(`Recommended ${rec.ref}: ${rec.reason}.`);

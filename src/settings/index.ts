@@ -36,3 +36,7 @@ export {
 export { parseJson, SETTINGS_MAX_BYTES } from "./files.ts";
 export { findProjectSettings, repositoryTop } from "./project-file.ts";
 export { type HeldChange, settingsDiff, WatchedFileCache } from "./file-watch.ts";
+// What the generated settings reference (src/docs/) reads.
+export { DEFAULT_IN_WORDS, SETTING_DESCRIPTIONS } from "./descriptions.ts";
+export { projectRule } from "./tighten.ts";
+export { cadenceEvery, DEFAULT_SETTINGS, modelRefField, strictLayerSchema, thinkingField } from "./schema.ts";

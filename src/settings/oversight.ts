@@ -17,7 +17,12 @@ export function loweredOversight(
 	session: SessionModelInfo,
 ): string[] {
 	const after = applyChanges(before, changes);
-	return [...lostSwitches(before, after), ...lostCadence(before, after), ...weakerReviewers(before, after, session)];
+	return [
+		...lostSwitches(before, after),
+		...lostCadence(before, after),
+		...weakerReviewers(before, after, session),
+		...weakerArbiter(before, after),
+	];
 }
 
 export function applyChanges(before: WatchdogSettings, changes: SettingsChanges): WatchdogSettings {
@@ -44,6 +49,7 @@ const SWITCHES: Array<[key: string, what: string]> = [
 	["clarification", "turns clarification off"],
 	["idle.main", "turns unfinished-stop nudges off for the main session"],
 	["idle.children", "turns unfinished-stop nudges off for child agents"],
+	["headless.strict", "no longer fails a print or RPC run that ends with an open blocker"],
 ];
 
 // Ordered from the least to the most oversight.
@@ -104,6 +110,16 @@ function lostCadence(before: WatchdogSettings, after: WatchdogSettings): string[
 		else if (now > was)
 			reasons.push(`makes cadence reviews rarer: every ${now} tool results instead of ${was} (${where})`);
 	}
+	return reasons;
+}
+
+/** The permission arbiter: another model (which may approve more), or a lower classifier threshold. */
+function weakerArbiter(before: WatchdogSettings, after: WatchdogSettings): string[] {
+	const reasons: string[] = [];
+	const [was, now] = [before.permissions, after.permissions];
+	if (was.model !== now.model) reasons.push(`changes the permission arbiter's model from ${was.model} to ${now.model}`);
+	if (now.threshold < was.threshold)
+		reasons.push(`lowers the classifier arbiter's threshold from ${was.threshold} to ${now.threshold}`);
 	return reasons;
 }
 

@@ -60,6 +60,8 @@ export interface ResolvedSettings {
 	unsupported: SettingsProblem[];
 	/** Whether the main session's watchdog is on: `settings.enabled`, `settings.main.enabled` and no errors. */
 	enabled: boolean;
+	/** Keys no file names, set by another key's value (a model without a level: thinking off), with why. */
+	implied?: Record<string, string>;
 	/**
 	 * pi-subagents' child policy keys (`subagents.disableBuiltins`, `.agentOverrides`,
 	 * `.modelScope`) of each file read, raw: the launcher checks and applies them.
@@ -92,6 +94,7 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 	const notes: SettingsProblem[] = [];
 	const unsupported: SettingsProblem[] = [];
 	const childPolicy: ChildPolicyLayer[] = [];
+	const implied: Record<string, string> = {};
 
 	for (const layer of layers) {
 		const at = { source: layer.source, origin: layer.origin };
@@ -126,7 +129,8 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 			for (const e of checked.errors) errors.push({ ...at, ...e });
 			continue;
 		}
-		let normalized = normalizeLayer(checked.layer, (w) => warnings.push({ ...at, ...w }));
+		const filled = new Map<string, string>();
+		let normalized = normalizeLayer(checked.layer, (w) => warnings.push({ ...at, ...w }), filled);
 		for (const [key, why] of Object.entries(UNSUPPORTED_KEYS)) {
 			if (getPath(normalized, key) === undefined) continue;
 			unsupported.push({ ...at, key, message: `${ROOT}.${key} is not supported: ${why}` });
@@ -142,13 +146,17 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 		forEachLeaf(normalized, "", (path, value) => {
 			setPath(settings as unknown as Record<string, unknown>, path, value);
 			sources[path] = layer.source;
+			const why = filled.get(path);
+			if (why) implied[path] = why;
+			else delete implied[path];
 		});
 	}
 
 	// `enabled` is the master switch; `main.enabled` (by default the same) the main session's own.
 	const enabled = settings.enabled && settings.main.enabled !== false && errors.length === 0;
 	const policy = childPolicy.length ? { childPolicy } : {};
-	return { settings, sources, errors, warnings, ignored, unsupported, refused, notes, enabled, ...policy };
+	const also = Object.keys(implied).length ? { implied } : {};
+	return { settings, sources, errors, warnings, ignored, unsupported, refused, notes, enabled, ...policy, ...also };
 }
 
 function childPolicyOf(doc: unknown): Omit<ChildPolicyLayer, "source" | "origin"> | undefined {
@@ -210,7 +218,11 @@ export function validateLayer(value: unknown): { layer: SettingsLayer; errors: K
  * - a model carries its thinking level: `provider/id:high` sets thinking high, a model without
  *   a level runs with thinking off, and `inherit` also inherits the session's thinking level.
  */
-function normalizeLayer(layer: SettingsLayer, warn: (p: KeyProblem) => void): SettingsLayer {
+function normalizeLayer(
+	layer: SettingsLayer,
+	warn: (p: KeyProblem) => void,
+	filled: Map<string, string>,
+): SettingsLayer {
 	const out = structuredClone(layer);
 	if (out.main?.enabled !== undefined) {
 		if (out.enabled === undefined) out.enabled = out.main.enabled;
@@ -220,11 +232,19 @@ function normalizeLayer(layer: SettingsLayer, warn: (p: KeyProblem) => void): Se
 				message: `${ROOT}.enabled is false, which turns every watchdog off; main.enabled: true has no effect`,
 			});
 	}
-	const pairs: Array<{ model?: string; thinking?: string }> = [];
-	if (out.main) pairs.push(out.main);
-	if (out.children) pairs.push(out.children);
-	for (const role of Object.values(out.children?.overrides ?? {})) pairs.push(role);
-	for (const pair of pairs) normalizeModelPair(pair);
+	const pairs: Array<[string, { model?: string; thinking?: string }]> = [];
+	if (out.main) pairs.push(["main", out.main]);
+	if (out.children) pairs.push(["children", out.children]);
+	for (const [role, pair] of Object.entries(out.children?.overrides ?? {}))
+		pairs.push([`children.overrides.${role}`, pair]);
+	for (const [prefix, pair] of pairs) {
+		const named = pair.thinking !== undefined;
+		const model = pair.model;
+		normalizeModelPair(pair);
+		if (named || pair.thinking === undefined) continue;
+		const why = model === "inherit" || /:[a-z]+$/.test(model ?? "") ? "" : ", which names no thinking level";
+		filled.set(`${prefix}.thinking`, `from ${prefix}.model${why}`);
+	}
 	return out;
 }
 

@@ -16,14 +16,14 @@ export const MAX_RULE_PATTERNS = 64;
 type ObjectMaker = typeof z.strictObject;
 
 // A bare id (pi-subagents' form, `claude-opus-4-8[:high]`) is resolved against Pi's models when the session reads it.
-const modelRefField = z.string().refine((v) => v === "inherit" || parseModelRef(v).ok || isBareModelId(v), {
+export const modelRefField = z.string().refine((v) => v === "inherit" || parseModelRef(v).ok || isBareModelId(v), {
 	error:
 		'must be "inherit", a model reference provider/id[:thinking] (e.g. anthropic/claude-opus-4-8:high), ' +
 		"or a bare model id",
 });
 const THINKING_RULE = `must be one of ${THINKING_LEVELS.join(", ")} or inherit (false: off)`;
 // `false` is pi-subagents' spelling of off.
-const thinkingField = z.union(
+export const thinkingField = z.union(
 	[z.literal(false).transform(() => "off" as const), z.enum([...THINKING_LEVELS, "inherit"])],
 	{ error: THINKING_RULE },
 );
@@ -31,7 +31,7 @@ const positiveMs = (min: number) =>
 	z.int({ error: "must be a whole number of milliseconds" }).min(min, { error: `must be at least ${min} ms` });
 const CADENCE_RULE = "must be 0, false or null (off), or a whole number of tool results of at least 5";
 // `null` is pi-subagents' spelling of off.
-const cadenceEvery = z.union(
+export const cadenceEvery = z.union(
 	[
 		z.literal(0),
 		z.literal(false),
@@ -162,7 +162,26 @@ function layerSchema(obj: ObjectMaker) {
 				)
 				.optional(),
 		}).optional(),
-		permissions: obj({ timeoutMs: positiveMs(1000).optional() }).optional(),
+		permissions: obj({
+			timeoutMs: positiveMs(1000).optional(),
+			model: modelRefField.optional(),
+			threshold: z
+				.number({ error: "must be a number" })
+				.min(0.5, { error: "must be at least 0.5" })
+				.max(0.99, { error: "must be at most 0.99" })
+				.optional(),
+		}).optional(),
+		headless: obj({ strict: z.boolean().optional() }).optional(),
+		fleet: obj({
+			stallMs: positiveMs(1000).optional(),
+			dormantMs: positiveMs(60_000).optional(),
+			model: modelRefField.optional(),
+			notify: z
+				.union([z.literal(false), z.string().min(1).max(2000)], { error: "must be false or a command line" })
+				.optional(),
+			cooldownMs: positiveMs(0).optional(),
+			maxNudges: z.int().min(0).max(100).optional(),
+		}).optional(),
 		history: obj({
 			// Below 64 KiB the log would rotate every few reviews and keep next to nothing.
 			maxBytes: z
@@ -231,8 +250,31 @@ export interface WatchdogSettings {
 	};
 	rules: { action: "warn" | "block"; roleModels: Record<string, { allow?: string[]; deny?: string[]; note?: string }> };
 	/** The permission arbiter's deadline; the rules themselves live in `<agentDir>/extensions/subagent/config.json`. */
-	permissions: { timeoutMs: number };
+	permissions: {
+		timeoutMs: number;
+		/** The arbiter's model: `inherit` (the child watchdog's chat model), a chat model, or a classifier model. */
+		model: ModelSetting;
+		/** A classifier arbiter approves only with p(approve) at or above this. */
+		threshold: number;
+	};
+	/** Print and RPC mode: `strict` makes Pi exit non-zero on an open blocker (also `--watchdog-strict`). */
+	headless: { strict: boolean };
 	history: { maxBytes: number };
+	/** The machine-wide fleet view (`pi-watchdog fleet`, `/subagents-watchdog fleet`); see docs/fleet.md. */
+	fleet: {
+		/** A stopped session quiet this long with its work unfinished is idle (default 3 minutes). */
+		stallMs: number;
+		/** A session quiet this long is dormant: listed, never judged or nudged (default 24 hours). */
+		dormantMs: number;
+		/** The model that judges a pass's idle sessions in one call (NUDGE or SKIP); inherit: the watchdog's. */
+		model: ModelSetting;
+		/** A command that gets each new attention row as one JSON line on stdin; false: none. */
+		notify: string | false;
+		/** The least time between two nudges of one session, across passes (default 10 minutes). */
+		cooldownMs: number;
+		/** Nudges of one session without progress before the fleet stops nudging it (default 3). */
+		maxNudges: number;
+	};
 }
 
 export const DEFAULT_SETTINGS: WatchdogSettings = {
@@ -270,8 +312,17 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 		maxBackground: 4,
 	},
 	rules: { action: "warn", roleModels: {} },
-	permissions: { timeoutMs: 20_000 },
+	permissions: { timeoutMs: 20_000, model: "inherit", threshold: 0.8 },
+	headless: { strict: false },
 	history: { maxBytes: 10_485_760 },
+	fleet: {
+		stallMs: 180_000,
+		dormantMs: 86_400_000,
+		model: "inherit",
+		notify: false,
+		cooldownMs: 600_000,
+		maxNudges: 3,
+	},
 };
 
 /** Paths whose values are open-ended maps: their children are keyed by role, not by schema. */

@@ -26,6 +26,7 @@ const SWITCHES = new Set([
 	"clarification",
 	"idle.main",
 	"idle.children",
+	"headless.strict",
 ]);
 const MODELS_ARE_YOURS = "a project may not choose the models that watch it; set it in your own settings";
 // Ordered from the least to the most oversight.
@@ -55,7 +56,14 @@ const LOWER = new Set([
 	"idle.stallMs",
 ]);
 // Where a larger number looks further or waits longer for an answer.
-const HIGHER = new Set(["loops.window", "lsp.maxFiles", "idle.maxNudges", "agentEndTimeoutMs", "lsp.timeoutMs"]);
+const HIGHER = new Set([
+	"loops.window",
+	"lsp.maxFiles",
+	"idle.maxNudges",
+	"agentEndTimeoutMs",
+	"lsp.timeoutMs",
+	"permissions.threshold",
+]);
 // Housekeeping that changes how, not how closely, the watchdog watches.
 const NEUTRAL = new Set([
 	"lsp.idleMs",
@@ -90,6 +98,7 @@ function judge(below: WatchdogSettings, key: string, value: unknown): Judged {
 	if (role) return judgeRole(below, role[1], role[2], value);
 	const rule = /^rules\.roleModels\.([^.]+)\.(allow|deny|note)$/.exec(key);
 	if (rule) return judgeRule(below.rules.roleModels[rule[1]], rule[2] as keyof RoleRule, value);
+	if (key.startsWith("fleet.")) return refuse("the fleet view is machine-wide: set it in your own settings");
 	if (SWITCHES.has(key)) return value === true ? take : refuse("would turn off what your settings leave on");
 	const change = `${String(was)} → ${String(value)}`;
 	const order = ORDERED[key];
@@ -143,6 +152,24 @@ function thinking(was: unknown, value: unknown): Judged {
 	const rank = (v: unknown) => THINKING_LEVELS.indexOf(v as never);
 	if (value !== "inherit" && was !== "inherit" && rank(value) >= rank(was)) return { take: true, value };
 	return refuse("would lower or unfix the reviewer's thinking");
+}
+
+/** What a project's settings may do with `key` (dotted; `<role>` for a role), in words, for the settings reference. */
+export function projectRule(key: string): string {
+	if (NEUTRAL.has(key)) return "any value";
+	const field = /^children\.overrides\.<role>\.(.+)$/.exec(key)?.[1] ?? key;
+	const rule = /^rules\.roleModels\.<role>\.(allow|deny|note)$/.exec(key)?.[1];
+	if (rule === "deny") return "added to yours";
+	if (rule === "allow") return "only narrower than yours";
+	if (rule === "note") return "only where you have none";
+	if (SWITCHES.has(key) || field === "enabled") return "only `true`";
+	const order = ORDERED[key];
+	if (order) return `only towards \`${order.at(-1)}\``;
+	if (field.endsWith("cadence.everyNTools")) return "only more often";
+	if (LOWER.has(key)) return "only lower";
+	if (HIGHER.has(key)) return "only higher";
+	if (field.endsWith("thinking")) return "only higher";
+	return "no";
 }
 
 function refuse(why: string): Judged {

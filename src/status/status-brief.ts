@@ -36,11 +36,11 @@ const WIDTH = 110;
 export function formatBrief(input: BriefInput): string {
 	const out = [`Watchdog: ${input.onOff}`, `Reviewer: ${input.reviewer}`];
 	const { errors } = input.resolved;
+	// The first error whole, on its own line: cut short it would lose the part that says how to fix it.
 	if (errors.length)
 		out.push(
-			`Settings errors (${errors.length}): ` +
-				`${fit(`${errors[0].origin}: ${errors[0].message}`, WIDTH - 20)}` +
-				`${errors.length > 1 ? " (+ more: status --all)" : ""}`,
+			`Settings errors (${errors.length}${errors.length > 1 ? "; the rest: status --all" : ""}):`,
+			`  ${errors[0].origin}: ${errors[0].message}`,
 		);
 	out.push(`Pending: ${input.pending}`, `Last review: ${input.lastReview}`);
 	if (!input.findings.length)

@@ -60,7 +60,12 @@ export function formatStatus(input: StatusInput): string {
 	const visit = (path: string, value: unknown) => {
 		const source = resolved.sources[path] ?? "default";
 		if (source === "default") defaults.push(`${path}=${JSON.stringify(value)}`);
-		else set.push([path, JSON.stringify(value), source]);
+		else
+			set.push([
+				path,
+				JSON.stringify(value),
+				`${source}${resolved.implied?.[path] ? ` (${resolved.implied[path]})` : ""}`,
+			]);
 	};
 	forEachLeaf(s, "", visit);
 	for (const empty of emptyMaps(s)) visit(empty, {});
@@ -183,6 +188,9 @@ export function baselineSections(s: WatchdogSettings): StatusSection[] {
 					? `child watchdogs on (model ${s.children.model}, thinking ${s.children.thinking}, ` +
 						`cadence ${every(s.children.cadence.everyNTools)})`
 					: "child watchdogs off",
+				s.children.enabled
+					? "ask permission rules are decided on the child watchdog's model"
+					: "ask permission rules are decided on the main watchdog's model (child watchdogs off)",
 				...overrides.map(([role, o]) => `${role}: ${JSON.stringify(o)}`),
 				"no child findings this session",
 			],

@@ -23,3 +23,4 @@ export {
 	type ToolBlockShape,
 } from "./pi-messages.ts";
 export { BranchReader, eventsFromBranch } from "./branch.ts";
+export { ABORTED_TEXT, isAbortedResult, MAX_NESTED_CALLS, type NestedCall, nestedCallsOf } from "./nested.ts";

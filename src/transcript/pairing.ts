@@ -3,6 +3,7 @@
 // result as soon as that is certain: when a call of a later assistant turn is answered (a
 // turn starts only once the previous one's results are in), or at the end of the file.
 import { makeCallRecord } from "./call-record.ts";
+import type { NestedCall } from "./nested.ts";
 import type { SessionEvent, ToolCallRecord } from "./tool-call.ts";
 
 /** What a reader counts while it reads, for the scan's report. */
@@ -70,19 +71,46 @@ export class CallPairer {
 		return this.pending.get(typeof id === "string" ? id : String(id ?? ""))?.[0]?.name;
 	}
 
-	/** The result for `id`; `result` is already cut to size. */
-	result(id: unknown, result: string, isError: boolean, editEvidence: boolean | undefined, out: SessionEvent[]): void {
+	/**
+	 * The result for `id`; `result` is already cut to size. `nested`: the calls this one made
+	 * through other tools (codemode), which come out first: they ran before it finished.
+	 */
+	result(
+		id: unknown,
+		result: string,
+		isError: boolean,
+		editEvidence: boolean | undefined,
+		out: SessionEvent[],
+		nested: readonly NestedCall[] = [],
+	): void {
+		const entry = this.take(id, out);
+		if (!entry) return;
+		for (const n of nested)
+			out.push({
+				type: "call",
+				call: this.record({ ...entry, name: n.name, args: n.args }, n.result, n.isError, undefined),
+			});
+		out.push({ type: "call", call: this.record(entry, result, isError, editEvidence) });
+	}
+
+	/** A result that answers `id` but records nothing (a call cancelled before it ran). */
+	drop(id: unknown, out: SessionEvent[]): void {
+		this.take(id, out);
+	}
+
+	/** The waiting call `id` answers, taken off the queue (the calls of earlier turns it proves abandoned come out). */
+	private take(id: unknown, out: SessionEvent[]): Pending | undefined {
 		const key = typeof id === "string" ? id : String(id ?? "");
 		const queue = this.pending.get(key);
 		const entry = queue?.shift();
 		if (!entry) {
 			this.stats.orphanResults++;
-			return;
+			return undefined;
 		}
 		if (queue && queue.length === 0) this.pending.delete(key);
 		this.waiting--;
 		if (this.waiting > 0) this.abandonBefore(entry.turn, out);
-		out.push({ type: "call", call: this.record(entry, result, isError, editEvidence) });
+		return entry;
 	}
 
 	/** End of the session: the calls still waiting, in the order they were made. */

@@ -3,6 +3,7 @@
 // reasoning or an error), and each tool call with its result, paired by id (pairing.ts). Pure.
 import { isPlainObject } from "../util/index.ts";
 import { piEditEvidence, resultText } from "./call-record.ts";
+import { isAbortedResult, nestedCallsOf } from "./nested.ts";
 import type { CallPairer } from "./pairing.ts";
 import type { SessionEvent } from "./tool-call.ts";
 
@@ -78,12 +79,16 @@ export function piMessage(message: Record<string, unknown>, pairer: CallPairer, 
 		if (typeof message.errorMessage === "string" && CONTEXT_OVERFLOW.test(message.errorMessage.slice(0, 2000)))
 			out.push({ type: "compaction", overflow: true });
 	} else if (message.role === "toolResult") {
-		pairer.result(
-			message.toolCallId,
-			resultText(message.content),
-			message.isError === true,
-			piEditEvidence(message.details),
-			out,
-		);
+		// A call Esc cancelled did nothing: answered, but no call to judge.
+		if (isAbortedResult(message.content, message.isError === true)) pairer.drop(message.toolCallId, out);
+		else
+			pairer.result(
+				message.toolCallId,
+				resultText(message.content),
+				message.isError === true,
+				piEditEvidence(message.details),
+				out,
+				nestedCallsOf(message),
+			);
 	}
 }

@@ -28,8 +28,10 @@ export type SafeRead =
 			state: "ok";
 			text: string;
 			size: number;
-			truncated: boolean /** SHA-256 of the bytes read (hex). */;
+			truncated: boolean /** SHA-256 of the bytes read (hex; "" when not asked for). */;
 			sha256: string;
+			/** "tail" with `headBytes`: the file's start, when the tail does not hold it. */
+			head?: string;
 	  }
 	| { state: "refused"; reason: string };
 
@@ -38,8 +40,12 @@ export interface SafeReadOptions {
 	root: string;
 	/** Bytes read at most. */
 	maxBytes: number;
-	/** A larger file: "refuse" it (a cut JSON file is useless) or read its start ("truncate"). */
-	overLimit: "refuse" | "truncate";
+	/** A larger file: "refuse" it (a cut JSON file is useless), read its start ("truncate") or its end ("tail"). */
+	overLimit: "refuse" | "truncate" | "tail";
+	/** With "tail": also read this many bytes from the start, from the same open file. */
+	headBytes?: number;
+	/** Hash what was read (default true). */
+	hash?: boolean;
 }
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
@@ -65,13 +71,23 @@ export function readFileInRoot(path: string, options: SafeReadOptions): SafeRead
 		if (opened.size > options.maxBytes && options.overLimit === "refuse") {
 			return refused(`${path} is ${opened.size} bytes, over the ${options.maxBytes}-byte limit for this file`);
 		}
-		const { bytes, truncated } = readBounded(fd, options.maxBytes);
+		// A log's end is what a reader of its latest state wants; the start of the file is skipped.
+		const from = options.overLimit === "tail" ? Math.max(0, opened.size - options.maxBytes) : 0;
+		// The tail is the end as of the fstat: what is appended meanwhile is the next reader's.
+		const { bytes, truncated } =
+			options.overLimit === "tail" ? readExactly(fd, opened.size - from, from) : readBounded(fd, options.maxBytes);
+		// Decoded and hashed before the next read: a tail's bytes live in a reused buffer.
+		const text = stripBom(bytes.toString("utf8"));
+		const sha256 = options.hash === false ? "" : createHash("sha256").update(bytes).digest("hex");
+		const head =
+			from > 0 && options.headBytes ? readExactly(fd, Math.min(options.headBytes, opened.size), 0) : undefined;
 		return {
 			state: "ok",
-			text: stripBom(bytes.toString("utf8")),
+			text,
 			size: opened.size,
-			truncated,
-			sha256: createHash("sha256").update(bytes).digest("hex"),
+			truncated: truncated || from > 0,
+			sha256,
+			...(head ? { head: stripBom(head.bytes.toString("utf8")) } : {}),
 		};
 	} catch (error) {
 		return refused(`${path} cannot be read: ${(error as Error).message}`);
@@ -130,7 +146,7 @@ function holdsFileInside(fd: number, opened: Stats, path: string, root: string):
 
 function realRootOf(root: string): string {
 	try {
-		return realpathSync(root);
+		return realpathSync.native(root);
 	} catch {
 		return resolve(root);
 	}
@@ -141,7 +157,8 @@ type Located = { state: "found"; real: string; stats: Stats } | Exclude<SafeRead
 function locate(path: string, root: string): Located {
 	let real: string;
 	try {
-		real = realpathSync(path);
+		// The kernel's realpath: one call, where the JS one makes a syscall per path component.
+		real = realpathSync.native(path);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT" || code === "ENOTDIR") return { state: "missing" }; // a broken link too
@@ -161,14 +178,44 @@ function locate(path: string, root: string): Located {
 	return { state: "found", real, stats };
 }
 
-function readBounded(fd: number, maxBytes: number): { bytes: Buffer; truncated: boolean } {
+let scratch = Buffer.alloc(0);
+
+/** `length` bytes from `from` (fewer when the file shrank), in a buffer the next call reuses. */
+function readExactly(fd: number, length: number, from: number): { bytes: Buffer; truncated: boolean } {
+	// Reads of a few hundred KiB (tails) share one buffer instead of leaving one per file to the collector.
+	if (scratch.length < length && length <= 1 << 20) scratch = Buffer.allocUnsafe(length);
+	const buffer = length <= scratch.length ? scratch : Buffer.allocUnsafe(length);
+	let total = 0;
+	while (total < length) {
+		const n = readSync(fd, buffer, total, length - total, from + total);
+		if (n === 0) break;
+		total += n;
+	}
+	return { bytes: buffer.subarray(0, total), truncated: false };
+}
+
+function readBounded(fd: number, maxBytes: number, from = 0): { bytes: Buffer; truncated: boolean } {
+	// One read of at most maxBytes + 1 (the extra byte says whether there was more).
+	if (maxBytes <= 1 << 20) {
+		const buffer = Buffer.allocUnsafe(maxBytes + 1);
+		let total = 0;
+		for (;;) {
+			const n = readSync(fd, buffer, total, maxBytes + 1 - total, from + total);
+			if (n === 0) break;
+			total += n;
+			if (total > maxBytes) break;
+		}
+		return total > maxBytes
+			? { bytes: buffer.subarray(0, maxBytes), truncated: true }
+			: { bytes: buffer.subarray(0, total), truncated: false };
+	}
 	const buffer = Buffer.allocUnsafe(Math.min(maxBytes, 1 << 16) + 1);
 	const chunks: Buffer[] = [];
 	let total = 0;
 	for (;;) {
 		const want = Math.min(buffer.length, maxBytes + 1 - total);
 		if (want <= 0) break;
-		const n = readSync(fd, buffer, 0, want, null);
+		const n = readSync(fd, buffer, 0, want, from + total);
 		if (n === 0) break;
 		chunks.push(Buffer.from(buffer.subarray(0, n)));
 		total += n;

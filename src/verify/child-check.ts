@@ -265,9 +265,7 @@ export function judgeChild(
 			verdict: worst.verdict === "contradicted" ? "contradicted" : "unproven",
 			checked: `${log.signals.length} claim(s) against its tool log`,
 			claim: worst.claim,
-			evidence:
-				`${worst.evidence[0]?.toUpperCase()}${worst.evidence.slice(1)} (` +
-				`${where(child, calls(worst.from, worst.to))})${more}.`,
+			evidence: `${sentence(worst.evidence)} (${where(child, calls(worst.from, worst.to))})${more}.`,
 			instruction: instructionFor(worst, child.answer),
 		};
 	}
@@ -293,4 +291,9 @@ export function judgeChild(
 		...base,
 		checked: `changed ${base.written.length || "some"} file(s), nothing run after the last edit (call ${lastEdit})`,
 	};
+}
+
+/** Starts a sentence with a capital, unless it starts with a file name or a path (notes.md stays notes.md). */
+function sentence(text: string): string {
+	return /^[a-z]+(?![\w./-])/.test(text) ? `${text[0]?.toUpperCase()}${text.slice(1)}` : text;
 }

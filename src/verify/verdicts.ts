@@ -52,11 +52,12 @@ export function childFinding(check: ChildCheck): Finding {
 	return makeFinding(
 		{
 			summary: `${check.label} (run ${check.runId}): ${WORDS[verdict]}: ${claim}`,
+			// The evidence first: a collapsed finding shows only its first line.
 			evidence: [
+				`Evidence: ${check.evidence ?? "none recorded"}`,
+				...(check.claim ? [`Claim: "${clip(oneLine(check.claim), 200)}"`] : []),
 				`Child ${check.label} (agent ${check.agent}, ${check.background ? "background" : "foreground"} ` +
 					`run ${check.runId}) ended ${check.status}.`,
-				...(check.claim ? [`Claim: "${clip(oneLine(check.claim), 200)}"`] : []),
-				`Evidence: ${check.evidence ?? "none recorded"}`,
 				...(check.written.length
 					? [`Files it changed: ${check.written.slice(0, 8).join(", ")}${check.written.length > 8 ? ", …" : ""}.`]
 					: []),
@@ -86,8 +87,9 @@ export function assemble(
 			`${c.label} ${c.verdict ?? "unverified"} (${c.checked}` +
 			`${c.verdict && TO_MODEL.has(c.verdict) ? "; told the agent" : ""})`,
 	);
-	for (const e of earlier) parts.push(`${e.label} ${e.verdict} (verified earlier, unchanged)`);
-	const n = checks.length + earlier.length;
+	// Earlier children are counted, not listed: each re-run would otherwise add another line to the note.
+	if (earlier.length) parts.push(`${earlier.length} verified earlier, unchanged`);
+	const n = checks.length;
 	const note =
 		`Watchdog verified ${n} stopped child${n === 1 ? "" : "ren"} [${fingerprint.slice(0, 12)}]: ` +
 		`${parts.join("; ")}.`;

@@ -158,6 +158,11 @@ export class SubtreeVerifier {
 		}
 	}
 
+	/** Background runs of this session seen to start and never seen to end (never verified). */
+	openRuns(): string[] {
+		return [...this.launches.values()].filter((l) => l.view.background && !l.view.results).map((l) => l.view.runId);
+	}
+
 	shutdown(): void {
 		this.stop.abort();
 		this.stop = new AbortController();
@@ -170,7 +175,8 @@ export class SubtreeVerifier {
 			title: "Verification",
 			lines: [
 				`last: ${new Date(last.at).toISOString().slice(11, 19)}, ${last.children.length} ` +
-					`child(ren) checked (seen through ${last.via}), fingerprint ${last.fingerprint.slice(0, 12)}`,
+					`${last.children.length === 1 ? "child" : "children"} checked (seen through ${last.via}), ` +
+					`fingerprint ${last.fingerprint.slice(0, 12)}`,
 				`verdicts: ${last.verdicts}`,
 				`${this.count} verification(s) this session, ${this.skipped} stop(s) seen again ` +
 					`and not reviewed${last.model ? `; last model review ${last.model}, $${(last.cost ?? 0).toFixed(4)}` : ""}`,
@@ -181,7 +187,8 @@ export class SubtreeVerifier {
 	brief(): string | undefined {
 		const last = this.last;
 		return last
-			? `Verification: ${last.children.length} child(ren) [${last.fingerprint.slice(0, 12)}]: ${last.verdicts}`
+			? `Verification: ${last.children.length} ${last.children.length === 1 ? "child" : "children"} ` +
+					`[${last.fingerprint.slice(0, 12)}]: ${last.verdicts}`
 			: undefined;
 	}
 

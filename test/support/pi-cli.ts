@@ -29,6 +29,10 @@ export interface CliOptions {
 	args?: string[];
 	/** Models served by the scripted server (provider "local"). */
 	models?: Array<{ id: string; reasoning?: boolean }>;
+	/** Keep a session file (Pi's default place under the agent dir) instead of `--no-session`. */
+	session?: boolean;
+	/** A server already running (shared by several sessions; the caller closes it), instead of one for `script`. */
+	server?: ScriptedServer;
 }
 
 export interface UiRequest {
@@ -76,7 +80,7 @@ export function writeModelsJson(
 }
 
 export async function startCli(options: CliOptions): Promise<CliSession> {
-	const server = await startScriptedServer(options.script);
+	const server = options.server ?? (await startScriptedServer(options.script));
 	const cwd = options.cwd ?? tempDir("pi-watchdog-cli-cwd-");
 	const agentDir = options.agentDir ?? tempDir("pi-watchdog-cli-agent-");
 	const models = options.models ?? [{ id: "main" }, { id: "reviewer", reasoning: true }];
@@ -92,7 +96,7 @@ export async function startCli(options: CliOptions): Promise<CliSession> {
 	writeJson(userSettingsPath(agentDir), options.lsp ? settings : withLspOff(settings));
 	const args = [
 		...(options.loadExtension === false ? [] : ["-e", resolve(REPO_ROOT, "src/extension.ts")]),
-		"--no-session",
+		...(options.session ? [] : ["--no-session"]),
 		...(options.args ?? []),
 	];
 	const client = new RpcClient({
@@ -124,7 +128,7 @@ export async function startCli(options: CliOptions): Promise<CliSession> {
 		},
 		async stop() {
 			await client.stop();
-			await server.close();
+			if (!options.server) await server.close();
 		},
 	};
 }

@@ -2,7 +2,7 @@
 // models (a main model and a separate reviewer model), our extension is loaded from its file
 // path by Pi's own loader, and agentDir and cwd are temp folders.
 import { join, resolve } from "node:path";
-import { type FauxModelDefinition, type FauxProviderHandle, fauxProvider } from "@earendil-works/pi-ai";
+import { type FauxModelDefinition, type FauxProviderHandle, fauxProvider, type Provider } from "@earendil-works/pi-ai";
 import {
 	type AgentSession,
 	createAgentSession,
@@ -56,6 +56,12 @@ export interface SessionOptions {
 	extension?: ExtensionFactory;
 	/** UI calls that behave otherwise than the recording UI's (e.g. one that throws). */
 	ui?: Partial<ExtensionUIContext>;
+	/** Providers registered on the runtime as they are (a classifier provider, …). */
+	nativeProviders?: Provider[];
+	/** Extensions loaded besides ours (Pi's `createCodemodeExtension()`, …). */
+	moreExtensions?: ExtensionFactory[];
+	/** Extension flag values, as Pi sets them from its command line (`--watchdog-report`). */
+	flags?: Record<string, boolean | string>;
 }
 
 export interface Dialog {
@@ -108,6 +114,7 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 		refreshOnCreate: false,
 	});
 	for (const p of [main, reviewer, ...extra]) modelRuntime.registerNativeProvider(p.provider);
+	for (const p of options.nativeProviders ?? []) modelRuntime.registerNativeProvider(p);
 	await modelRuntime.refresh({ allowNetwork: false });
 
 	const settingsManager = SettingsManager.create(cwd, agentDir, { projectTrusted: options.trusted ?? true });
@@ -118,9 +125,11 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 		agentDir,
 		settingsManager,
 		noExtensions: true,
-		...(options.extension
-			? { extensionFactories: [{ name: "watchdog", factory: options.extension }] }
-			: { additionalExtensionPaths: [EXTENSION_PATH] }),
+		extensionFactories: [
+			...(options.extension ? [{ name: "watchdog", factory: options.extension }] : []),
+			...(options.moreExtensions ?? []).map((factory, i) => ({ name: `more-${i}`, factory })),
+		],
+		...(options.extension ? {} : { additionalExtensionPaths: [EXTENSION_PATH] }),
 		noSkills: true,
 		noPromptTemplates: true,
 		noThemes: true,
@@ -129,6 +138,8 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 	await resourceLoader.reload();
 	const loadErrors = resourceLoader.getExtensions().errors;
 	if (loadErrors.length) throw new Error(`extension failed to load: ${JSON.stringify(loadErrors)}`);
+	for (const [name, value] of Object.entries(options.flags ?? {}))
+		resourceLoader.getExtensions().runtime.flagValues.set(name, value);
 
 	const { session } = await createAgentSession({
 		cwd,

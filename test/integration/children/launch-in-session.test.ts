@@ -124,6 +124,30 @@ describe("faults", () => {
 	});
 });
 
+describe("a child's progress row", () => {
+	it("says running, not queued, once the child has started, before its first tool", async () => {
+		const t = await startSession({ cwd: makeGitRepo({ "README.md": "hello\n" }) });
+		const progress: string[] = [];
+		t.session.subscribe((e) => {
+			if (e.type === "tool_execution_update" && e.toolName === "subagent")
+				progress.push(text((e.partialResult as { content?: unknown })?.content));
+		});
+		let shown = "";
+		t.main.setResponses([
+			toolUse("subagent", { agent: "scout", task: "Look around" }),
+			() => ((shown = progress.at(-1) ?? ""), fauxAssistantMessage("Looked.")),
+			fauxAssistantMessage("Done."),
+		]);
+		try {
+			await t.session.prompt("Have a scout look");
+			await t.session.waitForIdle();
+			expect(shown).toMatch(/\nscout \[1\/1\] running · 0 tools/);
+		} finally {
+			await t.dispose();
+		}
+	});
+});
+
 describe("child watchdogs", () => {
 	it("reviews inside the child, continues the child on its high finding, and only high findings reach the parent's model (through its sink)", async () => {
 		const repo = makeGitRepo({ "src/app.ts": "export const greet = (name: string) => `hi ${name}`;\n" });

@@ -77,6 +77,42 @@ describe("parallel children", () => {
 		}
 	});
 
+	it("shows each child as running, not queued, from the moment it starts (before its first tool)", async () => {
+		const repo = makeGitRepo({ "a.txt": "a\n" });
+		const t = await startSession({ cwd: repo });
+		const progress: string[] = [];
+		t.session.subscribe((e) => {
+			if (e.type === "tool_execution_update" && e.toolName === "subagent")
+				progress.push(text((e.partialResult as { content?: unknown })?.content));
+		});
+		const seen: Record<string, string> = {};
+		const script = byTask({
+			PARENT: [
+				() =>
+					toolUse("subagent", {
+						tasks: [
+							{ agent: "scout", task: "ROW-A" },
+							{ agent: "scout", task: "ROW-B" },
+						],
+					}),
+				() => fauxAssistantMessage("Both done."),
+			],
+			// Each child's first request: what the parent showed last while this child was already running.
+			"ROW-A": [() => ((seen.a = progress.at(-1) ?? ""), fauxAssistantMessage("a"))],
+			"ROW-B": [() => ((seen.b = progress.at(-1) ?? ""), fauxAssistantMessage("b"))],
+		});
+		t.main.setResponses(Array.from({ length: 8 }, () => script as never));
+		try {
+			await t.session.prompt("PARENT: two scouts");
+			await t.session.waitForIdle();
+			expect(seen.a).toMatch(/^scout#1 \[1\/2\] running · 0 tools/m);
+			expect(seen.b).toMatch(/^scout#2 \[2\/2\] running · 0 tools/m);
+			expect(`${seen.a}\n${seen.b}`).not.toContain("queued");
+		} finally {
+			await t.dispose();
+		}
+	});
+
 	it("leaves the parent's file alone on a conflict and keeps the child's patch", async () => {
 		const repo = makeGitRepo({ "shared.txt": "one\ntwo\nthree\n" });
 		const t = await startSession({ cwd: repo });

@@ -80,6 +80,8 @@ describe("the package as `npm pack` makes it", () => {
 				"bin/pi-watchdog.mjs",
 				"package.json",
 				"README.md",
+				"docs/settings.md",
+				"docs/review.md",
 			]),
 		);
 		expect(packedFiles.filter((f) => /^(test|bench|node_modules)\//.test(f))).toEqual([]);

@@ -49,6 +49,14 @@ describe("subagent actions in pi-subagents' shape", () => {
 		expect(await statusAll(t)).not.toContain("children.overrides");
 	});
 
+	it("watchdog.status gives the agent what is not default, not every default", async () => {
+		const t = (open = await startSession({ userSettings: wd({ enabled: true, lsp: { maxFiles: 7 } }) }));
+		const out = await action(t, { action: "watchdog.status" });
+		expect(out.text).toMatch(/lsp\.maxFiles +7 +user/);
+		expect(out.text).not.toContain("Defaults:");
+		expect(out.text).toContain("Every other setting has its default");
+	});
+
 	it("watchdog.configure takes thinking false as off", async () => {
 		const t = (open = await startSession({
 			userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }),

@@ -1,6 +1,6 @@
 // Settings as a user meets them in a real Pi session: files, trust, session overrides,
 // bad input, and the tool actions an agent calls.
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { startSession } from "../../support/pi-session.ts";
@@ -161,6 +161,137 @@ describe("settings in a real session", () => {
 		}
 	});
 
+	it("model recommended saves what recommend-model picks, not the session's override", async () => {
+		const t = await startSession({
+			mainModel: { id: "claude-sonnet-4-6", reasoning: true },
+			userSettings: wd({ main: { model: "acme-openai/gpt-5.5-mini", thinking: "low" } }),
+			extraProviders: [
+				{
+					provider: "acme-openai",
+					models: [
+						{ id: "gpt-5.5", reasoning: true, cost: { input: 5, output: 40, cacheRead: 0, cacheWrite: 0 } },
+						{ id: "gpt-5.5-mini", reasoning: true },
+					],
+				},
+				{ provider: "acme-anthropic", models: [{ id: "claude-opus-4-8", reasoning: true }] },
+			],
+		});
+		try {
+			await t.command("/subagents-watchdog session model acme-anthropic/claude-opus-4-8:low");
+			const rec = text(await t.command("/subagents-watchdog recommend-model"));
+			expect(rec).toMatch(/The watchdog would pick acme-openai\/gpt-5\.5:high instead/);
+			const saved = text(await t.command("/subagents-watchdog model recommended"));
+			expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog.main).toEqual({
+				model: "acme-openai/gpt-5.5",
+				thinking: "high",
+			});
+			// The session override still decides this session, and the command says so.
+			expect(saved).toMatch(/session/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("records every settings change made with the user's own commands, and a failed check, in history", async () => {
+		const t = await startSession();
+		try {
+			await t.command("/subagents-watchdog model faux-reviewer/reviewer-model");
+			await t.command("/subagents-watchdog on");
+			await t.command("/subagents-watchdog session thinking low");
+			await t.command("/subagents-watchdog children on");
+			const changes = text(await t.command("/subagents-watchdog history --kind config-change"));
+			expect(changes).toMatch(/4 events/);
+			expect(changes).toContain("by user, applied: /subagents-watchdog model faux-reviewer/reviewer-model:off");
+			expect(changes).toContain("by user, applied: /subagents-watchdog on");
+			expect(changes).toContain("by user, applied: /subagents-watchdog session thinking low");
+			expect(changes).toContain("by user, applied: /subagents-watchdog children on");
+			await t.command("/subagents-watchdog session model nosuch/model-x --force");
+			await t.command("/subagents-watchdog check --offline");
+			const failures = text(await t.command("/subagents-watchdog history --kind failure"));
+			expect(failures).toMatch(/failure +failure +check: Unknown model nosuch\/model-x/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("a settings error made mid-session is announced at the next prompt, and its fix clears the footer at once", async () => {
+		const t = await startSession({ userSettings: wd({ enabled: true }) });
+		try {
+			expect(t.statuses.get("watchdog")).toBe("watchdog on");
+			const good = JSON.stringify(readJson(userSettingsPath(t.agentDir)));
+			writeFileSync(userSettingsPath(t.agentDir), '{ "subagents": { "watchdog": { "enabled": true, } }');
+			t.main.setResponses([fauxAssistantMessage("ok")]);
+			await t.session.prompt("hello");
+			await t.session.waitForIdle();
+			expect(t.notices.map((n) => n.message).join("\n")).toMatch(/Watchdog off for this session: 1 settings error/);
+			expect(t.statuses.get("watchdog")).toBe("watchdog: settings error");
+			writeFileSync(userSettingsPath(t.agentDir), good);
+			await t.command("/subagents-watchdog status");
+			expect(t.statuses.get("watchdog")).toBe("watchdog on");
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("status --all says where a thinking level no file names came from", async () => {
+		const t = await startSession({ userSettings: wd({ main: { model: "faux-reviewer/reviewer-model" } }) });
+		try {
+			const status = text(await t.command("/subagents-watchdog status --all"));
+			expect(status).toMatch(/main\.thinking +"off" +user \(from main\.model, which names no thinking level\)/);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	describe("on, with no reviewer model set", () => {
+		const providers = [
+			{
+				provider: "acme-openai",
+				models: [{ id: "gpt-5.5", reasoning: true, cost: { input: 5, output: 40, cacheRead: 0, cacheWrite: 0 } }],
+			},
+		];
+		const mainModel = { id: "claude-sonnet-4-6", reasoning: true };
+
+		it("says so and gives the command for the recommended model (RPC and print mode)", async () => {
+			const t = await startSession({ mainModel, extraProviders: providers });
+			try {
+				const said = text(await t.command("/subagents-watchdog on"));
+				expect(said).toMatch(/No reviewer model is set, so the watchdog reviews with the session's own model/);
+				expect(said).toMatch(
+					/Recommended: acme-openai\/gpt-5\.5:high .*To use it: \/subagents-watchdog model recommended/,
+				);
+				expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog.main).toBeUndefined();
+			} finally {
+				await t.dispose();
+			}
+		});
+
+		it("offers it in the TUI, where one choice saves it", async () => {
+			const t = await startSession({
+				mainModel,
+				extraProviders: providers,
+				mode: "tui",
+				select: (_title, options) => options[0],
+			});
+			try {
+				await t.command("/subagents-watchdog on");
+				expect(t.selects[0]?.options).toEqual([
+					"Use acme-openai/gpt-5.5:high (recommended)",
+					"Keep the session's model",
+				]);
+				expect(readJson(userSettingsPath(t.agentDir)).subagents.watchdog.main).toEqual({
+					model: "acme-openai/gpt-5.5",
+					thinking: "high",
+				});
+				// With a model set, on asks nothing.
+				await t.command("/subagents-watchdog on");
+				expect(t.selects).toHaveLength(1);
+			} finally {
+				await t.dispose();
+			}
+		});
+	});
+
 	it("check says exactly what is missing", async () => {
 		const t = await startSession({ userSettings: wd({ enabled: true, main: { model: "nosuch/model-x" } }) });
 		try {
@@ -184,7 +315,9 @@ describe("settings in a real session", () => {
 			expect(offline[0].level).toBe("info");
 			t.reviewer.setResponses([fauxAssistantMessage("ok")]);
 			const ok = await t.command("/subagents-watchdog check");
-			expect(text(ok)).toMatch(/^Model faux-reviewer\/reviewer-model answered a test request in \d+ ms, at thinking /);
+			expect(text(ok)).toMatch(
+				/^Model faux-reviewer\/reviewer-model answered a test request in (?:\d+ ms|\d+(?:\.\d)? s), at thinking /,
+			);
 			expect(ok[0].level).toBe("info");
 			expect(t.reviewer.getPendingResponseCount()).toBe(0);
 		} finally {

@@ -4,14 +4,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { textOf as text } from "../../support/openai-server.ts";
 import { groupMembers } from "../../../src/lsp/process-tree.ts";
 import { makeGitRepo } from "../../support/git.ts";
 import { startSession } from "../../support/pi-session.ts";
 import { wd } from "../../support/settings-files.ts";
 import { tempDir } from "../../support/temp.ts";
-import { armFakeServer, fakeServerFiles, fakeTypeScriptFiles } from "./repository-code.ts";
+import { armFakeServer, FAKE_SERVER, fakeServerFiles, fakeTypeScriptFiles } from "./repository-code.ts";
 
 const TSCONFIG = JSON.stringify({
 	compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler" },
@@ -142,6 +142,70 @@ it("runs the bundled server, never the repository's, in a session whose project 
 			/TypeScript: \d+\.\d+\.\d+, bundled: the project is not trusted, so its own TypeScript is never loaded/,
 		);
 		expect(existsSync(marker)).toBe(false);
+	} finally {
+		await t.dispose();
+	}
+});
+
+it("never reports a type check that did not run as clean: the footer and a finding for the user say it was skipped", async () => {
+	// A trusted project's own server that dies at once: the check cannot run, and is retried once.
+	const repo = makeGitRepo({
+		"tsconfig.json": TSCONFIG,
+		"src/a.ts": "export const a: number = 1;\n",
+		[FAKE_SERVER]: "#!/bin/sh\nexit 3\n",
+	});
+	armFakeServer(repo);
+	const t = await startSession({
+		cwd: repo,
+		lsp: true,
+		userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }),
+	});
+	let reviewerInput = "";
+	t.main.setResponses([
+		fauxAssistantMessage([fauxToolCall("write", { path: "src/a.ts", content: 'export const a: number = "1";\n' })], {
+			stopReason: "toolUse",
+		}),
+		fauxAssistantMessage("done"),
+	]);
+	t.reviewer.setResponses([
+		(ctx) => (
+			(reviewerInput = (ctx as Ctx).messages.map((m) => text(m.content)).join("\n")),
+			fauxAssistantMessage("Looks fine.")
+		),
+	]);
+	try {
+		await t.session.prompt("change a");
+		await t.session.waitForIdle();
+		expect(t.statuses.get("watchdog")).toMatch(/^watchdog: .*type check skipped: /);
+		expect(t.statuses.get("watchdog")).not.toMatch(/clean/);
+		expect(reviewerInput).toMatch(/The type check did not run this time/);
+		const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+		expect(status).toMatch(/\(shown to you\) \[lsp\] Type check skipped: /);
+	} finally {
+		await t.dispose();
+	}
+});
+
+it("starts the language server at session start in a TypeScript project, and says in status when it stops", async () => {
+	const repo = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": "export const a: number = 1;\n" });
+	const t = await startSession({
+		cwd: repo,
+		lsp: true,
+		userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" }, lsp: { idleMs: 90_000 } }),
+	});
+	try {
+		// Warm before any run; the start is in the background, so look until it is (bounded by the test's timeout).
+		await vi.waitFor(
+			async () => {
+				const brief = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+				expect(brief).toMatch(/LSP: warm \(stops after 90 s idle\), bundled server /);
+			},
+			{ timeout: 45_000, interval: 250 },
+		);
+		const brief = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+		expect(brief).toMatch(/LSP: warm \(stops after 90 s idle\), bundled server /);
+		const all = (await t.command("/subagents-watchdog status --all")).map((n) => n.message).join("\n");
+		expect(all).toContain("stops after 90 s without a check (lsp.idleMs)");
 	} finally {
 		await t.dispose();
 	}

@@ -251,6 +251,31 @@ describe("ask", () => {
 		}
 	});
 
+	it("works with the child watchdogs off: the main watchdog's model arbitrates, and status says so", async () => {
+		const repo = makeGitRepo({ "README.md": "hello\n" });
+		const t = await startSession({
+			cwd: repo,
+			userSettings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }),
+		});
+		writeRules(t.agentDir, { read: "ask" });
+		const { inputs } = arbiterScript(t, [decision("approve", "reading is the task")]);
+		try {
+			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			expect(status).toContain("ask permissions: the main watchdog's model");
+			await launch(t, [["read", { path: "README.md" }]]);
+			expect(childResults(t).map((r) => [r.tool, r.isError])).toEqual([["read", false]]);
+			expect(inputs).toHaveLength(1);
+			expect(permissionLines(t)[0]).toMatchObject({
+				tool: "read",
+				decision: "approve",
+				how: "arbiter",
+				model: "faux-reviewer/reviewer-model",
+			});
+		} finally {
+			await t.dispose();
+		}
+	});
+
 	it("denies with the arbiter's reason, and reuses the decision for an identical ask in the run", async () => {
 		const repo = makeGitRepo({ "README.md": "hello\n" });
 		const t = await startSession({ cwd: repo, userSettings: ARBITER_ON });
@@ -278,12 +303,6 @@ describe("ask", () => {
 
 describe("every arbiter failure denies", () => {
 	const cases: Array<{ name: string; settings: unknown; answer?: FauxResponseStep; failure: string; says: RegExp }> = [
-		{
-			name: "the child watchdog is off",
-			settings: wd({ enabled: true, main: { model: "faux-reviewer/reviewer-model" } }),
-			failure: "watchdog-off",
-			says: /child watchdog that arbitrates is off \(children\.enabled is false\)/,
-		},
 		{
 			name: "no model",
 			settings: wd({ enabled: true, main: { model: "nowhere/none" }, children: { enabled: true } }),

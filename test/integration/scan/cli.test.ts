@@ -156,9 +156,9 @@ describe("pi-watchdog scan", () => {
 		const { code, stdout } = await run(["scan", loopingTranscript(), steadyClaudeLog()]);
 		expect(code).toBe(0);
 		expect(stdout).toMatch(
-			/looping_transcript\.jsonl\n  format: pi-subagents, 7 tool calls\n  loops: \d signal\(s\)\n    repeat   calls 0–6: Same answer from intercom 7 times in a row\n {13}Call: intercom /,
+			/looping_transcript\.jsonl\n {2}format: pi-subagents, 7 tool calls\n {2}loops: \d signal\(s\)\n {4}repeat {3}calls 0–6: Same answer from intercom 7 times in a row\n {13}Call: intercom /,
 		);
-		expect(stdout).toMatch(/session\.jsonl\n  format: claude-code, 8 tool calls\n  loops: none found/);
+		expect(stdout).toMatch(/session\.jsonl\n {2}format: claude-code, 8 tool calls\n {2}loops: none found/);
 	});
 
 	it("scans the rest and lists an unreadable or unknown file once at the end, exiting 0", async () => {
@@ -166,12 +166,22 @@ describe("pi-watchdog scan", () => {
 		const { code, stdout, stderr } = await run(["scan", "--json", "/no/such/file.jsonl", unknown, piSession()]);
 		expect(code).toBe(0);
 		expect(stderr).toMatch(
-			/1 file\(s\) not scanned:\n  \/no\/such\/file\.jsonl: cannot read the file \(no such file\)/,
+			/1 file\(s\) not scanned:\n {2}\/no\/such\/file\.jsonl: cannot read the file \(no such file\)/,
 		);
 		expect(stderr).toMatch(
-			/1 file\(s\) not a recognised session format \(expected a Pi session file, a pi-subagents transcript, Claude Code JSONL or a Claude Code Markdown export\):\n  \S*notes\.txt\n/,
+			/1 file\(s\) not a recognised session format \(expected a Pi session file, a pi-subagents transcript, Claude Code JSONL or a Claude Code Markdown export\):\n {2}\S*notes\.txt\n/,
 		);
 		expect(stdout.trim().split("\n")).toHaveLength(1);
+	});
+
+	it("with --strict exits 1 when a session was flagged, 0 when none was (a CI gate)", async () => {
+		const flagged = await run(["scan", "--json", "--strict", loopingTranscript(), steadyClaudeLog()]);
+		expect(flagged.code).toBe(1);
+		expect(flagged.stdout.trim().split("\n")).toHaveLength(2);
+		const clean = await run(["scan", "--json", "--strict", steadyClaudeLog()]);
+		expect(clean.code).toBe(0);
+		const plain = await run(["scan", "--json", loopingTranscript()]);
+		expect(plain.code).toBe(0);
 	});
 
 	it("exits 2 when nothing could be read", async () => {
@@ -184,7 +194,7 @@ describe("pi-watchdog scan", () => {
 
 	it("explains its usage", async () => {
 		expect((await run(["--help"])).stdout).toMatch(
-			/usage: pi-watchdog scan \[--json\] \[--all\] \[--since AGE\] \[PATH\.\.\.\]/,
+			/usage: pi-watchdog scan \[--json\] \[--all\] \[--since AGE\] \[--strict\] \[PATH\.\.\.\]/,
 		);
 		for (const [args, message] of [
 			[["scan", "--bogus"], /unknown option --bogus/],

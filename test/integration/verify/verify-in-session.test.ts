@@ -82,7 +82,7 @@ describe("stopped-subtree verification of foreground children", () => {
 			expect(second.fingerprint).not.toBe(first.fingerprint);
 			expect(verifications(t)).toHaveLength(2);
 			expect(t.notices.map((n) => n.message).join("\n")).toMatch(
-				/Watchdog verified 2 stopped children \[[0-9a-f]{12}\]: worker genuine \(changed nothing; 1 claim\(s\) checked\); worker unproven \(verified earlier, unchanged\)/,
+				/Watchdog verified 1 stopped child \[[0-9a-f]{12}\]: worker genuine \(changed nothing; 1 claim\(s\) checked\); 1 verified earlier, unchanged\./,
 			);
 			expect(after).not.toContain("Watchdog verified");
 			expect(after.match(/The watchdog verified the child agents/g)).toHaveLength(1);
@@ -90,7 +90,7 @@ describe("stopped-subtree verification of foreground children", () => {
 			const status = (await t.command("/subagents-watchdog status --all")).map((n) => n.message).join("\n");
 			expect(status).toMatch(
 				new RegExp(
-					`Verification[\\s\\S]*2 child\\(ren\\) checked \\(seen through launch\\), fingerprint ${second.fingerprint.slice(0, 12)}[\\s\\S]*verdicts: worker genuine, worker unproven`,
+					`Verification[\\s\\S]*2 children checked \\(seen through launch\\), fingerprint ${second.fingerprint.slice(0, 12)}[\\s\\S]*verdicts: worker genuine, worker unproven`,
 				),
 			);
 			const history = (await t.command("/subagents-watchdog history")).map((n) => n.message).join("\n");

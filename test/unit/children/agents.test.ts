@@ -360,10 +360,10 @@ describe("the shipped agents", () => {
 	});
 });
 
-describe("the README", () => {
+describe("docs/children.md", () => {
 	it("shows an example agent file that parses as it says", () => {
-		const readme = readFileSync(join(PACKAGE_DIR, "README.md"), "utf8");
-		const example = readme.split("## Agent files")[1]?.split("```markdown\n")[1]?.split("\n```")[0];
+		const readme = readFileSync(join(PACKAGE_DIR, "docs", "children.md"), "utf8");
+		const example = readme.split("## Agent files")[1]?.split("```text\n")[1]?.split("\n```")[0];
 		expect(example).toBeDefined();
 		const agent = parsed(`${example}\n`);
 		expect(agent).toMatchObject({

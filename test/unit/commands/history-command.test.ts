@@ -90,6 +90,11 @@ describe("flags", () => {
 				described: "in this session in the last 24h from lsp",
 			},
 		});
+		// The fleet's lines belong to no one project: its source is read machine-wide.
+		expect(query({ sources: ["fleet"] })).toEqual({
+			ok: true,
+			query: { filter: { sources: ["fleet"], limit: 20 }, json: false, described: "on this machine from fleet" },
+		});
 		expect(query({ session: "abc" })).toMatchObject({
 			ok: true,
 			query: { filter: { session: "abc", limit: 20 }, described: "in session abc" },
@@ -305,6 +310,57 @@ describe("runHistory", () => {
 			text: "No watchdog history in this project (/repo).",
 			level: "info",
 		});
+	});
+
+	it("--kind failure lists failed reviews beside failure lines, and nothing that went well", async () => {
+		const agentDir = tempDir();
+		mkdirSync(historyDir(agentDir), { recursive: true });
+		const review = (at: number, outcome: string) =>
+			base(at, {
+				kind: "review",
+				trigger: "boundary",
+				model: "acme/gpt-5.5",
+				thinking: "high",
+				durationMs: 60_000,
+				tokens: 0,
+				cost: 0,
+				outcome,
+				paths: 1,
+				...(outcome === "failed" ? { failure: { kind: "timeout", message: "no answer within 60000 ms" } } : {}),
+			});
+		const events = [
+			review(NOW.getTime() - 3 * HOUR, "clean"),
+			review(NOW.getTime() - 2 * HOUR, "failed"),
+			base(NOW.getTime() - HOUR, { kind: "failure", what: "check", message: "acme/gpt-5.5: 401" }),
+		];
+		const lines = events.map(({ at, event }) => {
+			const shaped = eventLine(event, new Date(at));
+			if (!shaped.ok) throw new Error(shaped.error);
+			return shaped.line;
+		});
+		writeFileSync(`${historyDir(agentDir)}/${HISTORY_FILE}`, lines.join(""));
+		const text = (await runHistory("--kind failure", env(agentDir), NOW)).text;
+		expect(text.split("\n").slice(1)).toEqual([
+			expect.stringContaining("check: acme/gpt-5.5: 401"),
+			expect.stringMatching(/review .*failed.*timeout: no answer within 60000 ms/),
+		]);
+	});
+
+	it("counts children in English", () => {
+		const verification = (children: number) =>
+			describeEvent({
+				at: NOW.toISOString(),
+				session: "s",
+				cwd: "/r",
+				kind: "verification",
+				children,
+				verdicts: "genuine",
+				fingerprint: "abcdef0123456789",
+				via: "the main session",
+				outcome: "clean",
+			} as unknown as HistoryEvent);
+		expect(verification(2)).toMatch(/^2 children · /);
+		expect(verification(1)).toMatch(/^1 child · /);
 	});
 
 	it("describes kinds it does not know yet by their summary", () => {

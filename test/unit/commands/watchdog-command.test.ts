@@ -87,12 +87,14 @@ describe("/subagents-watchdog arguments", () => {
 			"recommend-model",
 			"check",
 			"history",
+			"fleet",
 			"review",
 			"dismiss",
 			"policy",
 			"settings",
 			"test",
 			"trust",
+			"help",
 		]);
 		expect(completeArguments("settings ", [])?.map((c) => c.value)).toEqual(["settings accept"]);
 		expect(parseCommand("settings accept")).toEqual({ kind: "settings-accept" });

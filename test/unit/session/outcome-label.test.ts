@@ -18,3 +18,10 @@ it("says briefly what the last review came to", () => {
 		"watchdog: review cancelled (changes pending)",
 	);
 });
+
+it("never says clean when the type check did not run", () => {
+	const skipped = "no answer to workspace/executeCommand within 9397 ms";
+	expect(outcomeLabel({ status: "clean", sent: [], shown: [f("concern")], lspSkipped: skipped })).toBe(
+		`watchdog: 1 concern for you, type check skipped: ${skipped}`,
+	);
+});

@@ -88,6 +88,9 @@ describe("settings precedence and provenance", () => {
 			project(wd({ main: { model: "openai/gpt-5.5" } })),
 		]);
 		expect(b.settings.main).toEqual({ model: "openai/gpt-5.5", thinking: "off" });
+		// No file names that level: status says where it came from.
+		expect(b.implied).toEqual({ "main.thinking": "from main.model, which names no thinking level" });
+		expect(a.implied).toEqual({ "main.thinking": "from main.model" });
 		// An explicit thinking key in the same layer wins over the suffix.
 		const c = resolveSettings([user(wd({ main: { model: "openai/gpt-5.5:low", thinking: "xhigh" } }))]);
 		expect(c.settings.main.thinking).toBe("xhigh");

@@ -264,7 +264,10 @@ describe("the verdicts", () => {
 		expect(f).toMatchObject({ importance: "high", severity: "concern", source: "verify", category: "test-gap" });
 		expect(f.summary).toBe('worker (run r1): claim not backed by its own log: "All tests pass."');
 		expect(f.evidence).toContain("Child worker (agent worker, background run r1) ended done.");
-		expect(f.evidence).toContain("Evidence: No test run in the session's tool log (tool calls 0–1 in /s/child.jsonl).");
+		// The line a collapsed finding shows is the evidence itself.
+		expect(f.evidence.split("\n")[0]).toBe(
+			"Evidence: No test run in the session's tool log (tool calls 0–1 in /s/child.jsonl).",
+		);
 		expect(f.recommendedAction).toMatch(
 			/^Re-run worker with this instruction \(its background run has ended, so steer no longer reaches it and a finished child cannot be resumed\): subagent\(\{"agent":"worker","task":"Fix greet\\n\\nRun the tests/,
 		);
@@ -291,6 +294,21 @@ describe("the verdicts", () => {
 		);
 	});
 
+	it("keeps a file name as written at the start of the evidence", () => {
+		const failed = judgeChild(
+			"r1",
+			true,
+			child(),
+			logOf(
+				events(call("write", { path: "notes.md", content: "x" }, "EACCES: permission denied", true), {
+					type: "assistant",
+					text: "I wrote notes.md with the summary.",
+				}),
+			),
+		);
+		expect(failed.evidence).toMatch(/^notes\.md: the write at call 0 /);
+	});
+
 	it("notes genuine and earlier children for the user and sends nothing when all hold", () => {
 		const genuine = {
 			...unproven,
@@ -302,8 +320,11 @@ describe("the verdicts", () => {
 		expect(all.findings).toEqual([]);
 		expect(all.outcome).toBe("genuine");
 		expect(all.note).toBe(
-			"Watchdog verified 2 stopped children [abababababab]: scout genuine (changed nothing; 1 claim(s) checked); worker unproven (verified earlier, unchanged).",
+			"Watchdog verified 1 stopped child [abababababab]: scout genuine (changed nothing; 1 claim(s) checked); 1 verified earlier, unchanged.",
 		);
+		// However many re-runs came before, the note stays one line of the same length.
+		const many = Array.from({ length: 30 }, (_, i) => ({ label: `worker#${i}`, verdict: "unproven" }));
+		expect(assemble([genuine], many, "ab".repeat(32)).note).toMatch(/; 30 verified earlier, unchanged\.$/);
 		const mixed = assemble([genuine, unproven], [], "cd".repeat(32));
 		expect(mixed.findings).toHaveLength(1);
 		expect(mixed).toMatchObject({ outcome: "problems", verdicts: "scout genuine, worker unproven" });

@@ -1,0 +1,166 @@
+// A fleet pass over 1,000 Pi session files (~100 MB in all) must cost ≤ 1.5 × the simplest way
+// to look at the same sessions' ends: for each file, read its last 64 KiB and JSON.parse every
+// whole line. Measured alternately in one run (median of the rounds). The pass does more than
+// that: lists the folder, reads each file through the guarded reader (links and file kinds
+// checked), reads its first 16 KiB too (id, folder, first prompt), parses with scan's readers
+// and runs the unfinished-stop detector and the claims checker on the tail. Memory is reported
+// as the process's peak RSS.
+//
+// Sizes follow a long-tailed mix like real session folders: most files 20–200 KB, some of a few
+// MB, a handful over 10 MB. Each file is a Pi session: header, model change, then turns of a
+// user prompt, assistant tool calls with their results (results from 200 B to 40 KB) and a
+// closing message that ends one of four ways (done, an announced step, a question, mid-run).
+import { closeSync, mkdirSync, openSync, readSync, statSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { runPass } from "../src/fleet/pass.ts";
+import { median, ms, reportFailure, round, scratchDir } from "./stats.ts";
+import { rng } from "./synthetic-vocab.ts";
+
+const FILES = 1000;
+const TOTAL_BYTES = 100_000_000;
+const TAIL = 64 * 1024;
+const ROUNDS = Number(process.env.FLEET_ROUNDS ?? 7);
+const TARGET = 1.5;
+
+function sizes(r: () => number): number[] {
+	// A Pareto-like spread scaled to the total.
+	const raw = Array.from({ length: FILES }, () => 1 / (0.05 + r()) ** 1.6);
+	const sum = raw.reduce((a, b) => a + b, 0);
+	return raw.map((x) => Math.max(4000, Math.round((x / sum) * TOTAL_BYTES)));
+}
+
+function writeSession(path: string, bytes: number, r: () => number, n: number): number {
+	const fd = openSync(path, "w");
+	let written = 0;
+	const put = (o: unknown) => {
+		const line = `${JSON.stringify(o)}\n`;
+		writeSync(fd, line);
+		written += line.length;
+	};
+	put({ type: "session", version: 3, id: `bench-${n}`, timestamp: "2026-12-01T10:00:00Z", cwd: `/work/p${n % 37}` });
+	put({ type: "model_change", id: "m0", parentId: null, provider: "local", modelId: "main" });
+	let id = 0;
+	const msg = (message: unknown) => put({ type: "message", id: `e${++id}`, parentId: null, message });
+	while (written < bytes) {
+		msg({ role: "user", content: [{ type: "text", text: `Fix the failing order test number ${id} in the service` }] });
+		const calls = 1 + Math.floor(r() * 6);
+		for (let c = 0; c < calls && written < bytes; c++) {
+			const callId = `c${id}-${c}`;
+			const command = r() < 0.5 ? "npm test" : `cat src/file${c}.ts`;
+			msg({
+				role: "assistant",
+				content: [
+					{ type: "text", text: "Checking." },
+					{ type: "toolCall", id: callId, name: "bash", arguments: { command } },
+				],
+				stopReason: "toolUse",
+			});
+			const size = Math.floor(200 + r() ** 3 * 40_000);
+			msg({
+				role: "toolResult",
+				toolCallId: callId,
+				toolName: "bash",
+				content: [{ type: "text", text: "x".repeat(size) }],
+				isError: false,
+			});
+		}
+		msg({ role: "assistant", content: [{ type: "text", text: "Progress made on this step." }], stopReason: "stop" });
+	}
+	const ending = n % 4;
+	if (ending === 0)
+		msg({ role: "assistant", content: [{ type: "text", text: "Done: the test passes now." }], stopReason: "stop" });
+	else if (ending === 1)
+		msg({ role: "assistant", content: [{ type: "text", text: "Let me run the tests now." }], stopReason: "stop" });
+	else if (ending === 2)
+		msg({ role: "assistant", content: [{ type: "text", text: "Which fix do you prefer?" }], stopReason: "stop" });
+	else
+		msg({
+			role: "assistant",
+			content: [{ type: "toolCall", id: "last", name: "bash", arguments: { command: "make" } }],
+			stopReason: "toolUse",
+		});
+	closeSync(fd);
+	return written;
+}
+
+function baseline(files: string[]): number {
+	let parsed = 0;
+	const buf = Buffer.allocUnsafe(TAIL);
+	for (const file of files) {
+		const fd = openSync(file, "r");
+		const size = statSync(file).size;
+		const from = Math.max(0, size - TAIL);
+		const n = readSync(fd, buf, 0, Math.min(TAIL, size), from);
+		closeSync(fd);
+		const lines = buf.toString("utf8", 0, n).split("\n");
+		if (from > 0) lines.shift();
+		for (const line of lines) {
+			if (!line) continue;
+			try {
+				JSON.parse(line);
+				parsed++;
+			} catch {
+				// a cut line
+			}
+		}
+	}
+	return parsed;
+}
+
+async function main(): Promise<void> {
+	const scratch = scratchDir("fleet-bench-");
+	try {
+		const agentDir = join(scratch.root, "agent");
+		const dir = join(agentDir, "sessions", "--bench--");
+		mkdirSync(dir, { recursive: true });
+		const r = rng(11);
+		const files: string[] = [];
+		let total = 0;
+		sizes(r).forEach((bytes, n) => {
+			const path = join(dir, `2026-12-01T10-00-00-000Z_bench-${String(n).padStart(4, "0")}.jsonl`);
+			total += writeSession(path, bytes, r, n);
+			files.push(path);
+		});
+		const sorted = files.map((f) => statSync(f).size).sort((a, b) => a - b);
+		console.log(
+			`${FILES} files, ${round(total / 1e6, 1)} MB; sizes median ${round(sorted[FILES / 2] / 1e3)} KB, ` +
+				`p90 ${round(sorted[Math.floor(FILES * 0.9)] / 1e3)} KB, max ${round(sorted[FILES - 1] / 1e6, 1)} MB`,
+		);
+		const times = { stallMs: 0, dormantMs: 86_400_000 };
+		const base: number[] = [];
+		const pass: number[] = [];
+		let rss = 0;
+		let states = "";
+		for (let round_ = 0; round_ < ROUNDS; round_++) {
+			let t = process.hrtime.bigint();
+			baseline(files);
+			base.push(ms(t));
+			t = process.hrtime.bigint();
+			const result = runPass({ agentDir, claudeDir: false, times, env: {} });
+			pass.push(ms(t));
+			rss = Math.max(rss, process.memoryUsage().rss);
+			const counts: Record<string, number> = {};
+			for (const s of result.sessions) counts[s.state] = (counts[s.state] ?? 0) + 1;
+			states = JSON.stringify(counts);
+		}
+		const ratio = median(pass) / median(base);
+		console.log(`baseline (last 64 KiB + JSON.parse): median ${round(median(base))} ms`);
+		console.log(`fleet pass: median ${round(median(pass))} ms; states ${states}`);
+		console.log(`peak RSS ${round(rss / 1e6, 1)} MB`);
+		console.log(
+			JSON.stringify({
+				bench: "fleet",
+				ratio: round(ratio),
+				target: TARGET,
+				pass: ratio <= TARGET,
+				rssMB: round(rss / 1e6, 1),
+			}),
+		);
+	} catch (error) {
+		reportFailure("fleet", TARGET, error);
+	} finally {
+		scratch.cleanup();
+	}
+}
+
+await main();
