@@ -3,9 +3,10 @@
 // is answered either way (the user wrote it; the children's switch is about reviews). A
 // `permissions.model` setting names another model, or a classifier, for it.
 import { chooseReviewer, parseModelRef, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
-import { PermissionGate, type PermissionPolicy } from "../permissions/index.ts";
+import { gates, PermissionGate, type PermissionPolicy } from "../permissions/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
 import type { Ctx, HistoryCtx, HistoryLine, ToolCallCheck } from "./monitor.ts";
+import type { WatchdogOptions } from "./options.ts";
 
 export interface PermissionDeps {
 	role: string;
@@ -15,6 +16,16 @@ export interface PermissionDeps {
 	reviewer(ctx: Ctx): ReviewerChoice;
 	sessionModel(ctx: Ctx): SessionModelInfo;
 	record(ctx: HistoryCtx, line: HistoryLine): void;
+}
+
+/** The gate of a child whose permissions can ask or deny; none otherwise. */
+export function sessionPermissionGate(
+	options: WatchdogOptions,
+	deps: Omit<PermissionDeps, "role" | "task" | "parentSettings">,
+): ToolCallCheck | undefined {
+	if (!gates(options.permissions) || !options.permissions) return undefined;
+	const { role, task = "", parentSettings } = options;
+	return permissionCheck({ ...deps, role, task, ...(parentSettings ? { parentSettings } : {}) }, options.permissions);
 }
 
 export function permissionCheck(deps: PermissionDeps, policy: PermissionPolicy): ToolCallCheck {

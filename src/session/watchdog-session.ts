@@ -10,13 +10,12 @@ import { ChildFindings, type Finding, FindingsSink } from "../findings/index.ts"
 import type { Headless, SettleSeen } from "../headless/index.ts";
 import { present, restoreWorkingRow } from "../host/index.ts";
 import { LoopWatch } from "../loops/index.ts";
-import { gates, type PermissionPolicy } from "../permissions/index.ts";
 import { ActivityTail, ModelReview, type TurnLike } from "../review/index.ts";
 import { Rotation } from "../rotate/index.ts";
 import { LaunchRuleWatch } from "../rules/index.ts";
 import type { ResolvedSettings, SettingsLocation } from "../settings/index.ts";
 import { contentText, isPlainObject } from "../util/index.ts";
-import { SubtreeVerifier } from "../verify/index.ts";
+import type { SubtreeVerifier } from "../verify/index.ts";
 import { cadenceReview } from "./cadence-step.ts";
 import { sessionHeadless, trackedPort, watchedSink } from "./headless-step.ts";
 import { type ChildPort, childPort } from "./child-port.ts";
@@ -24,7 +23,7 @@ import type { Ctx, Entry, HistoryCtx, HistoryLine, Monitor, SettleStage } from "
 import type { ToolCall, ToolCallCheck, ToolCallVerdict, ToolEvent } from "./monitor.ts";
 import * as monitors from "./monitors.ts";
 import { liveMonitor } from "./live-step.ts";
-import { permissionCheck } from "./permission-step.ts";
+import { sessionPermissionGate } from "./permission-step.ts";
 import { type RunMonitors, startMonitors, warmLsp } from "./repo-monitors.ts";
 import { reviewNow } from "./review-now.ts";
 import type { ReviewDeps } from "./review-steps.ts";
@@ -34,6 +33,7 @@ import { SessionCore } from "./session-core.ts";
 import { settleStages } from "./settle-stages.ts";
 import { type StatusLevel, statusView } from "./status-view.ts";
 import { lspTrusted, startTrust, trustNow } from "./trust-step.ts";
+import { subtreeVerifier } from "./verify-step.ts";
 import type { WatchdogHost, WatchdogOptions } from "./options.ts";
 
 export { SESSION_SETTINGS_ENTRY } from "./session-core.ts";
@@ -100,21 +100,11 @@ export class WatchdogSession extends SessionCore {
 			project: options.project,
 			trust: () => this.trust,
 		});
-		this.subtree = new SubtreeVerifier({
-			enabled: (ctx) => this.settings(ctx).enabled,
-			config: (ctx) => {
-				const s = this.settings(ctx).settings;
-				const choice = this.reviewer(ctx);
-				const model = `${choice.provider ?? ""}/${choice.id ?? ""}`;
-				const { severityThreshold, idle } = s;
-				const config = { model, thinking: choice.thinking, severityThreshold, policy: idle.policy };
-				return { config, timeoutMs: s.agentEndTimeoutMs, choice };
-			},
+		this.subtree = subtreeVerifier({
+			settings: (ctx) => this.settings(ctx),
+			reviewer: (ctx) => this.reviewer(ctx),
 			baseline: () => this.run.gate?.baseline ?? null,
-			deliver: (ctx, findings, idle) => {
-				this.sink.duringRun(ctx, findings, this.settings(ctx).settings, { verification: true }, idle);
-			},
-			note: (ctx, text) => this.sink.note(ctx, text),
+			sink: this.sink,
 			persist: (type, data) => this.host.appendEntry(type, data),
 			record,
 		});
@@ -166,20 +156,14 @@ export class WatchdogSession extends SessionCore {
 			clarifying: (ctx) => this.clarifying(ctx),
 			reviewDeps,
 		});
-		this.toolCallChecks = [...(options.toolCallChecks ?? [])];
-		this.permissionGated = gates(options.permissions);
-		if (this.permissionGated) {
-			const deps = {
-				role: options.role,
-				task: options.task ?? "",
-				settings: (ctx: Ctx) => this.settings(ctx),
-				parentSettings: options.parentSettings,
-				reviewer: (ctx: Ctx) => this.reviewer(ctx),
-				sessionModel: (ctx: Ctx) => this.sessionModel(ctx),
-				record,
-			};
-			this.toolCallChecks.push(permissionCheck(deps, options.permissions as PermissionPolicy));
-		}
+		const gate = sessionPermissionGate(options, {
+			settings: (ctx) => this.settings(ctx),
+			reviewer: (ctx) => this.reviewer(ctx),
+			sessionModel: (ctx) => this.sessionModel(ctx),
+			record,
+		});
+		this.permissionGated = gate !== undefined;
+		this.toolCallChecks = [...(options.toolCallChecks ?? []), ...(gate ? [gate] : [])];
 	}
 
 	/** The fleet's mailbox: a message is one more finding for the sink (see live-step.ts). */

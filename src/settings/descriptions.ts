@@ -84,6 +84,11 @@ export const SETTING_DESCRIPTIONS: Record<string, string> = {
 	"rules.roleModels.<role>.note": "why, shown with every warning and block",
 	"permissions.timeoutMs":
 		"the permission arbiter's deadline; the rules live in `<agentDir>/extensions/subagent/config.json`",
+	"permissions.model":
+		"the permission arbiter's model: `inherit` (the watchdog's), a chat model, or a classifier `provider/id`",
+	"permissions.threshold": "a classifier arbiter approves only at this p(approve) or above",
+	"headless.strict":
+		"print, JSON and RPC mode exit 3 when the run ends with an open blocker (also `--watchdog-strict`; docs/ci.md)",
 	"history.maxBytes": "size of the history log before it becomes `history.1.jsonl`",
 	"fleet.stallMs": "the fleet view: a stopped session quiet this long with its work unfinished is idle",
 	"fleet.dormantMs": "the fleet view: a session quiet this long is dormant (listed, never judged or nudged)",
