@@ -72,7 +72,9 @@ export const SETTING_DESCRIPTIONS: Record<string, string> = {
 	"children.overrides.<role>.model": "this role's child watchdog model",
 	"children.overrides.<role>.thinking": "this role's child watchdog thinking level",
 	"children.overrides.<role>.cadence.everyNTools": "this role's cadence reviews",
-	"children.concurrency": "children of one launch running at once",
+	"children.concurrency": "children running at once in the whole tree, grandchildren too",
+	"children.maxDepth":
+		"how deep children may nest: at 2 the main session's children may launch their own, theirs may not",
 	"children.timeoutMs": "a child's deadline unless the launch sets `timeoutMs`",
 	"children.maxBackground":
 		"background runs of this agent folder running at once; a background launch past it is refused",
