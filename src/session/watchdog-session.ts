@@ -228,6 +228,7 @@ export class WatchdogSession extends SessionCore {
 	/** Pi compacted the session: the activity tail is gone with the turns it came from. */
 	compacted(): void {
 		this.activity.clear();
+		this.loops.compacted();
 	}
 
 	agentStart(ctx: ExtensionContext): void {

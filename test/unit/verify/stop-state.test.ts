@@ -146,15 +146,20 @@ describe("the stop fingerprint", () => {
 
 describe("one child against its own log", () => {
 	it("finds a passing-tests claim with no test run unproven, with the tool-call indices", () => {
+		// A shell command ran (so the pass is unproven, not contradicted by a log with no command at all).
 		const log = logOf(
-			events(call("write", { path: "src/app.ts", content: "x" }, "Successfully wrote 1 bytes"), {
-				type: "assistant",
-				text: "Fixed greet. All tests pass.",
-			}),
+			events(
+				call("bash", { command: "git status" }, "clean"),
+				call("write", { path: "src/app.ts", content: "x" }, "Successfully wrote 1 bytes"),
+				{
+					type: "assistant",
+					text: "Fixed greet. All tests pass.",
+				},
+			),
 		);
 		const check = judgeChild("r1", false, child(), log);
 		expect(check).toMatchObject({ verdict: "unproven", claim: "All tests pass.", written: ["src/app.ts"] });
-		expect(check.evidence).toBe("No test run in the session's tool log (tool call 0 in /s/child.jsonl).");
+		expect(check.evidence).toBe("No test run in the session's tool log (tool calls 0–1 in /s/child.jsonl).");
 		expect(check.instruction).toMatch(/^Run the tests after your last edit and report the real output and exit code/);
 	});
 
@@ -244,10 +249,14 @@ describe("the verdicts", () => {
 		true,
 		child(),
 		logOf(
-			events(call("write", { path: "src/app.ts", content: "x" }, "ok"), {
-				type: "assistant",
-				text: "Fixed greet. All tests pass.",
-			}),
+			events(
+				call("bash", { command: "git status" }, "clean"),
+				call("write", { path: "src/app.ts", content: "x" }, "ok"),
+				{
+					type: "assistant",
+					text: "Fixed greet. All tests pass.",
+				},
+			),
 		),
 	);
 
@@ -258,7 +267,7 @@ describe("the verdicts", () => {
 		expect(f.evidence).toContain("Child worker (agent worker, background run r1) ended done.");
 		// The line a collapsed finding shows is the evidence itself.
 		expect(f.evidence.split("\n")[0]).toBe(
-			"Evidence: No test run in the session's tool log (tool call 0 in /s/child.jsonl).",
+			"Evidence: No test run in the session's tool log (tool calls 0–1 in /s/child.jsonl).",
 		);
 		expect(f.recommendedAction).toMatch(
 			/^Re-run worker with this instruction \(its background run has ended, so steer no longer reaches it and a finished child cannot be resumed\): subagent\(\{"agent":"worker","task":"Fix greet\\n\\nRun the tests/,
@@ -269,10 +278,14 @@ describe("the verdicts", () => {
 			true,
 			child({ landed: { status: "applied", paths: ["src/app.ts"] } }),
 			logOf(
-				events(call("write", { path: "src/app.ts", content: "x" }, "ok"), {
-					type: "assistant",
-					text: "Fixed greet. All tests pass.",
-				}),
+				events(
+					call("bash", { command: "git status" }, "clean"),
+					call("write", { path: "src/app.ts", content: "x" }, "ok"),
+					{
+						type: "assistant",
+						text: "Fixed greet. All tests pass.",
+					},
+				),
 			),
 		);
 		expect(childFinding(landed).evidence).toContain("Its diff (from its worktree): landed in the tree: src/app.ts.");
