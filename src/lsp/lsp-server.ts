@@ -4,18 +4,18 @@
 // own *DiagnosticsSync commands, so an answer is definite and nothing is asked of the whole
 // workspace.
 import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import {
-	CancellationTokenSource,
-	createMessageConnection,
-	type MessageConnection,
-	StreamMessageReader,
-	StreamMessageWriter,
-} from "vscode-jsonrpc/node";
+import type { MessageConnection } from "vscode-jsonrpc/node";
 import type { TsServerDiagnostic } from "./diagnostics.ts";
 import { absolutePath } from "./locate.ts";
 import { waitForGroupGone } from "./process-tree.ts";
 import { readFileInRoot } from "../util/index.ts";
+
+// Loaded when the first server starts, not with Pi: most sessions never start one.
+let rpcModule: typeof import("vscode-jsonrpc/node") | undefined;
+const rpc = () =>
+	(rpcModule ??= createRequire(import.meta.url)("vscode-jsonrpc/node") as typeof import("vscode-jsonrpc/node"));
 
 /** Larger sources are not handed to the server (tsserver skips such files too). */
 const SOURCE_MAX_BYTES = 8 * 1024 * 1024;
@@ -73,6 +73,7 @@ export class LspServer {
 		this.root = root;
 		this.proc = proc;
 		this.pid = proc.pid as number;
+		const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = rpc();
 		this.conn = createMessageConnection(
 			new StreamMessageReader(proc.stdout as NonNullable<ChildProcess["stdout"]>),
 			new StreamMessageWriter(proc.stdin as NonNullable<ChildProcess["stdin"]>),
@@ -248,7 +249,7 @@ export class LspServer {
 	private async request<T>(method: string, params: unknown, timeoutMs: number): Promise<T> {
 		if (!this.alive) throw new Error(`the language server ${this.exitInfo}`);
 		this.asked++;
-		const cancel = new CancellationTokenSource();
+		const cancel = new (rpc().CancellationTokenSource)();
 		let timer: ReturnType<typeof setTimeout> | undefined;
 		let onExit: ((why: string) => void) | undefined;
 		try {
