@@ -101,7 +101,9 @@ export class LoopDetector {
 		const callHash = shortHash(signature);
 		const resultHash = shortHash(outcomeText(call.result, call.isError));
 		const combo = `${callHash}:${resultHash}`;
-		const target = targetOf(call);
+		// The plain signature, computed once for the target and the subjects too.
+		const plain = wait?.check === undefined ? signature : undefined;
+		const target = targetOf(call, plain);
 		// The readable label is only needed when a signal is raised.
 		let label: string | undefined;
 		const labelOf = () => (label ??= describeCall(call));
@@ -127,7 +129,7 @@ export class LoopDetector {
 				? streak.count >= t.repeats
 				: call.kind === "read" && call.path
 					? this.reads.alreadyRead(call)
-					: this.seenBefore(subjectsOf(call), resultHash);
+					: this.seenBefore(subjectsOf(call, plain), resultHash);
 		if (!known && !noNews) this.restating.news();
 		this.push({ index: call.index, call: callHash, combo, target, noNews, stale: noNews && call.kind !== "read" });
 
