@@ -29,6 +29,6 @@ for (const file of files) {
 console.log("\n== summary");
 for (const r of results)
 	console.log(
-		`${r.pass ? "PASS" : "FAIL"}  ${r.bench}  ratio ${r.ratio ?? "-"} (target ${r.higherIsBetter ? "≥" : "≤"} ${r.target ?? "-"})`,
+		`${r.pass ? "PASS" : "FAIL"}  ${r.bench}  ratio ${r.ratio ?? "-"} (target ${r.higherIsBetter ? "≥" : "≤"} ${r.target ?? "-"})${r.note ? `; ${r.note}` : ""}`,
 	);
 process.exitCode = results.every((r) => r.pass) ? 0 : 1;
