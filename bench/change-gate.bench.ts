@@ -77,7 +77,7 @@ const root = mkdtempSync(join(tmpdir(), "pi-watchdog-bench-gate-"));
 const repo = join(root, "repo");
 mkdirSync(repo);
 try {
-	let t = process.hrtime.bigint();
+	const t = process.hrtime.bigint();
 	const smallDirty = generate(repo);
 	console.log(
 		`generated ${FILES} tracked files (${FOLDERS} folders), ${DIRTY} dirty (${BIG_MODIFIED + BIG_UNTRACKED} of 1 MiB) in ${(ms(t) / 1000).toFixed(1)} s`,

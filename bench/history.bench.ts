@@ -40,7 +40,7 @@ const CATEGORIES = [
 	"unsafe-change",
 	"scope-drift",
 	"loop-risk",
-	"stale-fact",
+	"unbacked-claim",
 	"other",
 ];
 

@@ -196,7 +196,9 @@ function main(): void {
 	const runLong = () => {
 		const s = session(calls, MID);
 		longNs.push(s.ns / LONG);
-		s.segments.forEach((ns, i) => deciles[i].push(ns / MID));
+		s.segments.forEach((ns, i) => {
+			deciles[i].push(ns / MID);
+		});
 	};
 	t = process.hrtime.bigint();
 	for (let r = 0; r < ROUNDS; r++) {

@@ -212,7 +212,7 @@ try {
 			.map((l) => JSON.parse(l) as Record<string, unknown>)
 			.filter((l) => l.kind === "review")
 			.at(-1);
-		if (!last || last.outcome !== "clean" || last.paths !== CHANGED.length)
+		if (last?.outcome !== "clean" || last.paths !== CHANGED.length)
 			throw new Error(`round ${r}: expected a clean review of ${CHANGED.length} paths, got ${JSON.stringify(last)}`);
 		const { start, evidence, gate, lsp } = marks;
 		if (start === undefined || evidence === undefined || gate === undefined || lsp === undefined)

@@ -61,7 +61,6 @@ class Agent {
 	private failing = new Map<string, number>();
 	private dirty = new Set<string>();
 	private commits = 0;
-	private runs = 0;
 	private shells = 0;
 	private progress = 0;
 	private hot: RepoFile[] = [];
@@ -259,7 +258,6 @@ class Agent {
 		const r = this.r;
 		const failing = this.failing.get(test) ?? 0;
 		const total = 8 + (test.length % 23);
-		this.runs++;
 		if (r() < 0.45) {
 			const text = failing
 				? `PASS (${total - failing}) FAIL (${failing})\n\n${Array.from({ length: failing }, (_, k) => `  FAIL ${test} > ${WORDS[(test.length + k) % WORDS.length]} > handles ${PROSE[k % PROSE.length]} case\n    AssertionError: expected ${40 + k} to be ${41 + k}`).join("\n")}\n\n[full log: ~/Library/Application Support/rtk/tee/${this.clock}_vitest_run.log]`

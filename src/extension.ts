@@ -142,7 +142,8 @@ export function createWatchdogExtension(options: WatchdogOptions = { role: "main
 
 		pi.registerCommand(COMMAND_NAME, {
 			description:
-				"Watchdog: status | on | off | session on|off | model <ref>|recommended|inherit | thinking <level> | recommend-model | check",
+				"Watchdog: status | on | off | session on|off | model <ref>|recommended|inherit " +
+				"| thinking <level> | recommend-model | check",
 			getArgumentCompletions: (prefix) => {
 				try {
 					return completeArguments(prefix, watchdog.knownModelRefs());

@@ -88,7 +88,8 @@ export function parseAgentFile(
 	const lines = text.split(/\r?\n/);
 	if (lines[0]?.trimEnd() !== "---")
 		return fail(
-			"an agent file starts with a `---` line, then YAML frontmatter (name, description, ...), then `---` and the system prompt",
+			"an agent file starts with a `---` line, then YAML frontmatter (name, description, " +
+				"...), then `---` and the system prompt",
 			1,
 		);
 	const close = lines.findIndex((line, i) => i > 0 && line.trimEnd() === "---");
@@ -132,7 +133,8 @@ export function parseAgentFile(
 	const name = data.name;
 	if (typeof name !== "string" || !NAME_PATTERN.test(name) || name.length > NAME_MAX) {
 		return fail(
-			`\`name\` must be letters, digits, _ . - (starting with a letter or digit, at most ${NAME_MAX} characters); got ${show(name)}`,
+			`\`name\` must be letters, digits, _ . - (starting with a letter or digit, at ` +
+				`most ${NAME_MAX} characters); got ${show(name)}`,
 			lineOfKey("name"),
 		);
 	}
@@ -211,7 +213,8 @@ export function parseAgentFile(
 			const value = isScalar(pair.value) ? pair.value.value : undefined;
 			if (typeof value !== "string" || !(TOOL_PERMISSIONS as readonly string[]).includes(value)) {
 				return fail(
-					`\`${permKey}\`: the permission for tool "${tool}" must be allow, ask or deny; got ${show(value ?? (pair.value as Node | null)?.toJSON())}`,
+					`\`${permKey}\`: the permission for tool "${tool}" must be allow, ask or deny; ` +
+						`got ${show(value ?? (pair.value as Node | null)?.toJSON())}`,
 					keyLine,
 				);
 			}

@@ -26,7 +26,9 @@ export function applyAgentOverrides<A extends Pick<AgentDefinition, "name" | "so
 				};
 			if (layer.disableBuiltins && current.source === "package")
 				return {
-					error: `"${agent.name}" is a built-in agent and ${at("disableBuiltins")} is true; launch one of your own agents instead`,
+					error:
+						`"${agent.name}" is a built-in agent and ${at("disableBuiltins")} is true; launch ` +
+						`one of your own agents instead`,
 				};
 		}
 		if (layer.agentOverrides === undefined) continue;
@@ -39,7 +41,11 @@ export function applyAgentOverrides<A extends Pick<AgentDefinition, "name" | "so
 		const unsupported = Object.keys(override).filter((k) => !OVERRIDE_KEYS.has(k));
 		if (unsupported.length) {
 			return {
-				error: `${unsupported.map((k) => at(`${key}.${k}`)).join(", ")}: not supported by pi-watchdog (only disabled and tools are); put ${unsupported.length > 1 ? "them" : "it"} in the agent file, or remove ${unsupported.length > 1 ? "them" : "it"}, so the agent runs as configured`,
+				error:
+					`${unsupported.map((k) => at(`${key}.${k}`)).join(", ")}: not supported by pi-watchdog ` +
+					`(only disabled and tools are); put ${unsupported.length > 1 ? "them" : "it"} ` +
+					`in the agent file, or remove ${unsupported.length > 1 ? "them" : "it"}, so the ` +
+					`agent runs as configured`,
 			};
 		}
 		if (override.disabled !== undefined) {
@@ -54,7 +60,9 @@ export function applyAgentOverrides<A extends Pick<AgentDefinition, "name" | "so
 				const extra = (tools ?? effectiveTools({})).filter((t) => !had.has(t));
 				if (extra.length)
 					return {
-						error: `${at(`${key}.tools`)} adds tools the agent does not have (${extra.join(", ")}); a project's settings can narrow an agent's tools, never widen them`,
+						error:
+							`${at(`${key}.tools`)} adds tools the agent does not have (${extra.join(", ")}); ` +
+							`a project's settings can narrow an agent's tools, never widen them`,
 					};
 			}
 			const next = { ...current };
@@ -126,7 +134,9 @@ export function checkModelScope(
 			});
 		for (const list of lists) {
 			if (list.allow.some((p) => scopeMatch(p, ref, parentModel))) continue;
-			const reason = `${target.role} on ${ref} is outside ${at} (${list.key}: ${list.allow.map((p) => JSON.stringify(p)).join(", ") || "empty"})`;
+			const reason =
+				`${target.role} on ${ref} is outside ${at} (${list.key}: ` +
+				`${list.allow.map((p) => JSON.stringify(p)).join(", ") || "empty"})`;
 			if (list.strict || target.explicit) return { decision: "blocked", reason };
 			warned ??= reason;
 		}

@@ -73,7 +73,9 @@ export function loadAgents(options: LoadAgentsOptions): LoadedAgents {
 			if (earlier) {
 				errors.push({
 					path,
-					message: `the name "${parsed.name}" is already used by ${earlier}; rename one of them (launches of "${parsed.name}" are refused until then)`,
+					message:
+						`the name "${parsed.name}" is already used by ${earlier}; rename one of them ` +
+						`(launches of "${parsed.name}" are refused until then)`,
 					names: [parsed.name],
 					source,
 				});
@@ -112,11 +114,20 @@ function shadowProblem(project: AgentDefinition, other: AgentDefinition): string
 	const allowed = new Set(effectiveTools(other));
 	const extra = effectiveTools(project).filter((t) => !allowed.has(t));
 	if (extra.length) {
-		return `this project agent takes the name "${project.name}" of the ${other.source} agent ${other.path} and asks for tools that one does not have (${extra.join(", ")}); a project agent may narrow an agent of yours, never widen it. Rename the project agent, or drop those tools (launches of "${project.name}" are refused until then)`;
+		return (
+			`this project agent takes the name "${project.name}" of the ${other.source} agent ` +
+			`${other.path} and asks for tools that one does not have (${extra.join(", ")}); ` +
+			`a project agent may narrow an agent of yours, never widen it. Rename the project ` +
+			`agent, or drop those tools (launches of "${project.name}" are refused until then)`
+		);
 	}
 	const ext = [...(project.extensions ?? []), ...(project.subagentOnlyExtensions ?? [])];
 	if (ext.length) {
-		return `this project agent takes the name "${project.name}" of the ${other.source} agent ${other.path} and adds extensions (${ext.join(", ")}), code the child would run; rename the project agent (launches of "${project.name}" are refused until then)`;
+		return (
+			`this project agent takes the name "${project.name}" of the ${other.source} agent ` +
+			`${other.path} and adds extensions (${ext.join(", ")}), code the child would ` +
+			`run; rename the project agent (launches of "${project.name}" are refused until then)`
+		);
 	}
 	return undefined;
 }

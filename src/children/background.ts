@@ -53,7 +53,8 @@ export async function launchBackground(
 		thinking: c.thinking,
 		...(c.permissions ? { permissions: c.permissions } : {}),
 	}));
-	// From the count to the status file below nothing awaits: launches of one turn's parallel tool calls count each other.
+	// From the count to the status file below nothing awaits: launches of one turn's parallel tool calls count
+	// each other.
 	refuseOverCap(deps.agentDir, deps.watchdog.settings(ctx).settings.children.maxBackground);
 	const runId = newRunId();
 	// Judged here, in the parent: a blocked launch never gets a runner.
@@ -85,7 +86,10 @@ export async function launchBackground(
 	)("running");
 	watch(deps, ctx, runId);
 	return {
-		text: `Run ${runId} started in the background: ${children.map((c) => c.label).join(", ")}. A message arrives here when it ends; meanwhile use subagent {action: "status", id: "${runId}"}, "wait", "steer", "interrupt" or "stop".`,
+		text:
+			`Run ${runId} started in the background: ${children.map((c) => c.label).join(", ")}. ` +
+			`A message arrives here when it ends; meanwhile use subagent {action: "status", ` +
+			`id: "${runId}"}, "wait", "steer", "interrupt" or "stop".`,
 		details: { runId, mode: plan.mode, async: true, pid },
 	};
 }
@@ -97,7 +101,8 @@ function refuseOverCap(agentDir: string, max: number): void {
 	const runs = running.length === 1 ? "1 background run is" : `${running.length} background runs are`;
 	throw new Error(
 		`not launched: ${runs} already running (children.maxBackground is ${max}): ${running.join(", ")}. ` +
-			'Wait for one to end (subagent {action: "wait", id}), stop one (subagent {action: "stop", id}), or launch without async.',
+			'Wait for one to end (subagent {action: "wait", id}), stop one (subagent {action: ' +
+			'"stop", id}), or launch without async.',
 	);
 }
 
@@ -186,7 +191,8 @@ function deliverCompletion(
 	}
 	const text =
 		status.state === "lost"
-			? `Background run ${runId} was lost: ${status.error ?? "its runner ended without a result"}. Its worktrees were removed.`
+			? `Background run ${runId} was lost: ${status.error ?? "its runner ended without a result"}. ` +
+				`Its worktrees were removed.`
 			: `Background run ${runId} ended (${status.state}).\n${launchText(results)}`;
 	// The notice and the children's findings go through this session's sink: only a finding it sends may start a turn.
 	const report = {
@@ -198,7 +204,9 @@ function deliverCompletion(
 	void watchdog.port.ended(ctx, { ...end, parentSession: status.parentSession }, report);
 	watchdog.recordHistory(ctx, {
 		kind: "launch",
-		summary: `background run ${runId} ${status.state}: ${results.map((r) => `${r.label} ${r.status}`).join(", ") || "no results"}`,
+		summary:
+			`background run ${runId} ${status.state}: ` +
+			`${results.map((r) => `${r.label} ${r.status}`).join(", ") || "no results"}`,
 		outcome: status.state,
 		details: { run: runId },
 	});
@@ -238,7 +246,9 @@ export async function runAction(
 			const now = end?.status ?? readStatus(deps.agentDir, id) ?? status;
 			if (!end)
 				return {
-					text: `Run ${id} is still running after ${Math.round(limit / 1000)} s.\n${statusText(deps.agentDir, id, now)}`,
+					text:
+						`Run ${id} is still running after ${Math.round(limit / 1000)} s.\n` +
+						`${statusText(deps.agentDir, id, now)}`,
 					details: { runId: id, state: now.state },
 				};
 			await deps.watchdog.port.ended(ctx, {
@@ -325,11 +335,13 @@ function requestControl(agentDir: string, id: string, command: Record<string, un
 
 function statusText(agentDir: string, id: string, status: RunStatus): string {
 	const lines = [
-		`Run ${id}: ${status.state} (${status.mode}), started ${status.startedAt}${status.error ? ` · ${status.error}` : ""}`,
+		`Run ${id}: ${status.state} (${status.mode}), started ${status.startedAt}` +
+			(status.error ? ` · ${status.error}` : ""),
 	];
 	for (const c of status.children)
 		lines.push(
-			`- ${c.label}: ${c.status}${c.tool ? ` · ${c.tool}` : ""} · ${c.toolCount} tools · ${c.tokens.toLocaleString("en-US")} tokens · $${c.cost.toFixed(4)}`,
+			`- ${c.label}: ${c.status}${c.tool ? ` · ${c.tool}` : ""} · ${c.toolCount} tools ` +
+				`· ${c.tokens.toLocaleString("en-US")} tokens · $${c.cost.toFixed(4)}`,
 		);
 	lines.push(`Folder: ${runDir(agentDir, id)}`);
 	return lines.join("\n");

@@ -96,7 +96,12 @@ function findDefinitions(loaded: LoadedAgents, names: string[]) {
 		);
 		if (blocking.length) {
 			throw new Error(
-				`Not launched: agent "${name}" cannot be used while ${blocking.length === 1 ? "this agent file or folder has a problem" : "these agent files or folders have problems"}: ${blocking.map(formatAgentError).join("; ")}. Fix ${blocking.length === 1 ? "it" : "them"} (a broken agent file never falls back to another agent of its name), then launch again.`,
+				`Not launched: agent "${name}" cannot be used while ` +
+					(blocking.length === 1
+						? "this agent file or folder has a problem: "
+						: "these agent files or folders have problems: ") +
+					`${blocking.map(formatAgentError).join("; ")}. Fix ${blocking.length === 1 ? "it" : "them"} ` +
+					`(a broken agent file never falls back to another agent of its name), then launch again.`,
 			);
 		}
 	}
@@ -107,7 +112,8 @@ function findDefinitions(loaded: LoadedAgents, names: string[]) {
 			? ` Agent files that did not load: ${loaded.errors.map(formatAgentError).join("; ")}.`
 			: "";
 		throw new Error(
-			`unknown agent${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")}. Available: ${known.join(", ") || "none"}.${broken}`,
+			`unknown agent${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")}. ` +
+				`Available: ${known.join(", ") || "none"}.${broken}`,
 		);
 	}
 	return names.map((n) => loaded.agents.get(n) as NonNullable<ReturnType<LoadedAgents["agents"]["get"]>>);

@@ -34,7 +34,10 @@ export function enforceLaunchRules(
 	if (resolved.errors.length) {
 		const first = resolved.errors[0];
 		throw new Error(
-			`Not launched: the watchdog settings have ${resolved.errors.length} error${resolved.errors.length > 1 ? "s" : ""}, so the launch rules in them cannot be checked. First: ${first.origin}: ${first.message}. Fix the settings (/subagents-watchdog status lists every error), then launch again.`,
+			`Not launched: the watchdog settings have ${resolved.errors.length} ` +
+				`error${resolved.errors.length > 1 ? "s" : ""}, ` +
+				`so the launch rules in them cannot be checked. First: ${first.origin}: ${first.message}. ` +
+				`Fix the settings (/subagents-watchdog status lists every error), then launch again.`,
 		);
 	}
 	const scoped = enforceModelScope(watchdog, ctx, runId, children, resolved.childPolicy ?? []);
@@ -114,9 +117,11 @@ function enforceModelScope(
 		const lines = broken.filter((j) => j.v.decision === "blocked").map((j) => `- ${j.v.reason}`);
 		throw new Error(
 			[
-				`Not launched: the model scope does not allow ${lines.length === 1 ? "this child" : "these children"}, so nothing was started.`,
+				`Not launched: the model scope does not allow ${lines.length === 1 ? "this child" : "these children"}, ` +
+					`so nothing was started.`,
 				...lines,
-				"Launch on a model the scope allows (or leave the model out when the agent's own is in scope), or ask the user to change the scope.",
+				"Launch on a model the scope allows (or leave the model out when the agent's " +
+					"own is in scope), or ask the user to change the scope.",
 			].join("\n"),
 		);
 	}
@@ -124,8 +129,12 @@ function enforceModelScope(
 		makeFinding(
 			{
 				summary: `Model scope: ${c.role} on ${c.model.provider}/${c.model.id} is outside it`,
-				evidence: `${v.reason}. The model came from the agent file or the parent, and the scope is not strict, so the launch went on.`,
-				recommendedAction: `Weigh ${c.label}'s results with that in mind; launch ${c.role} on a model in scope next time, or ask the user.`,
+				evidence:
+					`${v.reason}. The model came from the agent file or the parent, and the scope ` +
+					`is not strict, so the launch went on.`,
+				recommendedAction:
+					`Weigh ${c.label}'s results with that in mind; launch ${c.role} on a model in ` +
+					`scope next time, or ask the user.`,
 				importance: "high",
 				severity: "concern",
 				category: "missed-constraint",

@@ -45,7 +45,8 @@ export async function resolveLaunchCwds(
 			if (inside.startsWith("..") || isAbsolute(inside)) {
 				throw fail(
 					`is ${absolute}, outside this session's repository ${root}: a child works inside the repository it is ` +
-						"launched from (a writer gets a worktree of it and its changes land there); for another folder, start Pi there",
+						"launched from (a writer gets a worktree of it and its changes land there); for " +
+						"another folder, start Pi there",
 				);
 			}
 			const own = inside ? await repositoryTop(absolute, signal) : root;

@@ -44,7 +44,10 @@ export function childLaunchEnv(spec: ChildEnvSpec): LaunchEnv {
 	const kept = new Map<string, { findings: Finding[]; blockers: ChildBlockers }>();
 	const keep = (label: string) => {
 		let k = kept.get(label);
-		if (!k) kept.set(label, (k = { findings: [], blockers: none() }));
+		if (!k) {
+			k = { findings: [], blockers: none() };
+			kept.set(label, k);
+		}
 		return k;
 	};
 	const channel = (label: string, role: string): ParentChannel => ({

@@ -46,7 +46,8 @@ export function planLaunch(args: LaunchArgs): LaunchPlan | { error: string } {
 	if (modes === 0)
 		return {
 			error:
-				"nothing to launch: give { agent, task }, { tasks: [{ agent, task }, …] } or { chain: [{ agent, task }, …] }, or an action",
+				"nothing to launch: give { agent, task }, { tasks: [{ agent, task }, …] } or " +
+				"{ chain: [{ agent, task }, …] }, or an action",
 		};
 	if (modes > 1) return { error: "give only one of { agent, task }, tasks or chain" };
 	// Options at the top level apply to every step that does not set its own.
@@ -80,7 +81,9 @@ export function planLaunch(args: LaunchArgs): LaunchPlan | { error: string } {
 		if (typeof step.task !== "string" || !step.task.trim()) return { error: `${where}the task is empty` };
 		if (step.timeoutMs !== undefined && !(step.timeoutMs <= MAX_CHILD_TIMEOUT_MS)) {
 			return {
-				error: `${where}timeoutMs ${step.timeoutMs} is more than the most a child may run, ${MAX_CHILD_TIMEOUT_TEXT}; give a shorter deadline`,
+				error:
+					`${where}timeoutMs ${step.timeoutMs} is more than the most a child may run, ${MAX_CHILD_TIMEOUT_TEXT}; ` +
+					`give a shorter deadline`,
 			};
 		}
 		if (i === 0 && mode === "chain" && step.task.includes(PREVIOUS))

@@ -47,7 +47,9 @@ export function acceptance(r: ChildResult): Acceptance {
 	const open = r.blockers.blockers;
 	if (open.length)
 		failed.push(
-			`watchdog-blocker: ${open.map((f) => oneLine(clip(f.summary, 160))).join("; ")}${r.blockers.stalemate ? " (stalemate)" : ""}`,
+			`watchdog-blocker: ` +
+				`${open.map((f) => oneLine(clip(f.summary, 160))).join("; ")}` +
+				`${r.blockers.stalemate ? " (stalemate)" : ""}`,
 		);
 	if (r.status !== "done") failed.push(`status: ${r.status}`);
 	if (r.landed?.status === "conflict")
@@ -79,7 +81,9 @@ export function childText(r: ChildResult): string {
 	const head = `## ${r.label} (${r.agent}, ${r.model}): ${r.status}${a.accepted ? "" : ", not accepted"}`;
 	const lines = [
 		head,
-		`${r.toolCalls} tool calls · ${r.tokens.toLocaleString("en-US")} tokens · $${r.cost.toFixed(4)}${r.sessionFile ? ` · session ${r.sessionFile}` : ""}`,
+		`${r.toolCalls} tool calls · ${r.tokens.toLocaleString("en-US")} ` +
+			`tokens · $${r.cost.toFixed(4)}` +
+			`${r.sessionFile ? ` · session ${r.sessionFile}` : ""}`,
 	];
 	if (r.error) lines.push(`Error: ${oneLine(clip(r.error, 500))}`);
 	if (r.note) lines.push(r.note);

@@ -95,7 +95,9 @@ export async function runLaunch(
 				if (plan.mode === "chain" && result.status !== "done") {
 					if (i + 1 < children.length)
 						notes.push(
-							`The chain stopped after step ${i + 1} (${result.status}); steps ${i + 2}–${children.length} did not run.`,
+							`The chain stopped after step ${i + 1} (${result.status}); steps ` +
+								`${i + 2}–${children.length} ` +
+								`did not run.`,
 						);
 					break;
 				}
@@ -136,7 +138,8 @@ async function runParallel(
 				} catch (error) {
 					if (!inTree && !signal.aborted)
 						notes.push(
-							`No worktrees (${error instanceof Error ? error.message : String(error)}): the writing children ran one after another in your tree instead.`,
+							`No worktrees (${error instanceof Error ? error.message : String(error)}): the ` +
+								`writing children ran one after another in your tree instead.`,
 						);
 					inTree = true;
 				}
@@ -190,7 +193,8 @@ async function runIsolated(
 	} catch (error) {
 		if (!signal.aborted)
 			notes.push(
-				`No worktree (${error instanceof Error ? error.message : String(error)}): ${child.label} worked in your tree directly.`,
+				`No worktree (${error instanceof Error ? error.message : String(error)}): ${child.label} ` +
+					`worked in your tree directly.`,
 			);
 		return runOne(child, task, cwd, undefined, env, hooks, signal, step);
 	}
@@ -202,7 +206,10 @@ async function runIsolated(
 /** A landing's own deadline: stopping the run never cancels it, or what the child wrote would be lost. */
 const LANDING_MS = 120_000;
 
-/** Lands a child's worktree or keeps its change as a patch; the worktree goes only once its change is in one of them. */
+/**
+ * Lands a child's worktree or keeps its change as a patch; the worktree goes only once its change is in one
+ * of them.
+ */
 async function landBack(wt: Worktree, child: PreparedChild, env: LaunchEnv): Promise<Landing> {
 	const name = child.label.replace(/[^A-Za-z0-9_.-]/g, "_");
 	try {

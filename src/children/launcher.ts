@@ -157,7 +157,8 @@ function progressText(
 ): string {
 	const lines = [...progress.entries()].map(
 		([label, p]) =>
-			`${label} ${p.step ? `[${p.step}] ` : ""}${p.status}${p.tool ? ` · ${p.tool}` : ""} · ${p.toolCount} tools · ${p.tokens.toLocaleString("en-US")} tokens · $${p.cost.toFixed(4)}`,
+			`${label} ${p.step ? `[${p.step}] ` : ""}${p.status}${p.tool ? ` · ${p.tool}` : ""} ` +
+			`· ${p.toolCount} tools · ${p.tokens.toLocaleString("en-US")} tokens · $${p.cost.toFixed(4)}`,
 	);
 	return [`Run ${runId}`, ...lines].join("\n");
 }

@@ -127,7 +127,8 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 				early.push(
 					failedBeforeStart(
 						child,
-						`model ${c.model} is not available to a background run (only providers from models.json and built-in ones are; one an extension registers is not)`,
+						`model ${c.model} is not available to a background run (only providers from models.json ` +
+							`and built-in ones are; one an extension registers is not)`,
 					),
 				);
 				continue;

@@ -76,7 +76,10 @@ export function runDir(agentDir: string, id: string): string {
 /** A short id that sorts by time: `20261201-101502-a3f9c1`. */
 export function newRunId(now = new Date()): string {
 	const p = (n: number) => String(n).padStart(2, "0");
-	const stamp = `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}-${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}`;
+	const stamp =
+		`${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}` +
+		`${p(now.getUTCDate())}-${p(now.getUTCHours())}` +
+		`${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}`;
 	return `${stamp}-${randomBytes(3).toString("hex")}`;
 }
 

@@ -4,7 +4,7 @@ import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding
 import type { ChangeOutcome } from "../commands/index.ts";
 import { check, configureForAgent, recommend } from "../commands/index.ts";
 import { historyEnv, runHistory } from "../commands/index.ts";
-import { type AgentCtx, type WatchdogSession as Watchdog } from "../session/index.ts";
+import type { AgentCtx, WatchdogSession as Watchdog } from "../session/index.ts";
 import { launchBackground, runAction } from "./background.ts";
 import { planLaunch } from "./launch-plan.ts";
 import { launchFindings } from "./launch-result.ts";
@@ -13,17 +13,32 @@ import { RUN_ACTIONS, type SubagentParams, subagentParameters, WATCHDOG_ACTIONS 
 
 const DESCRIPTION = [
 	"Launch child agents, and inspect and configure the watchdog that reviews this session's work with a second model.",
-	"- {agent, task}: one child; {tasks: [{agent, task}, ...]}: side by side; {chain: [{agent, task}, ...]}: one after another, {previous} in a task is the previous answer. Optional: model, thinking, cwd, timeoutMs, async (background: returns a run id; a message arrives when it ends).",
-	"  Agents: scout (read-only reconnaissance), worker (edits and verifies), reviewer (read-only review), plus the user's own. Each child has its own session and watchdog; the result gives each child's answer, status, counts and its watchdog's high-importance findings; accepted: false means a check failed.",
-	'- {action: "status", id?}, {action: "wait", id, timeoutMs?}, {action: "steer", id, message}, {action: "interrupt", id}, {action: "stop", id}: background runs. interrupt ends the children\'s current step (they go on with a steer sent before it, else with their task); stop ends the run.',
+	"- {agent, task}: one child; {tasks: [{agent, task}, ...]}: side by side; {chain: " +
+		"[{agent, task}, ...]}: one after another, {previous} in a task is the previous " +
+		"answer. Optional: model, thinking, cwd, timeoutMs, async (background: returns " +
+		"a run id; a message arrives when it ends).",
+	"  Agents: scout (read-only reconnaissance), worker (edits and verifies), reviewer " +
+		"(read-only review), plus the user's own. Each child has its own session and " +
+		"watchdog; the result gives each child's answer, status, counts and its watchdog's " +
+		"high-importance findings; accepted: false means a check failed.",
+	'- {action: "status", id?}, {action: "wait", id, timeoutMs?}, {action: "steer", ' +
+		'id, message}, {action: "interrupt", id}, {action: "stop", id}: background runs. ' +
+		"interrupt ends the children's current step (they go on with a steer sent before " +
+		"it, else with their task); stop ends the run.",
 	'- {action: "watchdog.status"}: settings and their sources, the reviewer model in effect, errors.',
 	'- {action: "watchdog.recommend-model"}: the suggested reviewer model.',
-	'- {action: "watchdog.configure", model?, thinking?, enabled?, scope?, target?}: change the reviewer model, thinking level or switch.',
+	'- {action: "watchdog.configure", model?, thinking?, enabled?, scope?, target?}: ' +
+		"change the reviewer model, thinking level or switch.",
 	'- {action: "watchdog.check"}: whether the reviewer model resolves and has credentials (no model call).',
-	'- {action: "watchdog.history", session?, since?, source?, limit?, json?}: past reviews, findings (and what became of each), failures; newest first.',
+	'- {action: "watchdog.history", session?, since?, source?, limit?, json?}: past ' +
+		"reviews, findings (and what became of each), failures; newest first.",
 	'- {action: "watchdog.review"}: review the pending changes (those an earlier review did not complete) now.',
-	'Use scope "session" (the default) unless the user asked for a lasting default; "user" and "project" write settings files that affect other sessions.',
-	"Every change is shown to the user. A change that lowers oversight (turning a watchdog off, a reviewer of the session model's own family or the session model itself, less thinking) needs the user: they are asked in the TUI, and elsewhere it is refused with the command they can run. Do not retry a refused or declined change.",
+	'Use scope "session" (the default) unless the user asked for a lasting default; ' +
+		'"user" and "project" write settings files that affect other sessions.',
+	"Every change is shown to the user. A change that lowers oversight (turning a " +
+		"watchdog off, a reviewer of the session model's own family or the session model " +
+		"itself, less thinking) needs the user: they are asked in the TUI, and elsewhere " +
+		"it is refused with the command they can run. Do not retry a refused or declined change.",
 ].join("\n");
 
 /** `onConfigured` lets the host refresh what it shows after a configure action; `launcher` runs children. */
@@ -43,7 +58,9 @@ export function subagentTool(
 		label: "Subagent",
 		description: DESCRIPTION,
 		promptSnippet:
-			"subagent: launch child agents ({agent, task}, {tasks}, {chain}; async for background); watchdog.status, watchdog.configure (scope session unless asked otherwise), watchdog.history",
+			"subagent: launch child agents ({agent, task}, {tasks}, {chain}; async for background); " +
+			"watchdog.status, watchdog.configure (scope session unless asked otherwise), " +
+			"watchdog.history",
 		parameters: subagentParameters,
 		async execute(id, raw, signal, onUpdate, ctx) {
 			// pi-subagents' thinking false is off, for launches and watchdog.configure alike.

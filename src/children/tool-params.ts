@@ -18,7 +18,8 @@ const step = Type.Object({
 	agent: Type.String({ description: "Agent name (see the list below)." }),
 	task: Type.String({
 		description:
-			"What this child should do, self-contained. In a chain, {previous} is replaced by the previous step's final answer.",
+			"What this child should do, self-contained. In a chain, {previous} is replaced " +
+			"by the previous step's final answer.",
 	}),
 	model: Type.Optional(
 		Type.String({ description: "\"provider/id[:thinking]\"; default: the agent's model, else this session's." }),
@@ -27,7 +28,8 @@ const step = Type.Object({
 	cwd: Type.Optional(
 		Type.String({
 			description:
-				"Folder the child works in, inside this session's repository; relative to this session's folder (default: that folder).",
+				"Folder the child works in, inside this session's repository; relative to this " +
+				"session's folder (default: that folder).",
 		}),
 	),
 	timeoutMs: Type.Optional(
@@ -62,7 +64,8 @@ export const subagentParameters = Type.Object({
 	model: Type.Optional(
 		Type.String({
 			description:
-				'A launch: the children\'s model "provider/id[:thinking]". watchdog.configure: the reviewer model, "recommended" or "inherit".',
+				'A launch: the children\'s model "provider/id[:thinking]". watchdog.configure: ' +
+				'the reviewer model, "recommended" or "inherit".',
 		}),
 	),
 	thinking: Type.Optional(
@@ -73,7 +76,8 @@ export const subagentParameters = Type.Object({
 	cwd: Type.Optional(
 		Type.String({
 			description:
-				"A launch: the folder the children work in, inside this session's repository; relative to this session's folder.",
+				"A launch: the folder the children work in, inside this session's repository; " +
+				"relative to this session's folder.",
 		}),
 	),
 	timeoutMs: Type.Optional(
@@ -96,7 +100,8 @@ export const subagentParameters = Type.Object({
 	force: Type.Optional(
 		Type.Boolean({
 			description:
-				"watchdog.configure: save a model Pi does not know. Without it an unknown model is refused with the closest known ones; prefer one of those.",
+				"watchdog.configure: save a model Pi does not know. Without it an unknown model " +
+				"is refused with the closest known ones; prefer one of those.",
 		}),
 	),
 	scope: Type.Optional(

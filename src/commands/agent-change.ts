@@ -70,14 +70,16 @@ export async function agentConfigure(
 	if (!deps.ask) {
 		finish("refused");
 		const told = deps.announce(
-			`Refused a change ${who} asked for, because it lowers the watchdog's oversight: ${why}.\nTo make it yourself:\n${indented}`,
+			`Refused a change ${who} asked for, because it lowers the watchdog's oversight: ` +
+				`${why}.\nTo make it yourself:\n${indented}`,
 			"warning",
 		);
 		return {
 			outcome: "refused",
 			text: [
 				`Not changed: this change lowers the watchdog's oversight (${why}).`,
-				`An agent may make such a change only with the user's confirmation, and in ${deps.mode} mode there is no way to ask. Only the user can make it, with:`,
+				`An agent may make such a change only with the user's confirmation, and in ${deps.mode} ` +
+					`mode there is no way to ask. Only the user can make it, with:`,
 				indented,
 				told ? "The user has been told. Do not retry it." : `Do not retry it. ${untold}`,
 			].join("\n"),
@@ -91,7 +93,8 @@ export async function agentConfigure(
 	if (!yes) {
 		finish("declined");
 		deps.announce(
-			`You declined ${who}'s change to the watchdog settings (it lowers oversight: ${why}). To make it later:\n${indented}`,
+			`You declined ${who}'s change to the watchdog settings (it lowers oversight: ` +
+				`${why}). To make it later:\n${indented}`,
 			"info",
 		);
 		return {

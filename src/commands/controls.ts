@@ -50,7 +50,8 @@ export async function recommend(session: WatchdogSession, ctx: Ctx): Promise<str
 		const source = session.settings(ctx).sources["main.model"];
 		const result = await checkReviewer(ctx.modelRegistry, choice);
 		const lines = [
-			`Configured reviewer model: ${ref}${source && source !== "default" ? ` (${source} ${source === "session" ? "override" : "settings"})` : ""}.`,
+			`Configured reviewer model: ${ref}` +
+				`${source && source !== "default" ? ` (${source} ${source === "session" ? "override" : "settings"})` : ""}.`,
 			...result.lines.map((l) => `  ${l}`),
 		];
 		if (result.ok) lines.push("  (/subagents-watchdog check calls it once to confirm it answers.)");
@@ -132,7 +133,8 @@ async function withForceHint<T>(hint: string, fn: () => Promise<T>): Promise<T> 
 }
 
 function configureEnv(session: WatchdogSession, ctx: Ctx): ConfigureEnv {
-	// A saved change was the user's, or confirmed by them: the file watch must not judge it as the agent's (a child's parent's watch).
+	// A saved change was the user's, or confirmed by them: the file watch must not judge it as the agent's (a
+	// child's parent's watch).
 	const saved = session.options.parent?.user?.saved ?? ((path, mutate) => session.ownWrite(path, mutate));
 	return {
 		store: session.store,

@@ -33,7 +33,8 @@ const MAX_LIMIT = 10_000;
 export const KNOWN_SOURCES = ["review", "main", "lsp", "loops", "claims", "config", "failure"] as const;
 
 export const HISTORY_USAGE =
-	"history [--session current|ID] [--since 24h|7d|90m|ISO] [--source review|main|lsp|loops|claims|<role>,…] [--kind review|finding|…] [--limit N] [--json]";
+	"history [--session current|ID] [--since 24h|7d|90m|ISO] [--source review|main|lsp|loops|claims|<role>,…] " +
+	"[--kind review|finding|…] [--limit N] [--json]";
 
 const VALUE_FLAGS = ["--session", "--since", "--source", "--kind", "--limit"] as const;
 const FLAGS = [...VALUE_FLAGS, "--json"] as const;
@@ -150,7 +151,9 @@ export function parseSince(
 	}
 	return {
 		ok: false,
-		error: `--since ${value} is neither a duration (90m, 24h, 7d, 2w) nor an ISO date or time (2025-06-01, 2025-06-01T14:00Z)`,
+		error:
+			`--since ${value} is neither a duration (90m, 24h, 7d, 2w) nor an ISO date or ` +
+			`time (2025-06-01, 2025-06-01T14:00Z)`,
 	};
 }
 

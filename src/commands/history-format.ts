@@ -30,7 +30,8 @@ export function formatHistory(listing: HistoryListing): string {
 	const sourceWidth = Math.max(...listing.events.map((e) => sourceOf(e).length));
 	const rows = listing.events.map(
 		(e) =>
-			`${localTime(e.at)}  ${e.kind.padEnd(kindWidth)}  ${sourceOf(e).padEnd(sourceWidth)}  ${describeEvent(e)}${e.role ? ` (child ${e.role}, run ${e.run ?? "?"})` : ""}`,
+			`${localTime(e.at)}  ${e.kind.padEnd(kindWidth)}  ${sourceOf(e).padEnd(sourceWidth)} ` +
+			` ${describeEvent(e)}${e.role ? ` (child ${e.role}, run ${e.run ?? "?"})` : ""}`,
 	);
 	return [header, ...rows, ...notes].join("\n");
 }
@@ -54,14 +55,20 @@ export function describeEvent(event: HistoryEvent): string {
 		case "loop-resolved":
 			return short(event.summary, 200);
 		case "question":
-			return `asked: ${short(event.question, 200)} → ${event.outcome}${event.reason ? ` (${short(event.reason, 120)})` : ""}`;
+			return (
+				`asked: ${short(event.question, 200)} → ${event.outcome}` +
+				`${event.reason ? ` (${short(event.reason, 120)})` : ""}`
+			);
 		case "failure":
 			return `${event.what}: ${short(event.message, 240)}`;
 		case "config-change":
 			return `by ${event.by}, ${event.outcome}: ${short(event.change, 200)}`;
 		case "launch-rule": {
 			const started = event.decision === "blocked" || event.started ? "" : " (not started: another child was blocked)";
-			return `${event.decision}${started} · ${event.label} on ${event.model} · ${short(event.rule, 200)} · action ${event.action}${event.note ? ` · note: ${short(event.note, 160)}` : ""}`;
+			return (
+				`${event.decision}${started} · ${event.label} on ${event.model} · ${short(event.rule, 200)} ` +
+				`· action ${event.action}${event.note ? ` · note: ${short(event.note, 160)}` : ""}`
+			);
 		}
 		case "permission": {
 			const how =
@@ -72,7 +79,10 @@ export function describeEvent(event: HistoryEvent): string {
 						: event.how === "rule"
 							? "by rule"
 							: `by the arbiter${event.model ? ` ${event.model}` : ""}`;
-			return `${event.tool} ${event.decision === "approve" ? "approved" : "denied"} ${how} · rule ${short(event.rule, 160)} · ${event.latencyMs} ms · ${short(event.reason, 200)}`;
+			return (
+				`${event.tool} ${event.decision === "approve" ? "approved" : "denied"} ${how} ` +
+				`· rule ${short(event.rule, 160)} · ${event.latencyMs} ms · ${short(event.reason, 200)}`
+			);
 		}
 		case "rotate": {
 			const head =
@@ -109,7 +119,10 @@ export function localTime(iso: string): string {
 	const d = new Date(iso);
 	if (Number.isNaN(d.getTime())) return iso;
 	const p = (n: number) => String(n).padStart(2, "0");
-	return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+	return (
+		`${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ` +
+		`${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`
+	);
 }
 
 function modelWithThinking(model: string, thinking: string): string {

@@ -1,6 +1,6 @@
 // Runs one `/subagents-watchdog` invocation against the watchdog and says what to show.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { type Ctx, type WatchdogSession as Watchdog } from "../session/index.ts";
+import type { Ctx, WatchdogSession as Watchdog } from "../session/index.ts";
 import { check, configure, recommend } from "./controls.ts";
 import { historyEnv, runHistory } from "./history-command.ts";
 import type { Level } from "../host/index.ts";
@@ -55,7 +55,8 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 					"warning",
 				);
 			return say(
-				`Dismissed ${dismissed.length} finding(s); they will not be raised again:\n${dismissed.map((f) => `- ${f.summary}`).join("\n")}`,
+				`Dismissed ${dismissed.length} finding(s); they will not be raised ` +
+					`again:\n${dismissed.map((f) => `- ${f.summary}`).join("\n")}`,
 			);
 		}
 		case "settings-accept":

@@ -18,7 +18,10 @@ export function showTestFinding(
 	const finding = makeFinding(
 		{
 			summary: `Test finding: ${text.trim() || `a sample ${severity} from ${asked}`}`,
-			evidence: `The user asked for this test finding with ${asked} at ${new Date().toISOString()}; nothing was reviewed.`,
+			evidence:
+				`The user asked for this test finding with ${asked} at ` +
+				`${new Date().toISOString()}; ` +
+				`nothing was reviewed.`,
 			recommendedAction: "Nothing to do: it shows how a finding reaches you.",
 			importance: "medium",
 			severity,

@@ -22,23 +22,34 @@ export type CommandOp =
 	| { kind: "error"; message: string };
 
 export const USAGE = [
-	`/${COMMAND_NAME} [status] [--all|--settings]   at a glance; --all: also your settings and details; --settings: every setting`,
+	`/${COMMAND_NAME} [status] [--all|--settings]   at a glance; --all: also your ` +
+		`settings and details; --settings: every setting`,
 	`/${COMMAND_NAME} on | off                 turn the watchdog on or off in user settings`,
 	`/${COMMAND_NAME} session on | off         only for this session`,
-	`/${COMMAND_NAME} model <provider/id[:thinking]> [--force] | recommended | inherit   save the reviewer model in user settings (--force: even one Pi does not know)`,
+	`/${COMMAND_NAME} model <provider/id[:thinking]> [--force] | recommended | inherit ` +
+		`  save the reviewer model in user settings (--force: even one Pi does not know)`,
 	`/${COMMAND_NAME} session model <…>        only for this session`,
-	`/${COMMAND_NAME} thinking <level>         save the reviewer's thinking level (${THINKING_LEVELS.join(", ")}, inherit)`,
+	`/${COMMAND_NAME} thinking <level>         save the reviewer's thinking level ` +
+		`(${THINKING_LEVELS.join(", ")}, inherit)`,
 	`/${COMMAND_NAME} session thinking <level> only for this session`,
-	`/${COMMAND_NAME} [session|project] [children | role <name>] on|off|model …|thinking …   the same for the project's settings, the child watchdogs or one child role`,
+	`/${COMMAND_NAME} [session|project] [children | role <name>] on|off|model …|thinking ` +
+		`…   the same for the project's settings, the child watchdogs or one child role`,
 	`/${COMMAND_NAME} recommend-model          the reviewer model in effect and the strongest one to pick`,
-	`/${COMMAND_NAME} check [--offline]        call the reviewer model once (--offline: only check it resolves and has credentials)`,
+	`/${COMMAND_NAME} check [--offline]        call the reviewer model once (--offline: ` +
+		`only check it resolves and has credentials)`,
 	`/${COMMAND_NAME} ${HISTORY_USAGE}   past reviews, findings and failures (default: this project, newest 20)`,
 	`/${COMMAND_NAME} review                   review the pending changes now`,
-	`/${COMMAND_NAME} policy off|keep|handsoff   this session's claims and unfinished-stop checks: off, as usual, or shown to you and never sent to the agent, as are child agents' findings (reviews and loops are not affected)`,
-	`/${COMMAND_NAME} dismiss [N|all]          mark finding N of status (default: all) as seen: not raised again, not counted for stalemate`,
-	`/${COMMAND_NAME} settings accept          let a settings-file change held back during an agent run (it lowers oversight) take effect`,
-	`/${COMMAND_NAME} test concern|blocker [text]   show a sample finding, marked as a test, the way findings reach you (never sent to the agent)`,
-	`/${COMMAND_NAME} trust                    trust the project's own files (settings, WATCHDOG.md, agents, language server) as they are now, for this session`,
+	`/${COMMAND_NAME} policy off|keep|handsoff   this session's claims and unfinished-stop ` +
+		`checks: off, as usual, or shown to you and never sent to the agent, as are child ` +
+		`agents' findings (reviews and loops are not affected)`,
+	`/${COMMAND_NAME} dismiss [N|all]          mark finding N of status (default: ` +
+		`all) as seen: not raised again, not counted for stalemate`,
+	`/${COMMAND_NAME} settings accept          let a settings-file change held back ` +
+		`during an agent run (it lowers oversight) take effect`,
+	`/${COMMAND_NAME} test concern|blocker [text]   show a sample finding, marked ` +
+		`as a test, the way findings reach you (never sent to the agent)`,
+	`/${COMMAND_NAME} trust                    trust the project's own files (settings, ` +
+		`WATCHDOG.md, agents, language server) as they are now, for this session`,
 ].join("\n");
 
 export function parseCommand(args: string): CommandOp {

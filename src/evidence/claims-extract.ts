@@ -63,10 +63,19 @@ export function splitReport(text: string): { prose: string; report?: Report } {
 }
 
 /** A sentence that negates, hedges, plans or describes the future claims nothing. */
-const NOT_A_CLAIM =
-	/\b(not|n't|never|no longer|unable|without|skip(?:ped|ping)?|pending|todo|remaining|next|will|would|should|could|may|might|if|once|until|unless|plan(?:ned)?|need(?:s|ed)? to|to be|yet|whether|already (?:existed|present|implemented|there|in place|done)|pre-?existed|were already|was already|no (?:edits?|changes?|files?|code|modifications?))\b|\?$/i;
-const PASS_WORDS =
-	/\b(pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|ok|clean|works?|completed?)\b|✅|✓|->\s*PASS/i;
+const NOT_A_CLAIM = new RegExp(
+	String.raw`\b(not|n't|never|no longer|unable|without|skip(?:ped|ping)?|pending|todo` +
+		String.raw`|remaining|next|will|would|should|could|may|might|if|once|until|unless` +
+		String.raw`|plan(?:ned)?|need(?:s|ed)? to|to be|yet|whether|already (?:existed` +
+		String.raw`|present|implemented|there|in place|done)|pre-?existed|were already` +
+		String.raw`|was already|no (?:edits?|changes?|files?|code|modifications?))\b|\?$`,
+	"i",
+);
+const PASS_WORDS = new RegExp(
+	String.raw`\b(pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|ok|clean|works?|completed?)\b` +
+		String.raw`|✅|✓|->\s*PASS`,
+	"i",
+);
 const CHECK_WORDS: Array<[CheckKind, RegExp]> = [
 	["test", /\b(tests?|specs?|test suite|vitest|jest|pytest|mocha|doctests?)\b/i],
 	["typecheck", /\b(tsc|type ?-?check(?:s|ing|er)?|typescript|types?|mypy|pyright)\b/i],
@@ -74,16 +83,32 @@ const CHECK_WORDS: Array<[CheckKind, RegExp]> = [
 	["build", /\b(build|compil(?:e|es|ed|ation))\b/i],
 ];
 const FILE_TOKEN = /`([^`\s]{2,200})`|(?<![\w/.-])((?:[\w.-]+\/)*[\w-]+\.[A-Za-z][\w]{0,6})(?![\w/])/g;
-const FILE_VERB =
-	/^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(?:\w+\s+)?(created|wrote|written|added|updated|modified|changed|edited|deleted|removed|renamed)\b/i;
-const FIRST_PERSON_DONE =
-	/^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(implemented|fixed|added|created|refactored|wrote|built|completed|finished)\s+\w/i;
-const COMMITTED =
-	/\b(?:committed (?:(?:the|all|my|these|both|your|this)\s+)?(?:changes?|work|fix(?:es)?|files?|it|them|as|in|to|on)\b|commits? (?:landed|created|made)\b|commit(?:ted)? (?:as )?`?[0-9a-f]{7,40}\b|(?:changes|work|everything|it|fix) (?:is|are|was|were|has been|have been) committed\b)/i;
+const FILE_VERB = new RegExp(
+	String.raw`^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(?:\w+\s+)?(created|wrote|written` +
+		String.raw`|added|updated|modified|changed|edited|deleted|removed|renamed)\b`,
+	"i",
+);
+const FIRST_PERSON_DONE = new RegExp(
+	String.raw`^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(implemented|fixed|added|created` +
+		String.raw`|refactored|wrote|built|completed|finished)\s+\w`,
+	"i",
+);
+const COMMITTED = new RegExp(
+	String.raw`\b(?:committed (?:(?:the|all|my|these|both|your|this)\s+)?(?:changes?` +
+		String.raw`|work|fix(?:es)?|files?|it|them|as|in|to|on)\b|commits? (?:landed` +
+		String.raw`|created|made)\b|commit(?:ted)? (?:as )?\x60?[0-9a-f]{7,40}\b|(?:changes` +
+		String.raw`|work|everything|it|fix) (?:is|are|was|were|has been` +
+		String.raw`|have been) committed\b)`,
+	"i",
+);
 /** A message that reviews, plans or reports on work rather than claiming to have done it. */
 const REVIEW_FRAMING = /^\s*(?:#+\s*)?(?:code\s+)?(?:re-?)?review(?:ed)?\b|^\s*review (?:complete|done|finished)\b/im;
-const DONE =
-	/\b(all done|(?:is|are|now) (?:complete|done|finished)|task (?:is )?complete|work (?:is )?(?:complete|done)|complete[d!]?\s*$|—\s*done\b|\bdone!|\bDONE\b|^(?:\W*\s*)?(?:\w+\s+){0,4}complete!)/im;
+const DONE = new RegExp(
+	String.raw`\b(all done|(?:is|are|now) (?:complete|done|finished)` +
+		String.raw`|task (?:is )?complete|work (?:is )?(?:complete|done)|complete[d!]?\s*$` +
+		String.raw`|—\s*done\b|\bdone!|\bDONE\b|^(?:\W*\s*)?(?:\w+\s+){0,4}complete!)`,
+	"im",
+);
 
 function sentences(prose: string): string[] {
 	const out: string[] = [];
@@ -102,9 +127,13 @@ function quote(text: string): string {
 
 /** Extensions a bare name (no folder) must have to count as a file: `event.args` is code, `index.ts` a file. */
 const FILE_EXTENSIONS = new Set(
-	"ts tsx js jsx mjs cjs mts cts json jsonc json5 md mdx txt rst yml yaml toml ini cfg conf env lock py pyi ipynb rb go rs java kt kts scala swift c h cc cpp hpp cs fs ex exs erl hs ml php pl lua r sql sh bash zsh fish ps1 bat html htm css scss sass less vue svelte astro xml svg png jpg gif csv tsv proto graphql gql tf dockerfile gradle properties".split(
-		" ",
-	),
+	(
+		"ts tsx js jsx mjs cjs mts cts json jsonc json5 md mdx txt rst yml yaml toml " +
+		"ini cfg conf env lock py pyi ipynb rb go rs java kt kts scala swift c h cc cpp " +
+		"hpp cs fs ex exs erl hs ml php pl lua r sql sh bash zsh fish ps1 bat html htm " +
+		"css scss sass less vue svelte astro xml svg png jpg gif csv tsv proto graphql " +
+		"gql tf dockerfile gradle properties"
+	).split(" "),
 );
 
 function looksLikeFile(token: string): boolean {

@@ -29,14 +29,22 @@ export function claimFinding(signal: ClaimSignal): Finding {
 	const contradicted = signal.verdict === "contradicted";
 	return makeFinding(
 		{
-			summary: `${contradicted ? "Claim contradicted by the log" : "Claim not backed by the log"}: "${short(signal.claim, 70)}"`,
-			evidence: `Claim (${signal.kind}): "${short(signal.claim, 200)}". ${signal.evidence[0]?.toUpperCase()}${signal.evidence.slice(1)} (${calls(signal)}).`,
+			summary:
+				`${contradicted ? "Claim contradicted by the log" : "Claim not backed by the log"}: ` +
+				`"${short(signal.claim, 70)}"`,
+			evidence:
+				`Claim (${signal.kind}): "${short(signal.claim, 200)}". ` +
+				`${signal.evidence[0]?.toUpperCase()}${signal.evidence.slice(1)} ` +
+				`(${calls(signal)}).`,
 			recommendedAction: contradicted
-				? "Do not report this as done: do the work or rerun the check after the last edit and look at its output (not only the exit code of a pipe), then report what it really shows."
+				? "Do not report this as done: do the work or rerun the check after the last edit " +
+					"and look at its output (not only the exit code of a pipe), then report what " +
+					"it really shows."
 				: "Back the claim with a run after the last edit (or say plainly that it was not verified).",
 			importance: contradicted ? "high" : "medium",
 			severity: contradicted ? "blocker" : "concern",
-			category: signal.kind === "check-passed" || signal.kind === "pre-existing" ? "test-gap" : "correctness",
+			// The reviewer's category for the same problem, so the two are one finding when both see it.
+			category: "unbacked-claim",
 		},
 		"claims",
 	);
@@ -63,7 +71,10 @@ export function idleFinding(
 	why?: string,
 	action?: string,
 ): Finding {
-	const evidence = `${signal.evidence[0]?.toUpperCase()}${signal.evidence.slice(1)} (after ${signal.at < 0 ? "no tool call" : `tool call ${signal.at}`})${why ? `; not nudged: ${why}` : ""}.`;
+	const evidence =
+		`${signal.evidence[0]?.toUpperCase()}${signal.evidence.slice(1)} ` +
+		`(after ${signal.at < 0 ? "no tool call" : `tool call ${signal.at}`})` +
+		`${why ? `; not nudged: ${why}` : ""}.`;
 	return makeFinding(
 		{
 			summary: HEADLINES[signal.kind],

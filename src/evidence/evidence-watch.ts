@@ -19,10 +19,15 @@ export type Policy = "off" | "keep" | "handsoff";
 
 /** What each policy means, in the words status and the policy command use. Reviews and loops are never affected. */
 export const POLICY_MEANING: Record<Policy, string> = {
-	off: "claims and unfinished stops are not checked in this session, no nudge is sent and the model is not rotated; reviews and loops go on",
+	off:
+		"claims and unfinished stops are not checked in this session, no nudge is sent " +
+		"and the model is not rotated; reviews and loops go on",
 	keep: "claims and unfinished stops are checked, findings and nudges delivered as usual",
 	handsoff:
-		"claims and unfinished stops are checked and shown to you, with the nudge the agent would get; nothing of them is sent to the agent and a usage limit is flagged, never rotated; child agents' findings, verifications and launch-rule warnings are shown to you, never sent; reviews and loops go on as usual",
+		"claims and unfinished stops are checked and shown to you, with the nudge the " +
+		"agent would get; nothing of them is sent to the agent and a usage limit is flagged, " +
+		"never rotated; child agents' findings, verifications and launch-rule warnings " +
+		"are shown to you, never sent; reviews and loops go on as usual",
 };
 
 export interface IdleSettings {
@@ -81,7 +86,10 @@ export class EvidenceWatch {
 		this.cancelStall();
 	}
 
-	/** The checks at the settle boundary, over the session's branch. `events`: for tests and benches that already have them. */
+	/**
+	 * The checks at the settle boundary, over the session's branch. `events`: for tests and benches that already
+	 * have them.
+	 */
 	atSettle(
 		entries: ReadonlyArray<{ type: string; message?: unknown }>,
 		settings: IdleSettings,
@@ -125,13 +133,16 @@ export class EvidenceWatch {
 				: !(main ? settings.main : settings.children)
 					? `${main ? "idle.main" : "idle.children"} is off`
 					: options.now - this.lastNudgeAt < settings.cooldownMs
-						? `the last nudge was ${Math.round((options.now - this.lastNudgeAt) / 1000)} s ago (idle.cooldownMs: ${settings.cooldownMs})`
+						? `the last nudge was ${Math.round((options.now - this.lastNudgeAt) / 1000)} s ` +
+							`ago (idle.cooldownMs: ${settings.cooldownMs})`
 						: this.nudgesWithoutProgress >= settings.maxNudges
 							? `${this.nudgesWithoutProgress} nudge(s) brought no progress (idle.maxNudges: ${settings.maxNudges})`
 							: undefined;
 		if (why && this.nudgesWithoutProgress >= settings.maxNudges && settings.maxNudges > 0 && !this.capTold) {
 			this.capTold = true;
-			out.notice = `Watchdog: stopped nudging this agent: ${this.nudgesWithoutProgress} nudge(s) in a row brought no progress. It needs you: ${firstLine(stop.evidence, 160)}`;
+			out.notice =
+				`Watchdog: stopped nudging this agent: ${this.nudgesWithoutProgress} nudge(s) ` +
+				`in a row brought no progress. It needs you: ${firstLine(stop.evidence, 160)}`;
 		}
 		const finding = idleFinding(stop, segment.prompt, concluded, !why, why);
 		out.context = { goal: segment.prompt, concluded };
@@ -191,18 +202,24 @@ export class EvidenceWatch {
 		const on = role === "main" ? settings.main : settings.children;
 		const lines = [`policy: ${policy} (${POLICY_MEANING[policy]})`];
 		lines.push(
-			`nudges: ${on ? "on" : `off (${role === "main" ? "idle.main" : "idle.children"}: false)`}, ${this.nudges} sent this session, ${this.nudgesWithoutProgress}/${settings.maxNudges} without progress${this.stallTimer ? ", one waiting for the stall time" : ""}`,
+			`nudges: ${on ? "on" : `off (${role === "main" ? "idle.main" : "idle.children"}: false)`}, ` +
+				`${this.nudges} sent this session, ${this.nudgesWithoutProgress}/${settings.maxNudges} ` +
+				`without progress${this.stallTimer ? ", one waiting for the stall time" : ""}`,
 		);
 		if (this.last)
 			lines.push(
-				`last settle: ${this.last.claims} claim signal(s), ${this.last.contradicted} contradicted; stop: ${this.last.stop ?? "finished"}`,
+				`last settle: ${this.last.claims} claim signal(s), ${this.last.contradicted} ` +
+					`contradicted; stop: ${this.last.stop ?? "finished"}`,
 			);
 		return { title: "Evidence", lines };
 	}
 
 	brief(policy: Policy): string {
 		const last = this.last;
-		return `Evidence: policy ${policy}, ${this.nudges} nudge(s)${last ? `, last settle ${last.contradicted} contradicted claim(s), stop ${last.stop ?? "finished"}` : ""}`;
+		return (
+			`Evidence: policy ${policy}, ${this.nudges} nudge(s)` +
+			`${last ? `, last settle ${last.contradicted} contradicted claim(s), stop ${last.stop ?? "finished"}` : ""}`
+		);
 	}
 }
 

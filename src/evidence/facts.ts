@@ -3,7 +3,7 @@
 // its exit code and whether a pipe hid it, whether it was refused or blocked, whether it
 // committed or pushed. Pure, and cheap: the result text is already cut to RESULT_CHARS.
 import { isCheckCommand, mayChangeFiles, normalizeCommand } from "../loops/index.ts";
-import { type ToolCallRecord } from "../transcript/index.ts";
+import type { ToolCallRecord } from "../transcript/index.ts";
 
 export type CheckKind = "test" | "build" | "typecheck" | "lint";
 
@@ -35,7 +35,10 @@ export interface CallFact {
 	background: boolean;
 	/** A poll that says its job is over. */
 	finished: boolean;
-	/** A tool the detectors do not know (an MCP writer, apply_patch): its arguments, cut, since it may have written the files they name. */
+	/**
+	 * A tool the detectors do not know (an MCP writer, apply_patch): its arguments, cut, since it may have
+	 * written the files they name.
+	 */
 	mentions?: string;
 	/** A checklist tool (TodoWrite and the like): the items it marked done. */
 	ticked?: string[];
@@ -43,10 +46,15 @@ export interface CallFact {
 	outcome: string;
 }
 
-const TEST_PROGRAM =
-	/\b(vitest|jest|mocha|ava|pytest|tox|phpunit|rspec|unittest|nextest)\b|\b(npm|pnpm|yarn|bun|deno|cargo|go|dotnet|mix|make|gradle|gradlew|mvn)\s+(run\s+)?(t|test)(:\S*)?\b|node\s+--test\b/;
-const TYPECHECK =
-	/\b(tsc|tsgo|mypy|pyright)\b|\b(npm|pnpm|yarn|bun)\s+(run\s+)?(typecheck|type-check|tsc)\b|\bcargo\s+check\b|\bgo\s+vet\b/;
+const TEST_PROGRAM = new RegExp(
+	String.raw`\b(vitest|jest|mocha|ava|pytest|tox|phpunit|rspec|unittest|nextest)\b` +
+		String.raw`|\b(npm|pnpm|yarn|bun|deno|cargo|go|dotnet|mix|make|gradle|gradlew` +
+		String.raw`|mvn)\s+(run\s+)?(t|test)(:\S*)?\b|node\s+--test\b`,
+);
+const TYPECHECK = new RegExp(
+	String.raw`\b(tsc|tsgo|mypy|pyright)\b|\b(npm|pnpm|yarn|bun)\s+(run\s+)?(typecheck` +
+		String.raw`|type-check|tsc)\b|\bcargo\s+check\b|\bgo\s+vet\b`,
+);
 const LINT = /\b(eslint|ruff|biome|clippy|flake8|pylint)\b|\b(npm|pnpm|yarn|bun)\s+(run\s+)?lint\b/;
 const BUILD =
 	/\b(npm|pnpm|yarn|bun|cargo|go|dotnet|gradle|gradlew|mvn|mix)\s+(run\s+)?(build|compile|package)\b|\bmake\b/;
@@ -90,8 +98,16 @@ export function failureIn(output: string): string | undefined {
 
 const EXIT_CODE = /(?:Command exited with code|^Exit code|exited with (?:exit )?code|exit status)\s*:?\s*(\d+)/im;
 /** A refusal, a hook's rejection or a harness guard, in the result of a call that failed. */
-const REFUSAL =
-	/(permission (?:was )?denied|requested permissions? to|haven't granted|has not been granted|not (?:been )?(?:allowed|permitted)|user (?:rejected|denied|declined)|(?:blocked|rejected) by (?:a |the )?(?:\w+ )?(?:hook|policy|guard|user)|hook (?:rejected|blocked|failed)|pre-commit (?:hook )?(?:failed|rejected)|validation failed|budget (?:hard )?limit|tool budget|is blocked|operation not permitted|read-only file ?system|tool .{0,40} not found)/i;
+const REFUSAL = new RegExp(
+	String.raw`(permission (?:was )?denied|requested permissions? to|haven't granted` +
+		String.raw`|has not been granted|not (?:been )?(?:allowed|permitted)` +
+		String.raw`|user (?:rejected|denied|declined)|(?:blocked|rejected) by (?:a ` +
+		String.raw`|the )?(?:\w+ )?(?:hook|policy|guard|user)|hook (?:rejected|blocked` +
+		String.raw`|failed)|pre-commit (?:hook )?(?:failed|rejected)|validation failed` +
+		String.raw`|budget (?:hard )?limit|tool budget|is blocked|operation not permitted` +
+		String.raw`|read-only file ?system|tool .{0,40} not found)`,
+	"i",
+);
 
 /** Tools the detectors do not know whose names say they may write files, or hand work to another agent that may. */
 const MAY_WRITE = /write|edit|patch|create|replace|insert|save|apply|move|rename|delete|remove|task|agent|delegate/i;
@@ -174,10 +190,11 @@ export function factOf(call: ToolCallRecord): CallFact {
 		else if (!call.isError && MAY_WRITE.test(call.name)) fact.mentions = argsText(call.args);
 	}
 	if (call.kind === "poll")
-		fact.finished =
-			/<status>(?:completed|failed|killed)<\/status>|\b(?:exit(?:ed)?(?: with)? code|completed|finished|exited)\b/i.test(
-				result,
-			);
+		fact.finished = new RegExp(
+			String.raw`<status>(?:completed|failed|killed)<\/status>` +
+				String.raw`|\b(?:exit(?:ed)?(?: with)? code|completed|finished|exited)\b`,
+			"i",
+		).test(result);
 	return fact;
 }
 

@@ -36,33 +36,72 @@ function lastSentences(text: string, n: number): string[] {
 }
 
 const ACTIONS =
-	"run|re-?run|check|fix|implement|update|add|write|create|look|investigate|verify|test|start|continue|proceed|make|try|commit|read|open|search|inspect|review|apply|refactor|remove|build|compile|install|wait|monitor|poll|edit|change|move|rename|delete|finish|complete|address|handle|examine|explore|debug|set up|configure|clean|tackle|work|do|get|see|find|compare|analy[sz]e|re-?check|re-?test";
+	"run|re-?run|check|fix|implement|update|add|write|create|look|investigate|verify|test|start|continue|" +
+	"proceed|make|try|commit|read|open|search|inspect|review|apply|refactor|remove|build|compile|install|" +
+	"wait|monitor|poll|edit|change|move|rename|delete|finish|complete|address|handle|examine|explore|debug|set " +
+	"up|configure|clean|tackle|work|do|get|see|find|compare|analy[sz]e|re-?check|re-?test";
 const ANNOUNCE = new RegExp(
-	`\\b(?:let me|let's|i(?:'ll| will| am going to|'m going to| need to)|now i(?:'ll| will)|next,? i(?:'ll| will)?|next step(?: is)?:?|then i(?:'ll| will))\\s+(?:now\\s+|first\\s+|then\\s+|also\\s+|quickly\\s+|just\\s+|go ahead and\\s+)?(?:${ACTIONS})\\b`,
+	`\\b(?:let me|let's|i(?:'ll| will| am going to|'m going to| need to)|now i(?:'ll| ` +
+		`will)|next,? i(?:'ll| will)?|next step(?: is)?:?|then i(?:'ll| ` +
+		`will))\\s+(?:now\\s+|first\\s+|then\\s+|also\\s+|quickly\\s+|just\\s+|go ` +
+		`ahead and\\s+)?(?:${ACTIONS})\\b`,
 	"i",
 );
-const NOT_ANNOUNCE =
-	/^(?:if|once|when|after|whenever|unless)\b|\bif (?:so|needed|necessary|required|that)\b|\b(if you|you can|you could|want me|would you|once you|when you|after you|i'll leave|i'll let you|for you to)\b|\?/i;
+const NOT_ANNOUNCE = new RegExp(
+	String.raw`^(?:if|once|when|after|whenever|unless)\b|\bif (?:so|needed|necessary` +
+		String.raw`|required|that)\b|\b(if you|you can|you could|want me|would you|once you` +
+		String.raw`|when you|after you|i'll leave|i'll let you|for you to)\b|\?`,
+	"i",
+);
 
-const ASKS_USER =
-	/\?|\b(let me know|if you (?:agree|want|approve|prefer|'d like|would like)|your (?:call|decision|approval|go-ahead|confirmation|input)|(?:need|needs|require|requires|waiting (?:for|on)) (?:your|you|the user|a human|manual)|please (?:confirm|provide|approve|run|add|set|log ?in|authenticate|choose|decide))\b/i;
-const SIGN_OFF =
-	/\b(credentials?|api[- ]?keys?|access tokens?|passwords?|secrets?|log ?in|login|sign ?in|authenticat\w*|2fa|otp|publish\w*|release|deploy\w*|production|prod|push(?:ing)? (?:to|the|it|this)|force[- ]push|merge (?:to|into) (?:main|master)|pay(?:ment|ing)?|purchase|billing|buy|spend\w*|subscription|delet\w+|drop (?:the )?(?:table|database)|destroy\w*|wipe|irreversible|rm -rf|reset --hard|which (?:option|approach|one|do you)|prefer(?:ence)?|decide|decision|trade-?off|approve|approval|sign[- ]off|recommend\w*)\b/i;
+const ASKS_USER = new RegExp(
+	String.raw`\?|\b(let me know|if you (?:agree|want|approve|prefer|'d like` +
+		String.raw`|would like)|your (?:call|decision|approval|go-ahead|confirmation|input)` +
+		String.raw`|(?:need|needs|require|requires|waiting (?:for|on)) (?:your|you|the user` +
+		String.raw`|a human|manual)|please (?:confirm|provide|approve|run|add|set|log ?in` +
+		String.raw`|authenticate|choose|decide))\b`,
+	"i",
+);
+const SIGN_OFF = new RegExp(
+	String.raw`\b(credentials?|api[- ]?keys?|access tokens?|passwords?|secrets?|log ?in` +
+		String.raw`|login|sign ?in|authenticat\w*|2fa|otp|publish\w*|release|deploy\w*` +
+		String.raw`|production|prod|push(?:ing)? (?:to|the|it|this)|force[- ]push` +
+		String.raw`|merge (?:to|into) (?:main|master)|pay(?:ment|ing)?|purchase|billing|buy` +
+		String.raw`|spend\w*|subscription|delet\w+|drop (?:the )?(?:table|database)` +
+		String.raw`|destroy\w*|wipe|irreversible|rm -rf|reset --hard|which (?:option` +
+		String.raw`|approach|one|do you)|prefer(?:ence)?|decide|decision|trade-?off|approve` +
+		String.raw`|approval|sign[- ]off|recommend\w*)\b`,
+	"i",
+);
 
-const SELF_QUESTION =
-	/\b(should i|shall i|do you want me to|would you like me to|want me to|may i|can i|ok(?:ay)? (?:for me )?to|ready for me to|good to|is it ok(?:ay)? (?:if|to))\b([^?]*)\?/i;
-const GENERIC_GO_ON =
-	/\b(continue|proceed|go ahead|keep going|carry on|move on|do (?:it|that|this|so)|finish|complete (?:it|the task|this))\b/i;
+const SELF_QUESTION = new RegExp(
+	String.raw`\b(should i|shall i|do you want me to|would you like me to|want me to` +
+		String.raw`|may i|can i|ok(?:ay)? (?:for me )?to|ready for me to|good to` +
+		String.raw`|is it ok(?:ay)? (?:if|to))\b([^?]*)\?`,
+	"i",
+);
+const GENERIC_GO_ON = new RegExp(
+	String.raw`\b(continue|proceed|go ahead|keep going|carry on|move on|do (?:it|that` +
+		String.raw`|this|so)|finish|complete (?:it|the task|this))\b`,
+	"i",
+);
 const ACTION_WORD = new RegExp(`\\b(${ACTIONS})\\b`, "i");
 const OFFER = /\b(also|additionally|as well|too|instead|or|any other|anything else|further|else)\b/i;
 const STOP_WORDS = new Set(
-	"the this that these those with from into your have will would should could about them then than what which when where while there their also just more some such very been being after before over under again still even each every other same make sure file files code change changes test tests".split(
-		" ",
-	),
+	(
+		"the this that these those with from into your have will would should could about " +
+		"them then than what which when where while there their also just more some such " +
+		"very been being after before over under again still even each every other same " +
+		"make sure file files code change changes test tests"
+	).split(" "),
 );
 
-const WAITING =
-	/\b(still running|(?:is|are) (?:still )?running|waiting (?:for|on|until)|will (?:check|report|get) back|check back|once it (?:finishes|completes|is done|ends)|(?:still )?in progress|let it (?:run|finish))\b/i;
+const WAITING = new RegExp(
+	String.raw`\b(still running|(?:is|are) (?:still )?running|waiting (?:for|on|until)` +
+		String.raw`|will (?:check|report|get) back|check back|once it (?:finishes|completes` +
+		String.raw`|is done|ends)|(?:still )?in progress|let it (?:run|finish))\b`,
+	"i",
+);
 
 function words(text: string): string[] {
 	return text
@@ -150,9 +189,12 @@ export function unfinishedStop(facts: CallFact[], segment: Segment): IdleSignal 
 				unfinished: true,
 				at,
 				words: clipWords(final),
-				evidence: `stopped on a question it can answer itself: "${clipWords(final)}"${overlap ? " (the user's request already covers it)" : ""}`,
+				evidence:
+					`stopped on a question it can answer itself: "${clipWords(final)}"` +
+					`${overlap ? " (the user's request already covers it)" : ""}`,
 				nextStep:
-					"Go ahead without asking: the request already covers this step. Ask only what needs the user (credentials, publishing, destructive steps, product decisions).",
+					"Go ahead without asking: the request already covers this step. Ask only what " +
+					"needs the user (credentials, publishing, destructive steps, product decisions).",
 			};
 	}
 	const waiting = last.find((s) => WAITING.test(s));

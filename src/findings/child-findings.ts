@@ -48,7 +48,8 @@ export class ChildFindings {
 			.reverse()
 			.map(
 				(r) =>
-					`  ${r.finding.severity}/${r.finding.importance} [${sourceName(r.finding.source)}] ${r.child} (run ${r.runId}): ${firstLine(r.finding.summary, 100)}`,
+					`  ${r.finding.severity}/${r.finding.importance} [${sourceName(r.finding.source)}] ` +
+					`${r.child} (run ${r.runId}): ${firstLine(r.finding.summary, 100)}`,
 			);
 		return [`child findings (last ${this.list.length}, newest first):`, ...lines];
 	}

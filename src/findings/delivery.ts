@@ -134,7 +134,10 @@ function modelMessage(findings: Finding[]): string {
 		);
 	if (findings.every((f) => f.source === "verify"))
 		return agentMessage(
-			`The watchdog verified the child agents of this orchestration once they had all stopped, each against its own session log, and ${findings.length === 1 ? "one child's stop does" : `${findings.length} children's stops do`} not hold.`,
+			`The watchdog verified the child agents of this orchestration once ` +
+				`they had all stopped, each against its own session log, and ` +
+				`${findings.length === 1 ? "one child's stop does" : `${findings.length} children's stops do`}` +
+				` not hold.`,
 			findings,
 		);
 	if (findings.every((f) => f.source === "claims" || f.source === "idle"))
@@ -145,7 +148,8 @@ function modelMessage(findings: Finding[]): string {
 	const lead =
 		findings.length === 1
 			? "The watchdog reviewed this run and reports a problem to address before the work can be relied on."
-			: `The watchdog reviewed this run and reports ${findings.length} problems to address before the work can be relied on.`;
+			: `The watchdog reviewed this run and reports ${findings.length} problems to address ` +
+				`before the work can be relied on.`;
 	return agentMessage(lead, findings);
 }
 

@@ -21,7 +21,8 @@ export interface HistoryFilter {
 /**
  * The source an event is filed under: a finding's own source (main, a child role, lsp, loops,
  * claims…); "review" for a review; "loops" for a resolved loop; "config" for a settings change;
- * "failure" for a failure; "permissions" for a permission step; "rotate" for a rotation; a later kind's own source, else its kind.
+ * "failure" for a failure; "permissions" for a permission step; "rotate" for a rotation; a later kind's own
+ * source, else its kind.
  */
 export function sourceOf(event: HistoryEvent): string {
 	switch (event.kind) {

@@ -5,137 +5,32 @@
 // stalemate count of consecutive boundary reviews, print-mode output, the session entries,
 // the history line of each finding and, for a child, the copy that rises to its parent.
 // The decisions themselves are pure (delivery.ts, stalemate.ts); this is the thin shell.
-import type { ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
-import { type DeliveryPlan, type Fate, FINDING_MESSAGE, NOTE_ENTRY, type NoteData, planDelivery } from "./delivery.ts";
-import {
-	EVIDENCE_SOURCES,
-	type Finding,
-	firstLine,
-	printedFinding,
-	sameFinding,
-	type Severity,
-	sourceLabel,
-} from "./finding.ts";
+import type { SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
+import { type DeliveryPlan, type Fate, planDelivery } from "./delivery.ts";
+import { EVIDENCE_SOURCES, type Finding, firstLine, printedFinding, sameFinding } from "./finding.ts";
 import { type Question, QUESTION_MESSAGE, QUESTION_NOTE, questionMessage, questionText } from "./question.ts";
+import { DISMISS_ENTRY, type RecentFinding, RecentFindings } from "./recent-findings.ts";
+import type { ChildReport, SettleDelivery, SinkCtx, SinkDeps, SinkEvent, SinkSettings } from "./sink-types.ts";
 import { NO_STALEMATE, recordReview, type StalemateState } from "./stalemate.ts";
+
+export { DISMISS_ENTRY } from "./recent-findings.ts";
+export type * from "./sink-types.ts";
 
 /** Why an evidence finding stayed with the user under policy handsoff. */
 export const HANDSOFF = "policy handsoff: claims and unfinished stops are shown to you, never sent to the agent";
 /** Why what children, their verification or a launch rule brought up stayed with the user under policy handsoff. */
 export const HANDSOFF_CHILDREN =
-	"policy handsoff: what child agents, their verification and launch rules bring up is shown to you, never sent to the agent";
+	"policy handsoff: what child agents, their verification and launch rules bring " +
+	"up is shown to you, never sent to the agent";
 const CHILD_SOURCES: ReadonlySet<string> = new Set(["verify", "rules"]);
 
 /** Continuations the watchdog may start per user prompt, over all sources together. */
 export const MAX_CONTINUATIONS = 5;
-const RECENT = 20;
-/** Findings the user marked as seen (`/subagents-watchdog dismiss`), kept in the session. */
-export const DISMISS_ENTRY = "watchdog-dismissed";
-
-export type SinkCtx = Pick<ExtensionContext, "mode" | "ui" | "cwd"> &
-	Partial<Pick<ExtensionContext, "sessionManager" | "isProjectTrusted">>;
-type Level = "info" | "warning" | "error";
-
-/** What the history log gets for each finding (the session adds time, session id and cwd). */
-export type SinkEvent =
-	| {
-			kind: "finding";
-			source: string;
-			importance: string;
-			severity: string;
-			category?: string;
-			summary: string;
-			evidence: string;
-			fate: Fate;
-	  }
-	| { kind: "loop-resolved"; summary: string }
-	| {
-			kind: "question";
-			source: string;
-			question: string;
-			evidence: string;
-			outcome: "delivered" | "suppressed";
-			reason?: string;
-	  };
-
-/** The parent's user, for what a child must tell or ask them (a child's own UI reaches nobody). */
-export interface ParentUser {
-	/** Pi's mode where the user is (named when nobody can be asked). */
-	mode: string;
-	notify(text: string, level: Level): void;
-	/** A select dialog where a person can answer (the parent's TUI); absent elsewhere. */
-	ask?(title: string, choices: string[]): Promise<string | undefined>;
-	/** The child saved a settings change the user made or allowed (the parent's file watch takes it as accepted). */
-	saved?(path: string, mutate: (watchdog: Record<string, unknown>) => void): void;
-}
-
-/** Where a child's findings go besides its own session. */
-export interface ParentChannel {
-	deliver(findings: Finding[], from: string): void;
-	/** The parent's user (foreground children); absent where the child cannot reach them (a detached runner). */
-	user?: ParentUser;
-	/** After each boundary review of the child: the blockers it left open, and whether it stalemated. */
-	settled?(state: { blockers: Finding[]; stalemate: boolean }): void;
-}
-
-export interface SinkDeps {
-	/** Pi's appendEntry: kept in the session, never sent to the model. */
-	persist(customType: string, data: unknown): void;
-	/** Pi's sendMessage with deliverAs "steer": reaches the model after the current tool. */
-	steer(message: { customType: string; content: string; display: boolean; details?: unknown }): void;
-	/** Pi's sendMessage with triggerTurn: when the agent is idle, starts a run that answers it. */
-	wake?(message: { customType: string; content: string; display: boolean; details?: unknown }): void;
-	/** Pi's sendMessage with no options: added to the session (and the model's next context), starting nothing. */
-	post?(message: { customType: string; content: string; display: boolean; details?: unknown }): void;
-	present(ctx: SinkCtx, text: string, level: Level): void;
-	record?(ctx: SinkCtx, event: SinkEvent): void;
-	parent?: ParentChannel;
-	/** Which watchdog this is: "main" or a child role. */
-	role: string;
-}
-
-/** What a launch brings back to the parent's sink: a background run's notice, the children's findings. */
-export interface ChildReport {
-	notice?: { customType: string; content: string; details?: unknown };
-	/** Each tagged with the child it rose from (`Finding.child`). */
-	findings: Finding[];
-	/** Kept in the findings message's details (the run). */
-	details?: Record<string, unknown>;
-}
-
-export interface SinkSettings {
-	severityThreshold: Severity;
-	stalemateRepeats: number;
-	/** Findings sent to the agent per user prompt (pi-subagents' `maxWarnings`); null or absent: no cap. */
-	maxWarnings?: number | null;
-	/**
-	 * The session's evidence policy (`idle.policy`): `handsoff` shows the evidence monitors'
-	 * findings (claims, unfinished stops, nudges) and never delivers them to the model.
-	 */
-	idle?: { policy: string };
-}
-
-export interface SettleDelivery {
-	entries: SessionBoundaryDraft[];
-	continueRun: boolean;
-	/** What went to the model, and what to the user only (for the footer's outcome). */
-	sent: Finding[];
-	shown: Finding[];
-	/** Longest streak of one finding over consecutive boundary reviews, and whether it stalemated. */
-	stalemateCount: number;
-	stalemate: boolean;
-	/** What became of the reviewer's question, if it asked one. */
-	question?: { delivered: boolean; reason?: string };
-}
 
 export class FindingsSink {
 	private readonly deps: SinkDeps;
-	private recentlyShown: Finding[] = [];
-	/** What was shown or sent lately, newest last, with what became of it (status, dismiss). */
-	private recent: Array<{ finding: Finding; fate: Fate; prompt: number }> = [];
-	/** Counts real user prompts, so status can show this prompt's findings. */
-	private prompt = 0;
-	private dismissed: Finding[] = [];
+	/** What was shown or sent lately, with what became of it (status, dismiss, dedupe). */
+	private readonly memory = new RecentFindings();
 	private stalemateState: StalemateState = NO_STALEMATE;
 	/** A finding stalemated since the last user prompt (the watchdog stopped pushing). */
 	private inStalemate = false;
@@ -149,34 +44,7 @@ export class FindingsSink {
 
 	/** After /reload, resume or a restart: what was shown before is not shown again. */
 	restore(entries: ReadonlyArray<{ type: string; customType?: string; data?: unknown; details?: unknown }>): void {
-		const recent: Array<{ finding: Finding; fate: Fate; prompt: number }> = [];
-		for (const e of entries) {
-			const note = e.data as NoteData | undefined;
-			if (e.type === "custom" && e.customType === NOTE_ENTRY && isFinding(note?.finding)) {
-				recent.push({
-					finding: note.finding,
-					fate: note.stalemate ? "stalemate" : note.heldBack ? "held back" : "shown to you",
-					prompt: -1,
-				});
-			}
-			if (e.type === "custom_message" && e.customType === FINDING_MESSAGE) {
-				const found = (e.details as { findings?: unknown[] } | undefined)?.findings;
-				if (Array.isArray(found))
-					for (const finding of found.filter(isFinding))
-						recent.push({ finding, fate: "sent to the agent", prompt: -1 });
-			}
-		}
-		this.recentlyShown = recent.map((r) => r.finding).slice(-RECENT);
-		this.recent = recent.slice(-RECENT);
-		this.dismissed = [];
-		for (const e of entries) {
-			const found =
-				e.type === "custom" && e.customType === DISMISS_ENTRY
-					? (e.data as { findings?: unknown[] } | undefined)?.findings
-					: undefined;
-			if (Array.isArray(found)) this.dismissed.push(...found.filter(isFinding));
-		}
-		for (const r of this.recent) if (this.isDismissed(r.finding)) r.fate = "dismissed";
+		this.memory.restore(entries);
 		this.stalemateState = NO_STALEMATE;
 		this.inStalemate = false;
 		this.continuations = 0;
@@ -185,7 +53,7 @@ export class FindingsSink {
 
 	/** A real user prompt: a fresh continuation budget and stalemate count. */
 	userPrompt(): void {
-		this.prompt++;
+		this.memory.userPrompt();
 		this.sentThisPrompt = 0;
 		this.stalemateState = NO_STALEMATE;
 		this.inStalemate = false;
@@ -217,7 +85,7 @@ export class FindingsSink {
 		// A dismissed finding no longer counts towards the stalemate.
 		const stale = recordReview(
 			this.stalemateState,
-			findings.filter((f) => !this.isDismissed(f)),
+			findings.filter((f) => !this.memory.isDismissed(f)),
 			settings.stalemateRepeats,
 		);
 		if (countsForStalemate) this.stalemateState = stale.state;
@@ -227,7 +95,7 @@ export class FindingsSink {
 		this.carryOut(ctx, plan);
 		try {
 			this.deps.parent?.settled?.({
-				blockers: findings.filter((f) => f.severity === "blocker" && !this.isDismissed(f)),
+				blockers: findings.filter((f) => f.severity === "blocker" && !this.memory.isDismissed(f)),
 				stalemate: stale.stalemated.length > 0,
 			});
 		} catch {
@@ -236,7 +104,9 @@ export class FindingsSink {
 		if (stale.stalemated.length) {
 			this.deps.present(
 				ctx,
-				`Watchdog stalemate: "${firstLine(stale.stalemated[0].summary, 120)}" was raised by ${stale.longest} reviews in a row. It is no longer sent to the agent; your next prompt resets this.`,
+				`Watchdog stalemate: "${firstLine(stale.stalemated[0].summary, 120)}" was raised ` +
+					`by ${stale.longest} reviews in a row. It is no longer sent to the agent; your ` +
+					`next prompt resets this.`,
 				"warning",
 			);
 		}
@@ -350,37 +220,17 @@ export class FindingsSink {
 
 	/** The Findings part of status: the recent ones, numbered for `dismiss`, with what became of each. */
 	section(): { title: string; lines: string[] } {
-		const list = this.recentFindings();
-		if (!list.length) return { title: "Findings", lines: ["none this session"] };
-		const lines = list
-			.slice(0, 8)
-			.map(
-				(r) =>
-					`${r.n}. ${r.finding.severity} (${r.fate}) [${sourceLabel(r.finding)}] ${firstLine(r.finding.summary, 100)}`,
-			);
-		if (list.length > 8) lines.push(`… ${list.length - 8} older`);
-		return { title: "Findings", lines: [...lines, "dismiss one with /subagents-watchdog dismiss N, or all of them"] };
+		return this.memory.section();
 	}
 
 	/** Recent findings, newest first, numbered from 1 as `dismiss N` takes them. */
-	recentFindings(): Array<{ n: number; finding: Finding; fate: Fate; prompt: number }> {
-		return [...this.recent].reverse().map((r, i) => ({ n: i + 1, ...r }));
+	recentFindings(): Array<{ n: number } & RecentFinding> {
+		return this.memory.list();
 	}
 
-	/**
-	 * This prompt's findings, newest first, the same finding raised again folded into one with a
-	 * count; and how many recent ones came before this prompt.
-	 */
-	promptFindings(): { findings: Array<{ n: number; finding: Finding; fate: Fate; times: number }>; earlier: number } {
-		const all = this.recentFindings();
-		const mine = all.filter((r) => r.prompt === this.prompt);
-		const folded: Array<{ n: number; finding: Finding; fate: Fate; times: number }> = [];
-		for (const r of mine) {
-			const same = folded.find((f) => sameFinding(f.finding, r.finding));
-			if (same) same.times++;
-			else folded.push({ n: r.n, finding: r.finding, fate: r.fate, times: 1 });
-		}
-		return { findings: folded, earlier: all.length - mine.length };
+	/** This prompt's findings, newest first, repeats folded into one with a count; how many came before. */
+	promptFindings(): ReturnType<RecentFindings["promptFindings"]> {
+		return this.memory.promptFindings();
 	}
 
 	/**
@@ -388,22 +238,14 @@ export class FindingsSink {
 	 * again and no longer count towards the stalemate. Returns what was dismissed.
 	 */
 	dismiss(ctx: SinkCtx, which: number | "all"): Finding[] {
-		const list = this.recentFindings().filter((r) => r.fate !== "dismissed");
-		const chosen = which === "all" ? list : list.filter((r) => r.n === which);
-		const findings = chosen.map((r) => r.finding);
+		const findings = this.memory.dismiss(which);
 		if (!findings.length) return [];
-		this.dismissed.push(...findings);
-		for (const r of this.recent) if (findings.includes(r.finding)) r.fate = "dismissed";
 		this.stalemateState = {
 			streaks: this.stalemateState.streaks.filter((s) => !findings.some((f) => sameFinding(f, s.finding))),
 		};
 		this.deps.persist(DISMISS_ENTRY, { findings, at: Date.now() });
 		for (const f of findings) this.deps.record?.(ctx, findingEvent(f, "dismissed"));
 		return findings;
-	}
-
-	private isDismissed(f: Finding): boolean {
-		return this.dismissed.some((d) => sameFinding(d, f));
 	}
 
 	/** Something the watchdog raised is over (a loop resolved by a landing). */
@@ -470,8 +312,8 @@ export class FindingsSink {
 			stalemated,
 			continuationBlocked: this.budgetSpent(),
 			...(settings.idle?.policy === "handsoff" ? { holdBack: handsoff } : {}),
-			recentlyShown: this.recentlyShown,
-			dismissed: this.dismissed,
+			recentlyShown: this.memory.shown,
+			dismissed: this.memory.dismissed,
 			...(typeof settings.maxWarnings === "number"
 				? {
 						sendCap: {
@@ -488,10 +330,7 @@ export class FindingsSink {
 		if (plan.continueRun) this.continuations++;
 		this.sentThisPrompt += plan.toModel.length;
 		const shown = [...plan.toModel, ...plan.toUser];
-		this.recentlyShown = [...this.recentlyShown, ...shown].slice(-RECENT);
-		for (const d of plan.decisions)
-			if (shown.includes(d.finding)) this.recent.push({ finding: d.finding, fate: d.fate, prompt: this.prompt });
-		this.recent = this.recent.slice(-RECENT);
+		this.memory.remember(plan);
 		// Print mode: stdout is the agent's answer, so every finding shown or sent goes to stderr, saying where it went.
 		if (ctx.mode === "print" || ctx.mode === "json") {
 			for (const { finding, fate } of plan.decisions)
@@ -526,13 +365,4 @@ function findingEvent(f: Finding, fate: Fate): SinkEvent {
 		evidence: f.evidence,
 		fate,
 	};
-}
-
-function isFinding(value: unknown): value is Finding {
-	return (
-		typeof value === "object" &&
-		value !== null &&
-		typeof (value as Finding).summary === "string" &&
-		typeof (value as Finding).evidence === "string"
-	);
 }

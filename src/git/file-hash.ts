@@ -19,7 +19,10 @@ export interface PathMark {
 	hash: string;
 }
 
-/** What a path holds now: a hash of a file's content, a link's target, or a folder's or special file's kind; null when missing. */
+/**
+ * What a path holds now: a hash of a file's content, a link's target, or a folder's or special file's kind;
+ * null when missing.
+ */
 export function hashPath(abs: string): PathMark | null | Promise<PathMark | null> {
 	let st: Stats;
 	try {

@@ -81,7 +81,11 @@ export async function runGit(args: string[], options: GitOptions): Promise<GitRu
 	let listings = 0;
 	if (mayRunDrivers(args)) {
 		try {
-			drivers = cachedDrivers(options.cwd) ?? (listings++, await listDrivers(options));
+			drivers = cachedDrivers(options.cwd);
+			if (!drivers) {
+				listings++;
+				drivers = await listDrivers(options);
+			}
 		} catch (error) {
 			// The folder is missing or git is not there: the call itself says so, unless it was stopped.
 			if (options.signal?.aborted) throw error;

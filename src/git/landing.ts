@@ -26,7 +26,10 @@ export interface LandResult {
 	status: "applied" | "conflict" | "unchanged";
 	/** Repo-relative paths the child changed (added, modified, deleted), sorted. */
 	paths: string[];
-	/** On conflict: the paths that could not land (both sides changed them, a file of the user's is there, a link leaves). */
+	/**
+	 * On conflict: the paths that could not land (both sides changed them, a file of the user's is there, a link
+	 * leaves).
+	 */
 	conflicts?: string[];
 	/** On conflict, unless it is a plain merge conflict: why the change did not land. */
 	reason?: string;
@@ -112,7 +115,8 @@ async function decide(wt: ChildWorktree, child: string, own: TreeChange[], signa
 		const changes = await treeChanges(wt.root, parentTree, merge.tree, signal);
 		const blocked = inTheWay(wt.root, changes);
 		if (blocked.length) {
-			const reason = `files of yours that git does not track (ignored or new) are where it writes: ${blocked.join(", ")}`;
+			const paths = blocked.join(", ");
+			const reason = `files of yours that git does not track (ignored or new) are where it writes: ${paths}`;
 			return { keep: { conflicts: blocked, reason } };
 		}
 		// The parent's agent may be editing while a child lands: write only when none of the

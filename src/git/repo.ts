@@ -73,7 +73,7 @@ export function readHead(repo: RepoLocation): string | null | undefined {
 		if (head === undefined) return undefined;
 		if (/^[0-9a-f]{40,64}$/.test(head)) return head;
 		const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
-		if (!ref || !ref.startsWith("refs/") || ref.split("/").includes("..")) return undefined;
+		if (!ref?.startsWith("refs/") || ref.split("/").includes("..")) return undefined;
 		for (const dir of [repo.gitDir, repo.commonDir]) {
 			const file = join(dir, ref);
 			if (existsSync(file)) {

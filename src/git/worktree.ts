@@ -181,7 +181,10 @@ export async function createWorktree(cwd: string, dir: string, signal?: AbortSig
 	});
 }
 
-/** Writes the change from `from` to `to` (commits or trees), `only` these paths when given, as a patch `git apply` takes. */
+/**
+ * Writes the change from `from` to `to` (commits or trees), `only` these paths when given, as a patch `git
+ * apply` takes.
+ */
 export async function writePatch(root: string, from: string, to: string, path: string, only?: string[]): Promise<void> {
 	mkdirSync(dirname(path), { recursive: true });
 	const args = [

@@ -43,7 +43,10 @@ export function listAgentFiles(dir: string, root: string): { files: string[]; er
 			errors: [
 				{
 					path: dir,
-					message: `the agents folder leads outside ${root} (to ${real}) through a symbolic link; its files are not read`,
+					message:
+						`the agents folder leads outside ${root} (to ${real}) through a ` +
+						`symbolic link; ` +
+						`its files are not read`,
 				},
 			],
 		};
@@ -109,7 +112,10 @@ function walk(
 						if (!isInside(realRoot, target)) {
 							errors.push({
 								path,
-								message: `leads outside the agents' root (to ${target}) through a symbolic link; its files are not read`,
+								message:
+									`leads outside the agents' root (to ${target}) through a symbolic ` +
+									`link; its files ` +
+									`are not read`,
 							});
 							continue;
 						}

@@ -17,7 +17,9 @@ export function renderFindings(findings: Finding[], label: string, expanded: boo
 		lines.push(
 			theme.fg(
 				"muted",
-				`  Importance: ${cap(f.importance)} · Severity: ${cap(f.severity)}${f.category ? ` · Category: ${cap(f.category.replace(/-/g, " "))}` : ""} · Source: ${sourceLabel(f)}`,
+				`  Importance: ${cap(f.importance)} · Severity: ${cap(f.severity)}` +
+					`${f.category ? ` · Category: ${cap(f.category.replace(/-/g, " "))}` : ""} ` +
+					`· Source: ${sourceLabel(f)}`,
 			),
 		);
 	}

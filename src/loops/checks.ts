@@ -88,7 +88,10 @@ const HARMLESS_TARGET = /^['"]?(\/dev\/|\/tmp\/|\$TMPDIR|\$\{TMPDIR)/;
 const WRITERS: RegExp[] = [
 	/(^|[\s;&|(])(sed|perl)\s+(-\S*\s+)*-i/,
 	/(^|[\s;&|(])(tee|mv|cp|rm|touch|truncate|patch|install|ln)\s/,
-	/(^|[\s;&|(])git\s+(-C\s+\S+\s+)?(apply|am|checkout|switch|restore|stash|merge|rebase|pull|cherry-pick|revert|reset\s+--hard|clean)\b/,
+	new RegExp(
+		String.raw`(^|[\s;&|(])git\s+(-C\s+\S+\s+)?(apply|am|checkout|switch|restore|stash` +
+			String.raw`|merge|rebase|pull|cherry-pick|revert|reset\s+--hard|clean)\b`,
+	),
 	/(^|[\s;&|(])(npm|pnpm|yarn|bun)\s+(install|i|ci|add|remove|uninstall|update|upgrade)\b/,
 	/(^|[\s;&|(])(pip|pip3|uv|poetry|cargo)\s+(install|add|remove|sync|update)\b/,
 ];

@@ -1,4 +1,5 @@
-// The deterministic loop detector: the pure detector over call records (src/transcript/), and the live monitor around it.
+// The deterministic loop detector: the pure detector over call records (src/transcript/), and the live
+// monitor around it.
 // Other folders import from here; files inside the folder import each other directly.
 export {
 	DEFAULT_THRESHOLDS,

@@ -385,7 +385,10 @@ export class LoopDetector {
 	private checkRun(combo: string, index: number): { count: number; first: number } {
 		let runs = this.checkRuns.get(combo);
 		if (runs) runs.count++;
-		else this.checkRuns.set(combo, (runs = { count: 1, first: index }));
+		else {
+			runs = { count: 1, first: index };
+			this.checkRuns.set(combo, runs);
+		}
 		if (this.checkRuns.size > MAX_TALLIES) this.checkRuns.delete(this.checkRuns.keys().next().value as string);
 		return runs;
 	}

@@ -39,11 +39,15 @@ export function repeatText(a: {
 	if (a.poll)
 		return {
 			headline: `Same answer from ${shortName(a.tool, 24)} ${times(a.count)} in a row`,
-			evidence: `Call: ${a.label}. Identical answers at calls ${a.first}–${a.to}, one after another (threshold: ${a.threshold} in a row).`,
+			evidence:
+				`Call: ${a.label}. Identical answers at calls ${a.first}–${a.to}, one after another ` +
+				`(threshold: ${a.threshold} in a row).`,
 		};
 	return {
 		headline: `Same ${shortName(a.tool, 24)} call repeated ${times(a.count)}`,
-		evidence: `Call: ${a.label}. Identical result each time, calls ${a.first}–${a.to}, within the last ${a.window} calls (threshold: ${a.threshold}).`,
+		evidence:
+			`Call: ${a.label}. Identical result each time, calls ${a.first}–${a.to}, within ` +
+			`the last ${a.window} calls (threshold: ${a.threshold}).`,
 	};
 }
 
@@ -57,7 +61,10 @@ export function rerunText(a: {
 }): SignalText {
 	return {
 		headline: `Check re-run ${times(a.count)} with nothing changed in between`,
-		evidence: `Check: ${a.label}. Same result at each run, calls ${a.first}–${a.to}; no edit, write or file-changing command between them (${landing(a.lastLanded)}; threshold: ${a.threshold} runs).`,
+		evidence:
+			`Check: ${a.label}. Same result at each run, calls ${a.first}–${a.to}; no edit, ` +
+			`write or file-changing command between them (${landing(a.lastLanded)}; threshold: ` +
+			`${a.threshold} runs).`,
 	};
 }
 
@@ -71,7 +78,9 @@ export function targetText(a: {
 }): SignalText {
 	return {
 		headline: `${shortName(a.target)} called ${times(a.hits)}, nothing new`,
-		evidence: `Target: ${a.target}. ${a.hits} calls to it within the last ${a.window} calls (calls ${a.first}–${a.to}) brought answers already seen (threshold: ${a.threshold}).`,
+		evidence:
+			`Target: ${a.target}. ${a.hits} calls to it within the last ${a.window} calls ` +
+			`(calls ${a.first}–${a.to}) brought answers already seen (threshold: ${a.threshold}).`,
 	};
 }
 
@@ -85,7 +94,9 @@ export function staleText(a: {
 }): SignalText {
 	return {
 		headline: `${a.count} of the last ${a.window} calls brought nothing new`,
-		evidence: `Calls ${a.first}–${a.to}: the same answers for the same files or commands as earlier (threshold: ${a.threshold}). Latest: ${a.latest}.`,
+		evidence:
+			`Calls ${a.first}–${a.to}: the same answers for the same files or commands as ` +
+			`earlier (threshold: ${a.threshold}). Latest: ${a.latest}.`,
 	};
 }
 
@@ -102,7 +113,10 @@ export function dominantText(a: {
 }): SignalText {
 	return {
 		headline: `One ${shortName(a.tool, 24)} call makes up ${a.count} of ${a.since} calls`,
-		evidence: `Call: ${a.label}. Calls ${a.first}–${a.to}, ${a.stale} of them with an answer already seen; ${landing(a.lastLanded)} (threshold: ${Math.round(a.share * 100)}% of the calls since).`,
+		evidence:
+			`Call: ${a.label}. Calls ${a.first}–${a.to}, ${a.stale} of them with an answer ` +
+			`already seen; ${landing(a.lastLanded)} (threshold: ${Math.round(a.share * 100)}% ` +
+			`of the calls since).`,
 	};
 }
 
@@ -117,7 +131,9 @@ export function rereadText(a: {
 	const over = Math.floor(a.total / a.unique);
 	return {
 		headline: `${shortName(a.path)} read ${times(over)} without a change`,
-		evidence: `${a.total} lines read for ${a.unique} distinct lines (${(a.total / a.unique).toFixed(1)}×), calls ${a.first}–${a.to}, nothing landed in between (threshold: ${a.factor}×).`,
+		evidence:
+			`${a.total} lines read for ${a.unique} distinct lines (${(a.total / a.unique).toFixed(1)}×), ` +
+			`calls ${a.first}–${a.to}, nothing landed in between (threshold: ${a.factor}×).`,
 	};
 }
 
@@ -137,7 +153,10 @@ export function restatingText(a: {
 }): SignalText {
 	return {
 		headline: `Same sentence said in ${a.count} turns, nothing new between`,
-		evidence: `"${a.text}", each time after calls that brought no answer the agent had not already had (${a.from === a.to ? `call ${a.from}` : `calls ${a.from}–${a.to}`}; threshold: ${a.threshold} turns; compared without case, numbers or paths).`,
+		evidence:
+			`"${a.text}", each time after calls that brought no answer the agent had not ` +
+			`already had (${a.from === a.to ? `call ${a.from}` : `calls ${a.from}–${a.to}`}; ` +
+			`threshold: ${a.threshold} turns; compared without case, numbers or paths).`,
 	};
 }
 
@@ -154,13 +173,18 @@ export function waitingText(a: {
 }): SignalText {
 	return {
 		headline: `Waited ${a.waited} on ${shortName(a.tool, 24)}: same answer ${times(a.count)}`,
-		evidence: `Call: ${a.label}. Polled at calls ${a.first}–${a.to}, each after a wait no shorter than the one before (the last ${a.lastWait}), always the same answer (bound: ${a.bound} waited or ${a.maxPolls} polls).`,
+		evidence:
+			`Call: ${a.label}. Polled at calls ${a.first}–${a.to}, each after a wait no shorter ` +
+			`than the one before (the last ${a.lastWait}), always the same answer (bound: ` +
+			`${a.bound} waited or ${a.maxPolls} polls).`,
 	};
 }
 
 export function sleptText(a: { slept: string; sleeps: number; first: number; to: number; bound: string }): SignalText {
 	return {
 		headline: `Slept ${a.slept} in ${a.sleeps} calls in a row`,
-		evidence: `Calls ${a.first}–${a.to}: nothing but sleeps, no call in between that looked at anything (bound: ${a.bound}).`,
+		evidence:
+			`Calls ${a.first}–${a.to}: nothing but sleeps, no call in between that looked ` +
+			`at anything (bound: ${a.bound}).`,
 	};
 }

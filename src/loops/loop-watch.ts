@@ -156,7 +156,8 @@ export class LoopWatch {
 	signals(): string[] {
 		return this.active.map(
 			(r) =>
-				`Loop detector (${r.signal.kind}, ${r.level}, calls ${r.signal.from}–${r.signal.to}): ${r.signal.headline}. ${r.signal.evidence}`,
+				`Loop detector (${r.signal.kind}, ${r.level}, calls ${r.signal.from}–${r.signal.to}): ` +
+				`${r.signal.headline}. ${r.signal.evidence}`,
 		);
 	}
 
@@ -166,12 +167,13 @@ export class LoopWatch {
 		const snap = this.detector?.snapshot();
 		const lines = [
 			snap
-				? `calls seen: ${snap.calls} (window ${snap.windowFill}/${this.detector?.thresholds.window}), since anything landed: ${snap.callsSinceLanding}`
+				? `calls seen: ${snap.calls} (window ${snap.windowFill}/${this.detector?.thresholds.window}), ` +
+					`since anything landed: ${snap.callsSinceLanding}`
 				: "no tool calls seen yet",
 		];
 		lines.push(
 			this.active.length
-				? `suspicions: ${this.active.map((r) => `${r.level} ${r.signal.kind} (calls ${r.signal.from}–${r.signal.to})`).join("; ")}`
+				? `suspicions: ${this.active.map((r) => `${r.level} ${r.signal.kind} ${callRange(r.signal)}`).join("; ")}`
 				: "suspicions: none",
 		);
 		lines.push(`last finding: ${this.lastFinding ? firstLine(this.lastFinding.summary, 120) : "none"}`);
@@ -198,4 +200,8 @@ export class LoopWatch {
 		}
 		return this.detector;
 	}
+}
+
+function callRange(signal: { from: number; to: number }): string {
+	return `(calls ${signal.from}–${signal.to})`;
 }

@@ -124,6 +124,8 @@ export function restatingSignal(r: Restated, threshold: number): LoopSignal {
 		count: r.count,
 		...restatingText({ text: r.text, count: r.count, from: r.from, to: r.to, threshold }),
 		wayOut:
-			"You have said this before and nothing has changed since. Stop restating the plan: take a different step (another check, or the edit that tests your idea), or tell the user what blocks you.",
+			"You have said this before and nothing has changed since. Stop restating the " +
+			"plan: take a different step (another check, or the edit that tests your idea), " +
+			"or tell the user what blocks you.",
 	};
 }

@@ -119,7 +119,8 @@ export class Waiting {
 	/**
 	 * Another occurrence of a call with its answer (`combo`), which itself waits `ownMs` first.
 	 * Waiting: every gap since its first occurrence held a wait and none was shorter than the one
-	 * before; `seen` is how many times the detector counts it, `firstSeen` the first of them. Past the bound once the waits add up to maxWaitMs or the polls to maxPolls.
+	 * before; `seen` is how many times the detector counts it, `firstSeen` the first of them. Past the bound
+	 * once the waits add up to maxWaitMs or the polls to maxPolls.
 	 */
 	observe(
 		combo: string,
@@ -177,7 +178,9 @@ export function waitLabel(ms: number): string {
 }
 
 const WAIT_WAY_OUT =
-	"You have waited long enough on an answer that does not change: read the job's log or output once to see whether it is stuck, then decide (stop it, fix it, or tell the user).";
+	"You have waited long enough on an answer that does not change: read the job's " +
+	"log or output once to see whether it is stuck, then decide (stop it, fix it, " +
+	"or tell the user).";
 
 /** Polling across waits went past the bound (time waited, or polls). */
 export function waitingSignal(

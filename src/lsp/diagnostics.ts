@@ -109,7 +109,11 @@ export function diagnosticsSignal(current: Diagnostic[], checked: number): strin
 		.map(
 			(d) => `${d.severity} ${where(d)}${d.code !== undefined ? ` TS${d.code}` : ""}: ${firstSentence(d.message, 200)}`,
 		);
-	return `LSP (typescript-language-server), ${checked} file(s) checked:\n${lines.join("\n")}${shown.length > 40 ? `\n… ${shown.length - 40} more` : ""}`;
+	return (
+		`LSP (typescript-language-server), ${checked} file(s) checked:\n` +
+		`${lines.join("\n")}` +
+		`${shown.length > 40 ? `\n… ${shown.length - 40} more` : ""}`
+	);
 }
 
 function firstSentence(text: string, max = 160): string {

@@ -124,7 +124,9 @@ export function locateServer(
 			why: trusted ? `${missing} and the project has no node_modules/.bin server` : `${missing}; ${untrusted}`,
 		});
 	return {
-		reason: `${missing}, none is on PATH${trusted ? " or in node_modules/.bin" : `, and ${untrusted}`} (the watchdog never installs one)`,
+		reason:
+			`${missing}, none is on PATH${trusted ? " or in node_modules/.bin" : `, and ${untrusted}`} ` +
+			`(the watchdog never installs one)`,
 	};
 }
 

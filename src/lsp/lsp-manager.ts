@@ -58,9 +58,11 @@ export interface LspCheckResult {
 	signal?: string;
 	diagnostics: Diagnostic[];
 	checked: string[];
+	/** Why no check ran (for the reviewer's input, which says so rather than leave it silent). */
+	skipped?: string;
 }
 
-const NONE: LspCheckResult = { findings: [], diagnostics: [], checked: [] };
+const none = (skipped: string): LspCheckResult => ({ findings: [], diagnostics: [], checked: [], skipped });
 /**
  * Edits in one burst (a turn's parallel calls) are handed over at once but checked together
  * after this quiet time: checking after each one would make the server rebuild its program for
@@ -142,7 +144,7 @@ export class LspManager {
 			.filter((p) => languageOf(p) && !/(^|\/)node_modules\//.test(p))
 			.map((p) => this.abs(p));
 		const existing = changed.filter((p) => existsSync(p)).slice(0, settings.maxFiles);
-		if (!existing.length) return NONE;
+		if (!existing.length) return none("no changed TypeScript or JavaScript file to check");
 		const found = locateServer(this.root, trusted, this.locateOptions);
 		const located = "reason" in found ? undefined : found;
 		const key = located && launchKey(located);
@@ -158,9 +160,9 @@ export class LspManager {
 		this.unavailable = !located;
 		if ("reason" in found) {
 			this.info = { ...this.info, lastResult: `unavailable: ${found.reason}` };
-			return NONE;
+			return none(`the language server is unavailable: ${found.reason}`);
 		}
-		if (this.failure) return NONE;
+		if (this.failure) return none(`the language server failed earlier this session: ${this.failure}`);
 		const started = Date.now();
 		const deadline = started + settings.timeoutMs;
 		try {
@@ -180,11 +182,11 @@ export class LspManager {
 							lastDurationMs: Date.now() - started,
 							lastResult: `error: ${message}; it will be restarted once, at the next review`,
 						};
-						return NONE;
+						return none(`the language server failed: ${message}`);
 					}
 					this.failure = message;
 					this.info = { ...this.info, lastDurationMs: Date.now() - started, lastResult: `failed: ${message}` };
-					return NONE;
+					return none(`the language server failed: ${message}`);
 				}
 			}
 		} finally {
@@ -220,7 +222,9 @@ export class LspManager {
 		this.info = {
 			filesChecked: checked.length,
 			lastDurationMs: Date.now() - started,
-			lastResult: `${count(diagnostics, "error")} error(s), ${count(diagnostics, "warning")} warning(s) in ${checked.length} file(s); ${fresh.length} new`,
+			lastResult:
+				`${count(diagnostics, "error")} error(s), ${count(diagnostics, "warning")} warning(s) ` +
+				`in ${checked.length} file(s); ${fresh.length} new`,
 			infos: count(diagnostics, "info"),
 			hints: 0,
 		};

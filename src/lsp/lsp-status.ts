@@ -6,7 +6,10 @@ export function lspSection(enabled: boolean, status: LspStatus | undefined): Sta
 	if (!enabled) return { title: "LSP", lines: ["disabled (lsp.enabled: false)"] };
 	if (!status) return { title: "LSP", lines: ["not started this session"] };
 	const lines = [
-		`state: ${status.state}${status.pid ? ` (pid ${status.pid}${status.rssKb ? `, ${Math.round(status.rssKb / 1024)} MiB resident` : ""})` : ""}`,
+		`state: ${status.state}` +
+			(status.pid
+				? ` (pid ${status.pid}${status.rssKb ? `, ${Math.round(status.rssKb / 1024)} MiB resident` : ""})`
+				: ""),
 	];
 	if (status.server)
 		lines.push(
@@ -14,14 +17,16 @@ export function lspSection(enabled: boolean, status: LspStatus | undefined): Sta
 		);
 	if (status.typescript)
 		lines.push(
-			`TypeScript: ${status.typescript.version ? `${status.typescript.version}, ` : ""}${status.typescript.from}: ${status.typescript.why}`,
+			`TypeScript: ${status.typescript.version ? `${status.typescript.version}, ` : ""}${status.typescript.from}: ` +
+				`${status.typescript.why}`,
 		);
 	if (status.lastResult)
 		lines.push(
 			`last check: ${status.lastResult}${status.lastDurationMs !== undefined ? `, ${status.lastDurationMs} ms` : ""}`,
 		);
 	lines.push(
-		`files checked: ${status.filesChecked}; information: ${status.infos}, hints: ${status.hints}${status.requests !== undefined ? `; ${status.requests} request(s) to this server` : ""}`,
+		`files checked: ${status.filesChecked}; information: ${status.infos}, hints: ` +
+			`${status.hints}${status.requests !== undefined ? `; ${status.requests} request(s) to this server` : ""}`,
 	);
 	return { title: "LSP", lines };
 }

@@ -113,11 +113,12 @@ function problemOf(field: FieldSchema, original: unknown, value: unknown): strin
 		}
 		case "boolean":
 			return `must be true or false, got ${describe(original)}`;
-		case "string":
+		case "string": {
 			if (typeof value !== "string") return `must be a string, got ${describe(original)}`;
 			const max = field.maxLength;
 			if (max !== undefined && value.length > max) return `must be at most ${max} characters, got ${value.length}`;
 			return "must not be empty";
+		}
 		default:
 			return `is not what this tool takes, got ${describe(original)}`;
 	}

@@ -11,7 +11,8 @@ export type FailureKind = "unknown-model" | "no-auth" | "rate-limit" | "quota" |
 const ACCOUNT_LIMIT = new RegExp(
 	[
 		"usage[\\s_-]?limit", // "usage limit reached", usage_limit_reached, GoUsageLimitError
-		"(weekly|daily|monthly|hourly|\\d+[\\s-]?hours?|session|plan|spend(ing)?|budget)[\\s_-]+(usage[\\s_-]+)?limit", // "weekly limit", "5-hour limit"
+		// "weekly limit", "5-hour limit"
+		"(weekly|daily|monthly|hourly|\\d+[\\s-]?hours?|session|plan|spend(ing)?|budget)[\\s_-]+(usage[\\s_-]+)?limit",
 		"hit your (?![\\w\\s-]*rate)[\\w\\s-]{0,20}limit", // "You've hit your limit · resets 3pm"
 		"quota", // insufficient_quota, "exceeded your current quota"
 		"insufficient[\\s_-]?(funds|balance|credits?)",

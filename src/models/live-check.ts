@@ -110,7 +110,8 @@ export function formatLiveCheck(check: LiveCheck): { ok: boolean; lines: string[
 	return {
 		ok: false,
 		lines: [
-			`Model ${check.ref} resolves and has credentials, but a test request at ${level} failed after ${duration(check.latencyMs)} (${check.kind}):`,
+			`Model ${check.ref} resolves and has credentials, but a test request at ${level} ` +
+				`failed after ${duration(check.latencyMs)} (${check.kind}):`,
 			check.message.replace(/^/gm, "  "),
 			...(hint ? [hint] : []),
 		],

@@ -25,7 +25,9 @@ export function parseModelRef(text: string): ParsedModelRef {
 	if (slash <= 0 || slash === trimmed.length - 1) {
 		return {
 			ok: false,
-			error: `"${text}" is not a model reference; write provider/id or provider/id:thinking (e.g. anthropic/claude-opus-4-8:high)`,
+			error:
+				`"${text}" is not a model reference; write provider/id or provider/id:thinking ` +
+				`(e.g. anthropic/claude-opus-4-8:high)`,
 		};
 	}
 	const provider = trimmed.slice(0, slash);

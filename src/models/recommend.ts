@@ -99,7 +99,9 @@ export function recommendModel(input: RecommendInput): Recommendation {
 		const names = input.available.map((m) => `${m.provider}/${m.id}`).join(", ");
 		return {
 			ok: false,
-			reason: `every available model is of the session model's family (${ownFamily}): ${names}. Add credentials for a provider of another family, or choose a model explicitly`,
+			reason:
+				`every available model is of the session model's family (${ownFamily}): ${names}. ` +
+				`Add credentials for a provider of another family, or choose a model explicitly`,
 		};
 	}
 	const thinking = best.reasoning ? (input.clamp?.(best, "high") ?? "high") : "off";

@@ -34,7 +34,10 @@ const schema = z.object(
 
 export type GlobalRules = { ok: true; rules?: RuleSet; file: string } | { ok: false; file: string; error: string };
 
-/** The global rules, none when the file or its `permissions.rules` is absent, or an error naming the file and the problem. */
+/**
+ * The global rules, none when the file or its `permissions.rules` is absent, or an error naming the file and
+ * the problem.
+ */
 export function readGlobalRules(agentDir: string): GlobalRules {
 	const file = permissionConfigPath(agentDir);
 	const fail = (error: string): GlobalRules => ({ ok: false, file, error: `${file}: ${error}` });
@@ -82,7 +85,9 @@ export function childPolicy(
 	if (!global.ok)
 		return {
 			ok: false,
-			error: `the permission rules cannot be used (${global.error}); no child runs ungated under a broken rule set, so nothing was launched. Fix the file, then launch again.`,
+			error:
+				`the permission rules cannot be used (${global.error}); no child runs ungated ` +
+				`under a broken rule set, so nothing was launched. Fix the file, then launch again.`,
 		};
 	const own = agentLayer(agent.name, agent.path, agent.permissions);
 	if (typeof own === "string") return { ok: false, error: own };

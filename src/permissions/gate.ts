@@ -79,7 +79,10 @@ export class PermissionGate {
 		if (decision.value === "allow") return undefined;
 		const rule = decision.rule as PermissionRule;
 		if (decision.value === "deny") {
-			const reason = `Blocked by the permission rule ${describeRule(rule)}: ${call.toolName} may not run for the ${this.deps.role} role. Do not retry it; if the task needs it, say so in your answer to the parent.`;
+			const reason =
+				`Blocked by the permission rule ${describeRule(rule)}: ${call.toolName} may not ` +
+				`run for the ${this.deps.role} role. Do not retry it; if the task needs it, say ` +
+				`so in your answer to the parent.`;
 			this.deps.record(
 				ctx,
 				permissionLine({
@@ -158,7 +161,9 @@ export class PermissionGate {
 			return {
 				kind: "failure",
 				failure: "error",
-				reason: `the child watchdog's settings could not be read: ${error instanceof Error ? error.message : String(error)}`,
+				reason:
+					`the child watchdog's settings could not be read: ` +
+					`${error instanceof Error ? error.message : String(error)}`,
 			};
 		}
 		if (!settings.enabled)
@@ -200,7 +205,9 @@ export class PermissionGate {
 function faulted(error: unknown): GateVerdict {
 	return {
 		block: true,
-		reason: `Denied: the permission gate failed (${error instanceof Error ? error.message : String(error)}), so this call did not run.`,
+		reason:
+			`Denied: the permission gate failed (${error instanceof Error ? error.message : String(error)}), ` +
+			`so this call did not run.`,
 	};
 }
 
@@ -215,7 +222,10 @@ function verdictOf(tool: string, rule: PermissionRule, outcome: ArbiterOutcome, 
 		};
 	return {
 		block: true,
-		reason: `Denied: this ${tool} call needs approval (rule ${describeRule(rule)}) and none could be had: ${outcome.reason}. Do not retry it; if the task needs it, say so in your answer to the parent.`,
+		reason:
+			`Denied: this ${tool} call needs approval (rule ${describeRule(rule)}) and none ` +
+			`could be had: ${outcome.reason}. Do not retry it; if the task needs it, say ` +
+			`so in your answer to the parent.`,
 	};
 }
 

@@ -15,8 +15,12 @@ const MAX_DEPTH = 6;
 const R = "[redacted]";
 
 /** A key whose value is a secret whatever it looks like. */
-const SECRET_KEY =
-	/pass(?:word|wd|phrase)?$|^pwd$|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|authorization|^auth$|cookie|session[_-]?id|signature/i;
+const SECRET_KEY = new RegExp(
+	String.raw`pass(?:word|wd|phrase)?$|^pwd$|secret|token|api[_-]?key|apikey` +
+		String.raw`|access[_-]?key|private[_-]?key|credential|authorization|^auth$|cookie` +
+		String.raw`|session[_-]?id|signature`,
+	"i",
+);
 
 /** Shapes of secrets, replaced wherever they stand. Order matters: whole blocks first. */
 const PATTERNS: Array<[RegExp, string]> = [
@@ -48,33 +52,61 @@ const PATTERNS: Array<[RegExp, string]> = [
 	[/^([ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*[ \t]*=[ \t]*)\S.*$/gm, `$1${R}`],
 	// Lower-case `.env` lines under a secret-looking name, `=` without spaces (code puts spaces around it).
 	[
-		/^([ \t]*(?:export[ \t]+)?[A-Za-z][A-Za-z0-9_.-]*(?:pass|passwd|password|pwd|secret|token|api[_-]?key|private[_-]?key|access[_-]?key|credentials?)[A-Za-z0-9_]*=)\S.*$/gim,
+		new RegExp(
+			String.raw`^([ \t]*(?:export[ \t]+)?[A-Za-z][A-Za-z0-9_.-]*(?:pass|passwd|password` +
+				String.raw`|pwd|secret|token|api[_-]?key|private[_-]?key|access[_-]?key` +
+				String.raw`|credentials?)[A-Za-z0-9_]*=)\S.*$`,
+			"gim",
+		),
 		`$1${R}`,
 	],
 	// An upper-case secret-looking NAME=value anywhere (a command's environment, an `echo … >> .env`).
 	[
-		/\b([A-Z][A-Z0-9_]*(?:PASS|PASSWD|PASSWORD|PWD|SECRET|TOKEN|KEY|CREDENTIALS?|SALT)[A-Z0-9_]*=)(?!\[redacted)[^\s"'`;&|]+/g,
+		new RegExp(
+			String.raw`\b([A-Z][A-Z0-9_]*(?:PASS|PASSWD|PASSWORD|PWD|SECRET|TOKEN|KEY` +
+				String.raw`|CREDENTIALS?|SALT)[A-Z0-9_]*=)(?!\[redacted)[^\s"'\x60;&|]+`,
+			"g",
+		),
 		`$1${R}`,
 	],
 	// Passwords on a command line: mysql -pSECRET (the MySQL family), --password=SECRET (anything).
 	[
-		/(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlsh|mariadb[a-z-]*)\b[^\n|;&]*?\s)-p(?=[^\s-])\S+/g,
+		new RegExp(
+			String.raw`(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck` +
+				String.raw`|mysqlsh|mariadb[a-z-]*)\b[^\n|;&]*?\s)-p(?=[^\s-])\S+`,
+			"g",
+		),
 		`$1-p${R}`,
 	],
 	[/(--pass(?:word)?=)(?!\[redacted)\S+/g, `$1${R}`],
 	// key = "literal" or key: 'literal' under a secret-looking name, in any language.
 	[
-		/\b([A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)[A-Za-z0-9_.-]*["']?[ \t]*[:=]{1,2}[ \t]*)(["'`])[^"'`\n]+\2/gi,
+		new RegExp(
+			String.raw`\b([A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key` +
+				String.raw`|apikey|access[_-]?key|private[_-]?key|client[_-]?secret` +
+				String.raw`|credentials?)[A-Za-z0-9_.-]*["']?[ \t]*[:=]{1,2}[ \t]*)(["'\x60])[^"'\x60\n]+\2`,
+			"gi",
+		),
 		`$1$2${R}$2`,
 	],
 	// The same with a bare value that is not an identifier or type (it holds a digit or a symbol).
 	[
-		/\b([A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|client[_-]?secret)[A-Za-z0-9_.-]*[ \t]*[:=][ \t]*)(?=[^\s"'`,;)]*[0-9!@#$%^&*+/=~])[^\s"'`,;)]{6,}/gi,
+		new RegExp(
+			String.raw`\b([A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key` +
+				String.raw`|apikey|access[_-]?key` +
+				String.raw`|client[_-]?secret)[A-Za-z0-9_.-]*[ \t]*[:=][ \t]*)` +
+				String.raw`(?=[^\s"'\x60,;)]*[0-9!@#$%^&*+/=~])[^\s"'\x60,;)]{6,}`,
+			"gi",
+		),
 		`$1${R}`,
 	],
 	// A 40-character base64 run with upper and lower case and digits (an AWS secret access key's shape).
 	[
-		/(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*[a-z])(?=[A-Za-z0-9/+]*[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
+		new RegExp(
+			String.raw`(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*[a-z])(?=[A-Za-z0-9/+]*[0-9])` +
+				String.raw`[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`,
+			"g",
+		),
 		R,
 	],
 ];

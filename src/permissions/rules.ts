@@ -9,7 +9,8 @@
 //   decision, so an explicit `write: allow` lifts a global `write: deny` (both are the user's own
 //   files); a glob (`*`, `mcp_*`) can only make it stricter, so a wildcard never lifts a global rule.
 // - A project agent file's rule (and a project agent standing in for a user agent of the same
-//   name): only ever stricter, whatever it names. The project never loosens the user's rules. Globs are minimatch patterns (`*`, `?`, `[...]`), anchored
+//   name): only ever stricter, whatever it names. The project never loosens the user's rules. Globs are
+// minimatch patterns (`*`, `?`, `[...]`), anchored
 // and case-sensitive; braces, extglobs and negation are off, and patterns are short, so a
 // match is cheap whatever name it is asked about.
 import { Minimatch } from "minimatch";
@@ -63,7 +64,10 @@ function patternProblem(pattern: string): string | undefined {
 	if (!pattern) return "a tool name or glob may not be empty";
 	if (pattern.length > MAX_PATTERN_CHARS) return `longer than ${MAX_PATTERN_CHARS} characters`;
 	if (pattern === BASH) {
-		return "bash cannot be gated by a tool rule: bash policy belongs to a command-level guard (for example pi-guard), loaded into the child through the agent's `extensions`";
+		return (
+			"bash cannot be gated by a tool rule: bash policy belongs to a command-level " +
+			"guard (for example pi-guard), loaded into the child through the agent's `extensions`"
+		);
 	}
 	if (NEVER_GATED.has(pattern)) return `${pattern} reaches the parent or the user and is never gated; remove the rule`;
 	if (!PATTERN_CHARS.test(pattern))
@@ -74,7 +78,10 @@ function patternProblem(pattern: string): string | undefined {
 
 type Layer = { rules: RuleSet; file: string } | undefined;
 
-/** The policy of one child: the global rules, a user agent's, a project agent's. Each must be sound (see ruleSetProblems). */
+/**
+ * The policy of one child: the global rules, a user agent's, a project agent's. Each must be sound (see
+ * ruleSetProblems).
+ */
 export function layerPolicy(global: Layer, agent: Layer, project?: Layer): PermissionPolicy {
 	const rules: PermissionRule[] = [];
 	for (const [pattern, value] of Object.entries(agent?.rules ?? {}))

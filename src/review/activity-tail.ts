@@ -122,7 +122,10 @@ export class ActivityTail {
 		this.freshInRun = false;
 	}
 
-	/** At the settle boundary: whether this run's own fresh activity calls for the prompt's one activity review. Resets the run's mark. */
+	/**
+	 * At the settle boundary: whether this run's own fresh activity calls for the prompt's one activity review.
+	 * Resets the run's mark.
+	 */
 	takeActivityDue(): boolean {
 		const due = this.freshInRun && !this.activityReviewed && this.entries.some((e) => e.fresh && !e.reviewed);
 		this.freshInRun = false;
@@ -160,7 +163,8 @@ export class ActivityTail {
 			title: "Clarification",
 			lines: [
 				"on (main session): activity reviews and one watchdog_ask question per prompt",
-				`this prompt: question ${this.askedThisPrompt ? "asked" : "not asked"}, activity review ${this.activityReviewed ? "done" : "not done"}`,
+				`this prompt: question ${this.askedThisPrompt ? "asked" : "not asked"}, activity ` +
+					`review ${this.activityReviewed ? "done" : "not done"}`,
 				`activity tail: ${entries} entr${entries === 1 ? "y" : "ies"}, ${chars} of ${ACTIVITY_TAIL_CHARS} characters`,
 			],
 		};

@@ -27,7 +27,10 @@ export type AskArgs = Static<typeof ASK_PARAMS>;
 export const ASK_TOOL: Tool = {
 	name: "watchdog_ask",
 	description:
-		"Ask the agent one question, at most once, when missing context (what a child was told, whether work is on hold, what the user meant) keeps you from a concrete judgment. Asking ends this review: nothing after it is read. Not for problems you can already show: report those with watchdog_warn.",
+		"Ask the agent one question, at most once, when missing context (what a child " +
+		"was told, whether work is on hold, what the user meant) keeps you from a concrete " +
+		"judgment. Asking ends this review: nothing after it is read. Not for problems " +
+		"you can already show: report those with watchdog_warn.",
 	parameters: ASK_PARAMS as unknown as Tool["parameters"],
 };
 

@@ -17,6 +17,8 @@ import { type GuidanceFile, readGuidance } from "./guidance.ts";
 import { type PendingChanges, pendingFromRecord, pendingSection, settlePending, takePending } from "./pending.ts";
 import { loadPrompt } from "../model-call/index.ts";
 import { buildReviewInput } from "./review-input.ts";
+import { captureChange, type RecordedChange } from "./change-capture.ts";
+import { changePaths } from "./change-text.ts";
 import {
 	addRecord,
 	EMPTY_HISTORY,
@@ -159,7 +161,8 @@ export class ModelReview {
 		if (outcome.status === "cancelled") {
 			this.deps.present(
 				ctx,
-				`Watchdog: review cancelled by ${this.cancelReason}; its ${result.paths.length} changed path(s) stay pending for the next review.`,
+				`Watchdog: review cancelled by ${this.cancelReason}; its ${result.paths.length} ` +
+					`changed path(s) stay pending for the next review.`,
 				"info",
 			);
 		}
@@ -169,7 +172,8 @@ export class ModelReview {
 				`Watchdog: the reviewer sent malformed findings (${outcome.malformed.join("; ")}).`,
 				"warning",
 			);
-		const status = outcome.status === "clean" && findings.length ? "findings" : outcome.status; // LSP findings count too
+		// LSP findings count too
+		const status = outcome.status === "clean" && findings.length ? "findings" : outcome.status;
 		const record: ReviewRecord = {
 			at: Date.now(),
 			trigger,
@@ -227,7 +231,10 @@ export class ModelReview {
 				: last.status === "findings"
 					? `${last.findings.length} finding(s)`
 					: last.status;
-		return `${when}, ${outcome}, ${(last.durationMs / 1000).toFixed(1)} s, $${last.usage.cost.toFixed(4)} (${this.history.reviews} this session, $${this.history.totalCost.toFixed(4)})`;
+		return (
+			`${when}, ${outcome}, ${(last.durationMs / 1000).toFixed(1)} s, $${last.usage.cost.toFixed(4)} ` +
+			`(${this.history.reviews} this session, $${this.history.totalCost.toFixed(4)})`
+		);
 	}
 
 	/** One line for the short status. */
@@ -264,12 +271,24 @@ export class ModelReview {
 				? { root: own, git: gate?.git, baseline: gate?.baseline ?? null }
 				: { root: place.root, baseline: null },
 		);
+		// The change itself, as watchdog_diff would show it for these paths (the one git call here).
+		const change: RecordedChange =
+			place.root === own
+				? await captureChange({ root: own, git: gate?.git, baseline: gate?.baseline }, paths, cancel)
+				: { absent: "the child worked outside this project; read the changed paths with `read`" };
+		const scope = settings.scope.enabled ? this.scope.prompts : [];
 		const input = buildReviewInput({
 			changedPaths: paths,
 			carriedOver,
-			scope: settings.scope.enabled ? this.scope.prompts : [],
+			change,
+			scope,
 			guidance: settings.guidance.watchdogMd ? this.guidance(ctx) : undefined,
-			delta: renderTurnDelta(entries, FINDING_MESSAGE),
+			delta: renderTurnDelta(entries, FINDING_MESSAGE, {
+				prompts: scope,
+				shownFiles: changePaths(change),
+				cwd: ctx.cwd,
+				root: own,
+			}),
 			signals: run.signals,
 			note: [run.note, place.note].filter(Boolean).join("\n") || undefined,
 			activity: run.clarification?.activity,
@@ -321,7 +340,9 @@ export class ModelReview {
 		if (key === this.lastFailureKey) return;
 		this.lastFailureKey = key;
 		const why = failed.map((f) => `${f.model} failed (${f.kind}): ${firstLine(f.message, 160)}`).join("; ");
-		const text = `Watchdog: ${why}. This review ran on the fallback ${model} (fallbackModels). See /subagents-watchdog check.`;
+		const text =
+			`Watchdog: ${why}. This review ran on the fallback ${model} (fallbackModels). ` +
+			`See /subagents-watchdog check.`;
 		this.deps.present(ctx, text, "warning");
 	}
 
@@ -334,7 +355,8 @@ export class ModelReview {
 		if (repeated) return;
 		const text = [
 			`Watchdog: the review failed (${failure.kind}): ${failure.message}`,
-			"The run was not reviewed; its changes stay pending for the next review. The watchdog does not switch models by itself",
+			"The run was not reviewed; its changes stay pending for the next review. The " +
+				"watchdog does not switch models by itself",
 			"(only to fallbackModels, before any tool work). See /subagents-watchdog check.",
 		];
 		this.deps.present(ctx, `${text[0]}\n${text[1]} ${text[2]}`, "warning");

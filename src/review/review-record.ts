@@ -77,6 +77,7 @@ export function historyFromEntries(
 
 export function reviewSection(history: ReviewHistory, enabled: boolean, lastError?: string): StatusSection {
 	const last = history.last;
+	const warning = history.lastWarning;
 	const lines = [
 		enabled
 			? "trigger: at the end of each run that changed the repository (outside git: a successful edit or write)"
@@ -92,19 +93,26 @@ export function reviewSection(history: ReviewHistory, enabled: boolean, lastErro
 					? `${last.findings.length} finding(s)`
 					: last.status;
 		lines.push(
-			`last review: ${when}, ${last.model} (thinking ${last.thinking}), ${(last.durationMs / 1000).toFixed(1)} s, ${last.usage.totalTokens} tokens, $${last.usage.cost.toFixed(4)}, ${outcome}`,
+			`last review: ${when}, ${last.model} (thinking ${last.thinking}), ${(last.durationMs / 1000).toFixed(1)} ` +
+				`s, ${last.usage.totalTokens} tokens, $${last.usage.cost.toFixed(4)}, ${outcome}`,
 		);
+		lines.push(`changed paths: ${pathList(last.changedPaths)}`);
 		lines.push(
-			`changed paths: ${last.changedPaths.length ? last.changedPaths.slice(0, 10).join(", ") + (last.changedPaths.length > 10 ? `, … (${last.changedPaths.length})` : "") : "none"}`,
-		);
-		lines.push(
-			`stalemate count: ${last.stalemateCount}${last.stalemate ? " (stalemate: findings no longer sent to the agent until your next prompt)" : ""}`,
+			`stalemate count: ${last.stalemateCount}` +
+				`${last.stalemate ? " (stalemate: findings no longer sent to the agent until your next prompt)" : ""}`,
 		);
 	}
 	lines.push(
-		`last warning: ${history.lastWarning ? `${history.lastWarning.importance}/${history.lastWarning.severity}: ${firstLine(history.lastWarning.summary, 120)}` : "none"}`,
+		`last warning: ` +
+			`${warning ? `${warning.importance}/${warning.severity}: ${firstLine(warning.summary, 120)}` : "none"}`,
 	);
 	if (lastError) lines.push(`last problem: ${lastError}`);
 	lines.push(`reviews this session: ${history.reviews}, total review cost: $${history.totalCost.toFixed(4)}`);
 	return { title: "Review", lines };
+}
+
+/** The first ten paths and how many there are in all. */
+function pathList(paths: string[]): string {
+	if (!paths.length) return "none";
+	return paths.slice(0, 10).join(", ") + (paths.length > 10 ? `, … (${paths.length})` : "");
 }

@@ -67,7 +67,8 @@ export interface ReviewRequest {
 export const WARN_TOOL: Tool = {
 	name: "watchdog_warn",
 	description:
-		"Record one finding about the run under review. Call once per distinct problem; call nothing when the work is sound.",
+		"Record one finding about the run under review. Call once per distinct problem; " +
+		"call nothing when the work is sound.",
 	parameters: WARN_PARAMS as unknown as Tool["parameters"],
 };
 
@@ -215,7 +216,10 @@ async function attempt(req: ReviewRequest, choice: ReviewerChoice, clock: Attemp
 				if (parsed.ok) {
 					findings.push(makeFinding(parsed.value, req.source));
 					const ignored = parsed.ignoredKeys.length
-						? ` Ignored the unknown field${parsed.ignoredKeys.length > 1 ? "s" : ""} ${parsed.ignoredKeys.map((k) => JSON.stringify(k)).join(", ")}: watchdog_warn takes only summary, evidence, recommendedAction, importance, severity and category.`
+						? ` Ignored the unknown field${parsed.ignoredKeys.length > 1 ? "s" : ""} ` +
+							`${parsed.ignoredKeys.map((k) => JSON.stringify(k)).join(", ")}: ` +
+							`watchdog_warn takes only summary, evidence, recommendedAction, importance, severity ` +
+							`and category.`
 						: "";
 					result = { text: `Recorded.${ignored}`, isError: false };
 				} else {
@@ -251,7 +255,8 @@ function askCall(args: unknown, warned: boolean): { question: Question } | { err
 	if (warned)
 		return {
 			error:
-				"Not asked: this review already recorded a finding, which goes to the agent; a question is for when you cannot judge at all.",
+				"Not asked: this review already recorded a finding, which goes to the agent; " +
+				"a question is for when you cannot judge at all.",
 			malformed: false,
 		};
 	const parsed = parseAskArgs(args);

@@ -5,6 +5,8 @@
 export const SCOPE_MAX_PROMPTS = 8;
 export const SCOPE_MAX_CHARS = 2000;
 export const SCOPE_ENTRY = "watchdog-scope";
+/** The newest requests the reviewer's input always shows whole (its scope room holds two of the longest). */
+export const SCOPE_KEPT_WHOLE = 2;
 
 export interface Scope {
 	prompts: string[];
@@ -13,8 +15,13 @@ export interface Scope {
 export const EMPTY_SCOPE: Scope = { prompts: [] };
 
 /** Openings that say the earlier requests no longer stand. */
-const SUPERSEDES =
-	/^\s*(actually[,:]?\s+(let'?s|instead|forget|scrap|don'?t)|instead[,:]?\s|scratch that|forget (that|it|all|everything|the previous|what i said)|never ?mind|change of plans?|new task|different task|stop (that|working on)|disregard|scrap that|start over)/i;
+const SUPERSEDES = new RegExp(
+	String.raw`^\s*(actually[,:]?\s+(let'?s|instead|forget|scrap|don'?t)|instead[,:]?\s` +
+		String.raw`|scratch that|forget (that|it|all|everything|the previous|what i said)` +
+		String.raw`|never ?mind|change of plans?|new task|different task|stop (that` +
+		String.raw`|working on)|disregard|scrap that|start over)`,
+	"i",
+);
 
 export function supersedes(prompt: string): boolean {
 	return SUPERSEDES.test(prompt);

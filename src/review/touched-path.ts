@@ -35,7 +35,10 @@ export function placeTouched(input: unknown, cwd: string, realRoot: string, gitD
 	return { kind: "inside", path: parts.join("/") };
 }
 
-/** The real path a write to `abs` changes: links followed; for a file not there yet, its nearest existing folder's real path. */
+/**
+ * The real path a write to `abs` changes: links followed; for a file not there yet, its nearest existing
+ * folder's real path.
+ */
 function realTarget(abs: string): string | undefined {
 	try {
 		return realpathSync(abs);

@@ -25,7 +25,7 @@ interface AssistantLike {
 
 /** What the error ending a run means for rotation; undefined when the run did not end on a limit of any kind. */
 export function limitOf(last: AssistantLike | undefined): LimitVerdict | undefined {
-	if (!last || last.stopReason !== "error") return undefined;
+	if (last?.stopReason !== "error") return undefined;
 	const error = (last.errorMessage ?? "").trim();
 	if (!error) return undefined;
 	const wait = longRetryAfter(error);

@@ -94,7 +94,10 @@ export function rotationBlocked(
 	if (policy === "handsoff") return "policy handsoff: the watchdog flags, and never rotates";
 	if (policy === "off") return "policy off";
 	if (memory.lastRotationAt !== undefined && now - memory.lastRotationAt < settings.cooldownMs) {
-		return `in cooldown: the last rotation was ${ago(now - memory.lastRotationAt)} ago (rotate.cooldownMs ${settings.cooldownMs})`;
+		return (
+			`in cooldown: the last rotation was ${ago(now - memory.lastRotationAt)} ago (rotate.cooldownMs ` +
+			`${settings.cooldownMs})`
+		);
 	}
 	if (!settings.models.length) return "rotate.models is empty";
 	if (continuationBlocked) return `the session could not continue: ${continuationBlocked}`;
@@ -117,17 +120,22 @@ export function resumeNote(input: { from: string; to: string; why: string; error
 			]
 		: ["The user's request is in the conversation above."];
 	return [
-		`The watchdog switched this session's model from ${input.from} to ${input.to}: the last request to ${input.from} failed on ${input.why}. The provider said:`,
+		`The watchdog switched this session's model from ${input.from} to ${input.to}: ` +
+			`the last request to ${input.from} failed on ${input.why}. The provider said:`,
 		quoteLines(clip(oneLine(input.error), ERROR_CHARS)),
 		...task,
-		"The conversation and every tool result so far are intact. Carry on from where the work stopped; do not start over or redo steps that already succeeded.",
+		"The conversation and every tool result so far are intact. Carry on from where " +
+			"the work stopped; do not start over or redo steps that already succeeded.",
 	].join("\n");
 }
 
 /** The user's notice after a switch. */
 export function rotatedNotice(from: string, to: string, why: string, error: string, skipped: readonly Skip[]): string {
 	const passed = skipped.length ? ` Passed over: ${skipsText(skipped)}.` : "";
-	return `Watchdog: ${from} stopped on ${why} (${clip(oneLine(error), 160)}). Switched this session to ${to} and continued.${passed}`;
+	return (
+		`Watchdog: ${from} stopped on ${why} (${clip(oneLine(error), 160)}). Switched ` +
+		`this session to ${to} and continued.${passed}`
+	);
 }
 
 /** The user's notice when nothing switched. */

@@ -178,7 +178,8 @@ export class Rotation {
 		const cooling = this.memory.lastRotationAt !== undefined && now - this.memory.lastRotationAt < settings.cooldownMs;
 		if (cooling)
 			lines.push(
-				`cooldown: the last rotation was ${ago(now - (this.memory.lastRotationAt ?? now))} ago; none before ${ago(settings.cooldownMs - (now - (this.memory.lastRotationAt ?? now)))} from now`,
+				`cooldown: the last rotation was ${ago(now - (this.memory.lastRotationAt ?? now))} ` +
+					`ago; none before ${ago(settings.cooldownMs - (now - (this.memory.lastRotationAt ?? now)))} from now`,
 			);
 		const recent = this.recent().slice(0, 3);
 		if (!recent.length) lines.push("no rotation this session");
@@ -190,7 +191,11 @@ export class Rotation {
 	brief(settings: RotateSettings): string | undefined {
 		const last = this.recent()[0];
 		if (!settings.enabled && !last) return undefined;
-		return `Rotation: ${settings.enabled ? `on, ${settings.models.length} model(s)` : "off"}${last ? `; last ${recordLine(last)}` : "; none this session"}`;
+		return (
+			`Rotation: ` +
+			`${settings.enabled ? `on, ${settings.models.length} model(s)` : "off"}` +
+			`${last ? `; last ${recordLine(last)}` : "; none this session"}`
+		);
 	}
 }
 

@@ -66,14 +66,20 @@ function firstMatch(
 ): { pattern: string; invalid?: string } | undefined {
 	for (const pattern of patterns) {
 		let glob = globs.get(pattern);
-		if (!glob) globs.set(pattern, (glob = compileStarGlob(pattern)));
+		if (!glob) {
+			glob = compileStarGlob(pattern);
+			globs.set(pattern, glob);
+		}
 		if (!glob.ok) return { pattern, invalid: glob.error };
 		if (names.some((n) => glob.matches(n))) return { pattern };
 	}
 	return undefined;
 }
 
-/** Judges one target against its role's rule; undefined when the role has none. `globs`: compiled patterns, shared by a launch's targets. */
+/**
+ * Judges one target against its role's rule; undefined when the role has none. `globs`: compiled patterns,
+ * shared by a launch's targets.
+ */
 export function judgeTarget(
 	rules: LaunchRules,
 	target: LaunchTarget,
@@ -105,7 +111,10 @@ export function judgeTarget(
 			return broken(`${at}.allow ${JSON.stringify(allowed.pattern)} (unusable: ${allowed.invalid})`);
 		if (!allowed)
 			return broken(
-				`${at}.allow (${rule.allow.length ? `none of ${rule.allow.map((p) => JSON.stringify(p)).join(", ")} matches` : "empty: nothing is allowed"})`,
+				`${at}.allow (` +
+					(rule.allow.length
+						? `none of ${rule.allow.map((p) => JSON.stringify(p)).join(", ")} matches)`
+						: "empty: nothing is allowed)"),
 			);
 		return { ...base, decision: "allowed", rule: `${at}.allow ${JSON.stringify(allowed.pattern)}` };
 	}
@@ -127,14 +136,19 @@ export function ruleCount(rules: LaunchRules): number {
 
 /** One broken rule in words: `worker on faux/m:high breaks rules.roleModels.worker.deny "faux/*"`. Note: … */
 export function decisionLine(d: RuleDecision): string {
-	return `${d.label === d.role ? d.role : `${d.label} (${d.role})`} on ${d.model} breaks ${d.rule}${d.note ? `. Note: ${d.note}` : ""}`;
+	return (
+		`${d.label === d.role ? d.role : `${d.label} (${d.role})`} on ${d.model} breaks ` +
+		`${d.rule}${d.note ? `. Note: ${d.note}` : ""}`
+	);
 }
 
 /** The tool error of a blocked launch. */
 export function blockedText(verdict: LaunchVerdict): string {
 	const lines = verdict.broken.map((d) => `- ${decisionLine(d)}`);
 	return [
-		`Not launched: a launch rule blocks ${verdict.broken.length === 1 ? "this child" : `${verdict.broken.length} of these children`} (rules.action is block), so nothing was started.`,
+		`Not launched: a launch rule blocks ` +
+			`${verdict.broken.length === 1 ? "this child" : `${verdict.broken.length} of these children`} ` +
+			`(rules.action is block), so nothing was started.`,
 		...lines,
 		"Launch on a model the rule allows, or ask the user to change the rule.",
 	].join("\n");
@@ -145,9 +159,7 @@ export function blockedText(verdict: LaunchVerdict): string {
  * the children it covers named together. High importance: a warning the model never sees
  * would be no warning.
  */
-export function warnFindings(
-	broken: readonly RuleDecision[],
-): Array<{
+export function warnFindings(broken: readonly RuleDecision[]): Array<{
 	summary: string;
 	evidence: string;
 	recommendedAction: string;
@@ -163,8 +175,12 @@ export function warnFindings(
 		const who = group.map((g) => g.label).join(", ");
 		return {
 			summary: `Launch rule broken: ${d.role} on ${d.model} (${d.rule})`,
-			evidence: `${who} started on ${d.model}; ${d.rule}.${d.note ? ` Note: ${sentence(d.note)}` : ""} rules.action is warn, so the launch went on.`,
-			recommendedAction: `Weigh ${group.length === 1 ? "this child's" : "these children's"} results with that in mind; launch ${d.role} on a model the rule allows next time, or ask the user.`,
+			evidence:
+				`${who} started on ${d.model}; ${d.rule}.${d.note ? ` Note: ${sentence(d.note)}` : ""} ` +
+				`rules.action is warn, so the launch went on.`,
+			recommendedAction:
+				`Weigh ${group.length === 1 ? "this child's" : "these children's"} results with ` +
+				`that in mind; launch ${d.role} on a model the rule allows next time, or ask the user.`,
 			importance: "high" as const,
 			severity: "concern" as const,
 			category: "missed-constraint" as const,

@@ -38,7 +38,10 @@ export class LaunchRuleWatch {
 	/** The short status's line: the count, the action, and the last decision without its rule. */
 	brief(rules: LaunchRules): string {
 		const n = ruleCount(rules);
-		return `Launch rules: ${n ? `${count(rules)}, ${rules.action}` : "none"}${this.last ? ` · last: ${this.lastText(false)}` : ""}`;
+		return (
+			`Launch rules: ${n ? `${count(rules)}, ${rules.action}` : "none"}` +
+			`${this.last ? ` · last: ${this.lastText(false)}` : ""}`
+		);
 	}
 
 	private lastText(withRule = true): string {

@@ -76,7 +76,8 @@ export async function main(
 	if (reports.length) return 0;
 	if (!found.files.length && !skipped.length)
 		err(
-			`pi-watchdog scan: no session files found${found.where}${found.older ? " modified since the --since time" : ""}\n`,
+			`pi-watchdog scan: no session files found${found.where}` +
+				`${found.older ? " modified since the --since time" : ""}\n`,
 		);
 	return 2;
 }
@@ -91,7 +92,10 @@ function parseArgs(rest: string[], now: number): Args | string {
 			const value = arg === "--since" ? rest[++i] : arg.slice("--since=".length);
 			const since = value === undefined ? undefined : parseSince(value, now);
 			if (since === undefined)
-				return `--since needs an age like 7d, 12h or 2w, or a date YYYY-MM-DD${value === undefined ? "" : ` (got "${value}")`}`;
+				return (
+					`--since needs an age like 7d, 12h or 2w, or a date YYYY-MM-DD` +
+					`${value === undefined ? "" : ` (got "${value}")`}`
+				);
 			args.since = since;
 		} else if (arg.startsWith("-") && arg !== "-") return `unknown option ${arg}`;
 		else args.paths.push(arg);

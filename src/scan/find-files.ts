@@ -44,7 +44,9 @@ export function findSessionFiles(paths: string[], options: FindOptions = {}): Fo
 		} catch (error) {
 			found.skipped.push({
 				path,
-				reason: `cannot read the file (${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message})`,
+				reason:
+					`cannot read the file (` +
+					`${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message})`,
 			});
 			continue;
 		}

@@ -6,7 +6,8 @@ export type SessionFormat = "pi" | "pi-subagents" | "claude-code" | "claude-expo
 export const DETECT_LINES = 5;
 
 export const UNKNOWN_FORMAT =
-	"not a recognised session format (expected a Pi session file, a pi-subagents transcript, Claude Code JSONL or a Claude Code Markdown export)";
+	"not a recognised session format (expected a Pi session file, a pi-subagents " +
+	"transcript, Claude Code JSONL or a Claude Code Markdown export)";
 
 const CLAUDE_TYPES = new Set([
 	"user",

@@ -25,7 +25,7 @@ export function piParser(stats: ScanStats): SessionParser {
 			const entry = text.includes('"role":"toolResult"')
 				? parseToolResultLine(text, stats, false, (e) => asObject(e.message)?.role === "toolResult")
 				: parseJsonLine(text, stats);
-			if (!entry || entry.type !== "message") return;
+			if (entry?.type !== "message") return;
 			const message = asObject(entry.message);
 			if (!message) return;
 			if (message.role === "user") {
@@ -64,7 +64,7 @@ export function piSubagentsParser(stats: ScanStats): SessionParser {
 				peekField(text, '"role":"') === "toolResult"
 					? parseToolResultLine(text, stats, true, isSubagentsToolResult)
 					: parseJsonLine(text, stats);
-			if (!record || record.recordType !== "message") return;
+			if (record?.recordType !== "message") return;
 			const message = asObject(record.message);
 			if (record.sourceEventType === "initial_prompt") {
 				const prompt = visibleText(message?.content) || (typeof record.text === "string" ? record.text : "");

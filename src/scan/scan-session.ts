@@ -27,7 +27,10 @@ export interface ScanReport {
 	loop: { flagged: boolean; signals: ScanSignal[] };
 	/** The claims checker: flagged when the log contradicts a claim of a closing message. */
 	claims: ClaimsReport;
-	/** The unfinished-stop detector: flagged when a segment ended in an unfinished stop (sign-offs are listed, not flagged). */
+	/**
+	 * The unfinished-stop detector: flagged when a segment ended in an unfinished stop (sign-offs are listed,
+	 * not flagged).
+	 */
 	idle: IdleReport;
 	/** Lines of the file that could not be read as JSON and were skipped. */
 	skippedLines: number;
@@ -97,13 +100,18 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 	};
 }
 
-/** Whether a signal makes the session a loop: exact repetition always, a weak signal only when nothing landed after it. */
+/**
+ * Whether a signal makes the session a loop: exact repetition always, a weak signal only when nothing landed
+ * after it.
+ */
 export function countsAsLoop(signal: ScanSignal): boolean {
 	return !WEAK_SIGNALS.has(signal.kind) || signal.resolvedAt === undefined;
 }
 
 export function reportText(report: ScanReport): string {
-	const head = `${report.file}\n  format: ${report.format}, ${report.calls} tool calls${report.skippedLines ? `, ${report.skippedLines} unreadable line(s) skipped` : ""}`;
+	const head =
+		`${report.file}\n  format: ${report.format}, ${report.calls} tool calls` +
+		`${report.skippedLines ? `, ${report.skippedLines} unreadable line(s) skipped` : ""}`;
 	return [head, ...loopLines(report), ...claimLines(report), ...idleLines(report)].join("\n");
 }
 
@@ -111,7 +119,9 @@ function loopLines(report: ScanReport): string[] {
 	if (!report.loop.signals.length) return ["  loops: none found"];
 	const lines = report.loop.signals.map(
 		(s) =>
-			`    ${s.kind.padEnd(8)} calls ${s.from}–${s.to}: ${s.summary}${s.resolvedAt !== undefined ? ` (then call ${s.resolvedAt} landed something)` : ""}\n${" ".repeat(13)}${s.evidence}`,
+			`    ${s.kind.padEnd(8)} calls ${s.from}–${s.to}: ${s.summary}` +
+			`${s.resolvedAt !== undefined ? ` (then call ${s.resolvedAt} landed something)` : ""}` +
+			`\n${" ".repeat(13)}${s.evidence}`,
 	);
 	const verdict = report.loop.flagged
 		? `loops: ${report.loop.signals.length} signal(s)`
@@ -126,7 +136,8 @@ function claimLines(report: ScanReport): string[] {
 	const verdict = contradicted ? `claims: ${contradicted} contradicted by the log` : "claims: none contradicted";
 	const lines = signals.map(
 		(s) =>
-			`    ${s.verdict === "contradicted" ? "FALSE   " : "unbacked"} calls ${s.from}–${s.to}: "${s.claim}": ${s.evidence}`,
+			`    ${s.verdict === "contradicted" ? "FALSE   " : "unbacked"} ` +
+			`calls ${s.from}–${s.to}: "${s.claim}": ${s.evidence}`,
 	);
 	return [
 		`  ${verdict}${signals.length > contradicted ? `, ${signals.length - contradicted} not backed` : ""}`,

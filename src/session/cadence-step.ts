@@ -2,8 +2,7 @@
 // finds goes to the sink (steered in after the current tool).
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Finding } from "../findings/index.ts";
-import { REVIEW_ENTRY } from "../review/index.ts";
-import { historyOfReview, modelReview, type ReviewDeps } from "./review-steps.ts";
+import { closeReview, keepReview, modelReview, type ReviewDeps } from "./review-steps.ts";
 
 export interface CadenceDeps extends ReviewDeps {
 	/** The sink, during a run. */
@@ -22,13 +21,9 @@ export async function cadenceReview(deps: CadenceDeps, ctx: ExtensionContext, ca
 		// Cancelled by the boundary (which reviews the whole run) or by new input: nothing to record.
 		if (result.outcome.status === "cancelled" || cancel.aborted) return;
 		deps.deliver(ctx, result.outcome.findings);
-		const record = deps.review.record(ctx, result, "cadence", result.outcome.findings, { count: 0, stalemate: false });
-		deps.record(ctx, historyOfReview(record));
-		try {
-			deps.persist(REVIEW_ENTRY, record);
-		} catch {
-			// the session moved on (reload, new session)
-		}
+		const reviewed = { result, findings: result.outcome.findings, cancelled: false };
+		const delivered = { sent: [], shown: [], stalemateCount: 0, stalemate: false };
+		keepReview(deps.persist, closeReview(deps, ctx, reviewed, "cadence", delivered));
 	} finally {
 		cancel.removeEventListener("abort", stop);
 	}

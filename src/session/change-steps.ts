@@ -48,9 +48,15 @@ export function pendingStage(deps: PendingDeps): SettleStage {
 		name: "pending",
 		settle(run) {
 			const verdict = run.gate;
-			if (!verdict) return void (run.done = true);
+			if (!verdict) {
+				run.done = true;
+				return;
+			}
 			const edited = verdict.changed || deps.hasPending();
-			if (!edited && !(run.clarify && run.activityDue)) return void (run.done = true);
+			if (!edited && !(run.clarify && run.activityDue)) {
+				run.done = true;
+				return;
+			}
 			if (!edited) deps.activityReviewStarted();
 			run.changes = { trigger: edited ? "boundary" : "activity", paths: verdict.paths, via: verdict.via };
 			const progress = showReviewing(run.ctx);

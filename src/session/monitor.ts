@@ -129,5 +129,6 @@ export interface SettleStage {
 	/** This stage's findings for the sink, awaited after every stage settled (a nudge model may still be writing). */
 	collect?(run: SettleRun): Finding[] | Promise<Finding[]>;
 	/** What the sink delivered (nothing sent when it was not called); entries to add after the delivery's. */
+	// biome-ignore lint/suspicious/noConfusingVoidType: most stages add nothing and return nothing
 	delivered?(run: SettleRun, delivered: Delivered): SessionBoundaryDraft[] | void;
 }

@@ -4,9 +4,8 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Finding } from "../findings/index.ts";
 import { showReviewing } from "../host/index.ts";
-import { REVIEW_ENTRY } from "../review/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
-import { closeReview, lspAndReview, type ReviewDeps } from "./review-steps.ts";
+import { closeReview, keepReview, lspAndReview, type ReviewDeps } from "./review-steps.ts";
 
 export interface ReviewNowDeps extends ReviewDeps {
 	settings(ctx: ExtensionContext): ResolvedSettings;
@@ -33,7 +32,7 @@ export async function reviewNow(
 		const sent = plan?.toModel ?? [];
 		const shown = plan?.toUser ?? [];
 		const record = closeReview(deps, ctx, reviewed, "command", { sent, shown, stalemateCount: 0, stalemate: false });
-		deps.persist(REVIEW_ENTRY, record);
+		keepReview(deps.persist, record);
 		const paths = reviewed.result.paths;
 		if (reviewed.cancelled) return { text: "The review was cancelled; the changes stay pending.", level: "warning" };
 		if (record.status === "failed") {

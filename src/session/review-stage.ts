@@ -3,9 +3,8 @@
 // stalemate count, its question), then records the review once it knows what was delivered.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Question } from "../findings/index.ts";
-import { REVIEW_ENTRY } from "../review/index.ts";
 import type { SettleRun, SettleStage } from "./monitor.ts";
-import { closeReview, type LspAndReview, lspCheck, modelReview, type ReviewDeps } from "./review-steps.ts";
+import { closeReview, type LspAndReview, lspCheck, modelReview, type ReviewDeps, reviewEntry } from "./review-steps.ts";
 
 const NOT_GIT =
 	"(Not a git repository: these are the paths of successful edit and write calls; bash changes are not seen.)";
@@ -65,7 +64,7 @@ export function reviewStage(deps: ReviewDeps, clarify: ClarifyDeps): SettleStage
 			const record = closeReview(deps, run.ctx, reviewed, run.changes.trigger, delivered);
 			// A completed review saw the activity tail: it no longer counts as new (a question consumes it too).
 			if (run.clarify && record.status !== "failed" && record.status !== "cancelled") clarify.reviewed();
-			return [{ type: "custom", customType: REVIEW_ENTRY, data: record }];
+			return [reviewEntry(record)];
 		},
 	};
 }

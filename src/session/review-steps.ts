@@ -2,10 +2,10 @@
 // the user's `review` command (review-now.ts) or the cadence started it: the LSP pre-pass then
 // the model review over this run's paths and the pending ones; and afterwards, the record, its
 // history line and the footer's word on it. Delivery in between differs, so it stays with the callers.
-import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
 import type { Finding } from "../findings/index.ts";
 import type { ProjectTrust } from "../host/index.ts";
-import type { ModelReview, ReviewRecord, ReviewResult } from "../review/index.ts";
+import { type ModelReview, REVIEW_ENTRY, type ReviewRecord, type ReviewResult } from "../review/index.ts";
 import type { WatchdogSettings } from "../settings/index.ts";
 import type { Delivered, HistoryLine } from "./monitor.ts";
 import { outcomeLabel } from "./outcome-label.ts";
@@ -52,7 +52,11 @@ export async function lspCheck(
 	const on = settings.lsp.enabled ? lsp : undefined;
 	const checked = on ? await on.check(all, settings.lsp, lspTrusted(deps.trust(), on.root)) : undefined;
 	settleMark("lsp");
-	return { ...(checked?.signal ? { signal: checked.signal } : {}), findings: checked?.findings ?? [] };
+	// No result is said in one line, so the reviewer can tell "nothing found" from "not run".
+	const why = !settings.lsp.enabled
+		? "off (lsp.enabled is false)"
+		: `not run: ${checked?.skipped ?? "not available here"}`;
+	return { signal: checked?.signal ?? `LSP pre-pass: ${why}.`, findings: checked?.findings ?? [] };
 }
 
 /** The model review, with the LSP's signal first, then the loops', then the request's. */
@@ -90,10 +94,26 @@ export function closeReview(
 	const stalemate = { count: delivered.stalemateCount, stalemate: delivered.stalemate };
 	const record = deps.review.record(ctx, reviewed.result, trigger, reviewed.findings, stalemate);
 	deps.record(ctx, historyOfReview(record));
+	// A cadence review runs mid-run: the footer keeps the last boundary review's word until the run ends.
+	if (trigger === "cadence") return record;
 	const asked = delivered.question?.delivered;
 	const { sent, shown } = delivered;
 	deps.outcome(outcomeLabel({ status: record.status, failureKind: record.failure?.kind, sent, shown, asked }));
 	return record;
+}
+
+/** A review's record as a session entry: the boundary returns it with its delivery, the others keep it at once. */
+export function reviewEntry(record: ReviewRecord): SessionBoundaryDraft {
+	return { type: "custom", customType: REVIEW_ENTRY, data: record };
+}
+
+/** Keeps a review's record outside the settle boundary (the `review` command, a cadence review). */
+export function keepReview(persist: (type: string, data: unknown) => void, record: ReviewRecord): void {
+	try {
+		persist(REVIEW_ENTRY, record);
+	} catch {
+		// the session moved on (reload, new session): the history line has it
+	}
 }
 
 /** The history line of one review. */

@@ -207,7 +207,10 @@ export class WatchdogSession extends SessionCore {
 
 	/** A turn ended: with clarification on, its subagent calls and results join the activity tail; off, none is kept. */
 	turnEnd(ctx: Ctx, turn: TurnLike & { outcome?: string }): void {
-		if (!this.clarifying(ctx)) return this.activity.clear();
+		if (!this.clarifying(ctx)) {
+			this.activity.clear();
+			return;
+		}
 		if (turn.outcome === "completed") this.activity.turnEnd(turn);
 	}
 

@@ -59,7 +59,10 @@ export interface ConfigurePlan {
 	label: string;
 }
 
-/** Checks a request and works out its changes without saving anything. Throws on bad input (an unknown model: `UnknownModelError`). */
+/**
+ * Checks a request and works out its changes without saving anything. Throws on bad input (an unknown model:
+ * `UnknownModelError`).
+ */
 export async function planConfigure(env: ConfigureEnv, req: ConfigureRequest): Promise<ConfigurePlan> {
 	const { prefix, enabledKey, label } = targetPrefix(req.target);
 	if (req.model === undefined && req.thinking === undefined && req.enabled === undefined) {
@@ -186,7 +189,8 @@ function shadowNotes(resolved: ResolvedSettings, keys: string[], scope: Configur
 		const source = resolved.sources[key];
 		if (source && order.indexOf(source) > order.indexOf(scope)) {
 			notes.push(
-				`Note: ${source} ${source === "session" ? "overrides" : "settings"} set ${key} = ${JSON.stringify(getPath(resolved.settings, key))}, which still takes precedence here.`,
+				`Note: ${source} ${source === "session" ? "overrides" : "settings"} set ${key} ` +
+					`= ${JSON.stringify(getPath(resolved.settings, key))}, which still takes precedence here.`,
 			);
 		}
 	}

@@ -66,7 +66,9 @@ export function parseJson(raw: string): { ok: true; value: unknown } | { ok: fal
 		const { line, column } = lineColumn(text, first.offset);
 		return {
 			ok: false,
-			error: `invalid JSON at line ${line}, column ${column}: ${describeCode(printParseErrorCode(first.error))} (${reason})`,
+			error:
+				`invalid JSON at line ${line}, column ${column}: ` +
+				`${describeCode(printParseErrorCode(first.error))} (${reason})`,
 		};
 	}
 }

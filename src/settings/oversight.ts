@@ -163,11 +163,14 @@ function reviewerReasons(
 		const wasFamily = was.provider && was.id ? modelFamily({ provider: was.provider, id: was.id }) === family : false;
 		if (nowRef === ownRef && !wasOwn) {
 			reasons.push(
-				`${label} reviewer would be the session's own model (${ownRef})${now.kind === "inherit" ? ', through "inherit"' : ""}: it would review its own work`,
+				`${label} reviewer would be the session's own model (${ownRef})` +
+					`${now.kind === "inherit" ? ', through "inherit"' : ""}: ` +
+					`it would review its own work`,
 			);
 		} else if (nowRef !== ownRef && modelFamily({ provider: now.provider, id: now.id }) === family && !wasFamily) {
 			reasons.push(
-				`${label} reviewer ${nowRef} is of the same family (${family}) as the session's model ${ownRef}, so it is no independent view`,
+				`${label} reviewer ${nowRef} is of the same family (${family}) as the session's ` +
+					`model ${ownRef}, so it is no independent view`,
 			);
 		}
 	}

@@ -18,7 +18,8 @@ type ObjectMaker = typeof z.strictObject;
 // A bare id (pi-subagents' form, `claude-opus-4-8[:high]`) is resolved against Pi's models when the session reads it.
 const modelRefField = z.string().refine((v) => v === "inherit" || parseModelRef(v).ok || isBareModelId(v), {
 	error:
-		'must be "inherit", a model reference provider/id[:thinking] (e.g. anthropic/claude-opus-4-8:high), or a bare model id',
+		'must be "inherit", a model reference provider/id[:thinking] (e.g. anthropic/claude-opus-4-8:high), ' +
+		"or a bare model id",
 });
 const THINKING_RULE = `must be one of ${THINKING_LEVELS.join(", ")} or inherit (false: off)`;
 // `false` is pi-subagents' spelling of off.

@@ -67,7 +67,10 @@ export class SettingsStore {
 		return this.projectFile(cwd).path;
 	}
 
-	/** The project's settings file for a working folder (its own, or the nearest up to the repository's top); found once. */
+	/**
+	 * The project's settings file for a working folder (its own, or the nearest up to the repository's top);
+	 * found once.
+	 */
 	projectFile(cwd: string): ProjectSettingsFile {
 		let found = this.projectFiles.get(cwd);
 		if (!found) {
@@ -140,7 +143,8 @@ export class SettingsStore {
 	async write(scope: WriteScope, project: ProjectContext, mutate: WatchdogMutation): Promise<string> {
 		if (scope === "project" && !project.trusted) {
 			throw new Error(
-				"not saved: this project is not trusted, so its settings are neither read nor written; use scope user or session",
+				"not saved: this project is not trusted, so its settings are neither read nor " +
+					"written; use scope user or session",
 			);
 		}
 		const root = scope === "user" ? userRoot(this.location.agentDir()) : this.projectFile(project.cwd).root;

@@ -38,7 +38,9 @@ export function formatBrief(input: BriefInput): string {
 	const { errors } = input.resolved;
 	if (errors.length)
 		out.push(
-			`Settings errors (${errors.length}): ${fit(`${errors[0].origin}: ${errors[0].message}`, WIDTH - 20)}${errors.length > 1 ? " (+ more: status --all)" : ""}`,
+			`Settings errors (${errors.length}): ` +
+				`${fit(`${errors[0].origin}: ${errors[0].message}`, WIDTH - 20)}` +
+				`${errors.length > 1 ? " (+ more: status --all)" : ""}`,
 		);
 	out.push(`Pending: ${input.pending}`, `Last review: ${input.lastReview}`);
 	if (!input.findings.length)

@@ -25,12 +25,15 @@ export function formatStatus(input: StatusInput): string {
 	const out: string[] = [];
 	out.push(`Watchdog: ${onOff(resolved)}`);
 	out.push(
-		`Reviewer model: ${describeChoice(input.reviewer)}  [main.model from ${resolved.sources["main.model"]}, main.thinking from ${resolved.sources["main.thinking"]}]`,
+		`Reviewer model: ${describeChoice(input.reviewer)}  [main.model from ${resolved.sources["main.model"]}, ` +
+			`main.thinking from ${resolved.sources["main.thinking"]}]`,
 	);
 	const exists = (present: boolean | undefined) => (present === false ? " (no such file)" : "");
 	// An untrusted project's file is never looked at, not even to say whether it exists.
 	out.push(
-		`Settings: user ${input.files.user}${exists(input.files.userExists)}; project ${input.files.project}${input.files.projectTrusted ? exists(input.files.projectExists) : " (project not trusted: not read)"}`,
+		`Settings: user ${input.files.user}${exists(input.files.userExists)}; project ` +
+			`${input.files.project}` +
+			`${input.files.projectTrusted ? exists(input.files.projectExists) : " (project not trusted: not read)"}`,
 	);
 	pushProblems(out, "Config errors", resolved.errors);
 	if (resolved.errors.length) out.push("  (a source with errors contributes no values until it is fixed)");
@@ -97,9 +100,16 @@ function wrap(text: string, width: number, indent: string): string[] {
 
 export function onOff(resolved: ResolvedSettings): string {
 	if (resolved.errors.length > 0)
-		return `off for this session: the settings have ${resolved.errors.length} error${resolved.errors.length > 1 ? "s" : ""} (listed below)`;
+		return (
+			`off for this session: the settings have ${resolved.errors.length} ` +
+			`error${resolved.errors.length > 1 ? "s" : ""} ` +
+			`(listed below)`
+		);
 	if (resolved.settings.enabled && resolved.settings.main.enabled === false)
-		return `on for child agents only (main.enabled = false from ${resolved.sources["main.enabled"]}: this session's own work is not reviewed)`;
+		return (
+			`on for child agents only (main.enabled = false from ${resolved.sources["main.enabled"]}: ` +
+			`this session's own work is not reviewed)`
+		);
 	return resolved.settings.enabled
 		? `on (enabled from ${resolved.sources.enabled})`
 		: `off (enabled = false from ${resolved.sources.enabled}; ${howToTurnOn(resolved)})`;
@@ -148,7 +158,8 @@ export function baselineSections(s: WatchdogSettings): StatusSection[] {
 		{
 			title: "Evidence",
 			lines: [
-				`policy: ${s.idle.policy}; nudges: main ${s.idle.main ? "on" : "off"}, children ${s.idle.children ? "on" : "off"}; no settle checked yet`,
+				`policy: ${s.idle.policy}; nudges: main ${s.idle.main ? "on" : "off"}, children ` +
+					`${s.idle.children ? "on" : "off"}; no settle checked yet`,
 			],
 		},
 		{ title: "Cadence", lines: [`main: ${every(s.cadence.everyNTools)}`] },
@@ -169,7 +180,8 @@ export function baselineSections(s: WatchdogSettings): StatusSection[] {
 			title: "Children",
 			lines: [
 				s.children.enabled
-					? `child watchdogs on (model ${s.children.model}, thinking ${s.children.thinking}, cadence ${every(s.children.cadence.everyNTools)})`
+					? `child watchdogs on (model ${s.children.model}, thinking ${s.children.thinking}, ` +
+						`cadence ${every(s.children.cadence.everyNTools)})`
 					: "child watchdogs off",
 				...overrides.map(([role, o]) => `${role}: ${JSON.stringify(o)}`),
 				"no child findings this session",
@@ -178,7 +190,9 @@ export function baselineSections(s: WatchdogSettings): StatusSection[] {
 		{
 			title: "Launch rules",
 			lines: [
-				`${roles.length} role${roles.length === 1 ? "" : "s"} with rules (action ${s.rules.action})${roles.length ? `: ${roles.join(", ")}` : ""}`,
+				`${roles.length} role${roles.length === 1 ? "" : "s"} with rules ` +
+					`(action ${s.rules.action})` +
+					`${roles.length ? `: ${roles.join(", ")}` : ""}`,
 			],
 		},
 	];

@@ -12,7 +12,7 @@ export {
 	RESULT_CHARS,
 	resultText,
 } from "./call-record.ts";
-export { type CallKind, type SessionEvent, type ToolCallRecord } from "./tool-call.ts";
+export type { CallKind, SessionEvent, ToolCallRecord } from "./tool-call.ts";
 export { CallPairer, newStats, type ScanStats } from "./pairing.ts";
 export { assistantContent, CLAUDE_TOOL_BLOCK, PI_TOOL_BLOCK, piMessage, type ToolBlockShape } from "./pi-messages.ts";
 export { BranchReader, eventsFromBranch } from "./branch.ts";

@@ -42,7 +42,8 @@ export function assistantContent(
 		else if (b.type === shape.type) {
 			calls++;
 			pairer.call(b.id, b.name, b[shape.args]);
-		} else if (b.type === "thinking" || b.type === "redacted_thinking") thinking = true; // hidden reasoning: never its text
+			// hidden reasoning: never its text
+		} else if (b.type === "thinking" || b.type === "redacted_thinking") thinking = true;
 	}
 	if (text || calls === 0)
 		out.push({
@@ -53,7 +54,10 @@ export function assistantContent(
 		});
 }
 
-/** The assistant and tool-result parts of one Pi message (user messages are the caller's: not every one is a prompt). */
+/**
+ * The assistant and tool-result parts of one Pi message (user messages are the caller's: not every one is a
+ * prompt).
+ */
 export function piMessage(message: Record<string, unknown>, pairer: CallPairer, out: SessionEvent[]): void {
 	if (message.role === "assistant") {
 		pairer.newTurn();

@@ -4,6 +4,6 @@
 export { whenAborted } from "./abort.ts";
 export { isPlainObject } from "./json.ts";
 export { fileToken, isInside, readFileInRoot, type SafeRead, stripBom, userRoot } from "./safe-file.ts";
-export { type StatusSection } from "./status-section.ts";
-export { capText, clip, clipCounting, contentText, oneLine, quoteLines } from "./text.ts";
+export type { StatusSection } from "./status-section.ts";
+export { capText, clip, clipCounting, contentText, headAndTail, oneLine, quoteLines, thousands } from "./text.ts";
 export { compileStarGlob, MAX_STAR_GLOB_CHARS, MAX_STAR_GLOB_SUBJECT, type StarGlob } from "./star-glob.ts";

@@ -5,7 +5,7 @@
 // everything minimatch would otherwise read as syntax (classes, braces, extglobs, `!`, `#`,
 // `\`) is escaped to stand for itself, and `/` is swapped for a character minimatch does
 // not treat as a separator, so `*` crosses it.
-import { escape, Minimatch, type MinimatchOptions } from "minimatch";
+import { escape as escapeGlob, Minimatch, type MinimatchOptions } from "minimatch";
 
 /** Longest pattern accepted: matching costs (pattern size × name size), so both are kept small. */
 export const MAX_STAR_GLOB_CHARS = 256;
@@ -32,7 +32,9 @@ export function compileStarGlob(pattern: string): StarGlob {
 	if (pattern.length > MAX_STAR_GLOB_CHARS)
 		return {
 			ok: false,
-			error: `the pattern ${JSON.stringify(`${pattern.slice(0, 40)}…`)} is ${pattern.length} characters long; at most ${MAX_STAR_GLOB_CHARS} are allowed`,
+			error:
+				`the pattern ${JSON.stringify(`${pattern.slice(0, 40)}…`)} is ${pattern.length} ` +
+				`characters long; at most ${MAX_STAR_GLOB_CHARS} are allowed`,
 		};
 	if (pattern.includes(SLASH_STANDIN))
 		return {
@@ -43,7 +45,7 @@ export function compileStarGlob(pattern: string): StarGlob {
 	const glob = pattern
 		.replace(/\*+/g, "*")
 		.split(/([*?])/)
-		.map((part) => (part === "*" || part === "?" ? part : escape(standIn(part))))
+		.map((part) => (part === "*" || part === "?" ? part : escapeGlob(standIn(part))))
 		.join("");
 	const compiled = new Minimatch(glob, OPTIONS);
 	return {

@@ -49,3 +49,29 @@ export function quoteLines(text: string): string {
 		.map((line) => `> ${line}`)
 		.join("\n");
 }
+
+/**
+ * At most `max` characters: the first `head` (by default up to half the room) and as much of
+ * the end as fits, with a line saying how many characters of the middle were left out. For
+ * a run or a command's output, whose end (the verdict, the last claim) matters as much as its start.
+ */
+export function headAndTail(text: string, max: number, head = Math.floor(max / 2)): string {
+	if (text.length <= max) return text;
+	const marker = (n: number) => `\n[… ${thousands(n)} characters left out …]\n`;
+	const room = Math.max(0, max - marker(text.length).length);
+	let keepHead = Math.max(0, Math.min(head, room));
+	// Cuts fall on line ends where one is near, so no line is shown in part.
+	const headEnd = text.lastIndexOf("\n", keepHead);
+	if (headEnd > keepHead / 2) keepHead = headEnd;
+	let tailStart = text.length - (room - keepHead);
+	const lineStart = text.indexOf("\n", tailStart - 1);
+	if (lineStart >= 0 && lineStart + 1 - tailStart < (room - keepHead) / 2) tailStart = lineStart + 1;
+	if (tailStart > text.length) tailStart = text.length;
+	const omitted = tailStart - keepHead;
+	return `${text.slice(0, keepHead)}${marker(omitted)}${text.slice(tailStart)}`.slice(0, max);
+}
+
+/** 12345 as "12,345" (toLocaleString builds a number formatter on every call: slow in a loop). */
+export function thousands(n: number): string {
+	return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}

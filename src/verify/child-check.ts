@@ -54,8 +54,11 @@ export function logOf(events: Iterable<SessionEvent>): ChildLog {
 	return { facts: log.facts, signals: checkClaims(log.facts, log.current()) };
 }
 
-const NEEDS_PERSON =
-	/api key|credential|\bauth|unauthori[sz]ed|forbidden|quota|usage limit|billing|not available to a background run|not known to Pi/i;
+const NEEDS_PERSON = new RegExp(
+	String.raw`api key|credential|\bauth|unauthori[sz]ed|forbidden|quota|usage limit` +
+		String.raw`|billing|not available to a background run|not known to Pi`,
+	"i",
+);
 const MAX_LOG_LINES = 80;
 
 export function calls(from: number, to: number): string {
@@ -70,7 +73,12 @@ function where(child: StoppedChild, range: string): string {
 function callLine(f: CallFact): string {
 	const what = f.command !== undefined ? `\`${clip(oneLine(f.command), 120)}\`` : (f.path ?? "");
 	const outcome = f.refused ? `refused (${f.refused})` : f.isError ? "error" : "ok";
-	return `#${f.index} ${f.name} ${what} → ${outcome}${f.exitCode !== undefined ? `, exit ${f.exitCode}` : ""}${f.failure ? `, "${f.failure}"` : ""}${f.wrote ? ", changed the file" : ""}`;
+	return (
+		`#${f.index} ${f.name} ${what} → ${outcome}` +
+		`${f.exitCode !== undefined ? `, exit ${f.exitCode}` : ""}` +
+		`${f.failure ? `, "${f.failure}"` : ""}` +
+		`${f.wrote ? ", changed the file" : ""}`
+	);
 }
 
 /** The check a claim's words name: its command in backticks, else the kind of check. */
@@ -92,22 +100,40 @@ export function instructionFor(signal: ClaimSignal, answer: string): string {
 	switch (signal.kind) {
 		case "check-passed":
 			if (signal.verdict === "contradicted")
-				return `Fix what made ${check} fail (${calls(signal.from, signal.to)} of your session), run ${check} again after the last edit, and report the real output and exit code.`;
-			return `Run ${check} after your last edit and report the real output and exit code; do not report a check as passing without having run it.`;
+				return (
+					`Fix what made ${check} fail (${calls(signal.from, signal.to)} of your session), ` +
+					`run ${check} again after the last edit, and report the real output and exit code.`
+				);
+			return (
+				`Run ${check} after your last edit and report the real output and exit code; ` +
+				`do not report a check as passing without having run it.`
+			);
 		case "files-changed":
 		case "checklist":
-			return "Make the changes your report names (the log shows no successful edit of them), then report only the files that really changed.";
+			return (
+				"Make the changes your report names (the log shows no successful edit of them), " +
+				"then report only the files that really changed."
+			);
 		case "committed":
 		case "pushed":
-			return `Run git ${signal.kind === "pushed" ? "push" : "commit"} and report its output: the log shows no successful one.`;
+			return (
+				`Run git ${signal.kind === "pushed" ? "push" : "commit"} and report its output: ` +
+				`the log shows no successful one.`
+			);
 		case "implemented":
 			return signal.evidence.startsWith("no edit")
 				? "Do the work: your session changed no file. Report only what you changed and checked."
 				: `Fix the failing check (${calls(signal.from, signal.to)}), run it again, and report its real result.`;
 		case "done":
-			return `Fix the failing check (${calls(signal.from, signal.to)}), run it again after the last edit, and report its real result.`;
+			return (
+				`Fix the failing check (${calls(signal.from, signal.to)}), run it again after ` +
+				`the last edit, and report its real result.`
+			);
 		case "pre-existing":
-			return "Show that these failures were there before your change (run the check on the original state), or fix them.";
+			return (
+				"Show that these failures were there before your change (run the check on the " +
+				"original state), or fix them."
+			);
 		default:
 			return `Back "${clip(signal.claim, 80)}" with a real run, or report plainly that it is not verified.`;
 	}
@@ -161,7 +187,9 @@ export function judgeChild(
 			evidence: `It ended ${child.status}${error ? `: ${error}` : ""} (${where(child, calls(0, facts.length - 1))}).`,
 			...(person
 				? {
-						who: `the user: ${error || "the child's model could not run"} (credentials, or another model for this agent${child.model ? ` instead of ${child.model}` : ""})`,
+						who:
+							`the user: ${error || "the child's model could not run"} (credentials, or another ` +
+							`model for this agent${child.model ? ` instead of ${child.model}` : ""})`,
 					}
 				: {
 						instruction:
@@ -179,7 +207,9 @@ export function judgeChild(
 			verdict: "unfinished",
 			checked: "a blocker left open",
 			claim: clip(child.answer.trim(), 120),
-			evidence: `Its watchdog left ${open.length} blocker(s) open${child.blockers.stalemate ? " (stalemate)" : ""}: "${first}" (${where(child, calls(0, facts.length - 1))}).`,
+			evidence:
+				`Its watchdog left ${open.length} blocker(s) open${child.blockers.stalemate ? " (stalemate)" : ""}: ` +
+				`"${first}" (${where(child, calls(0, facts.length - 1))}).`,
 			instruction: `Address the open blocker: ${first}.`,
 		};
 	}
@@ -235,7 +265,9 @@ export function judgeChild(
 			verdict: worst.verdict === "contradicted" ? "contradicted" : "unproven",
 			checked: `${log.signals.length} claim(s) against its tool log`,
 			claim: worst.claim,
-			evidence: `${worst.evidence[0]?.toUpperCase()}${worst.evidence.slice(1)} (${where(child, calls(worst.from, worst.to))})${more}.`,
+			evidence:
+				`${worst.evidence[0]?.toUpperCase()}${worst.evidence.slice(1)} (` +
+				`${where(child, calls(worst.from, worst.to))})${more}.`,
 			instruction: instructionFor(worst, child.answer),
 		};
 	}
@@ -251,7 +283,10 @@ export function judgeChild(
 		return {
 			...base,
 			verdict: "genuine",
-			checked: `${passed.check} \`${clip(passed.command ?? "", 60)}\` passed after the last edit (call ${passed.index})`,
+			checked:
+				`${passed.check} \`${clip(passed.command ?? "", 60)}\` passed after ` +
+				`the last ` +
+				`edit (call ${passed.index})`,
 		};
 	// Files changed and nothing checked them: whether the work is what it says is the model's call.
 	return {

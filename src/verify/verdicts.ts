@@ -31,7 +31,9 @@ export interface Verification {
 
 /** The `subagent` call that re-runs a child with the instruction added to its task. */
 export function rerunCall(check: ChildCheck): string {
-	const task = `${clip(oneLine(check.task), 300)}\n\n${check.instruction ?? "Finish the task and report what you really ran."}`;
+	const task =
+		`${clip(oneLine(check.task), 300)}\n\n` +
+		`${check.instruction ?? "Finish the task and report what you really ran."}`;
 	return `subagent(${JSON.stringify({ agent: check.agent, task, ...(check.background ? { async: true } : {}) })})`;
 }
 
@@ -51,7 +53,8 @@ export function childFinding(check: ChildCheck): Finding {
 		{
 			summary: `${check.label} (run ${check.runId}): ${WORDS[verdict]}: ${claim}`,
 			evidence: [
-				`Child ${check.label} (agent ${check.agent}, ${check.background ? "background" : "foreground"} run ${check.runId}) ended ${check.status}.`,
+				`Child ${check.label} (agent ${check.agent}, ${check.background ? "background" : "foreground"} ` +
+					`run ${check.runId}) ended ${check.status}.`,
 				...(check.claim ? [`Claim: "${clip(oneLine(check.claim), 200)}"`] : []),
 				`Evidence: ${check.evidence ?? "none recorded"}`,
 				...(check.written.length
@@ -80,11 +83,14 @@ export function assemble(
 	const findings = checks.filter((c) => c.verdict !== undefined && TO_MODEL.has(c.verdict)).map(childFinding);
 	const parts = checks.map(
 		(c) =>
-			`${c.label} ${c.verdict ?? "unverified"} (${c.checked}${c.verdict && TO_MODEL.has(c.verdict) ? "; told the agent" : ""})`,
+			`${c.label} ${c.verdict ?? "unverified"} (${c.checked}` +
+			`${c.verdict && TO_MODEL.has(c.verdict) ? "; told the agent" : ""})`,
 	);
 	for (const e of earlier) parts.push(`${e.label} ${e.verdict} (verified earlier, unchanged)`);
 	const n = checks.length + earlier.length;
-	const note = `Watchdog verified ${n} stopped child${n === 1 ? "" : "ren"} [${fingerprint.slice(0, 12)}]: ${parts.join("; ")}.`;
+	const note =
+		`Watchdog verified ${n} stopped child${n === 1 ? "" : "ren"} [${fingerprint.slice(0, 12)}]: ` +
+		`${parts.join("; ")}.`;
 	const verdicts = [
 		...checks.map((c) => `${c.label} ${c.verdict ?? "unverified"}`),
 		...earlier.map((e) => `${e.label} ${e.verdict}`),

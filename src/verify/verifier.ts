@@ -169,9 +169,11 @@ export class SubtreeVerifier {
 		return {
 			title: "Verification",
 			lines: [
-				`last: ${new Date(last.at).toISOString().slice(11, 19)}, ${last.children.length} child(ren) checked (seen through ${last.via}), fingerprint ${last.fingerprint.slice(0, 12)}`,
+				`last: ${new Date(last.at).toISOString().slice(11, 19)}, ${last.children.length} ` +
+					`child(ren) checked (seen through ${last.via}), fingerprint ${last.fingerprint.slice(0, 12)}`,
 				`verdicts: ${last.verdicts}`,
-				`${this.count} verification(s) this session, ${this.skipped} stop(s) seen again and not reviewed${last.model ? `; last model review ${last.model}, $${(last.cost ?? 0).toFixed(4)}` : ""}`,
+				`${this.count} verification(s) this session, ${this.skipped} stop(s) seen again ` +
+					`and not reviewed${last.model ? `; last model review ${last.model}, $${(last.cost ?? 0).toFixed(4)}` : ""}`,
 			],
 		};
 	}
@@ -187,7 +189,10 @@ export class SubtreeVerifier {
 		return `p${this.prompt}`;
 	}
 
-	/** The orchestration the run belongs to: the prompt that launched it, or (a run of this session from before a resume) its own. */
+	/**
+	 * The orchestration the run belongs to: the prompt that launched it, or (a run of this session from before a
+	 * resume) its own.
+	 */
 	private place(ctx: ExtensionContext, end: RunEnd): string | undefined {
 		const known = this.launches.get(end.runId);
 		const fromCall = end.toolCallId ? this.inFlight.get(end.toolCallId) : undefined;

@@ -82,7 +82,7 @@ function expandBraces(glob: string): string[] | null {
 	}
 	if (close < 0 || commas.length === 0) {
 		const tail = expandBraces(glob.slice(open + 1));
-		return tail && tail.map((t) => `${glob.slice(0, open)}{${t}`);
+		return tail ? tail.map((t) => `${glob.slice(0, open)}{${t}`) : null;
 	}
 	const bounds = [open, ...commas, close];
 	const results: string[] = [];

@@ -113,9 +113,8 @@ it("finds an import cycle when there is one (the check above can fail)", () => {
 	).toEqual([]);
 });
 
-it("keeps every line of src/session/ within 120 columns", () => {
-	// Only src/session/ for now: the other folders wait for the formatter pass (then this covers all of src/).
-	const long = sources(join(SRC, "session")).flatMap((file) =>
+it("keeps every line of src/ within 120 columns (a tab counts 2, as the formatter counts it)", () => {
+	const long = [...sources(SRC), join(SRC, "../index.ts")].flatMap((file) =>
 		readFileSync(file, "utf8")
 			.split("\n")
 			.map((line, i) => ({ at: `${relative(SRC, file)}:${i + 1}`, columns: line.replace(/\t/g, "  ").length }))

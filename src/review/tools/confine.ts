@@ -26,7 +26,8 @@ export function confinePath(root: string, input: string): ConfinedPath {
 	const shown = JSON.stringify(input);
 	if (path.startsWith("~")) {
 		return refuse(
-			`${shown} starts with ~ (a home folder), which is outside the repository; give a path relative to the repository root (write ./~name for a file really named like that)`,
+			`${shown} starts with ~ (a home folder), which is outside the repository; give ` +
+				`a path relative to the repository root (write ./~name for a file really named like that)`,
 		);
 	}
 	const rootAbs = resolve(root);

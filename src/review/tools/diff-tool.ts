@@ -29,8 +29,10 @@ export function createDiffTool(root: string, git: GitRunner, baseline: string, m
 	return {
 		name: "watchdog_diff",
 		description: [
-			"Show what changed in the repository since this session started: the working tree against the session-start commit",
-			'(later commits included) and the untracked files. "stat": true lists changed files only; "path" limits it to a file or folder.',
+			"Show what changed in the repository since this session started: the working " +
+				"tree against the session-start commit",
+			'(later commits included) and the untracked files. "stat": true lists changed ' +
+				'files only; "path" limits it to a file or folder.',
 		].join(" "),
 		parameters: DIFF_PARAMS,
 		async execute(args, signal) {
@@ -40,36 +42,14 @@ export function createDiffTool(root: string, git: GitRunner, baseline: string, m
 			const place = confinePath(root, parsed.values.path ?? "");
 			if (!place.ok) return fail(`watchdog_diff: ${place.error}.`);
 			// `:(literal)` keeps git from reading pathspec magic (such as `:/`) in the path.
-			const pathspec = place.rel === "" ? [] : ["--", `:(literal)${place.rel}`];
+			const pathspec = literalPathspec(place.rel === "" ? [] : [place.rel]);
 			const stat = parsed.values.stat === true;
 
-			// diff-index, not diff: `git diff` refreshes and rewrites the index (taking index.lock even
-			// with --no-optional-locks), which could make the agent's own git commands fail.
-			// --relative: paths relative to the root, and nothing from outside it if the root is a subfolder.
-			const diffArgs = [
-				"--no-optional-locks",
-				"diff-index",
-				"--no-color",
-				"--no-ext-diff",
-				"--no-textconv",
-				"-M",
-				"--relative",
-				stat ? "--stat=200" : "-p",
-				baseline,
-				...pathspec,
-			];
-			const diff = await git.run(diffArgs, { signal });
-			if (!diff.ok)
-				return fail(`watchdog_diff: git diff against the session-start commit ${short} failed: ${diff.error}`);
-			const others = await git.run(
-				["--no-optional-locks", "ls-files", "--others", "--exclude-standard", "-z", ...pathspec],
-				{ signal },
-			);
-			if (!others.ok) return fail(`watchdog_diff: listing untracked files failed: ${others.error}`);
-
-			const untracked = others.stdout.split("\0").filter((p) => p !== "");
+			const read = await readChange(git, baseline, pathspec, stat, { signal });
+			if (!read.ok) return fail(`watchdog_diff: ${read.error}`);
+			const { diff, untracked } = read;
 			const scope = place.rel === "" ? "" : ` in ${place.rel}`;
-			if (diff.stdout.trim() === "" && untracked.length === 0)
+			if (diff.trim() === "" && untracked.length === 0)
 				return ok(`No changes${scope} since the session started (commit ${short}).`);
 
 			let untrackedPart = "";
@@ -83,14 +63,62 @@ export function createDiffTool(root: string, git: GitRunner, baseline: string, m
 				].join("\n");
 			}
 			const heading = `Changes${scope} since the session started (commit ${short}), working tree included:`;
-			const diffText = diff.stdout.trim() === "" ? "(no changes to tracked files)" : diff.stdout.replace(/\n$/, "");
+			const diffText = diff.trim() === "" ? "(no changes to tracked files)" : diff.replace(/\n$/, "");
 			const room = maxOutputChars - heading.length - untrackedPart.length - 10;
 			const cappedDiff = capText(diffText, room, (shown, total) =>
 				stat
 					? `[truncated: showed ${shown} of ${total} characters of the summary; give "path" to look at one folder]`
-					: `[truncated: showed ${shown} of ${total} characters of the diff; call with "stat": true to list the changed files, then with "path" for one file or folder]`,
+					: `[truncated: showed ${shown} of ${total} characters of the diff; call with "stat": ` +
+						`true to list the changed files, then with "path" for one file or folder]`,
 			);
 			return ok([heading, cappedDiff, ...(untrackedPart ? ["", untrackedPart] : [])].join("\n"));
 		},
 	};
+}
+
+/** Pathspecs git reads literally (no `:/` or glob magic), for paths relative to the root. */
+export function literalPathspec(paths: readonly string[]): string[] {
+	return paths.length ? ["--", ...paths.map((p) => `:(literal)${p}`)] : [];
+}
+
+export type ChangeRead = { ok: true; diff: string; untracked: string[] } | { ok: false; error: string };
+
+/**
+ * What changed since `baseline`: the tracked files' diff (or its stat) and the untracked paths,
+ * limited by `pathspec`. Shared by `watchdog_diff` and the reviewer's input, so both show the same change.
+ */
+export async function readChange(
+	git: GitRunner,
+	baseline: string,
+	pathspec: readonly string[],
+	stat: boolean,
+	options: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<ChangeRead> {
+	// diff-index, not diff: `git diff` refreshes and rewrites the index (taking index.lock even
+	// with --no-optional-locks), which could make the agent's own git commands fail.
+	// --relative: paths relative to the root, and nothing from outside it if the root is a subfolder.
+	const diffArgs = [
+		"--no-optional-locks",
+		"diff-index",
+		"--no-color",
+		"--no-ext-diff",
+		"--no-textconv",
+		"-M",
+		"--relative",
+		stat ? "--stat=200" : "-p",
+		baseline,
+		...pathspec,
+	];
+	const diff = await git.run(diffArgs, options);
+	if (!diff.ok)
+		return {
+			ok: false,
+			error: `git diff against the session-start commit ${baseline.slice(0, 12)} failed: ${diff.error}`,
+		};
+	const others = await git.run(
+		["--no-optional-locks", "ls-files", "--others", "--exclude-standard", "-z", ...pathspec],
+		options,
+	);
+	if (!others.ok) return { ok: false, error: `listing untracked files failed: ${others.error}` };
+	return { ok: true, diff: diff.stdout, untracked: others.stdout.split("\0").filter((p) => p !== "") };
 }

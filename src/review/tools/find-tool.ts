@@ -23,7 +23,8 @@ export function createFindTool(root: string, maxOutputChars: number): ReviewerTo
 	return {
 		name: "find",
 		description: [
-			"Find files by glob: * (within a folder), ** (any folders), ?, [abc], {a,b}. A pattern without / matches file names at any depth",
+			"Find files by glob: * (within a folder), ** (any folders), ?, [abc], {a,b}. " +
+				"A pattern without / matches file names at any depth",
 			'("*.ts"); one with / matches the path below "path" ("src/**/*.test.ts"). Skips .git and node_modules.',
 		].join(" "),
 		parameters: FIND_PARAMS,

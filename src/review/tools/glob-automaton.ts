@@ -86,7 +86,11 @@ function compileClass(body: string): Token | string {
 		if (rest[i + 1] === "-" && i + 2 < rest.length) {
 			const hi = rest.charCodeAt(i + 2);
 			if (hi < lo)
-				return `the character range ${rest.slice(i, i + 3)} in [${body}] is out of order; write the lower character first`;
+				return (
+					`the character range ${rest.slice(i, i + 3)} in [${body}] is out of ` +
+					`order; write ` +
+					`the lower character first`
+				);
 			ranges.push(lo, hi);
 			i += 2;
 		} else ranges.push(lo, lo);

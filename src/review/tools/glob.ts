@@ -23,12 +23,16 @@ export function compileGlob(pattern: string): GlobMatcher {
 	if (glob.length > MAX_GLOB_CHARS)
 		return {
 			ok: false,
-			error: `the glob ${shown} is ${glob.length} characters long, over the limit of ${MAX_GLOB_CHARS}; use a shorter pattern`,
+			error:
+				`the glob ${shown} is ${glob.length} characters long, over the limit of ${MAX_GLOB_CHARS}; ` +
+				`use a shorter pattern`,
 		};
 	if (glob.startsWith("/") || glob.split("/").includes("..")) {
 		return {
 			ok: false,
-			error: `the glob ${shown} must be relative to the folder searched (no leading / or ..); choose the folder with "path"`,
+			error:
+				`the glob ${shown} must be relative to the folder searched (no leading / or ..); ` +
+				`choose the folder with "path"`,
 		};
 	}
 	const expanded = expandBraces(glob, MAX_ALTERNATIVES);

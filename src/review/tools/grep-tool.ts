@@ -23,7 +23,8 @@ const GREP_PARAMS = Type.Object({
 	pattern: Type.String({
 		minLength: 1,
 		description:
-			'JavaScript regular expression, e.g. "TODO|FIXME" or "function\\\\s+load". Escape ( [ . * + ? to match them literally.',
+			'JavaScript regular expression, e.g. "TODO|FIXME" or "function\\\\s+load". Escape ' +
+			"( [ . * + ? to match them literally.",
 	}),
 	path: Type.Optional(
 		Type.String({ description: "File or folder to search, relative to the repository root. Default: the root." }),
@@ -52,7 +53,9 @@ export function createGrepTool(root: string, maxOutputChars: number, regexTimeou
 				regex = new RegExp(pattern, parsed.values.ignoreCase ? "i" : "");
 			} catch (error) {
 				return fail(
-					`grep: ${JSON.stringify(pattern)} is not a valid JavaScript regular expression (${(error as Error).message}); escape characters such as ( [ { . * + ? with a backslash to match them literally.`,
+					`grep: ${JSON.stringify(pattern)} is not a valid JavaScript regular expression ` +
+						`(${(error as Error).message}); escape characters such as ( [ { . * + ? with ` +
+						`a backslash to match them literally.`,
 				);
 			}
 			const glob = parsed.values.glob === undefined ? null : compileGlob(parsed.values.glob);
@@ -102,7 +105,8 @@ export function createGrepTool(root: string, maxOutputChars: number, regexTimeou
 					if (!result.ok) {
 						if (result.timedOut)
 							return fail(
-								`grep: ${result.error} (${file.rel}); the pattern probably backtracks heavily (nested quantifiers such as (a+)+); simplify it or narrow "path".`,
+								`grep: ${result.error} (${file.rel}); the pattern probably backtracks heavily ` +
+									`(nested quantifiers such as (a+)+); simplify it or narrow "path".`,
 							);
 						return fail(`grep: ${result.error}.`);
 					}
@@ -135,7 +139,8 @@ export function createGrepTool(root: string, maxOutputChars: number, regexTimeou
 			const fitted = fitLines(kept, maxOutputChars - 600);
 			if (hits.length > GREP_MAX_MATCHES || fitted.shown < kept.length) {
 				notes.unshift(
-					`[truncated: showed ${plural(fitted.shown, "match", "matches")} and there are more; narrow the search with "path", "glob" or a more specific pattern]`,
+					`[truncated: showed ${plural(fitted.shown, "match", "matches")} and there are ` +
+						`more; narrow the search with "path", "glob" or a more specific pattern]`,
 				);
 			}
 			return ok([fitted.text, ...notes].join("\n"));

@@ -47,7 +47,8 @@ export function createLsTool(root: string, maxOutputChars: number): ReviewerTool
 			const fitted = fitLines(lines, maxOutputChars - 300);
 			if (fitted.shown < visible.length) {
 				return ok(
-					`${fitted.text}\n[truncated: showed ${fitted.shown} of ${visible.length} entries; use find with a pattern, or ls a subfolder, to narrow it]`,
+					`${fitted.text}\n[truncated: showed ${fitted.shown} of ${visible.length} entries; ` +
+						`use find with a pattern, or ls a subfolder, to narrow it]`,
 				);
 			}
 			return ok(fitted.text);

@@ -27,7 +27,8 @@ export function createReadTool(root: string, maxOutputChars: number): ReviewerTo
 	return {
 		name: "read",
 		description: [
-			`Read a text file of the repository, with line numbers. Shows ${READ_DEFAULT_LINES} lines from "offset" unless "limit" says otherwise,`,
+			`Read a text file of the repository, with line numbers. Shows ${READ_DEFAULT_LINES} ` +
+				`lines from "offset" unless "limit" says otherwise,`,
 			"and says how to continue when there is more. Paths are relative to the repository root.",
 		].join(" "),
 		parameters: READ_PARAMS,
@@ -58,7 +59,8 @@ export function createReadTool(root: string, maxOutputChars: number): ReviewerTo
 			const last = offset + fitted.shown - 1;
 			if (fitted.shown < numbered.length) {
 				return ok(
-					`${fitted.text}\n[truncated at ${maxOutputChars} characters: showed lines ${offset}–${last} of ${lines.length}; continue with offset: ${last + 1}]`,
+					`${fitted.text}\n[truncated at ${maxOutputChars} characters: showed lines ${offset}–${last} ` +
+						`of ${lines.length}; continue with offset: ${last + 1}]`,
 				);
 			}
 			if (end < lines.length)
@@ -81,7 +83,10 @@ function readFailure(name: string, file: Exclude<TextRead, { ok: true }>): strin
 		case "binary":
 			return `read: ${name} is a binary file (${formatBytes(file.size ?? 0)}); only text files can be shown.`;
 		case "too-large":
-			return `read: ${name} is ${formatBytes(file.size ?? 0)}, over the ${formatBytes(READ_MAX_BYTES)} read limit; use grep with "path": "${name}" to find the lines you need.`;
+			return (
+				`read: ${name} is ${formatBytes(file.size ?? 0)}, over the ${formatBytes(READ_MAX_BYTES)} ` +
+				`read limit; use grep with "path": "${name}" to find the lines you need.`
+			);
 		case "outside":
 			return `read: ${name} ${OUTSIDE_LINK}.`;
 		case "unreadable":

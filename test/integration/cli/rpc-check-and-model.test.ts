@@ -45,7 +45,7 @@ describe("pi --mode rpc: check, unknown models, recommend-model", () => {
 	it("check makes exactly one small request to the reviewer model and says how long it took", async () => {
 		const before = cli.server.requests.length;
 		const { text, level } = await run("/subagents-watchdog check");
-		expect(text).toMatch(/^Model local\/gpt-reviewer answered a test request in \d+ ms, at thinking high\./);
+		expect(text).toMatch(/^Model local\/gpt-reviewer answered a test request in (?:\d+ ms|\d+(?:\.\d)? s), at thinking high\./);
 		expect(level).toBe("info");
 		const sent = cli.server.requests.slice(before);
 		expect(sent).toHaveLength(1);
@@ -85,7 +85,7 @@ describe("pi --mode rpc: check, unknown models, recommend-model", () => {
 	it("check says the level a model without thinking really runs at", async () => {
 		await say("/subagents-watchdog session model local/plain:high");
 		expect(await say("/subagents-watchdog check")).toMatch(
-			/^Model local\/plain answered a test request in \d+ ms, at thinking off \(high was asked for; this model does not support it\)\./,
+			/^Model local\/plain answered a test request in (?:\d+ ms|\d+(?:\.\d)? s), at thinking off \(high was asked for; this model does not support it\)\./,
 		);
 		await say("/subagents-watchdog session model local/gpt-reviewer:high");
 	});

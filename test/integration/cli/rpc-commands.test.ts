@@ -64,7 +64,7 @@ describe("pi --mode rpc", () => {
 	it("model, session model, thinking, recommend-model and check", async () => {
 		expect(await say("/subagents-watchdog check --offline")).toMatch(/Model local\/main resolves and has credentials/);
 		expect(await say("/subagents-watchdog check")).toMatch(
-			/Model local\/main answered a test request in \d+ ms, at thinking off/,
+			/Model local\/main answered a test request in (?:\d+ ms|\d+(?:\.\d)? s), at thinking off/,
 		);
 		expect(await say("/subagents-watchdog recommend-model")).toMatch(
 			/No recommendation: every available model is of the session model's family \(local\)/,

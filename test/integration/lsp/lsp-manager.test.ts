@@ -89,7 +89,11 @@ describe("LSP pre-pass", () => {
 		expect(result.checked).toEqual(["src/a.ts"]);
 		// Hints never hold the check up: they are counted when the server's answer comes.
 		await vi.waitFor(() => expect(lsp.status().hints).toBeGreaterThan(0), { timeout: 10_000 });
-		expect(await lsp.check(["README.md"], SETTINGS, UNTRUSTED)).toMatchObject({ checked: [], findings: [] });
+		expect(await lsp.check(["README.md"], SETTINGS, UNTRUSTED)).toMatchObject({
+			checked: [],
+			findings: [],
+			skipped: "no changed TypeScript or JavaScript file to check",
+		});
 	});
 
 	it("skips a changed file the agent turned into a FIFO instead of waiting on it", async () => {
@@ -185,7 +189,10 @@ describe("LSP failures", () => {
 			lastResult: expect.stringMatching(/^failed: the language server exited with code 3/),
 		});
 		// Failed stays failed for the session: no more attempts.
-		expect(await lsp.check(["src/a.ts"], SETTINGS, TRUSTED)).toMatchObject({ checked: [] });
+		expect(await lsp.check(["src/a.ts"], SETTINGS, TRUSTED)).toMatchObject({
+			checked: [],
+			skipped: expect.stringMatching(/^the language server failed earlier this session: /),
+		});
 	});
 
 	it("gives up on a server that does not answer within the timeout, and leaves no process", async () => {

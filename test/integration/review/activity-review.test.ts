@@ -35,7 +35,7 @@ describe("activity reviews", () => {
 			expect(views).toHaveLength(1);
 			expect(views[0].input).toMatch(/## Orchestration activity\n/);
 			expect(views[0].input).toMatch(
-				/\(new\) \[subagent launch\] \{"agent":"scout","task":"Find where greet is defined"\}\n\[result\]\n[^]*greet is defined in src\/app\.ts line 1\./,
+				/\(new\) \[subagent launch\] \{"agent":"scout","task":"Find where greet is defined"\}\n\[result\]\n[\s\S]*greet is defined in src\/app\.ts line 1\./,
 			);
 			expect(views[0].input).toMatch(/Nothing changed locally: this run orchestrated child agents/);
 			expect(views[0].input).toMatch(/## Changed paths \(0\)/);
@@ -47,7 +47,7 @@ describe("activity reviews", () => {
 			});
 			const status = (await t.command("/subagents-watchdog status --all")).map((n) => n.message).join("\n");
 			expect(status).toMatch(
-				/Clarification:\n.*on \(main session\)[^]*question not asked, activity review done\n.*activity tail: 1 entry, \d+ of 6000 characters/,
+				/Clarification:\n.*on \(main session\)[\s\S]*question not asked, activity review done\n.*activity tail: 1 entry, \d+ of 6000 characters/,
 			);
 
 			// Another run in the same prompt (started by something else) launches a child again: no second review.

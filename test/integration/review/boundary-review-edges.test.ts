@@ -334,7 +334,9 @@ describe("WATCHDOG.md", () => {
 			);
 			await writeFileAndDisable(t);
 			await t.session.prompt("change it again");
-			expect(inputs[1]).not.toContain("WATCHDOG.md");
+			expect(inputs[1]).not.toContain("Project rule");
+			expect(inputs[1]).not.toContain("User rule");
+			expect(inputs[1]).toContain("## Standing instructions (WATCHDOG.md)\nNot read: WATCHDOG.md is turned off");
 		} finally {
 			await t.dispose();
 		}

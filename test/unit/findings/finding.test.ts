@@ -73,7 +73,7 @@ describe("findings", () => {
 		const other = f({
 			summary: "README still documents the removed --fast flag",
 			evidence: "README.md line 40 mentions --fast",
-			category: "stale-fact",
+			category: "correctness",
 		});
 		const otherSameCategory = f({
 			summary: "No test covers the empty-input branch",

@@ -247,7 +247,7 @@ function claudeLines(seed: number): Array<object | string> {
 function exportText(): string {
 	const section = (role: string, body: unknown) =>
 		`### ${role}\n> 11/30/2025, 11:10:00 PM\n\n${typeof body === "string" ? body : JSON.stringify(body, null, 2)}\n\n---\n\n`;
-	let s = "# Claude Session Export\n\n## Conversation\n\n" + section("User", "Fix it.");
+	let s = `# Claude Session Export\n\n## Conversation\n\n${section("User", "Fix it.")}`;
 	for (let i = 0; i < 12; i++) {
 		s += section("Assistant", [{ type: "tool_use", id: `t${i}`, name: "Bash", input: { command: "npm test" } }]);
 		s += section("User", [{ tool_use_id: `t${i}`, type: "tool_result", content: "FAIL (1)" }]);

@@ -6,7 +6,7 @@ import { makeGitRepo, writeFiles } from "../../../support/git.ts";
 import { tempDir } from "../../../support/temp.ts";
 import { toolsIn } from "../../../support/review-tools.ts";
 
-const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+const numbered = (n: number) => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 
 describe("read", () => {
 	it("shows a file with 1-based line numbers", async () => {
