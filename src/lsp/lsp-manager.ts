@@ -16,7 +16,7 @@ import {
 	type TsServerDiagnostic,
 } from "./diagnostics.ts";
 import { type LocatedServer, type LocateOptions, locateServer } from "./locate.ts";
-import { LspServer, languageOf, type ServerLaunch, TimeoutError } from "./lsp-server.ts";
+import { LspServer, languageOf, OPEN_DOCUMENTS, type ServerLaunch, TimeoutError } from "./lsp-server.ts";
 import { groupRssKb } from "./process-tree.ts";
 
 export interface LspSettings {
@@ -69,12 +69,6 @@ const none = (skipped: string): LspCheckResult => ({ findings: [], diagnostics: 
  * every intermediate state, and answer the end-of-run check only after all of that.
  */
 const PREFETCH_QUIET_MS = 30;
-/**
- * Documents kept open between checks (the most recently checked). The server checks every open
- * document again after each change, so more would make a long session cost more with every
- * file it ever checked; some stay open, so that the project stays loaded between checks.
- */
-export const OPEN_DOCUMENTS = 20;
 
 export class LspManager {
 	readonly root: string;

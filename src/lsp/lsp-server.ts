@@ -40,6 +40,12 @@ export function languageOf(path: string): string | undefined {
 
 export class TimeoutError extends Error {}
 
+/**
+ * Documents kept open between checks (the most recently checked). The server checks every open
+ * document again after each change, so more would make a long session cost more with every
+ * file it ever checked; some stay open, so that the project stays loaded between checks.
+ */
+export const OPEN_DOCUMENTS = 20;
 /** Files whose import lines are remembered (see LspServer.importsGeneration). */
 const IMPORTS_KEPT = 5000;
 const IMPORT_SPECIFIER =

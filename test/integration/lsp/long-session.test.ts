@@ -2,7 +2,8 @@
 // keeps open stays bounded however many files it checked, and it asks which files import a file
 // again only when some file's imports changed.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LspManager, OPEN_DOCUMENTS } from "../../../src/lsp/lsp-manager.ts";
+import { LspManager } from "../../../src/lsp/lsp-manager.ts";
+import { OPEN_DOCUMENTS } from "../../../src/lsp/lsp-server.ts";
 import { makeGitRepo, writeFiles } from "../../support/git.ts";
 
 const SETTINGS = { timeoutMs: 20_000, maxFiles: 20, idleMs: 60_000 };

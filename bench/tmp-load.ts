@@ -1,0 +1,13 @@
+import { DefaultResourceLoader, SettingsManager } from "@earendil-works/pi-coding-agent";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+const agentDir = mkdtempSync(join(tmpdir(), "h29-agent-"));
+const cwd = mkdtempSync(join(tmpdir(), "h29-cwd-"));
+const ext = process.argv[2] ? resolve(process.argv[2]) : resolve("src/extension.ts");
+const settingsManager = SettingsManager.create(cwd, agentDir, { projectTrusted: true });
+const c0 = process.cpuUsage(); const t0 = performance.now();
+const loader = new DefaultResourceLoader({ cwd, agentDir, settingsManager, noExtensions: true, additionalExtensionPaths: [ext], noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true });
+await loader.reload();
+const c = process.cpuUsage(c0);
+console.log("load", (performance.now() - t0).toFixed(0), "ms wall", ((c.user + c.system) / 1000).toFixed(0), "ms cpu", JSON.stringify(loader.getExtensions().errors));
