@@ -97,12 +97,11 @@ export class LoopDetector {
 		const wait = waitOf(call);
 		if (wait?.pure) return this.waiting.slept(wait.ms, call.index, this.thresholds.maxWaitMs);
 		this.callsSinceLanding++;
-		const signature = wait?.check !== undefined ? `bash ${wait.check}` : callSignature(call);
+		const plain = wait?.check === undefined ? callSignature(call) : undefined; // for target and subjects too
+		const signature = plain ?? `bash ${wait?.check}`;
 		const callHash = shortHash(signature);
 		const resultHash = shortHash(outcomeText(call.result, call.isError));
 		const combo = `${callHash}:${resultHash}`;
-		// The plain signature, computed once for the target and the subjects too.
-		const plain = wait?.check === undefined ? signature : undefined;
 		const target = targetOf(call, plain);
 		// The readable label is only needed when a signal is raised.
 		let label: string | undefined;
