@@ -23,7 +23,9 @@ function isWellFormedApprove(value: unknown): boolean {
 	const call = calls[0] as { name?: unknown; arguments?: unknown };
 	const args = call.arguments as Record<string, unknown> | null;
 	if (call.name !== "permission_decision" || !args || typeof args !== "object" || Array.isArray(args)) return false;
-	if (Object.keys(args).some((k) => k !== "decision" && k !== "reason")) return false;
+	// A key whose value is undefined is absent: JSON, the only way a model's arguments arrive, cannot carry it.
+	const present = Object.keys(args).filter((k) => args[k] !== undefined);
+	if (present.some((k) => k !== "decision" && k !== "reason")) return false;
 	return (
 		args.decision === "approve" &&
 		typeof args.reason === "string" &&
