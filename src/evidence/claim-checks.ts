@@ -51,8 +51,8 @@ export function checkPassed(ctx: Context, claim: Claim): ClaimSignal | undefined
 					`no type checker ran; the run it rests on, call ${stripped.index} (${shown(stripped)}), ` +
 					"executes TypeScript without checking its types",
 			};
-		// Nothing ran at all: a pass the log cannot have seen.
-		if (ctx.commands === 0 && !ctx.review)
+		// Nothing ran at all, and no other agent did the work: a pass the log cannot have seen.
+		if (ctx.commands === 0 && !ctx.review && !ctx.delegated)
 			return segmentSignal(
 				ctx,
 				claim,
@@ -123,7 +123,7 @@ export function commandRan(ctx: Context, claim: Claim): ClaimSignal | undefined 
 	const base = { kind: "command-ran" as const, claim: claim.quote };
 	const last = runs.at(-1);
 	if (!last) {
-		if (ctx.commands === 0 && !ctx.review)
+		if (ctx.commands === 0 && !ctx.review && !ctx.delegated)
 			return segmentSignal(
 				ctx,
 				claim,

@@ -58,7 +58,8 @@ export function filesChanged(ctx: Context, claim: Claim): ClaimSignal | undefine
 			.slice(0, 6)
 			.map((s) => s.file)
 			.join(", ")}${xs.length > 6 ? `, … (${xs.length - 6} more)` : ""}`;
-	if (none.length && (ctx.attributed || claim.kind === "checklist")) {
+	// Files a launched agent may have written are its log's business, not a contradiction of this one.
+	if (none.length && (ctx.attributed || claim.kind === "checklist") && !ctx.delegated) {
 		return {
 			kind: claim.kind,
 			claim: claim.quote,

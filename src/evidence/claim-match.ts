@@ -122,6 +122,18 @@ export interface Context {
 	review: boolean;
 	/** Shell commands run up to the stop, refused ones included. */
 	commands: number;
+	/**
+	 * The agent launched other agents (a subagent or task tool): its report may relay theirs, whose
+	 * runs and writes are in their own logs (the stopped-subtree verification judges those).
+	 */
+	delegated: boolean;
+}
+
+/** Tools that hand work to another agent (Pi's subagent, Claude Code's Task/Agent). */
+const DELEGATING = new Set(["subagent", "Task", "Agent", "task"]);
+
+export function delegates(fact: CallFact): boolean {
+	return DELEGATING.has(fact.name) && fact.kind !== "poll";
 }
 
 /** Every run of a claimed command (any command, not only checks): most of its words, its program first. */

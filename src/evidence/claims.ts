@@ -4,7 +4,7 @@
 // claim the log merely does not back (never run, run before the last edit) is a concern. An
 // honest report (failures disclosed) claims nothing to check. Pure; no model call.
 import { asksForPlan, type Claim, extractClaims, filesIn } from "./claims-extract.ts";
-import { type ClaimSignal, type Context, disclosesFailure, segmentSignal } from "./claim-match.ts";
+import { type ClaimSignal, type Context, delegates, disclosesFailure, segmentSignal } from "./claim-match.ts";
 import { filesChanged } from "./claim-files.ts";
 import { checkPassed, commandRan, failingChecks, preExisting } from "./claim-checks.ts";
 import type { CallFact } from "./facts.ts";
@@ -33,10 +33,12 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 		attributed: !review && claims.some((c) => c.kind === "implemented"),
 		review,
 		commands: 0,
+		delegated: false,
 	};
 	for (let i = 0; i < end; i++) {
 		const f = facts[i] as CallFact;
 		if (f.command !== undefined) ctx.commands++;
+		if (delegates(f)) ctx.delegated = true;
 		const wrote = f.wrote || (f.shellWrite && !f.check && !f.isError);
 		if (wrote || f.mentions !== undefined) ctx.anyWrite = true;
 		if (wrote && !(f.path && DOC_FILE.test(f.path))) ctx.lastCodeEdit = i;

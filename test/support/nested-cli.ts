@@ -58,9 +58,11 @@ export function nestedScript(request: ChatRequest): Reply {
 		return tools
 			? { text: `Wrote ${write[1]}.` }
 			: { toolCalls: [{ name: "write", args: { path: write[1], content: `${write[1]}\n` } }] };
+	// A claim the log does not back (a command ran, never the tests): unproven, not contradicted.
 	if (first.startsWith("CLAIM")) {
-		if (tools) return { text: "Wrote claim.txt. All tests pass." };
-		return { toolCalls: [{ name: "write", args: { path: "claim.txt", content: "claimed\n" } }] };
+		if (tools === 0) return { toolCalls: [{ name: "bash", args: { command: "ls" } }] };
+		if (tools === 1) return { toolCalls: [{ name: "write", args: { path: "claim.txt", content: "claimed\n" } }] };
+		return { text: "Wrote claim.txt. All tests pass." };
 	}
 	return { text: "plain answer" };
 }

@@ -135,6 +135,7 @@ describe("a verification's message goes through the parent's sink", () => {
 		const parentSeen: string[] = [];
 		t.main.setResponses([
 			toolUse("subagent", { agent: "worker", task: "Fix greet so it uses the name" }),
+			toolUse("bash", { command: "ls" }), // not a test run: the claim below is unbacked, not contradicted
 			toolUse("write", { path: "src/app.ts", content: "export const greet = (name: string) => `hi ${name}`;\n" }),
 			fauxAssistantMessage("Fixed greet. All tests pass."),
 			...Array.from({ length: 3 }, () => (ctx: unknown) => {

@@ -199,6 +199,8 @@ describe("children in print mode", () => {
 			if (firstUser(req).startsWith("BG-CLAIM")) {
 				const work: Reply[] = [
 					...(childSleeps ? [{ toolCalls: [{ name: "bash", args: { command: `sleep ${childSleeps}` } }] }] : []),
+					// a command that is not a test: the claim is unbacked (unproven), not contradicted
+					{ toolCalls: [{ name: "bash", args: { command: "ls" } }] },
 					{ toolCalls: [{ name: "write", args: { path: "bg.txt", content: "bg\n" } }] },
 					{ text: "Wrote bg.txt. All tests pass." },
 				];

@@ -45,6 +45,7 @@ describe("stopped-subtree verification of foreground children", () => {
 		let after = "";
 		t.main.setResponses([
 			toolUse("subagent", { agent: "worker", task: "Fix greet so it uses the name" }),
+			toolUse("bash", { command: "ls" }), // not a test run: the claim below is unbacked, not contradicted
 			toolUse("write", { path: "src/app.ts", content: FIXED }),
 			fauxAssistantMessage("Fixed greet. All tests pass."),
 			// the parent's next request carries the verifier's message
@@ -70,7 +71,7 @@ describe("stopped-subtree verification of foreground children", () => {
 			expect(told).toMatch(
 				/worker \(run \d{8}-\d{6}-[0-9a-f]{6}\): claim not backed by its own log: "All tests pass\."/,
 			);
-			expect(told).toMatch(/No test run in the session's tool log \(tool call 0 in \S+\.jsonl\)/);
+			expect(told).toMatch(/No test run in the session's tool log \(tool calls? [0-9–]+ in \S+\.jsonl\)/);
 			expect(told).toContain("Files it changed: src/app.ts");
 			expect(told).toMatch(
 				/Re-run worker with this instruction \(a finished foreground child cannot be resumed\): subagent\(\{"agent":"worker","task":"Fix greet so it uses the name\\n\\nRun the tests after your last edit/,
@@ -254,6 +255,7 @@ describe("stopped-subtree verification of foreground children", () => {
 		const runIds: string[] = [];
 		first.main.setResponses([
 			toolUse("subagent", { agent: "scout", task: "Look at src/app.ts" }),
+			toolUse("bash", { command: "ls" }), // not a test run: the claim below is unbacked, not contradicted
 			fauxAssistantMessage("greet is in src/app.ts. All tests pass."),
 			(ctx) => {
 				runIds.push(/Run (\d{8}-\d{6}-[0-9a-f]{6})/.exec(allText(ctx as Ctx))?.[1] ?? "");

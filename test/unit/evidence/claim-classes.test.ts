@@ -265,3 +265,25 @@ describe("false flags that must stay quiet", () => {
 		expect(flagged(events)).toBe(false);
 	});
 });
+
+describe("an orchestrator relaying what the agents it launched report", () => {
+	const launch = (task: string) =>
+		tool("subagent", { agent: "worker", task }, "worker: done. Wrote a.ts. All tests pass.");
+	it("is not contradicted for the runs and writes that are in its children's logs", () => {
+		const relayed = [prompt("have a worker fix a.ts"), launch("fix a.ts"), say("Wrote a.ts. All tests pass.")];
+		expect(flagged(relayed)).toBe(false);
+	});
+	it("still is when it launched nothing and ran nothing", () => {
+		const own = [prompt("fix a.ts"), read("a.ts"), say("Wrote a.ts. All tests pass.")];
+		expect(flagged(own)).toBe(true);
+	});
+	it("still is when a check it ran itself failed", () => {
+		const ran = [
+			prompt("fix"),
+			launch("fix a.ts"),
+			bash("npm test", "Tests: 1 failed, 3 passed", true),
+			say("All tests pass."),
+		];
+		expect(flagged(ran)).toBe(true);
+	});
+});
