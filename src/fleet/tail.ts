@@ -1,9 +1,10 @@
 // A session file's head and tail, read through the guarded reader (regular files only, no link
 // out of the folder, bounded bytes), parsed by scan's format readers into the events the
 // classifier reads, plus what the view shows: id, cwd, start, model, name, first prompt.
-import { detectFormat, parseSessionLines, type SessionFormat, sessionParser } from "../scan/index.ts";
-import { PI_TOOL_BLOCK, type SessionEvent } from "../transcript/index.ts";
+import { detectFormat, type SessionFormat, sessionParser } from "../scan/index.ts";
+import type { SessionEvent } from "../transcript/index.ts";
 import { isPlainObject, readFileInRoot } from "../util/index.ts";
+import { stretchEvents } from "./stretch.ts";
 
 export const TAIL_BYTES = 64 * 1024;
 /** One retry when the tail held no whole entry (a single huge tool result). */
@@ -24,6 +25,11 @@ export interface TailRead {
 	malformed: number;
 	/** Only the end of the file was read. */
 	cut: boolean;
+	/**
+	 * Set when `events` are light (long tool results left unread, their calls without a result):
+	 * the events with every result read, and `malformed` counted over them.
+	 */
+	full?: () => SessionEvent[];
 }
 
 export type TailResult = { ok: true; read: TailRead } | { ok: false; reason: string };
@@ -55,63 +61,18 @@ function readOnce(path: string, root: string, tailBytes: number): TailResult & {
 	}
 	const format = detectFormat(headLines);
 	if (!format) return { ok: false, reason: "not a recognised session format" };
-	const stretch = lastStretch(format, tailLines);
-	// A stretch that ends on a tool call is judged by that alone (interrupted, or still running):
-	// its results are never read, so they are not parsed.
-	const { events, stats } = parseSessionLines(
-		format,
-		endsOnCall(format, stretch) ? stretch.filter((line) => roleOf(line) !== "toolResult") : stretch,
-	);
-	const read: TailRead = { format, events, malformed: stats.malformed, cut };
+	const stretch = stretchEvents(format, tailLines);
+	const read: TailRead = { format, events: stretch.events, malformed: stretch.malformed, cut };
+	const full = stretch.full;
+	if (full)
+		read.full = () => {
+			const whole = full();
+			read.malformed = whole.malformed;
+			return whole.events;
+		};
 	headFacts(format, headLines, read);
 	tailFacts(format, tailLines, read);
 	return { ok: true, read, cut };
-}
-
-/**
- * The lines from the last user message on, in a Pi file (the classifier judges only that
- * stretch); the whole tail when there is none or for other formats.
- */
-function lastStretch(format: SessionFormat, lines: string[]): string[] {
-	if (format !== "pi") return lines;
-	for (let i = lines.length - 1; i > 0; i--) if (roleOf(lines[i] as string) === "user") return lines.slice(i);
-	return lines;
-}
-
-/**
- * A Pi message line's role, found without parsing it: Pi writes `"message":{"role":"…"` before
- * the message's content, and a raw match is structure (inside a string its quotes would be
- * escaped). A long tool result is not searched to its end; a role nested further in (a
- * sub-agent's messages in a result's details) comes after the line's own. Undefined when unsure.
- */
-function roleOf(line: string): string | undefined {
-	const at = line.indexOf(ROLE_KEY);
-	if (at === -1) return undefined;
-	const end = line.indexOf('"', at + ROLE_KEY.length);
-	return end === -1 ? undefined : line.slice(at + ROLE_KEY.length, end);
-}
-
-const ROLE_KEY = '"message":{"role":"';
-
-/**
- * Whether a Pi stretch's last message is an assistant message that makes a tool call: then no
- * result follows it, its calls are the stretch's last events whatever the results before them
- * said, and the stop is decided without them. Lines after it must be certain not to be messages.
- */
-function endsOnCall(format: SessionFormat, lines: string[]): boolean {
-	if (format !== "pi") return false;
-	for (let i = lines.length - 1; i >= 0; i--) {
-		const line = lines[i] as string;
-		if (!line.trim()) continue;
-		// Pi writes `type` first: a line that does not start so is not certain, and is left to the parser.
-		if (!line.startsWith('{"type":"')) return false;
-		if (!line.startsWith('{"type":"message",')) continue;
-		if (roleOf(line) !== "assistant") return false;
-		const message = parse(line)?.message;
-		const content = isPlainObject(message) ? message.content : undefined;
-		return Array.isArray(content) && content.some((b) => isPlainObject(b) && b.type === PI_TOOL_BLOCK.type);
-	}
-	return false;
 }
 
 /** Id, cwd, start and first prompt from the first lines; stops as soon as it has them. */
