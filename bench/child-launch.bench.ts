@@ -18,11 +18,11 @@
 // each child ends `done`, each `pi -p` prints the answer and exits 0.
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { type Arrival, type BenchServer, bounded, startServer, textOf } from "./bench-server.ts";
+import { openParentSession } from "./parent-session.ts";
 import { median, min, ms, reportFailure, round, scratchDir } from "./stats.ts";
 import { commitAll } from "./git-repo.ts";
 
@@ -44,121 +44,6 @@ const AGENT_TOOLS = ["read", "grep", "find", "ls"];
 const TASK = "Find where the greeting is defined and report its file and line.";
 const ANSWER = "The greeting is defined in src/greet.ts:1.";
 
-// ---- a local OpenAI-compatible server that notes when each request arrives ----
-
-interface Arrival {
-	model: string;
-	at: bigint;
-	system: string;
-	tools: string[];
-	lastRole: string;
-}
-
-type Reply = { text: string } | { toolCall: { name: string; args: unknown } };
-
-interface BenchServer {
-	baseUrl: string;
-	arrivals: Arrival[];
-	/** Resolves with the first request for `model` that arrives after `since` (hrtime). */
-	next(model: string, since: bigint): Promise<Arrival>;
-	close(): Promise<void>;
-}
-
-function textOf(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (Array.isArray(content)) return content.map((c) => (typeof c?.text === "string" ? c.text : "")).join("");
-	return "";
-}
-
-async function startServer(answer: (arrival: Arrival) => Reply | Promise<Reply>): Promise<BenchServer> {
-	const arrivals: Arrival[] = [];
-	const waiters: Array<{ model: string; since: bigint; resolve: (a: Arrival) => void }> = [];
-	const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-		const at = process.hrtime.bigint(); // the request's head is here; its body follows
-		if (req.method === "GET") {
-			res.writeHead(200, { "content-type": "application/json" });
-			res.end(JSON.stringify({ object: "list", data: [] }));
-			return;
-		}
-		let raw = "";
-		req.on("data", (d) => (raw += d));
-		req.on("end", async () => {
-			const body = JSON.parse(raw || "{}");
-			const messages: Array<{ role: string; content?: unknown }> = body.messages ?? [];
-			const arrival: Arrival = {
-				model: String(body.model),
-				at,
-				system: textOf(messages.find((m) => m.role === "system" || m.role === "developer")?.content),
-				tools: (body.tools ?? []).map((t: { function: { name: string } }) => t.function.name).sort(),
-				lastRole: messages.at(-1)?.role ?? "",
-			};
-			arrivals.push(arrival);
-			for (const w of [...waiters]) {
-				if (w.model === arrival.model && arrival.at > w.since) {
-					waiters.splice(waiters.indexOf(w), 1);
-					w.resolve(arrival);
-				}
-			}
-			let reply: Reply;
-			try {
-				reply = await answer(arrival);
-			} catch (error) {
-				res.writeHead(500, { "content-type": "application/json" });
-				res.end(JSON.stringify({ error: { message: String(error) } }));
-				return;
-			}
-			res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-			const send = (delta: unknown, finish: string | null = null) =>
-				res.write(
-					`data: ${JSON.stringify({ id: "bench", object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...(finish ? { usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 } } : {}) })}\n\n`,
-				);
-			send({ role: "assistant", content: "" });
-			if ("text" in reply) {
-				send({ content: reply.text });
-				send({}, "stop");
-			} else {
-				send({
-					tool_calls: [
-						{
-							index: 0,
-							id: `call_${arrivals.length}`,
-							type: "function",
-							function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.args) },
-						},
-					],
-				});
-				send({}, "tool_calls");
-			}
-			res.write("data: [DONE]\n\n");
-			res.end();
-		});
-	});
-	await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-	const { port } = server.address() as AddressInfo;
-	return {
-		baseUrl: `http://127.0.0.1:${port}/v1`,
-		arrivals,
-		next(model, since) {
-			const seen = arrivals.find((a) => a.model === model && a.at > since);
-			if (seen) return Promise.resolve(seen);
-			return new Promise((resolveArrival) => waiters.push({ model, since, resolve: resolveArrival }));
-		},
-		close: () =>
-			new Promise<void>((done) => {
-				server.closeAllConnections();
-				server.close(() => done());
-			}),
-	};
-}
-
-function bounded<T>(promise: Promise<T>, what: string, timeoutMs = TIMEOUT_MS): Promise<T> {
-	let timer: NodeJS.Timeout | undefined;
-	const timeout = new Promise<never>((_, reject) => {
-		timer = setTimeout(() => reject(new Error(`${what}: no result after ${timeoutMs} ms`)), timeoutMs);
-	});
-	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 /** The agent file's body: what both the child and `pi -p` get as the appended system prompt. */
 function agentBody(name: string): string {
 	const text = readFileSync(join(REPO_ROOT, "agents", `${name}.md`), "utf8");
@@ -175,15 +60,7 @@ const agentDir = join(root, "agent");
 const repo = join(root, "repo");
 process.env.PI_CODING_AGENT_DIR = agentDir;
 process.env.PI_OFFLINE = "1";
-const {
-	createAgentSession,
-	DefaultResourceLoader,
-	ModelRegistry,
-	ModelRuntime,
-	ProjectTrustStore,
-	SessionManager,
-	SettingsManager,
-} = await import("@earendil-works/pi-coding-agent");
+const { ProjectTrustStore } = await import("@earendil-works/pi-coding-agent");
 
 let dispose: (() => Promise<void>) | undefined;
 let server: BenchServer | undefined;
@@ -246,50 +123,15 @@ try {
 	new ProjectTrustStore(agentDir).set(repo, true);
 
 	// The parent: an in-process Pi session with our extension loaded from its file, as Pi does.
-	const modelRuntime = await ModelRuntime.create({
-		authPath: join(agentDir, "auth.json"),
-		modelsPath: join(agentDir, "models.json"),
-		allowModelNetwork: false,
-		refreshOnCreate: false,
-	});
-	await modelRuntime.refresh({ allowNetwork: false });
-	const parentModel = new ModelRegistry(modelRuntime).find("local", "parent");
-	if (!parentModel) throw new Error("the local provider from models.json is not known to the model runtime");
-	const settingsManager = SettingsManager.create(repo, agentDir, { projectTrusted: true });
-	const resourceLoader = new DefaultResourceLoader({
-		cwd: repo,
+	const parent = await openParentSession({
 		agentDir,
-		settingsManager,
-		noExtensions: true,
-		additionalExtensionPaths: [EXTENSION_PATH],
-		noSkills: true,
-		noPromptTemplates: true,
-		noThemes: true,
-	});
-	await resourceLoader.reload();
-	const loadErrors = resourceLoader.getExtensions().errors;
-	if (loadErrors.length) throw new Error(`extension failed to load: ${JSON.stringify(loadErrors)}`);
-	const { session } = await createAgentSession({
-		cwd: repo,
-		agentDir,
-		modelRuntime,
-		model: parentModel,
-		thinkingLevel: "off",
+		repo,
+		extensionPath: EXTENSION_PATH,
+		model: "parent",
 		tools: ["read", "bash", "subagent"],
-		resourceLoader,
-		settingsManager,
-		sessionManager: SessionManager.inMemory(repo),
 	});
-	const extensionErrors: unknown[] = [];
-	await session.bindExtensions({
-		mode: "rpc",
-		uiContext: new Proxy({}, { get: () => () => undefined }) as never,
-		onError: (e) => extensionErrors.push(e),
-	});
-	dispose = async () => {
-		await session.extensionRunner.emit({ type: "session_shutdown", reason: "quit" });
-		session.dispose();
-	};
+	const { session, errors: extensionErrors } = parent;
+	dispose = parent.dispose;
 	let toolStart: bigint | undefined;
 	session.subscribe((event) => {
 		if (event.type === "tool_execution_start" && event.toolName === "subagent") toolStart = process.hrtime.bigint();

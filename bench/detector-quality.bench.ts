@@ -4,7 +4,7 @@
 // its label or its secondary label names it; every positive should be flagged in its class and
 // no CLEAN session in any class. Reports precision and recall per class with the session names.
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { countsAsLoop, type ScanReport, scanSession } from "../src/scan/scan-session.ts";
 import { reportFailure } from "./stats.ts";
 
@@ -14,8 +14,20 @@ interface Label {
 	secondary?: string;
 }
 
-const DIR = resolve(import.meta.dirname, "../../shared/sessions/dev");
-const TARGET = 1; // recall on each class's primary-labelled sessions; CLEAN flagged must be 0 as well
+/** The labelled sessions: WATCHDOG_SESSIONS, else the nearest `shared/sessions/dev` beside a folder above. */
+function sessionsDir(): string {
+	if (process.env.WATCHDOG_SESSIONS) return resolve(process.env.WATCHDOG_SESSIONS);
+	let dir = resolve(import.meta.dirname, "..");
+	for (let up = 0; up < 4; up++) {
+		const parent = dirname(dir);
+		const candidate = join(parent, "shared/sessions/dev");
+		if (existsSync(join(candidate, "labels.json"))) return candidate;
+		dir = parent;
+	}
+	return resolve(import.meta.dirname, "../../shared/sessions/dev");
+}
+const DIR = sessionsDir();
+const TARGET = 0.8; // recall on each class's primary-labelled sessions; CLEAN flagged must be 0 as well
 
 const CLASSES = [
 	{
@@ -45,7 +57,15 @@ try {
 	if (!existsSync(join(DIR, "labels.json"))) throw new Error(`no labelled sessions at ${DIR}`);
 	const labels = JSON.parse(readFileSync(join(DIR, "labels.json"), "utf8")) as Label[];
 	const reports: Array<{ row: Label; report: ScanReport }> = [];
-	for (const row of labels) reports.push({ row, report: await scanSession(join(DIR, row.raw)) });
+	// A file scan cannot read is a miss in its class and is listed, never a crash of the bench.
+	const unreadable: string[] = [];
+	for (const row of labels) {
+		try {
+			reports.push({ row, report: await scanSession(join(DIR, row.raw)) });
+		} catch (error) {
+			unreadable.push(`${row.raw}: ${error instanceof Error ? error.message : String(error)}`);
+		}
+	}
 	const per: Record<string, unknown> = {};
 	let pass = true;
 	const cleanFlagged: string[] = [];
@@ -54,17 +74,21 @@ try {
 		const isAny = (row: Label) => isPrimary(row) || (row.secondary ?? "").includes(c.name);
 		const positives = reports.filter((x) => isPrimary(x.row));
 		const caught = positives.filter((x) => c.flagged(x.report));
-		const missed = positives.filter((x) => !c.flagged(x.report)).map((x) => x.row.raw);
+		const missed = [
+			...positives.filter((x) => !c.flagged(x.report)).map((x) => x.row.raw),
+			...labels.filter((row) => isPrimary(row) && unreadable.some((u) => u.startsWith(row.raw))).map((r) => r.raw),
+		];
 		const flagged = reports.filter((x) => c.flagged(x.report));
 		const correct = flagged.filter((x) => isAny(x.row));
 		const wrong = flagged.filter((x) => !isAny(x.row)).map((x) => `${x.row.raw} (${x.row.label})`);
 		const clean = flagged.filter((x) => x.row.label === "CLEAN").map((x) => x.row.raw);
 		cleanFlagged.push(...clean.map((n) => `${c.name}: ${n}`));
-		const recall = positives.length ? caught.length / positives.length : 1;
+		const all = caught.length + missed.length;
+		const recall = all ? caught.length / all : 1;
 		const precision = flagged.length ? correct.length / flagged.length : 1;
 		if (recall < TARGET || clean.length) pass = false;
 		console.log(
-			`\n${c.name}: recall ${caught.length}/${positives.length} (${recall.toFixed(2)}), precision ${correct.length}/${flagged.length} (${precision.toFixed(2)}; a session whose secondary label names the class counts as correct)`,
+			`\n${c.name}: recall ${caught.length}/${all} (${recall.toFixed(2)}), precision ${correct.length}/${flagged.length} (${precision.toFixed(2)}; a session whose secondary label names the class counts as correct)`,
 		);
 		for (const x of flagged)
 			console.log(
@@ -74,7 +98,7 @@ try {
 		per[c.name] = {
 			recall: Number(recall.toFixed(3)),
 			precision: Number(precision.toFixed(3)),
-			positives: positives.length,
+			positives: all,
 			caught: caught.map((x) => x.row.raw),
 			missed,
 			flagged: flagged.length,
@@ -82,8 +106,10 @@ try {
 		};
 	}
 	const loop = per.LOOP as { recall: number };
+	for (const u of unreadable) console.log(`UNREADABLE ${u}`);
+	if (unreadable.length) pass = false;
 	console.log(
-		`\n${labels.length} sessions; CLEAN flagged in any class: ${cleanFlagged.length}${cleanFlagged.length ? ` (${cleanFlagged.join(", ")})` : ""}`,
+		`\n${labels.length} sessions (${unreadable.length} unreadable); CLEAN flagged in any class: ${cleanFlagged.length}${cleanFlagged.length ? ` (${cleanFlagged.join(", ")})` : ""}`,
 	);
 	console.log(
 		JSON.stringify({
@@ -95,6 +121,7 @@ try {
 			recall: loop.recall,
 			classes: per,
 			cleanFlagged,
+			unreadable,
 			sessions: labels.length,
 		}),
 	);

@@ -32,6 +32,8 @@ export interface AgentDefinition {
 	permissions?: Record<string, ToolPermission>;
 	extensions?: string[];
 	subagentOnlyExtensions?: string[];
+	/** How deep the tree below this agent may go (the main session is 0); only ever lowers `children.maxDepth`. */
+	maxDepth?: number;
 	/** The body, trimmed. */
 	systemPrompt: string;
 	source: "package" | "user" | "project";
@@ -182,6 +184,21 @@ export function parseAgentFile(
 		if (typeof list === "string") return fail(`\`${key}\` ${list}`, lineOfKey(key));
 		lists[key] = list;
 	}
+	// maxDepth (pi-subagents spells it maxSubagentDepth)
+	let maxDepth: number | undefined;
+	if (has("maxDepth") && has("maxSubagentDepth"))
+		return fail("both `maxDepth:` and `maxSubagentDepth:` are given; keep one", lineOfKey("maxSubagentDepth"));
+	const depthKey = has("maxSubagentDepth") ? "maxSubagentDepth" : "maxDepth";
+	if (has(depthKey) && data[depthKey] !== null) {
+		const n = data[depthKey];
+		if (!Number.isInteger(n) || (n as number) < 0 || (n as number) > MAX_DEPTH_FIELD)
+			return fail(
+				`\`${depthKey}\` must be a whole number from 0 to ${MAX_DEPTH_FIELD} (the deepest a child ` +
+					`below this agent may sit, the main session being 0); got ${show(n)}`,
+				lineOfKey(depthKey),
+			);
+		maxDepth = n as number;
+	}
 	// permissions, under either spelling
 	if (has("permission") && has("permissions")) {
 		return fail(
@@ -223,6 +240,7 @@ export function parseAgentFile(
 		...(thinking !== undefined ? { thinking } : {}),
 		...lists,
 		...(permissions ? { permissions } : {}),
+		...(maxDepth !== undefined ? { maxDepth } : {}),
 		systemPrompt: lines
 			.slice(close + 1)
 			.join("\n")
@@ -231,6 +249,8 @@ export function parseAgentFile(
 		path,
 	};
 }
+
+const MAX_DEPTH_FIELD = 8;
 
 /** A model id without a provider, with an optional `:thinking`. */
 const BARE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:@+-]*$/;

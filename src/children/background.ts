@@ -7,7 +7,7 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CONFIG_DIR_NAME, type ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { piSettingsTrusted } from "../session/index.ts";
+import { type Lineage, piSettingsTrusted } from "../session/index.ts";
 import type { Finding } from "../findings/index.ts";
 import { envName } from "../host/index.ts";
 import { enforceLaunchRules } from "./launch-check.ts";
@@ -76,11 +76,12 @@ export async function launchBackground(
 		agentDir: deps.agentDir,
 		settings: deps.watchdog.settings(ctx),
 		parentPid: process.pid,
+		lineage: deps.watchdog.lineage,
 		...(session.dir ? { sessionDir: session.dir } : {}),
 		...(session.file ? { parentSessionFile: session.file } : {}),
 	};
 	writeJsonAtomic(join(dir, "spec.json"), spec);
-	const pid = startRunner(dir, deps.agentDir, session.id);
+	const pid = startRunner(dir, deps.agentDir, session.id, deps.watchdog.lineage);
 	statusWriter(dir, { id: runId, mode: plan.mode, pid, parentSession: session.file }, () =>
 		children.map((c) => ({ label: c.label, agent: c.agent.name, status: "queued", toolCount: 0, tokens: 0, cost: 0 })),
 	)("running");
@@ -106,7 +107,12 @@ function refuseOverCap(agentDir: string, max: number): void {
 	);
 }
 
-function startRunner(dir: string, agentDir: string, parentSession: string | undefined): number | undefined {
+function startRunner(
+	dir: string,
+	agentDir: string,
+	parentSession: string | undefined,
+	lineage: Lineage,
+): number | undefined {
 	const log = openSync(join(dir, "runner.log"), "a", 0o600);
 	try {
 		const child = spawn(process.execPath, [RUNNER_SCRIPT, dir], {
@@ -117,6 +123,8 @@ function startRunner(dir: string, agentDir: string, parentSession: string | unde
 				...process.env,
 				[envName("CODING_AGENT_DIR")]: agentDir,
 				[envName("SUBAGENT_PARENT_SESSION")]: parentSession ?? "",
+				// The process tree carries the depth: a `pi` a background child starts sits below it.
+				[envName("SUBAGENT_LINEAGE")]: JSON.stringify({ ...lineage, depth: lineage.depth + 1 }),
 			},
 		});
 		child.unref();

@@ -27,6 +27,8 @@ export interface ChildAgent {
 	/** Extension paths the child loads besides ours (absolute, or relative to the agent file's folder). */
 	extensions?: string[];
 	subagentOnlyExtensions?: string[];
+	/** The agent file's `maxDepth` (see lineage.ts). */
+	maxDepth?: number;
 }
 
 export type ChildStatus = "done" | "failed" | "timed out" | "stopped";

@@ -4,9 +4,9 @@
 import type { ExtensionContext, ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import type { ParentChannel } from "../findings/index.ts";
 import type { ProjectTrust, TrustSnapshot } from "../host/index.ts";
-import { childPolicy, type PermissionPolicy, readGlobalRules } from "../permissions/index.ts";
+import { childPolicy, type PermissionPolicy, readGlobalRules, type UserAllowances } from "../permissions/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
-import type { WatchdogSession } from "../session/index.ts";
+import type { Lineage, TreeSlots, WatchdogSession } from "../session/index.ts";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { effectiveTools, formatAgentError } from "./agent-file.ts";
 import { applyAgentOverrides } from "./agent-policy.ts";
@@ -42,6 +42,13 @@ export interface ChildWatchdogOptions {
 	project: string;
 	/** Trust in the project files of the folder the child works in (see src/session/trust-step.ts). */
 	trust?: TrustSnapshot;
+	/** The child's place in the tree (see src/session/lineage.ts). */
+	lineage?: Lineage;
+	/** The tree's concurrency budget, and the child's own slot to lend its children. */
+	slots?: TreeSlots;
+	lendSlot?: () => { take(signal?: AbortSignal): Promise<void> } | undefined;
+	/** The tree's denied asks the user may allow once. */
+	allowances?: UserAllowances;
 }
 
 export interface LauncherDeps {

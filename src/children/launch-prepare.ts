@@ -5,7 +5,7 @@
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import type { Api, Model } from "@earendil-works/pi-ai";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { PermissionPolicy } from "../permissions/index.ts";
+import { type PermissionPolicy, under } from "../permissions/index.ts";
 import { resolveChildModel } from "./child-model.ts";
 import type { CheckedChild } from "./launch-check.ts";
 import { resolveLaunchCwds } from "./launch-cwd.ts";
@@ -42,7 +42,9 @@ export async function prepareLaunch(
 		deps.agents(ctx, deps.watchdog.trust),
 		asked.steps.map((s) => s.agent),
 	);
-	const policies = permissionPolicies(deps.agentDir, agents);
+	// A nested child runs under the launching child's permissions as well as its own.
+	const above = deps.watchdog.options.permissions;
+	const policies = permissionPolicies(deps.agentDir, agents).map((own) => under(own, above));
 	// Made absolute here: a background runner starts in its run folder, not in this session's.
 	const plan = await resolveLaunchCwds(asked, ctx.cwd, agents, signal);
 	const labels = labelsFor(agents.map((a) => a.name));

@@ -33,6 +33,16 @@ export interface ChildResult extends ChildOutcome {
 	findings: Finding[];
 	blockers: ChildBlockers;
 	note?: string;
+	/** The runs the child launched itself, each with its children's results (and theirs below). */
+	below?: BelowRun[];
+	/** Its calls the arbiter denied that the user may still allow ("id tool"). */
+	pendingAsks?: string[];
+}
+
+/** One launch a child made, as its parent keeps it. */
+export interface BelowRun {
+	runId: string;
+	results: ChildResult[];
 }
 
 export interface Acceptance {
@@ -67,7 +77,8 @@ export function acceptance(r: ChildResult): Acceptance {
 export function forParent(r: ChildResult): Finding[] {
 	// The latest of a finding raised again is kept: it is what the child's last review said.
 	const latestFirst = dedupe(r.findings.filter((f) => f.source !== "idle").reverse());
-	return latestFirst.reverse().map((f) => ({ ...f, child: r.label }));
+	// One that rose from further down keeps its path: "lead > tester".
+	return latestFirst.reverse().map((f) => ({ ...f, child: f.child ? `${r.label} > ${f.child}` : r.label }));
 }
 
 /** A launch's findings for the parent's sink, all children together. */

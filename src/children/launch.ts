@@ -13,7 +13,7 @@ import {
 	DEFAULT_CHILD_TOOLS,
 } from "./child-session.ts";
 import { chainTask, type LaunchPlan, type LaunchStep } from "./launch-plan.ts";
-import type { ChildResult, Landing } from "./launch-result.ts";
+import type { BelowRun, ChildResult, Landing } from "./launch-result.ts";
 
 /** The tools we know to change nothing; a child with any other tool may write. */
 const READ_ONLY_TOOLS = new Set(["read", "grep", "find", "ls"]);
@@ -60,7 +60,13 @@ export interface LaunchEnv {
 		hooks: { signal: AbortSignal; onProgress(p: ChildProgress): void; onControls(c: ChildControls): void },
 	): Promise<ChildOutcome>;
 	/** The findings and open blockers the child's watchdog reported so far (kept by the caller's parent channel). */
-	findingsOf(label: string): { findings: Finding[]; blockers: ChildBlockers };
+	findingsOf(label: string): {
+		findings: Finding[];
+		blockers: ChildBlockers;
+		below?: BelowRun[];
+		/** Denied calls the user may still allow ("id tool"). */
+		pendingAsks?: string[];
+	};
 }
 
 export interface LaunchHooks {
@@ -254,7 +260,7 @@ async function runOne(
 			outcome = unrun("failed", error instanceof Error ? error.message : String(error));
 		}
 	}
-	const { findings, blockers } = env.findingsOf(child.label);
+	const { findings, blockers, below, pendingAsks } = env.findingsOf(child.label);
 	return {
 		...outcome,
 		label: child.label,
@@ -265,6 +271,8 @@ async function runOne(
 		...(wt ? { worktree: true } : {}),
 		findings,
 		blockers,
+		...(below?.length ? { below } : {}),
+		...(pendingAsks?.length ? { pendingAsks } : {}),
 	};
 }
 

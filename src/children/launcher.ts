@@ -3,7 +3,7 @@
 // (launch.ts), show progress, keep the result on disk, and say what happened. Thin glue over Pi.
 import { CONFIG_DIR_NAME, type ExtensionContext, type ModelRuntime } from "@earendil-works/pi-coding-agent";
 import type { ParentUser } from "../findings/index.ts";
-import { present } from "../host/index.ts";
+import { present, waitingReporter } from "../host/index.ts";
 import type { ChildProgress } from "./child-session.ts";
 import { childLaunchEnv } from "./launch-env.ts";
 import { enforceLaunchRules } from "./launch-check.ts";
@@ -41,10 +41,13 @@ export async function launchForeground(
 	);
 	const dir = makeRunDir(deps.agentDir, runId);
 	// What a child tells or asks the user reaches this session's user (its own UI reaches nobody).
-	const user: ParentUser = {
+	// A nested child's user is the main session's, handed down; its own UI reaches nobody.
+	const user: ParentUser = watchdog.options.parent?.user ?? {
 		mode: ctx.mode,
 		notify: (text, level) => present(ctx, text, level),
 		saved: (path, mutate) => watchdog.ownWrite(path, mutate),
+		// The session says it waits while a child waits on the arbiter (a status; in the TUI, Pi's "blocked").
+		waiting: waitingReporter(ctx),
 		...(ctx.mode === "tui" && ctx.hasUI
 			? { ask: (title: string, choices: string[]) => ctx.ui.select(title, choices, { signal }) }
 			: {}),
@@ -100,7 +103,12 @@ export async function launchForeground(
 		onFindings: (label, role, findings) =>
 			watchdog.port.findings(findings.map((finding) => ({ finding, role, runId, child: label }))),
 		onSettled: (label, state) => watchdog.port.settled(`${runId}/${label}`, state),
+		lineage: watchdog.lineage,
+		slots: watchdog.treeSlots(watchdog.settings(ctx).settings.children.concurrency),
+		allowances: watchdog.allowances,
 	});
+	// A child waiting on its own children lends them its slot of the tree's concurrency.
+	const lent = watchdog.options.lendSlot?.();
 	const live = new AbortController();
 	const forward = () => live.abort();
 	signal?.addEventListener("abort", forward, { once: true });
@@ -148,6 +156,7 @@ export async function launchForeground(
 	} finally {
 		signal?.removeEventListener("abort", forward);
 		unregister();
+		await lent?.take(signal);
 		try {
 			if (ctx.hasUI) ctx.ui.setStatus("watchdog-children", undefined);
 		} catch {

@@ -11,6 +11,7 @@ import { type ExtensionFactory, ModelRuntime } from "@earendil-works/pi-coding-a
 import type { TrustSnapshot } from "../host/index.ts";
 import { parseModelRef } from "../models/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
+import { type Lineage, readLineage, TreeSlots } from "../session/index.ts";
 import type { ChildControls } from "./child-session.ts";
 import { childLaunchEnv } from "./launch-env.ts";
 import { failedBeforeStart, type PreparedChild, runLaunch, type WorktreeOps } from "./launch.ts";
@@ -39,6 +40,8 @@ export interface RunnerSpec {
 	agentDir: string;
 	settings: ResolvedSettings;
 	parentPid: number;
+	/** The launching session's place in the tree (absent from an older parent's spec: the top). */
+	lineage?: Lineage;
 	sessionDir?: string;
 	parentSessionFile?: string;
 }
@@ -155,6 +158,9 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 			worktrees: deps.worktrees,
 			childWatchdog: deps.childWatchdog,
 			models,
+			lineage: readLineage(spec.lineage),
+			// The run's own share of the concurrency: its tree's descendants, in this process.
+			slots: new TreeSlots(() => spec.settings.settings.children.concurrency),
 		});
 		const { results, notes } = await runLaunch(spec.plan, prepared, env, {
 			signal: stop.signal,

@@ -4,7 +4,7 @@ import type { ExtensionContext, ToolDefinition } from "@earendil-works/pi-coding
 import type { ChangeOutcome } from "../commands/index.ts";
 import { check, configureForAgent, recommend } from "../commands/index.ts";
 import { historyEnv, runHistory } from "../commands/index.ts";
-import type { AgentCtx, WatchdogSession as Watchdog } from "../session/index.ts";
+import { type AgentCtx, tooDeep, type WatchdogSession as Watchdog } from "../session/index.ts";
 import { launchBackground, runAction } from "./background.ts";
 import { planLaunch } from "./launch-plan.ts";
 import { launchFindings } from "./launch-result.ts";
@@ -22,6 +22,8 @@ export const SUBAGENT_DESCRIPTION = [
 		"(read-only review), plus the user's own. Each child has its own session and " +
 		"watchdog; the result gives each child's answer, status, counts and its watchdog's " +
 		"high-importance findings; accepted: false means a check failed.",
+	"  A child whose tools include subagent may launch its own children (foreground only), " +
+		"as deep as children.maxDepth allows (default 2: the main session's children may, theirs may not).",
 	'- {action: "status", id?}, {action: "wait", id, timeoutMs?}, {action: "steer", ' +
 		'id, message}, {action: "interrupt", id}, {action: "stop", id}: background runs. ' +
 		"interrupt ends the children's current step (they go on with a steer sent before " +
@@ -41,6 +43,10 @@ export const SUBAGENT_DESCRIPTION = [
 		"itself, less thinking) needs the user: they are asked in the TUI, and elsewhere " +
 		"it is refused with the command they can run. Do not retry a refused or declined change.",
 ].join("\n");
+
+const NESTED_ASYNC =
+	"not launched: a child agent's own launches run in the foreground (async is for the main session): " +
+	"they land in your folder before you end, and stop when you stop. Launch again without async.";
 
 /** `onConfigured` lets the host refresh what it shows after a configure action; `launcher` runs children. */
 export function subagentTool(
@@ -68,10 +74,12 @@ export function subagentTool(
 			const params = { ...(raw as SubagentParams) };
 			if (params.thinking === false) params.thinking = "off";
 			if (params.action === undefined) {
-				if (watchdog.options.role !== "main")
-					throw new Error("a child agent cannot launch children of its own; report back to the parent instead");
+				// Past the tree's depth nothing starts: no agent is read, no folder made.
+				const deep = tooDeep(watchdog.lineage, watchdog.settings(ctx).settings.children.maxDepth);
+				if (deep) throw new Error(deep);
 				const plan = planLaunch({ ...params, thinking: params.thinking || undefined });
 				if ("error" in plan) throw new Error(plan.error);
+				if (plan.async && watchdog.lineage.depth > 0) throw new Error(NESTED_ASYNC);
 				// The session follows every launch of this prompt (its verifier; src/session/child-port.ts).
 				const launch = watchdog.port.launching(id);
 				let out: Awaited<ReturnType<typeof launchForeground>>;

@@ -31,7 +31,7 @@ export function formatHistory(listing: HistoryListing): string {
 	const rows = listing.events.map(
 		(e) =>
 			`${localTime(e.at)}  ${e.kind.padEnd(kindWidth)}  ${sourceOf(e).padEnd(sourceWidth)} ` +
-			` ${describeEvent(e)}${e.role ? ` (child ${e.role}, run ${e.run ?? "?"})` : ""}`,
+			` ${describeEvent(e)}${e.role ? ` (child ${e.path ?? e.role}, run ${e.run ?? "?"})` : ""}`,
 	);
 	return [header, ...rows, ...notes].join("\n");
 }
@@ -50,7 +50,7 @@ export function describeEvent(event: HistoryEvent): string {
 		}
 		case "finding": {
 			const head = [`${event.importance}/${event.severity}`, ...(event.category ? [event.category] : [])].join(" · ");
-			return `${head} · ${short(event.summary, 200)} → ${event.fate}`;
+			return `${head} · ${short(event.summary, 200)} → ${event.fate}${event.child ? ` (from ${event.child})` : ""}`;
 		}
 		case "loop-resolved":
 			return short(event.summary, 200);
@@ -78,7 +78,9 @@ export function describeEvent(event: HistoryEvent): string {
 						? `arbiter failed (${event.failure ?? "error"})`
 						: event.how === "rule"
 							? "by rule"
-							: `by the arbiter${event.model ? ` ${event.model}` : ""}`;
+							: event.how === "user"
+								? "by the user, once"
+								: `by the arbiter${event.model ? ` ${event.model}` : ""}`;
 			return (
 				`${event.tool} ${event.decision === "approve" ? "approved" : "denied"} ${how} ` +
 				`· rule ${short(event.rule, 160)} · ${event.latencyMs} ms · ${short(event.reason, 200)}`

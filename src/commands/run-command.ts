@@ -7,6 +7,7 @@ import { historyEnv, runHistory } from "./history-command.ts";
 import type { Level } from "../host/index.ts";
 import { helpFor, helpIndex, packageDocs } from "./help.ts";
 import { setPolicy } from "./policy.ts";
+import { allowOnce } from "./allow.ts";
 import { showTestFinding } from "./test-finding.ts";
 import { parseCommand, USAGE } from "./watchdog-command.ts";
 
@@ -77,5 +78,7 @@ export async function runCommand(watchdog: Watchdog, args: string, ctx: CommandC
 		}
 		case "test":
 			return say(showTestFinding(watchdog, ctx as ExtensionContext, op.severity, op.text));
+		case "allow":
+			return allowOnce(watchdog, ctx, op.id);
 	}
 }

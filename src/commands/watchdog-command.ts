@@ -20,6 +20,7 @@ export type CommandOp =
 	| { kind: "settings-accept" }
 	| { kind: "test"; severity: "concern" | "blocker"; text: string }
 	| { kind: "trust" }
+	| { kind: "allow"; id: string }
 	| { kind: "help"; topic?: string }
 	| { kind: "error"; message: string };
 
@@ -52,6 +53,8 @@ export const USAGE = [
 		`during an agent run (it lowers oversight) take effect`,
 	`/${COMMAND_NAME} test concern|blocker [text]   show a sample finding, marked ` +
 		`as a test, the way findings reach you (never sent to the agent)`,
+	`/${COMMAND_NAME} allow [id]               let one child tool call the permission arbiter ` +
+		`denied run once (no id: list them; never a rule's deny)`,
 	`/${COMMAND_NAME} help [topic]             the documentation on a topic, or a setting's ` +
 		`key (e.g. help lsp.idleMs)`,
 	`/${COMMAND_NAME} trust                    trust the project's own files (settings, ` +
@@ -77,6 +80,11 @@ export function parseCommand(args: string): CommandOp {
 	}
 	if (first === "review") return rest.length ? tooMany(first) : { kind: "review" };
 	if (first === "trust") return rest.length ? tooMany(first) : { kind: "trust" };
+	if (first === "allow") {
+		if (rest.length === 0) return { kind: "allow", id: "" };
+		if (rest.length === 1 && /^[0-9a-z]{1,12}$/.test(rest[0])) return { kind: "allow", id: rest[0] };
+		return { kind: "error", message: "allow takes the id a denial notice gave, e.g. /subagents-watchdog allow 1x2ab" };
+	}
 	if (first === "dismiss") {
 		if (rest.length === 0 || (rest.length === 1 && rest[0] === "all")) return { kind: "dismiss", which: "all" };
 		if (rest.length === 1 && /^[1-9]\d{0,3}$/.test(rest[0])) return { kind: "dismiss", which: Number(rest[0]) };
@@ -217,6 +225,7 @@ const TOP: Array<[string, string]> = [
 	["test", "show a sample finding (concern or blocker), marked as a test"],
 	["trust", "trust the project's own files as they are now"],
 	["help", "the documentation on a topic"],
+	["allow", "let one denied child tool call run once"],
 ];
 
 /** Completes the whole argument text; `models` are the known model refs for `model …`. */

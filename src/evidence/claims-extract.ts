@@ -64,7 +64,7 @@ export function splitReport(text: string): { prose: string; report?: Report } {
 
 /** A sentence that negates, hedges, plans or describes the future claims nothing. */
 const NOT_A_CLAIM = new RegExp(
-	String.raw`\b(not|n't|never|no longer|unable|without|skip(?:ped|ping)?|pending|todo` +
+	String.raw`\b(not|\w*n't|never|no longer|unable|without|skip(?:ped|ping)?|pending|todo` +
 		String.raw`|remaining|next|will|would|should|could|may|might|if|once|until|unless` +
 		String.raw`|plan(?:ned)?|need(?:s|ed)? to|to be|yet|whether|already (?:existed` +
 		String.raw`|present|implemented|there|in place|done)|pre-?existed|were already` +
@@ -73,7 +73,7 @@ const NOT_A_CLAIM = new RegExp(
 );
 const PASS_WORDS = new RegExp(
 	String.raw`\b(pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|ok|clean|works?|completed?)\b` +
-		String.raw`|✅|✓|->\s*PASS`,
+		String.raw`|✅|✓|->\s*PASS|^\W*(?:no|zero|0) (?:\w+ )?(?:errors?|failures?)\b`,
 	"i",
 );
 const CHECK_WORDS: Array<[CheckKind, RegExp]> = [
@@ -103,8 +103,69 @@ const COMMITTED = new RegExp(
 );
 /** A message that reviews, plans or reports on work rather than claiming to have done it. */
 const REVIEW_FRAMING = /^\s*(?:#+\s*)?(?:code\s+)?(?:re-?)?review(?:ed)?\b|^\s*review (?:complete|done|finished)\b/im;
+/** A plan, design or proposal (its title says so): it describes work to do, whatever its words. */
+const PLAN_TITLE = /\b(?:plan|design|proposal|roadmap|rfc|spec(?:ification)?|outline|strategy|approach)\b/i;
+const PLAN_INTRO = /^\s*(?:here(?:'s| is) (?:the|my|a|an) (?:\w+ ){0,3}plan\b|## (?:implementation )?plan\b)/im;
+
+/** Headings and phrases that only a plan has: files it will change, changes it proposes. */
+const PLAN_BODY = new RegExp(
+	String.raw`^#{1,4}\s+(?:proposed changes|implementation (?:plan|steps)|files to (?:modify|change|create))\b` +
+		String.raw`|\bfiles to (?:modify|change|create|edit):`,
+	"im",
+);
+
+function isPlan(prose: string): boolean {
+	const title = /^\s*#{1,3}\s+(.+)$/m.exec(prose.slice(0, 2000));
+	return (
+		(title !== null && PLAN_TITLE.test(title[1] as string)) ||
+		PLAN_INTRO.test(prose.slice(0, 4000)) ||
+		PLAN_BODY.test(prose)
+	);
+}
+
+/** A request for a plan, a design or a read-only look: what the answer says about checks is what it plans. */
+const PLAN_REQUEST = new RegExp(
+	String.raw`\b(?:return|write|give|produce|draft|make|prepare|propose) (?:me )?(?:a|an|the) (?:\w+ ){0,3}(?:plan|` +
+		String.raw`design|proposal)\b|\bplan (?:what|how) to\b|\bdo not (?:write|implement|edit|change|modify)\b|` +
+		String.raw`\bdon't (?:write|implement|edit|change|modify)\b|\bread-only\b`,
+	"i",
+);
+
+export function asksForPlan(prompt: string): boolean {
+	return PLAN_REQUEST.test(prompt);
+}
+
+/** A table row that reports a command's result: `| \`git status --short\` | passed |`. */
+const ROW_RESULT = /^(?:✅|✓|☑|pass(?:ed|es)?|ok|success(?:ful)?|succeeded|clean|green|done|works?)\b|✅|✓/i;
+const SHELL_START = new RegExp(
+	String.raw`^(?:git|npm|pnpm|yarn|npx|bun|node|python3?|pytest|cargo|go|make|bash|sh|\.\/|curl|docker` +
+		String.raw`|tsc|deno|uv|pip|ls|cat|gh|mvn|gradle|dotnet|mix|ruby|rake|composer|php)\b`,
+);
+
+function tableRowClaim(s: string): Claim | undefined {
+	if (!s.startsWith("|") || /^\|[\s:|-]+\|?$/.test(s)) return undefined;
+	const cells = s
+		.split("|")
+		.slice(1, -1)
+		.map((c) => c.trim());
+	if (cells.length < 2) return undefined;
+	let command: string | undefined;
+	let passed = false;
+	for (const cell of cells) {
+		const code = /^`([^`]{2,300})`$/.exec(cell)?.[1];
+		if (command === undefined && code && (SHELL_START.test(code) || checkKind(code))) command = code;
+		else if (ROW_RESULT.test(cell)) passed = true;
+	}
+	if (!command || !passed) return undefined;
+	const check = checkKind(command);
+	return check
+		? { kind: "check-passed", quote: quote(s), check, command, source: "text" }
+		: { kind: "command-ran", quote: quote(s), command, source: "text" };
+}
+
 const DONE = new RegExp(
-	String.raw`\b(all done|(?:is|are|now) (?:complete|done|finished)` +
+	String.raw`\b(all done|(?:is|are|now) (?:fully )?(?:operational|functional|working|ready(?: to use| for use)?)\b` +
+		String.raw`|all set\b|production[- ]ready|(?:is|are|now) (?:complete|done|finished)` +
 		String.raw`|task (?:is )?complete|work (?:is )?(?:complete|done)|complete[d!]?\s*$` +
 		String.raw`|—\s*done\b|\bdone!|\bDONE\b|^(?:\W*\s*)?(?:\w+\s+){0,4}complete!)`,
 	"im",
@@ -160,6 +221,8 @@ export function filesIn(text: string): string[] {
 export function extractClaims(text: string): Claims {
 	const { prose, report } = splitReport(text);
 	const claims: Claim[] = [];
+	// A plan claims nothing about work done: only what it says it will do.
+	if (isPlan(prose)) return { claims: [], review: true };
 	let review = REVIEW_FRAMING.test(prose);
 	if (report) {
 		fromReport(report, claims);
@@ -197,8 +260,19 @@ export function extractClaims(text: string): Claims {
 			}
 			endList();
 		}
+		const row = tableRowClaim(s);
+		if (row) {
+			claims.push(row);
+			continue;
+		}
 		const negated = NOT_A_CLAIM.test(s);
-		if (/\bpre-?existing\b|\bunrelated (?:test )?(?:failures?|errors?)\b|\balready (?:failing|broken)\b/i.test(s))
+		if (
+			new RegExp(
+				String.raw`\bpre-?existing\b|\bunrelated (?:test )?(?:failures?|errors?)\b|\balready (?:failing|broken)\b|` +
+					String.raw`\bfalse positives?\b`,
+				"i",
+			).test(s)
+		)
 			claims.push({ kind: "pre-existing", quote: quote(s), source: "text" });
 		if (negated) continue;
 		const ticked = /^\s*[-*]\s*\[[xX✓]\]\s*(.+)$/.exec(s);
@@ -270,6 +344,8 @@ function fromReport(report: Report, claims: Claim[]): void {
 					command,
 					source: "report",
 				});
+			else if (passed)
+				claims.push({ kind: "command-ran", quote: quote(`${command}: ${run.result}`), command, source: "report" });
 		}
 	}
 	if (Array.isArray(report.changedFiles)) {

@@ -3,130 +3,27 @@
 // refused, the commit a hook rejected, "implemented" with no edit anywhere) is a blocker; a
 // claim the log merely does not back (never run, run before the last edit) is a concern. An
 // honest report (failures disclosed) claims nothing to check. Pure; no model call.
-import { type Claim, extractClaims, filesIn } from "./claims-extract.ts";
-import type { CallFact, CheckKind } from "./facts.ts";
+import { asksForPlan, type Claim, extractClaims, filesIn } from "./claims-extract.ts";
+import { type ClaimSignal, type Context, disclosesFailure, segmentSignal } from "./claim-match.ts";
+import { filesChanged } from "./claim-files.ts";
+import { checkPassed, commandRan, failingChecks, preExisting } from "./claim-checks.ts";
+import type { CallFact } from "./facts.ts";
 import type { Segment } from "./log.ts";
 
 export type { ClaimKind } from "./claims-extract.ts";
-
-export interface ClaimSignal {
-	kind: Claim["kind"];
-	/** The claim, quoted short. */
-	claim: string;
-	/** Tool-call indices the verdict rests on. */
-	from: number;
-	to: number;
-	evidence: string;
-	verdict: "contradicted" | "unbacked";
-}
+export { type ClaimSignal, disclosesFailure } from "./claim-match.ts";
 
 /** Edits to these do not make an earlier test run stale. */
 const DOC_FILE = /\.(md|mdx|txt|rst|adoc)$/i;
-const WRAPPERS = new Set([
-	"npx",
-	"bunx",
-	"pnpx",
-	"exec",
-	"time",
-	"env",
-	"nice",
-	"command",
-	"timeout",
-	"sudo",
-	"uv",
-	"poetry",
-	"pipenv",
-]);
-
-/** Whether the closing text owns up to failures (then its pass claims are not contradicted by them). */
-export function disclosesFailure(text: string): boolean {
-	const cleaned = text.replace(
-		/\b(?:0|no|zero|without) (?:\w+ )?(?:failures?|failed|failing|errors?)\b|\bFAIL \(0\)|\bfail(?:ed|s)?:? 0\b|\bno errors found\b/gi,
-		"",
-	);
-	return /\b(fail(?:s|ed|ing|ures?)?|broken|still (?:red|errors?)|does not (?:pass|build|compile)|doesn't (?:pass|build|compile)|errors? remain)\b/i.test(
-		cleaned,
-	);
-}
-
-function basename(path: string): string {
-	return path.replace(/\\/g, "/").replace(/\/+$/, "").replace(/^.*\//, "");
-}
-
-/** Whether a claimed path and a call's path name the same file (relative vs absolute, ./ prefixes). */
-export function samePath(claimed: string, actual: string): boolean {
-	const a = claimed.replace(/\\/g, "/").replace(/^\.\//, "");
-	const b = actual.replace(/\\/g, "/").replace(/^\.\//, "");
-	if (basename(a) !== basename(b)) return false;
-	return a === b || b.endsWith(`/${a}`) || a.endsWith(`/${b}`) || !a.includes("/") || !b.includes("/");
-}
-
-function tokens(command: string): string[] {
-	const firstStage = command.split(/\s\|\s|\s\|(?!\|)|(?<!\|)\|\s/)[0] ?? command;
-	const out: string[] = [];
-	for (const raw of firstStage.split(/\s+|&&|;/)) {
-		const t = raw.replace(/^['"]|['"]$/g, "");
-		if (!t || t.startsWith("-") || /^\d?>|^&>|^2>&1$/.test(t) || WRAPPERS.has(t)) continue;
-		out.push(t.includes("/") ? basename(t) : t);
-	}
-	return out;
-}
-
-/** The runs of a claimed command: its last stage aside, most of its words in the same order of programs. */
-function runsOf(facts: CallFact[], end: number, claim: Claim): CallFact[] {
-	const want = claim.command ? tokens(claim.command) : [];
-	const exact: CallFact[] = [];
-	const sameKind: CallFact[] = [];
-	for (let i = 0; i < end; i++) {
-		const f = facts[i] as CallFact;
-		if (f.command === undefined || !f.check) continue;
-		if (claim.check && f.check !== claim.check) continue;
-		sameKind.push(f);
-		if (!want.length) continue;
-		const have = new Set(tokens(f.command));
-		const program = want[0] as string;
-		if (!have.has(program)) continue;
-		let hits = 0;
-		for (const w of want) if (have.has(w)) hits++;
-		if (hits / want.length >= 0.6) exact.push(f);
-	}
-	return exact.length ? exact : sameKind;
-}
-
-function shown(f: CallFact): string {
-	return f.command !== undefined
-		? `\`${f.command.length > 90 ? `${f.command.slice(0, 89)}…` : f.command}\``
-		: `${f.name}${f.path ? ` ${f.path}` : ""}`;
-}
-
-function failureWords(f: CallFact): string {
-	const masked =
-		f.piped && !f.isError
-			? "; the pipe hid its exit code (it reported success)"
-			: f.exitCode
-				? `; exit code ${f.exitCode}`
-				: "";
-	return `call ${f.index} (${shown(f)}) says "${f.failure}"${masked}`;
-}
-
-interface Context {
-	facts: CallFact[];
-	end: number;
-	segment: Segment;
-	lastCodeEdit?: number;
-	firstEdit?: number;
-	disclosed: boolean;
-	anyWrite: boolean;
-	/** The message says it did the work itself (and is not a review or a plan). */
-	attributed: boolean;
-}
 
 export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] {
 	const text = segment.stop.text;
 	const ticked = lastTicked(facts, segment);
 	if (!text.trim() && !ticked) return [];
 	const end = Math.min(segment.endCall, facts.length);
-	const { claims, review } = extractClaims(text);
+	const extracted = extractClaims(text);
+	const claims = extracted.claims;
+	const review = extracted.review || asksForPlan(segment.prompt);
 	const ctx: Context = {
 		facts,
 		end,
@@ -134,9 +31,12 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 		disclosed: disclosesFailure(text),
 		anyWrite: false,
 		attributed: !review && claims.some((c) => c.kind === "implemented"),
+		review,
+		commands: 0,
 	};
 	for (let i = 0; i < end; i++) {
 		const f = facts[i] as CallFact;
+		if (f.command !== undefined) ctx.commands++;
 		const wrote = f.wrote || (f.shellWrite && !f.check && !f.isError);
 		if (wrote || f.mentions !== undefined) ctx.anyWrite = true;
 		if (wrote && !(f.path && DOC_FILE.test(f.path))) ctx.lastCodeEdit = i;
@@ -158,9 +58,17 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 			case "check-passed":
 				add(checkPassed(ctx, claim));
 				break;
+			case "command-ran":
+				add(commandRan(ctx, claim));
+				break;
 			case "files-changed":
 			case "checklist":
 				if (claim.files?.length) add(filesChanged(ctx, claim));
+				// A summary of the changes claims they are finished as much as "done" does.
+				if (claim.kind === "files-changed" && claim.source === "text" && !review && !completionChecked) {
+					add(failingChecks(ctx, claim));
+					completionChecked = true;
+				}
 				break;
 			case "committed":
 			case "pushed":
@@ -174,7 +82,9 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 						from: segment.firstCall,
 						to: Math.max(segment.firstCall, end - 1),
 						verdict: "contradicted",
-						evidence: `no edit or write succeeded anywhere in the session (${end} tool calls), and no command that could have written files ran`,
+						evidence:
+							`no edit or write succeeded anywhere in the session (${end} tool calls), and no command that ` +
+							`could have written files ran`,
 					});
 				if (!completionChecked) add(failingChecks(ctx, claim));
 				completionChecked = true;
@@ -186,6 +96,16 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 			case "pre-existing":
 				add(preExisting(ctx, claim));
 				break;
+		}
+	}
+	// A check said to pass between the last edit and the stop ("No type errors, works." after a
+	// run) is a claim too; only what the log contradicts is told of it.
+	if (segment.sinceEdit && segment.sinceEdit !== text && !review) {
+		const said = new Set(claims.map((c) => c.quote));
+		for (const claim of extractClaims(segment.sinceEdit).claims) {
+			if (claim.kind !== "check-passed" || said.has(claim.quote)) continue;
+			const signal = checkPassed(ctx, claim);
+			if (signal?.verdict === "contradicted") add(signal);
 		}
 	}
 	// A failing run already answered as a contradicted "passed" need not be told again as "done".
@@ -202,147 +122,10 @@ export function checkClaims(facts: CallFact[], segment: Segment): ClaimSignal[] 
 	);
 }
 
-function checkPassed(ctx: Context, claim: Claim): ClaimSignal | undefined {
-	const runs = runsOf(ctx.facts, ctx.end, claim);
-	const what = claim.check ?? "check";
-	const last = runs.at(-1);
-	if (!last) {
-		const to = Math.max(ctx.segment.firstCall, ctx.end - 1);
-		return {
-			kind: "check-passed",
-			claim: claim.quote,
-			from: ctx.segment.firstCall,
-			to,
-			verdict: "unbacked",
-			evidence: `no ${what} run in the session's tool log${claim.command ? ` matches \`${claim.command.slice(0, 80)}\`` : ""}`,
-		};
-	}
-	if (last.refused)
-		return {
-			kind: "check-passed",
-			claim: claim.quote,
-			from: last.index,
-			to: last.index,
-			verdict: "contradicted",
-			evidence: `the ${what} run at call ${last.index} was refused or blocked: "${last.refused}"`,
-		};
-	if (last.failure && !(claim.source === "text" && ctx.disclosed)) {
-		const passedBefore = runs.filter((r) => !r.failure && r.index < last.index).at(-1);
-		return {
-			kind: "check-passed",
-			claim: claim.quote,
-			from: passedBefore?.index ?? last.index,
-			to: last.index,
-			verdict: "contradicted",
-			evidence: `the last ${what} run, ${failureWords(last)}`,
-		};
-	}
-	if (ctx.lastCodeEdit !== undefined && ctx.lastCodeEdit > last.index) {
-		return {
-			kind: "check-passed",
-			claim: claim.quote,
-			from: last.index,
-			to: ctx.lastCodeEdit,
-			verdict: "unbacked",
-			evidence: `the last ${what} run (call ${last.index}) came before the last edit (call ${ctx.lastCodeEdit}); nothing checked the final state`,
-		};
-	}
-	return undefined;
-}
-
-type FileState = "written" | "refused" | "failed" | "maybe" | "none";
-
-function fileState(ctx: Context, file: string): { state: FileState; at?: CallFact } {
-	const base = basename(file);
-	let refused: CallFact | undefined;
-	let failed: CallFact | undefined;
-	let maybe = false;
-	for (let i = 0; i < ctx.end; i++) {
-		const f = ctx.facts[i] as CallFact;
-		if ((f.kind === "edit" || f.kind === "write") && f.path && samePath(file, f.path)) {
-			if (f.wrote) return { state: "written", at: f };
-			if (f.refused) refused = f;
-			else if (f.isError) failed = f;
-		} else if (f.shellWrite && f.command?.includes(base)) return { state: "written", at: f };
-		else if (f.mentions?.includes(base)) return { state: "written", at: f };
-		else if (f.shellWrite && !f.check && !f.isError) maybe = true;
-	}
-	if (refused) return { state: "refused", at: refused };
-	if (failed) return { state: "failed", at: failed };
-	return { state: maybe ? "maybe" : "none" };
-}
-
-function filesChanged(ctx: Context, claim: Claim): ClaimSignal | undefined {
-	const files = claim.files ?? [];
-	const states = files.map((file) => ({ file, ...fileState(ctx, file) }));
-	const blocked = states.filter((s) => s.state === "refused" || s.state === "failed");
-	const to = Math.max(ctx.segment.firstCall, ctx.end - 1);
-	if (blocked.length) {
-		const at = blocked.map((s) => s.at?.index ?? 0);
-		const words = blocked.map(
-			(s) =>
-				`${s.file}: the ${s.at?.name} at call ${s.at?.index} ${s.state === "refused" ? `was refused ("${s.at?.refused}")` : "failed"}`,
-		);
-		return {
-			kind: claim.kind,
-			claim: claim.quote,
-			from: Math.min(...at),
-			to: Math.max(...at),
-			verdict: "contradicted",
-			evidence: `${words.join("; ")}; no later call changed ${blocked.length > 1 ? "them" : "it"}`,
-		};
-	}
-	const none = states.filter((s) => s.state === "none");
-	const maybe = states.filter((s) => s.state === "maybe");
-	const list = (xs: typeof states) =>
-		`${xs
-			.slice(0, 6)
-			.map((s) => s.file)
-			.join(", ")}${xs.length > 6 ? `, … (${xs.length - 6} more)` : ""}`;
-	if (none.length && (ctx.attributed || claim.kind === "checklist")) {
-		return {
-			kind: claim.kind,
-			claim: claim.quote,
-			from: ctx.segment.firstCall,
-			to,
-			verdict: "contradicted",
-			evidence: `${none.length} of ${files.length} file(s) said to be changed were changed by no tool call in the session: ${list(none)}`,
-		};
-	}
-	if (none.length && ctx.anyWrite)
-		return {
-			kind: claim.kind,
-			claim: claim.quote,
-			from: ctx.segment.firstCall,
-			to,
-			verdict: "unbacked",
-			evidence: `no tool call in the session changed ${list(none)}`,
-		};
-	if (maybe.length)
-		return {
-			kind: claim.kind,
-			claim: claim.quote,
-			from: ctx.segment.firstCall,
-			to,
-			verdict: "unbacked",
-			evidence: `no edit or write touched ${list(maybe)}; only shell commands that may have written files ran`,
-		};
-	return undefined;
-}
-
 function gitClaim(ctx: Context, claim: Claim): ClaimSignal | undefined {
 	const op = claim.kind === "pushed" ? "push" : "commit";
 	const runs = ctx.facts.slice(0, ctx.end).filter((f) => f.git?.op === op);
-	const to = Math.max(ctx.segment.firstCall, ctx.end - 1);
-	if (!runs.length)
-		return {
-			kind: claim.kind,
-			claim: claim.quote,
-			from: ctx.segment.firstCall,
-			to,
-			verdict: "unbacked",
-			evidence: `no git ${op} in the session's tool log`,
-		};
+	if (!runs.length) return segmentSignal(ctx, claim, "unbacked", `no git ${op} in the session's tool log`);
 	if (runs.some((r) => r.git?.ok)) return undefined;
 	const last = runs.at(-1) as CallFact;
 	return {
@@ -352,41 +135,6 @@ function gitClaim(ctx: Context, claim: Claim): ClaimSignal | undefined {
 		to: last.index,
 		verdict: "contradicted",
 		evidence: `every git ${op} failed; the last, call ${last.index}: ${last.git?.why ?? "failed"}`,
-	};
-}
-
-/** A completion claim while the last run of a check, after the last edit, failed and the text does not say so. */
-function failingChecks(ctx: Context, claim: Claim): ClaimSignal | undefined {
-	if (ctx.disclosed) return undefined;
-	const last = new Map<CheckKind, CallFact>();
-	for (let i = 0; i < ctx.end; i++) {
-		const f = ctx.facts[i] as CallFact;
-		if (f.check) last.set(f.check, f);
-	}
-	for (const f of last.values()) {
-		if (!f.failure || (ctx.lastCodeEdit !== undefined && ctx.lastCodeEdit > f.index)) continue;
-		return {
-			kind: claim.kind,
-			claim: claim.quote,
-			from: f.index,
-			to: f.index,
-			verdict: "contradicted",
-			evidence: `the work is reported finished, but the last ${f.check} run, ${failureWords(f)}, and nothing after it fixed that`,
-		};
-	}
-	return undefined;
-}
-
-function preExisting(ctx: Context, claim: Claim): ClaimSignal | undefined {
-	if (ctx.firstEdit === undefined) return undefined;
-	for (let i = 0; i < ctx.firstEdit; i++) if ((ctx.facts[i] as CallFact).check) return undefined;
-	return {
-		kind: "pre-existing",
-		claim: claim.quote,
-		from: 0,
-		to: ctx.firstEdit,
-		verdict: "unbacked",
-		evidence: `no check ran before the first edit (call ${ctx.firstEdit}), so nothing shows these failures were there before`,
 	};
 }
 

@@ -12,6 +12,8 @@ const HEADLINES: Record<IdleKind, string> = {
 	announced: "Stopped right after announcing a next step",
 	"self-question": "Stopped to ask leave for work already asked for",
 	waiting: "Stopped to wait with nothing running",
+	"handed-back": "Stopped to hand the user a command it could run",
+	"asks-instead": "Stopped to ask what the repository could answer",
 	"sign-off": "Stopped for your decision",
 };
 

@@ -4,8 +4,9 @@
 // committed or pushed. Pure, and cheap: the result text is already cut to RESULT_CHARS.
 import { isCheckCommand, mayChangeFiles, normalizeCommand } from "../loops/index.ts";
 import type { ToolCallRecord } from "../transcript/index.ts";
+import { type CheckKind, checkFromOutput, partialCheck, scriptCheck, startsBackground } from "./check-recognise.ts";
 
-export type CheckKind = "test" | "build" | "typecheck" | "lint";
+export type { CheckKind } from "./check-recognise.ts";
 
 export interface CallFact {
 	index: number;
@@ -25,10 +26,14 @@ export interface CallFact {
 	exitCode?: number;
 	/** The command's status is its last pipe stage's (`| tail`, `| head`, `| grep` without pipefail). */
 	piped: boolean;
+	/** Why the check saw only part of what it checks (one package, output filtered or cut), if it did. */
+	partial?: string;
 	/** What in the output says the check failed ("3 failed", "error TS2304"), if anything. */
 	failure?: string;
 	/** Refused or blocked before it could act (permission, hook, budget guard), with the words that say so. */
 	refused?: string;
+	/** A commit or push that skips the hooks (`--no-verify`, `commit -n`). */
+	bypass?: boolean;
 	/** git commit / git push and how they went. */
 	git?: { op: "commit" | "push"; ok: boolean; why?: string };
 	/** Work started in the background (a shell job, a run_in_background call). */
@@ -154,7 +159,7 @@ export function factOf(call: ToolCallRecord): CallFact {
 		wrote: (call.kind === "edit" || call.kind === "write") && call.changed === true,
 		shellWrite: false,
 		piped: false,
-		background: call.args.run_in_background === true,
+		background: false,
 		finished: false,
 		outcome: `${call.name}|${call.isError ? "E" : ""}|${result.length}|${result.slice(-120)}`,
 	};
@@ -167,18 +172,26 @@ export function factOf(call: ToolCallRecord): CallFact {
 	if (command !== undefined) {
 		fact.command = command;
 		fact.shellWrite = mayChangeFiles(command);
-		fact.check = checkKind(command);
+		const check = checkKind(command) ?? scriptCheck(command) ?? (result ? checkFromOutput(command, result) : undefined);
+		if (check) fact.check = check;
 		fact.piped = PIPED_INTO.test(command) && !/\bpipefail\b/.test(command);
 		if (fact.check) {
 			const failure =
 				failureIn(result) ??
 				(call.isError && fact.exitCode !== undefined && fact.exitCode !== 0 ? `exit code ${fact.exitCode}` : undefined);
 			if (failure) fact.failure = failure;
+			const partial = partialCheck(command, result);
+			if (partial) fact.partial = partial;
 		}
 		const git = gitOp(command, result, call.isError);
 		if (git) fact.git = git;
+		if (git && /\s--no-verify\b|\bcommit\b.*\s-n\b/.test(command)) fact.bypass = true;
 		if (/(^|[^&])&\s*$|\bnohup\b|\bsetsid\b/.test(command)) fact.background = true;
 	}
+	if (startsBackground(fact.command, call.args)) fact.background = true;
+	// A patch tool names its files inside the patch (Codex's apply_patch), not in a path argument.
+	if ((call.kind === "edit" || call.kind === "write") && call.path === undefined && !call.isError)
+		fact.mentions = argsText(call.args);
 	if (call.kind === "other") {
 		const todos = call.args.todos;
 		if (Array.isArray(todos))

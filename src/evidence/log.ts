@@ -12,6 +12,8 @@ const STOP_HEAD = 12_000;
 const STOP_TAIL = 12_000;
 /** The prompt kept per segment (the goal a nudge restates). */
 const PROMPT_CHARS = 4_000;
+/** What is kept of the agent's words since the last edit (claims made between the last runs). */
+const SINCE_EDIT_CHARS = 6_000;
 
 export interface Stop {
 	/** Visible text after the segment's last tool call (empty when there was none). */
@@ -33,6 +35,8 @@ export interface Segment {
 	firstCall: number;
 	endCall: number;
 	stop: Stop;
+	/** What the agent said since the segment's last edit, before the stop as well (its tail, bounded). */
+	sinceEdit: string;
 }
 
 export class EvidenceLog {
@@ -45,13 +49,16 @@ export class EvidenceLog {
 	private spoke = false;
 	private thinking = false;
 	private error = false;
+	private sinceEdit = "";
 	/** Whether anything happened since the segment opened (a prompt alone is not a segment yet). */
 	private active = false;
 
 	/** Feeds one event; returns the segment a new prompt closed, if it closed one. */
 	add(event: SessionEvent): Segment | undefined {
 		if (event.type === "call") {
-			this.facts.push(factOf(event.call));
+			const fact = factOf(event.call);
+			this.facts.push(fact);
+			if (fact.wrote) this.sinceEdit = "";
 			this.head = "";
 			this.tail = "";
 			this.spoke = false;
@@ -65,13 +72,19 @@ export class EvidenceLog {
 			this.spoke = true;
 			if (event.thinking) this.thinking = true;
 			this.error = event.error === true;
-			if (event.text) this.append(event.text);
+			if (event.text) {
+				this.append(event.text);
+				const joined = this.sinceEdit ? `${this.sinceEdit}\n${event.text}` : event.text;
+				this.sinceEdit = joined.length > SINCE_EDIT_CHARS ? joined.slice(-SINCE_EDIT_CHARS) : joined;
+			}
 			return undefined;
 		}
+		if (event.type === "compaction") return undefined;
 		const closed = this.active ? this.current() : undefined;
 		if (closed) this.n++;
 		this.prompt = event.text.slice(0, PROMPT_CHARS);
 		this.firstCall = this.facts.length;
+		this.sinceEdit = "";
 		this.head = "";
 		this.tail = "";
 		this.spoke = false;
@@ -90,6 +103,7 @@ export class EvidenceLog {
 			firstCall: this.firstCall,
 			endCall: this.facts.length,
 			stop: { text, spoke: this.spoke, thinking: this.thinking, error: this.error },
+			sinceEdit: this.sinceEdit,
 		};
 	}
 

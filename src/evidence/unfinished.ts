@@ -5,9 +5,18 @@
 // user (credentials, publishing or deploying, pushing to a shared remote, spending money,
 // destructive steps, a product decision) is a sign-off: shown, never nudged. Pure.
 import type { CallFact } from "./facts.ts";
+import { asksInstead, handedBack } from "./handoff.ts";
 import type { Segment } from "./log.ts";
 
-export type IdleKind = "empty" | "hidden-result" | "announced" | "self-question" | "waiting" | "sign-off";
+export type IdleKind =
+	| "empty"
+	| "hidden-result"
+	| "announced"
+	| "self-question"
+	| "waiting"
+	| "handed-back"
+	| "asks-instead"
+	| "sign-off";
 
 export interface IdleSignal {
 	kind: IdleKind;
@@ -134,6 +143,8 @@ export function unfinishedStop(facts: CallFact[], segment: Segment): IdleSignal 
 	if (!stop.spoke || stop.error) return undefined;
 	const at = Math.min(segment.endCall, facts.length) - 1;
 	const text = stop.text.trim();
+	// The asked result delivered as a file the prompt names (a report, a results file): finished.
+	if (!text && !stop.thinking && deliveredFile(facts, segment)) return undefined;
 	if (!text) {
 		if (stop.thinking)
 			return {
@@ -154,6 +165,42 @@ export function unfinishedStop(facts: CallFact[], segment: Segment): IdleSignal 
 			nextStep: "Finish with the answer the task asked for: what you did, what you verified and what is left.",
 		};
 	}
+	const handed = handedBack(text, facts, segment);
+	if (handed?.usersOnly)
+		return {
+			kind: "sign-off",
+			unfinished: false,
+			at,
+			words: clipWords(handed.command),
+			evidence: `the stop needs the user to run what only they can: \`${clipWords(handed.command, 100)}\``,
+			nextStep: "",
+		};
+	if (handed)
+		return {
+			kind: "handed-back",
+			unfinished: true,
+			at,
+			words: clipWords(handed.command),
+			evidence:
+				`handed the user a command it could run itself and waits for them: ` + `\`${clipWords(handed.command, 100)}\``,
+			nextStep:
+				`Run it yourself (\`${clipWords(handed.command, 80)}\`, non-interactively if it asks), then go on ` +
+				`with the task. Ask the user only for what needs them (a password, a login, a purchase).`,
+		};
+	const asked = asksInstead(text, segment);
+	if (asked)
+		return {
+			kind: "asks-instead",
+			unfinished: true,
+			at,
+			words: clipWords(asked.join(" ")),
+			evidence:
+				`asked ${asked.length} questions the repository could answer, and ran nothing to look: ` +
+				`"${clipWords(asked[0] as string, 100)}"`,
+			nextStep:
+				"Look these up yourself (read the files, list the folders, run the scripts' help) and go on; ask the user " +
+				"only what the repository cannot tell you.",
+		};
 	const tail = lastSentences(text, 5);
 	const joined = tail.join(" ");
 	if (ASKS_USER.test(joined) && SIGN_OFF.test(joined)) {
@@ -198,7 +245,10 @@ export function unfinishedStop(facts: CallFact[], segment: Segment): IdleSignal 
 			};
 	}
 	const waiting = last.find((s) => WAITING.test(s));
-	if (waiting && !somethingRunning(facts, Math.min(segment.endCall, facts.length)))
+	const running = waiting !== undefined && somethingRunning(facts, Math.min(segment.endCall, facts.length));
+	// Saying truthfully that started work is still running (and will be checked on) is a hand-off.
+	if (running) return undefined;
+	if (waiting)
 		return {
 			kind: "waiting",
 			unfinished: true,
@@ -219,4 +269,12 @@ export function unfinishedStop(facts: CallFact[], segment: Segment): IdleSignal 
 			};
 	}
 	return undefined;
+}
+
+/** The segment's last call wrote a file whose name the prompt gives: the result is that file. */
+function deliveredFile(facts: CallFact[], segment: Segment): boolean {
+	const last = facts[Math.min(segment.endCall, facts.length) - 1];
+	if (!last || last.index < segment.firstCall || !last.wrote || !last.path) return false;
+	const name = last.path.replace(/\\/g, "/").replace(/^.*\//, "");
+	return name.length > 2 && segment.prompt.includes(name);
 }

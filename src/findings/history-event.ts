@@ -35,6 +35,8 @@ export interface HistoryBase {
 	/** A child's events: its role and the launch it ran in. */
 	role?: string;
 	run?: string;
+	/** A nested child's labels from the main session down ("worker > tester"); absent for a child of the main session. */
+	path?: string;
 }
 
 export interface ReviewEvent extends HistoryBase {
@@ -65,6 +67,8 @@ export interface FindingEvent extends HistoryBase {
 	/** An excerpt, at most 300 characters. */
 	evidence: string;
 	fate: FindingFate;
+	/** In a parent's log: the child it rose from, by its path below this session ("lead > tester"). */
+	child?: string;
 }
 
 export interface LoopResolvedEvent extends HistoryBase {
@@ -132,7 +136,7 @@ export interface PermissionEvent extends HistoryBase {
 	/** The rule that decided, in words (`"edit": "ask" (global config …)`). */
 	rule: string;
 	decision: "approve" | "deny";
-	how: "rule" | "arbiter" | "reused" | "failure";
+	how: "rule" | "arbiter" | "reused" | "failure" | "user";
 	/** The reason the child was given (the arbiter's, or why it failed). */
 	reason: string;
 	/** Time from the call to the decision. */

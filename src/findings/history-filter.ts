@@ -61,7 +61,8 @@ export function matches(event: HistoryEvent, filter: HistoryFilter): boolean {
 	if (
 		filter.sources?.length &&
 		!filter.sources.includes(sourceOf(event)) &&
-		!(event.role !== undefined && filter.sources.includes(event.role))
+		!(event.role !== undefined && filter.sources.includes(event.role)) &&
+		!filter.sources.some((s) => pathMatches(event.path, s) || pathMatches(childOf(event), s))
 	)
 		return false;
 	return true;
@@ -72,6 +73,21 @@ function failed(event: HistoryEvent): boolean {
 	if (event.kind === "review") return event.outcome === "failed";
 	if (event.kind === "permission") return event.how === "failure";
 	return false;
+}
+
+/** `worker > tester` is asked for by its whole path, spaces around `>` or not. */
+function pathMatches(path: string | undefined, wanted: string): boolean {
+	const fold = (p: string) =>
+		p
+			.split(">")
+			.map((part) => part.trim())
+			.join(">");
+	return path !== undefined && wanted.includes(">") && fold(path) === fold(wanted);
+}
+
+/** The child a finding rose from, in a parent's log. */
+function childOf(event: HistoryEvent): string | undefined {
+	return event.kind === "finding" ? event.child : undefined;
 }
 
 /** The raw-text tests a line must pass before it is worth parsing. */

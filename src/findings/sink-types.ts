@@ -39,6 +39,8 @@ export interface ParentUser {
 	ask?(title: string, choices: string[]): Promise<string | undefined>;
 	/** The child saved a settings change the user made or allowed (the parent's file watch takes it as accepted). */
 	saved?(path: string, mutate: (watchdog: Record<string, unknown>) => void): void;
+	/** A child waits on something only the watchdog or the user can settle (a text), or no longer (undefined). */
+	waiting?(text: string | undefined): void;
 }
 
 /** Where a child's findings go besides its own session. */
@@ -48,6 +50,8 @@ export interface ParentChannel {
 	user?: ParentUser;
 	/** After each boundary review of the child: the blockers it left open, and whether it stalemated. */
 	settled?(state: { blockers: Finding[]; stalemate: boolean }): void;
+	/** A launch of the child's own ended: its children's results, for the tree's verification above. */
+	ended?(runId: string, results: unknown[]): void;
 }
 
 export interface SinkDeps {

@@ -364,5 +364,6 @@ function findingEvent(f: Finding, fate: Fate): SinkEvent {
 		summary: f.summary,
 		evidence: f.evidence,
 		fate,
+		...(f.child ? { child: f.child } : {}),
 	};
 }

@@ -3,6 +3,7 @@
 export { quietly, restoreWorkingRow, showReviewing } from "./progress.ts";
 export { guarded } from "./guard.ts";
 export { present, type Level } from "./present.ts";
+export { waitingReporter } from "./waiting.ts";
 export { askToLower, type Chooser, KEEP_CHOICE, LOWER_CHOICE } from "./ask.ts";
 export { renderFindings, renderQuestion } from "./render.ts";
 export { childSnapshot, piTrusts, ProjectTrust, repositoryTrust } from "./trust.ts";

@@ -12,3 +12,4 @@ export {
 export { isCheckCommand, mayChangeFiles } from "./checks.ts";
 export { LOOP_RESOLVED_ENTRY, LoopWatch } from "./loop-watch.ts";
 export { normalizeCommand } from "./normalize.ts";
+export { isNudge } from "./nudge.ts";

@@ -5,7 +5,11 @@
 // at different offsets, polling whose output changes, steady work across many files.
 import { isCheckCommand, mayChangeFiles } from "./checks.ts";
 import { callSignature, describeCall, landed, outcomeText, shortHash, subjectsOf, targetOf } from "./normalize.ts";
-import { cycleText, dominantText, repeatText, rereadText, rerunText, staleText, targetText } from "./loop-text.ts";
+import { CallWindow } from "./call-window.ts";
+import { CycleWatch } from "./cycles.ts";
+import { FailedRuns, failed, retrySignal } from "./retries.ts";
+import { TextLoops } from "./text-loops.ts";
+import { dominantText, repeatText, rereadText, rerunText, staleText, targetText } from "./loop-text.ts";
 import { MIN_REREAD_LINES, ReadCoverage } from "./read-coverage.ts";
 import { Restating } from "./restating.ts";
 import { DEFAULT_THRESHOLDS, type LoopSignal, type LoopThresholds } from "./signal.ts";
@@ -13,17 +17,6 @@ import type { ToolCallRecord } from "../transcript/index.ts";
 import { WAIT_POLL_FACTOR, Waiting, waitingSignal, waitOf } from "./waiting.ts";
 
 export { DEFAULT_THRESHOLDS, type LoopSignal, type LoopThresholds, type SignalKind, WEAK_SIGNALS } from "./signal.ts";
-
-interface Slot {
-	index: number;
-	call: string; // call signature hash
-	combo: string; // call + outcome hash
-	target: string;
-	/** Whether this call told the agent nothing new about its target. */
-	noNews: boolean;
-	/** Counts towards the stale signal: a call other than a read that told nothing new (rereading is the read signals' business). */
-	stale: boolean;
-}
 
 interface CallTally {
 	count: number;
@@ -40,23 +33,22 @@ const MAX_OUTCOMES_PER_CALL = 16;
 export class LoopDetector {
 	readonly thresholds: LoopThresholds;
 	private readonly readOnly: boolean;
-	private ring: Slot[] = [];
-	private head = 0;
-	private combos = new Map<string, { count: number; first: number }>();
-	private noNewsByTarget = new Map<string, number>();
+	private readonly win: CallWindow;
+	private readonly cycles: CycleWatch;
 	private tallies = new Map<string, CallTally>();
 	private reads = new ReadCoverage();
 	/** Outcomes each subject (a file, a command) has produced since the last landing. */
 	private subjects = new Map<string, Set<string>>();
-	private staleInWindow = 0;
 	/** Polls: the current run of identical answers per call. */
 	private streaks = new Map<string, { outcome: string; count: number; first: number }>();
 	private callsSinceLanding = 0;
 	/** Checks run since the last landing: call + outcome → runs. */
 	private checkRuns = new Map<string, { count: number; first: number }>();
-	private recent: Array<{ combo: string; call: ToolCallRecord; index: number }> = [];
 	private readonly waiting = new Waiting();
 	private readonly restating = new Restating();
+	private readonly text = new TextLoops();
+	/** Failing runs per command since the last landing or file-changing command. */
+	private readonly failures = new FailedRuns();
 	private lastIndex = -1;
 	calls = 0;
 	lastLanded?: number;
@@ -64,30 +56,31 @@ export class LoopDetector {
 	constructor(thresholds: Partial<LoopThresholds> = {}, options: { readOnly?: boolean } = {}) {
 		this.thresholds = { ...DEFAULT_THRESHOLDS, ...thresholds };
 		this.readOnly = options.readOnly ?? false;
+		this.win = new CallWindow(this.thresholds.window);
+		this.cycles = new CycleWatch(this.thresholds.cycleRepeats);
 	}
 
 	/** Forget everything (a real user prompt, or something landed). */
 	reset(): void {
-		this.ring = [];
-		this.head = 0;
-		this.combos.clear();
-		this.noNewsByTarget.clear();
+		this.win.clear();
 		this.tallies.clear();
 		this.reads.clear();
 		this.subjects.clear();
 		this.streaks.clear();
 		this.checkRuns.clear();
-		this.staleInWindow = 0;
-		this.recent = [];
+		this.cycles.reset();
 		this.callsSinceLanding = 0;
 		this.waiting.reset();
 		this.restating.reset();
+		this.text.reset();
+		this.failures.clear();
 	}
 
 	/** Feeds one call; returns the signals that hold after it (the caller decides what is new). */
 	add(call: ToolCallRecord): LoopSignal[] {
 		this.calls++;
 		this.lastIndex = call.index;
+		this.text.called();
 		if (landed(call)) {
 			this.lastLanded = call.index;
 			this.reset();
@@ -111,7 +104,7 @@ export class LoopDetector {
 		// subject (the file, the command) already gave since the last landing, did not.
 		// A poll says nothing new only once its answer has stopped changing for a while.
 		const streak = call.kind === "poll" || wait ? this.pollStreak(callHash, resultHash, call.index) : undefined;
-		const known = this.combos.get(combo);
+		const known = this.win.combos.get(combo);
 		// Polling between waits that do not get shorter is waiting: patience, up to the bound.
 		const patience = this.waiting.observe(
 			combo,
@@ -129,15 +122,16 @@ export class LoopDetector {
 					? this.reads.alreadyRead(call)
 					: this.seenBefore(subjectsOf(call), resultHash);
 		if (!known && !noNews) this.restating.news();
-		this.push({ index: call.index, call: callHash, combo, target, noNews, stale: noNews && call.kind !== "read" });
+		this.win.push({ index: call.index, call: callHash, combo, target, noNews, stale: noNews && call.kind !== "read" });
 
 		const signals: LoopSignal[] = [];
 
 		// 1. The same call with the same outcome, again and again. A poll counts only while its
 		// answer stays the same: polling whose output changes is progress.
-		const c = streak ?? this.combos.get(combo);
+		const c = streak ?? this.win.combos.get(combo);
 		if (patience.kind === "over") signals.push(waitingSignal(call, callHash, labelOf(), patience.polls, t));
-		else if (!patient && c && c.count >= t.repeats) {
+		// An error answer comes back at once and cannot change by asking again: it counts sooner.
+		else if (!patient && c && c.count >= (call.isError && !streak ? t.errorRepeats : t.repeats)) {
 			signals.push({
 				kind: "repeat",
 				key: `repeat:${combo}`,
@@ -152,13 +146,15 @@ export class LoopDetector {
 					count: c.count,
 					first: c.first,
 					to: call.index,
-					window: Math.min(this.ring.length, t.window),
-					threshold: t.repeats,
+					window: Math.min(this.win.length, t.window),
+					threshold: call.isError && !streak ? t.errorRepeats : t.repeats,
 				}),
 				wayOut:
 					call.kind === "poll"
-						? "Stop polling the same status: wait longer between checks, or read the process's log once and decide whether it is stuck."
-						: "Stop repeating this call: its result will not change. Use the result you already have and take the next step.",
+						? "Stop polling the same status: wait longer between checks, or read the process's log once and decide " +
+							"whether it is stuck."
+						: "Stop repeating this call: its result will not change. Use the result you already have and take the " +
+							"next step.",
 			});
 		}
 
@@ -167,8 +163,15 @@ export class LoopDetector {
 		const command = call.kind === "bash" && call.command !== undefined ? signature.slice("bash ".length) : undefined;
 		// A command that may have written files (a redirect, sed -i, git checkout…) is not a
 		// landing the detector can see, but the checks may answer differently after it.
-		if (command !== undefined && mayChangeFiles(command)) this.checkRuns.clear();
-		else if (command !== undefined && isCheckCommand(command)) {
+		if (command !== undefined && mayChangeFiles(command)) {
+			this.checkRuns.clear();
+			this.failures.clear();
+		} else if (command !== undefined) {
+			const retry = this.failures.add(callHash, resultHash, !failed(call), call.index);
+			if (retry && retry.count >= t.failRepeats)
+				signals.push(retrySignal(retry, callHash, labelOf(), call.index, t.failRepeats));
+		}
+		if (command !== undefined && !mayChangeFiles(command) && isCheckCommand(command)) {
 			const runs = this.checkRun(combo, call.index);
 			if (runs.count >= t.checkRepeats) {
 				signals.push({
@@ -187,16 +190,17 @@ export class LoopDetector {
 						threshold: t.checkRepeats,
 					}),
 					wayOut:
-						"Do not run this check again until you have changed something: it will say the same. Act on its result (fix what it reports), or report it as it stands.",
+						"Do not run this check again until you have changed something: it will say the same. Act on its result " +
+						"(fix what it reports), or report it as it stands.",
 				});
 			}
 		}
 
 		// 2. One target worked on without new results.
-		const hits = this.noNewsByTarget.get(target) ?? 0;
+		const hits = this.win.noNewsByTarget.get(target) ?? 0;
 		const limit = this.readOnly ? t.readOnlyTargetHits : t.targetHits;
 		if (hits >= limit) {
-			const from = this.firstIndexOfTarget(target);
+			const from = this.win.firstIndexOfTarget(target);
 			signals.push({
 				kind: "target",
 				key: `target:${target}`,
@@ -214,34 +218,36 @@ export class LoopDetector {
 					hits,
 					first: from,
 					to: call.index,
-					window: Math.min(this.ring.length, t.window),
+					window: Math.min(this.win.length, t.window),
 					threshold: limit,
 				}),
 				wayOut:
-					"You already have what this gives you. Write down what you learned, decide, and act on it (an edit, a test run, or a question to the user).",
+					"You already have what this gives you. Write down what you learned, decide, and act on it (an edit, a test " +
+					"run, or a question to the user).",
 			});
 		}
 
 		// 2b. Many calls in the window that told the agent nothing new, whatever they were.
-		if (this.staleInWindow >= t.staleCalls) {
-			const from = this.firstStaleIndex();
+		if (this.win.staleInWindow >= t.staleCalls) {
+			const from = this.win.firstStaleIndex();
 			signals.push({
 				kind: "stale",
 				key: "stale",
 				subject: "stale",
 				from,
 				to: call.index,
-				count: this.staleInWindow,
+				count: this.win.staleInWindow,
 				...staleText({
-					count: this.staleInWindow,
-					window: this.ring.length,
+					count: this.win.staleInWindow,
+					window: this.win.length,
 					first: from,
 					to: call.index,
 					latest: labelOf(),
 					threshold: t.staleCalls,
 				}),
 				wayOut:
-					"The investigation has stopped producing information. Act on what you know (make the change, run the one check that decides it), or ask the user.",
+					"The investigation has stopped producing information. Act on what you know (make the change, run the one " +
+					"check that decides it), or ask the user.",
 			});
 		}
 
@@ -271,7 +277,8 @@ export class LoopDetector {
 					share: t.dominantShare,
 				}),
 				wayOut:
-					"This call is not moving the work forward. Change approach: make the smallest edit that tests your current idea, or ask the user.",
+					"This call is not moving the work forward. Change approach: make the smallest edit that tests your current " +
+					"idea, or ask the user.",
 			});
 		}
 
@@ -301,69 +308,32 @@ export class LoopDetector {
 		}
 
 		// 5. A short cycle (A-B-A-B, A-B-C-A-B-C) of identical calls with identical results.
-		const cycle = this.cycle(combo, call, call.index);
+		const cycle = this.cycles.add(combo, call, call.index);
 		if (cycle && !patient) signals.push(cycle);
 		return signals;
 	}
 
 	/** An assistant message's visible text (restating.ts): the signal when it restates itself. */
 	said(text: string): LoopSignal[] {
-		return this.restating.add(text, this.lastIndex, this.thresholds.restateRepeats);
+		return [
+			...this.restating.add(text, this.lastIndex, this.thresholds.restateRepeats),
+			...this.text.said(text, this.lastIndex, this.thresholds.sameAnswers),
+		];
+	}
+
+	/** The context was compacted, or a turn ended on a context-overflow error. */
+	compacted(overflow = false): LoopSignal[] {
+		return this.text.compacted(overflow, this.lastIndex, this.thresholds.compactions);
 	}
 
 	/** What the detector is watching, for status. */
 	snapshot(): { calls: number; windowFill: number; callsSinceLanding: number; lastLanded?: number } {
 		return {
 			calls: this.calls,
-			windowFill: this.ring.length,
+			windowFill: this.win.length,
 			callsSinceLanding: this.callsSinceLanding,
 			...(this.lastLanded !== undefined ? { lastLanded: this.lastLanded } : {}),
 		};
-	}
-
-	private push(slot: Slot): void {
-		const w = this.thresholds.window;
-		if (this.ring.length < w) this.ring.push(slot);
-		else {
-			this.evict(this.ring[this.head]);
-			this.ring[this.head] = slot;
-			this.head = (this.head + 1) % w;
-		}
-		const c = this.combos.get(slot.combo);
-		if (c) c.count++;
-		else this.combos.set(slot.combo, { count: 1, first: slot.index });
-		if (slot.noNews) this.noNewsByTarget.set(slot.target, (this.noNewsByTarget.get(slot.target) ?? 0) + 1);
-		if (slot.stale) this.staleInWindow++;
-	}
-
-	private evict(slot: Slot): void {
-		const c = this.combos.get(slot.combo);
-		if (c) {
-			if (c.count <= 1) this.combos.delete(slot.combo);
-			else {
-				c.count--;
-				c.first = this.nextIndexOfCombo(slot.combo, slot.index);
-			}
-		}
-		if (slot.stale) this.staleInWindow--;
-		if (slot.noNews) {
-			const n = (this.noNewsByTarget.get(slot.target) ?? 1) - 1;
-			if (n <= 0) this.noNewsByTarget.delete(slot.target);
-			else this.noNewsByTarget.set(slot.target, n);
-		}
-	}
-
-	/** The earliest index of a combo still in the window after `after` leaves it. */
-	private nextIndexOfCombo(combo: string, after: number): number {
-		let best = Number.POSITIVE_INFINITY;
-		for (const s of this.ring) if (s.combo === combo && s.index > after && s.index < best) best = s.index;
-		return Number.isFinite(best) ? best : after;
-	}
-
-	private firstStaleIndex(): number {
-		let best = Number.POSITIVE_INFINITY;
-		for (const s of this.ring) if (s.stale && s.index < best) best = s.index;
-		return Number.isFinite(best) ? best : 0;
 	}
 
 	private seenBefore(subjects: string[], outcome: string): boolean {
@@ -399,12 +369,6 @@ export class LoopDetector {
 		return this.streaks.get(callHash) as { count: number; first: number };
 	}
 
-	private firstIndexOfTarget(target: string): number {
-		let best = Number.POSITIVE_INFINITY;
-		for (const s of this.ring) if (s.target === target && s.noNews && s.index < best) best = s.index;
-		return Number.isFinite(best) ? best : 0;
-	}
-
 	private tally(callHash: string, stale: boolean, index: number): CallTally {
 		let t = this.tallies.get(callHash);
 		if (t)
@@ -416,40 +380,5 @@ export class LoopDetector {
 		this.tallies.set(callHash, t);
 		if (this.tallies.size > MAX_TALLIES) this.tallies.delete(this.tallies.keys().next().value as string);
 		return t;
-	}
-
-	private cycle(combo: string, call: ToolCallRecord, index: number): LoopSignal | undefined {
-		this.recent.push({ combo, call, index });
-		const need = this.thresholds.cycleRepeats;
-		const keep = 3 * need + 1;
-		if (this.recent.length > keep) this.recent.shift();
-		for (const period of [2, 3]) {
-			const span = period * need;
-			const n = this.recent.length;
-			// A cycle repeats its last call one period back: most calls fail this at once.
-			if (n < span || this.recent[n - 1].combo !== this.recent[n - 1 - period].combo) continue;
-			const tail = this.recent.slice(-span);
-			const pattern = tail.slice(0, period).map((r) => r.combo);
-			if (new Set(pattern).size !== period) continue;
-			if (tail.every((r, i) => r.combo === pattern[i % period])) {
-				return {
-					kind: "cycle",
-					key: `cycle:${[...pattern].sort().join("|")}`,
-					subject: `cycle:${[...pattern].sort().join("|")}`,
-					from: tail[0].index,
-					to: index,
-					count: need,
-					...cycleText({
-						labels: tail.slice(0, period).map((r) => describeCall(r.call)),
-						rounds: need,
-						first: tail[0].index,
-						to: index,
-					}),
-					wayOut:
-						"Break the cycle: none of these calls will answer differently. Decide from what they already showed, or try something different.",
-				};
-			}
-		}
-		return undefined;
 	}
 }

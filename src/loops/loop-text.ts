@@ -188,3 +188,52 @@ export function sleptText(a: { slept: string; sleeps: number; first: number; to:
 			`at anything (bound: ${a.bound}).`,
 	};
 }
+
+function after(call: number): string {
+	return call < 0 ? "before any tool call" : `after call ${call}`;
+}
+
+export function echoText(a: { text: string; times: number; at: number; threshold: number }): SignalText {
+	return {
+		headline: `One message repeats itself ${times(a.times)}`,
+		evidence:
+			`"${a.text}" comes ${times(a.times)} in a single assistant message, ${after(a.at)} (threshold: ` +
+			`${a.threshold}; compared without case, numbers or paths).`,
+	};
+}
+
+export function sameAnswerText(a: { text: string; count: number; at: number; threshold: number }): SignalText {
+	return {
+		headline: `Same answer given ${times(a.count)} in a row`,
+		evidence:
+			`"${a.text}": the same text-only answer in ${a.count} turns one after another, ${after(a.at)} and no ` +
+			`tool call between (threshold: ${a.threshold}).`,
+	};
+}
+
+export function compactionText(a: { count: number; overflows: number; from: number; threshold: number }): SignalText {
+	const overflow = a.overflows ? ` (${a.overflows} of them context-overflow errors)` : "";
+	return {
+		headline: `Context compacted ${times(a.count)} with nothing landing`,
+		evidence:
+			`${a.count} compactions${overflow} ${a.from < 0 ? "before any tool call" : `since call ${a.from}`}, ` +
+			`and no edit, write or commit in between (threshold: ${a.threshold}).`,
+	};
+}
+
+export function retryText(a: {
+	label: string;
+	count: number;
+	first: number;
+	to: number;
+	wordings: number;
+	threshold: number;
+}): SignalText {
+	return {
+		headline: `Same command failed ${times(a.count)}, nothing changed`,
+		evidence:
+			`Command: ${a.label}. Failed at calls ${a.first}–${a.to}` +
+			(a.wordings > 1 ? `, its error worded ${a.wordings} ways` : "") +
+			`; no edit, write or file-changing command between (threshold: ${a.threshold}).`,
+	};
+}

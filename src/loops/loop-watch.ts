@@ -8,6 +8,7 @@ import { type Finding, firstLine, makeFinding } from "../findings/index.ts";
 import { fromPiToolCall } from "../transcript/index.ts";
 import { LoopDetector, type LoopSignal, type LoopThresholds } from "./loop-detector.ts";
 import { HEADLINE_MAX } from "./loop-text.ts";
+import { isNudge } from "./nudge.ts";
 import { describeCall, landed } from "./normalize.ts";
 
 export const LOOP_RESOLVED_ENTRY = "watchdog-loop-resolved";
@@ -70,8 +71,9 @@ export class LoopWatch {
 		this.lastFinding = undefined;
 	}
 
-	/** A real user prompt: whatever the agent was stuck on, it now has new input. */
-	userPrompt(): void {
+	/** A real user prompt: whatever the agent was stuck on, it now has new input (a bare nudge is none). */
+	userPrompt(text?: string): void {
+		if (text !== undefined && isNudge(text)) return;
 		this.detector?.reset();
 		this.active = [];
 		this.pending = [];
@@ -84,7 +86,13 @@ export class LoopWatch {
 	 */
 	assistantText(resolved: LoopSettings, text: string): void {
 		if (!resolved.enabled || !resolved.loops.enabled || !text.trim()) return;
-		this.pending = this.detectorFor(resolved.loops).said(text);
+		const compaction = this.pending.filter((s) => s.kind === "compaction");
+		this.pending = [...compaction, ...this.detectorFor(resolved.loops).said(text)];
+	}
+
+	/** Pi compacted the context: compactions with nothing landing between are a loop, told with the next result. */
+	compacted(): void {
+		if (this.detector) this.pending.push(...this.detector.compacted());
 	}
 
 	/** `resolved`: the settings in effect for this event (looked up once by the caller). */

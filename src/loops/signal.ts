@@ -10,7 +10,11 @@ export type SignalKind =
 	| "reread"
 	| "cycle"
 	| "restating"
-	| "waiting";
+	| "waiting"
+	| "echo"
+	| "same-answer"
+	| "compaction"
+	| "retry";
 
 /**
  * Signals that rest on the agent learning nothing new rather than on exact repetition: a
@@ -51,6 +55,14 @@ export interface LoopThresholds {
 	checkRepeats: number;
 	/** Turns saying the same sentence while the calls in between brought nothing new. */
 	restateRepeats: number;
+	/** Identical failing calls (an error answer) that make a repeat: errors come back sooner than answers. */
+	errorRepeats: number;
+	/** Failing runs of one command (however the error is worded) while nothing landed. */
+	failRepeats: number;
+	/** The same text-only answer in this many turns in a row. */
+	sameAnswers: number;
+	/** Context compactions or overflows with nothing landing between. */
+	compactions: number;
 	/** Time an agent may wait (sleeps, blocking polls) on an unchanged answer before it counts. */
 	maxWaitMs: number;
 }
@@ -66,5 +78,9 @@ export const DEFAULT_THRESHOLDS: LoopThresholds = {
 	staleCalls: 6,
 	checkRepeats: 3,
 	restateRepeats: 3,
+	errorRepeats: 4,
+	failRepeats: 4,
+	sameAnswers: 3,
+	compactions: 3,
 	maxWaitMs: 1_800_000,
 };

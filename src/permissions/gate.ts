@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import type { Registry, ReviewerChoice } from "../models/index.ts";
 import { clip, oneLine } from "../util/index.ts";
 import { type ArbiterOutcome, askArbiter, type AskRequest } from "./arbiter.ts";
+import type { DeniedAsk, UserAllowances } from "./allowances.ts";
 import { permissionLine, type PermissionLine } from "./audit.ts";
 import { previewArguments, redactText } from "./redact.ts";
 import { describeRule, type PermissionPolicy, type PermissionRule, RuleMatcher } from "./rules.ts";
@@ -47,6 +48,21 @@ export interface GateDeps {
 	record(ctx: GateCtx, line: PermissionLine): void;
 	/** The model call; askArbiter unless a test or bench says otherwise. */
 	arbiter?(req: AskRequest): Promise<ArbiterOutcome>;
+	/** The user's word over the arbiter (see allowances.ts); absent: a denial stays denied. */
+	user?: GateUser;
+}
+
+/** Where the user can allow a denied ask once, and hear of it. */
+export interface GateUser {
+	book: UserAllowances;
+	/** This child in the book: its run and label path, so one child's allowance is never another's. */
+	child: string;
+	/** How the user reads this child: "lead > tester". */
+	who: string;
+	/** Tells the user of a denial they may allow; absent where nobody can (print mode). */
+	tell?(denied: DeniedAsk): void;
+	/** The session waits on the arbiter (a text), or no longer (undefined). */
+	waiting?(text: string | undefined): void;
 }
 
 const RECENT_CALLS = 5;
@@ -104,6 +120,13 @@ export class PermissionGate {
 	private async ask(ctx: GateCtx, call: GateCall, rule: PermissionRule): Promise<GateVerdict> {
 		const started = Date.now();
 		const key = fingerprint(call);
+		const user = this.deps.user;
+		// Allowed once by the user after a denial: this one identical call runs, and the allowance is spent.
+		if (user?.book.take(`${user.child}\0${key}`)) {
+			const line = { tool: call.toolName, rule, decision: "approve" as const, how: "user" as const, latencyMs: 0 };
+			this.deps.record(ctx, permissionLine({ ...line, reason: "allowed once by the user after a denial" }));
+			return undefined;
+		}
 		const earlier = this.decided.get(key);
 		if (earlier) {
 			this.deps.record(
@@ -118,9 +141,15 @@ export class PermissionGate {
 					model: earlier.model,
 				}),
 			);
-			return verdictOf(call.toolName, rule, { kind: "decision", ...earlier }, true);
+			return this.offer(call, key, verdictOf(call.toolName, rule, { kind: "decision", ...earlier }, true));
 		}
-		const outcome = await this.consult(ctx, call, rule);
+		user?.waiting?.(`${user.who}: waiting on the permission arbiter for ${call.toolName}`);
+		let outcome: ArbiterOutcome;
+		try {
+			outcome = await this.consult(ctx, call, rule);
+		} finally {
+			user?.waiting?.(undefined);
+		}
 		const latencyMs = Date.now() - started;
 		if (outcome.kind === "decision") {
 			if (this.decided.size >= REUSE_LIMIT) this.decided.clear();
@@ -152,7 +181,22 @@ export class PermissionGate {
 				}),
 			);
 		}
-		return verdictOf(call.toolName, rule, outcome, false);
+		return this.offer(call, key, verdictOf(call.toolName, rule, outcome, false));
+	}
+
+	/** A denied ask goes in the user's book: they may allow that exact call once. */
+	private offer(call: GateCall, key: string, verdict: GateVerdict): GateVerdict {
+		const user = this.deps.user;
+		if (!verdict || !user?.tell) return verdict;
+		const ask = { who: user.who, tool: call.toolName, reason: verdict.reason };
+		const id = user.book.denied(`${user.child}\0${key}`, ask);
+		user.tell({ ...ask, id, at: Date.now() });
+		return {
+			block: true,
+			reason:
+				`${verdict.reason} The user was shown this denial and may allow this exact call once; ` +
+				"only an identical call would then run.",
+		};
 	}
 
 	private async consult(ctx: GateCtx, call: GateCall, rule: PermissionRule): Promise<ArbiterOutcome> {

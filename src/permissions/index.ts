@@ -12,6 +12,7 @@ export {
 	type ArbiterOutcome,
 	type AskRequest,
 } from "./arbiter.ts";
+export { type DeniedAsk, UserAllowances } from "./allowances.ts";
 export { permissionLine, type PermissionLine } from "./audit.ts";
 export { childPolicy, permissionConfigPath, readGlobalRules, type GlobalRules } from "./config.ts";
 export {
@@ -21,6 +22,7 @@ export {
 	type GateCall,
 	type GateCtx,
 	type GateDeps,
+	type GateUser,
 	type GateVerdict,
 } from "./gate.ts";
 export { PREVIEW_CHARS, previewArguments, redactText } from "./redact.ts";
@@ -35,4 +37,5 @@ export {
 	type PermissionPolicy,
 	type PermissionRule,
 	type RuleSet,
+	under,
 } from "./rules.ts";

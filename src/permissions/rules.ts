@@ -40,6 +40,17 @@ export interface PermissionRule {
 /** The rules a child runs under (plain data: it travels to a background runner in spec.json). */
 export interface PermissionPolicy {
 	rules: PermissionRule[];
+	/** The policy of the child that launched this one (a grandchild's): it can only be tightened here. */
+	above?: PermissionPolicy;
+}
+
+/** A nested child's policy: its own, under the launching child's (the stricter decides each tool). */
+export function under(
+	own: PermissionPolicy | undefined,
+	above: PermissionPolicy | undefined,
+): PermissionPolicy | undefined {
+	if (!above || !gates(above)) return own;
+	return { rules: own?.rules ?? [], above };
 }
 
 export type RuleSet = Record<string, Permission>;
@@ -99,6 +110,7 @@ export function layerPolicy(global: Layer, agent: Layer, project?: Layer): Permi
  */
 export function gates(policy: PermissionPolicy | undefined): boolean {
 	if (!policy) return false;
+	if (gates(policy.above)) return true;
 	const lifted = new Set(
 		policy.rules.filter((r) => r.origin === "agent" && r.value === "allow" && isExact(r.pattern)).map((r) => r.pattern),
 	);
@@ -132,6 +144,7 @@ export class RuleMatcher {
 	private readonly agent: Compiled[];
 	private readonly global: Compiled[];
 	private readonly project: Compiled[];
+	private readonly above?: RuleMatcher;
 	private readonly cache = new Map<string, Decision>();
 
 	constructor(policy: PermissionPolicy) {
@@ -158,6 +171,7 @@ export class RuleMatcher {
 		this.agent = of("agent");
 		this.global = of("global");
 		this.project = of("project");
+		if (policy.above) this.above = new RuleMatcher(policy.above);
 	}
 
 	decide(toolName: string): Decision {
@@ -180,6 +194,8 @@ export class RuleMatcher {
 				: stricter({ value: agent.rule.value, rule: agent.rule }, decision);
 		const project = best(this.project, toolName);
 		if (project) decision = stricter({ value: project.rule.value, rule: project.rule }, decision);
+		// Down the tree rules only tighten: nothing of this child's lifts what the level above set.
+		if (this.above) decision = stricter(decision, this.above.decide(toolName));
 		return decision;
 	}
 }

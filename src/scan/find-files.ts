@@ -1,13 +1,15 @@
 // Finding the session files to scan: named files as they are, folders walked for `.jsonl` and
-// `.md` files. The walk never follows a symbolic link out of the folder it started in (nor a
-// linked folder at all: it would repeat or loop), takes only regular files (a FIFO named
-// x.jsonl must not hang the scan), and stops MAX_DEPTH folders down.
+// `.md` files (and Gemini CLI's `session-*.json`). The walk never follows a symbolic link out of
+// the folder it started in (nor a linked folder at all: it would repeat or loop), takes only
+// regular files (a FIFO named x.jsonl must not hang the scan), and stops MAX_DEPTH folders down.
 import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import { isInside } from "../util/index.ts";
 
 export const MAX_DEPTH = 12;
 const SESSION_EXTENSIONS = new Set([".jsonl", ".md"]);
+/** Gemini CLI keeps a session as `session-<time>-<id>.json`; other JSON files are not sessions. */
+const GEMINI_SESSION = /^session-.*\.json$/i;
 
 export interface FoundFiles {
 	/** Files to scan, in walk order, each once. */
@@ -82,7 +84,7 @@ function walk(dir: string, root: string, depth: number, found: FoundFiles, take:
 			else walk(path, root, depth + 1, found, take, links);
 			continue;
 		}
-		if (!SESSION_EXTENSIONS.has(extname(entry.name).toLowerCase())) continue;
+		if (!SESSION_EXTENSIONS.has(extname(entry.name).toLowerCase()) && !GEMINI_SESSION.test(entry.name)) continue;
 		if (entry.isSymbolicLink()) links.push(path);
 		else if (entry.isFile()) {
 			const stats = lstatOrSkip(path, found);

@@ -17,6 +17,11 @@ export function piParser(stats: ScanStats): SessionParser {
 		line(text, out) {
 			// Only message entries matter; the others are not parsed when that is certain.
 			const type = peekField(text, '"type":"');
+			if (type === "compaction") {
+				stats.lines++;
+				out.push({ type: "compaction" });
+				return;
+			}
 			if (type !== undefined && type !== "message") {
 				stats.lines++;
 				return;
@@ -25,6 +30,7 @@ export function piParser(stats: ScanStats): SessionParser {
 			const entry = text.includes('"role":"toolResult"')
 				? parseToolResultLine(text, stats, false, (e) => asObject(e.message)?.role === "toolResult")
 				: parseJsonLine(text, stats);
+			if (entry?.type === "compaction") out.push({ type: "compaction" });
 			if (entry?.type !== "message") return;
 			const message = asObject(entry.message);
 			if (!message) return;

@@ -2,6 +2,8 @@
 import type { SessionEvent } from "../transcript/index.ts";
 import { claudeCodeParser } from "./claude-code-format.ts";
 import { claudeExportParser } from "./claude-export-format.ts";
+import { codexParser } from "./codex-format.ts";
+import { geminiParser } from "./gemini-format.ts";
 import { DETECT_LINES, detectFormat, type SessionFormat, UNKNOWN_FORMAT } from "./formats.ts";
 import { LineReader } from "./line-reader.ts";
 import { newStats, type ScanStats } from "../transcript/index.ts";
@@ -27,6 +29,8 @@ const PARSERS: Record<SessionFormat, (stats: ScanStats) => SessionParser> = {
 	"pi-subagents": piSubagentsParser,
 	"claude-code": claudeCodeParser,
 	"claude-export": claudeExportParser,
+	codex: codexParser,
+	gemini: geminiParser,
 };
 
 /** Opens a session file and recognises its format. Throws a clear Error for an unreadable file or an unknown format. */

@@ -1,7 +1,14 @@
 // Running the deterministic detectors over one recorded session. Pure apart from reading the
 // file: the same detector the live watchdog uses, fed the recorded calls in order.
 import { type ClaimsReport, EvidenceScan, type IdleReport } from "../evidence/index.ts";
-import { LoopDetector, type LoopSignal, type LoopThresholds, type SignalKind, WEAK_SIGNALS } from "../loops/index.ts";
+import {
+	isNudge,
+	LoopDetector,
+	type LoopSignal,
+	type LoopThresholds,
+	type SignalKind,
+	WEAK_SIGNALS,
+} from "../loops/index.ts";
 import { openSession, type SessionFormat } from "./read-session.ts";
 
 export interface ScanSignal {
@@ -75,9 +82,12 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 	for await (const event of session.events) {
 		evidence.add(event);
 		if (event.type === "prompt") {
+			// A nudge ("continue", "come on") is no new input: the streaks go on.
+			if (isNudge(event.text)) continue;
 			close();
 			detector.reset();
-		} else if (event.type === "call") {
+		} else if (event.type === "compaction") note(detector.compacted(event.overflow === true));
+		else if (event.type === "call") {
 			calls++;
 			const signals = detector.add(event.call);
 			// A landing resets the detector and raises nothing: the stretches before it are resolved.
@@ -108,6 +118,14 @@ export function countsAsLoop(signal: ScanSignal): boolean {
 	return !WEAK_SIGNALS.has(signal.kind) || signal.resolvedAt === undefined;
 }
 
+/** The signal that best shows the loop: exact repetition before a suspicion, then the longest. */
+export function strongestLoop(signals: ScanSignal[]): ScanSignal | undefined {
+	let best: ScanSignal | undefined;
+	const score = (x: ScanSignal) => (countsAsLoop(x) ? 1e9 : 0) + (WEAK_SIGNALS.has(x.kind) ? 0 : 1e6) + (x.to - x.from);
+	for (const x of signals) if (!best || score(x) > score(best)) best = x;
+	return best;
+}
+
 export function reportText(report: ScanReport): string {
 	const head =
 		`${report.file}\n  format: ${report.format}, ${report.calls} tool calls` +
@@ -123,8 +141,10 @@ function loopLines(report: ScanReport): string[] {
 			`${s.resolvedAt !== undefined ? ` (then call ${s.resolvedAt} landed something)` : ""}` +
 			`\n${" ".repeat(13)}${s.evidence}`,
 	);
+	const top = strongestLoop(report.loop.signals);
+	const strongest = top ? ` (strongest: ${top.kind}, calls ${top.from}–${top.to})` : "";
 	const verdict = report.loop.flagged
-		? `loops: ${report.loop.signals.length} signal(s)`
+		? `loops: ${report.loop.signals.length} signal(s)${strongest}`
 		: `loops: none that lasted (${report.loop.signals.length} suspicion(s), each ended by something landing)`;
 	return [`  ${verdict}`, ...lines];
 }
@@ -133,7 +153,10 @@ function claimLines(report: ScanReport): string[] {
 	const signals = report.claims.signals;
 	if (!signals.length) return ["  claims: nothing the log contradicts"];
 	const contradicted = signals.filter((s) => s.verdict === "contradicted").length;
-	const verdict = contradicted ? `claims: ${contradicted} contradicted by the log` : "claims: none contradicted";
+	const top = signals.find((x) => x.verdict === "contradicted");
+	const verdict = top
+		? `claims: ${contradicted} contradicted by the log (strongest: ${top.kind}, calls ${top.from}–${top.to})`
+		: "claims: none contradicted";
 	const lines = signals.map(
 		(s) =>
 			`    ${s.verdict === "contradicted" ? "FALSE   " : "unbacked"} ` +

@@ -3,7 +3,14 @@
 // run or a verification says to this session's model goes through its findings sink from
 // here; the children's code never reaches into the session otherwise.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { ChildBlockers, ChildFindingRecord, ChildFindings, ChildReport, FindingsSink } from "../findings/index.ts";
+import type {
+	ChildBlockers,
+	ChildFindingRecord,
+	ChildFindings,
+	ChildReport,
+	FindingsSink,
+	ParentChannel,
+} from "../findings/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
 import type { RunEnd, SubtreeVerifier } from "../verify/index.ts";
 
@@ -32,6 +39,8 @@ export interface ChildPort {
 /** The parts of the session the port uses. */
 export interface PortSession {
 	readonly sink: FindingsSink;
+	/** A child session's channel to its parent: its own launches' results rise through it. */
+	readonly parent?: ParentChannel;
 	readonly subtree: SubtreeVerifier;
 	readonly children: ChildFindings;
 	settings(ctx: ExtensionContext): ResolvedSettings;
@@ -55,6 +64,11 @@ export function childPort(session: PortSession): ChildPort {
 				} catch {
 					// a stale context (reload, new session): the run's folder keeps its result
 				}
+			}
+			try {
+				session.parent?.ended?.(end.runId, end.results);
+			} catch {
+				// the parent's own trouble never stops this session's verification
 			}
 			await session.subtree.ended(ctx, end);
 		},

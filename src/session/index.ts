@@ -5,3 +5,13 @@ export type { AgentCtx, Ctx, Monitor, ToolCallCheck, ToolCallVerdict } from "./m
 export type { WatchdogHost, WatchdogOptions } from "./options.ts";
 export { childTrust, piSettingsTrusted, TRUST_ENTRY } from "./trust-step.ts";
 export type { ChildPort, LaunchHandle } from "./child-port.ts";
+export {
+	boundedTimeout,
+	childLineage,
+	type Lineage,
+	pathText,
+	readLineage,
+	TOP,
+	tooDeep,
+	TreeSlots,
+} from "./lineage.ts";

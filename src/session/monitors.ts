@@ -105,7 +105,7 @@ export function loopsMonitor(loops: LoopWatch): Monitor {
 	return {
 		name: "loops",
 		restore: () => loops.sessionStart(),
-		userPrompt: () => loops.userPrompt(),
+		userPrompt: (text) => loops.userPrompt(text),
 		toolResult: (_ctx, event, resolved) => {
 			const loop = loops.toolResult({ enabled: resolved.enabled, loops: resolved.settings.loops }, event);
 			const over = loop.resolved;

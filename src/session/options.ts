@@ -4,8 +4,9 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { ParentChannel } from "../findings/index.ts";
 import type { TrustSnapshot } from "../host/index.ts";
 import type { Thinking } from "../models/index.ts";
-import type { PermissionPolicy } from "../permissions/index.ts";
+import type { PermissionPolicy, UserAllowances } from "../permissions/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
+import type { Lineage, TreeSlots } from "./lineage.ts";
 import type { ToolCallCheck } from "./monitor.ts";
 
 /** Which watchdog this is: the main session's, or a child's with the channel to its parent. */
@@ -24,6 +25,14 @@ export interface WatchdogOptions {
 	task?: string;
 	project?: string; // a child's: the parent's folder (its history lines and its reviewer's root)
 	trust?: TrustSnapshot; // a child's: its trust in the files of the folder it works in (judged at launch)
+	/** A child's place in the tree (depth, path, limits); the main session's comes from the environment. */
+	lineage?: Lineage;
+	/** The tree's concurrency budget, shared by every descendant in this process; the main session makes it. */
+	slots?: TreeSlots;
+	/** A child's own slot, lent to its children while it waits on a foreground launch. */
+	lendSlot?: () => { take(signal?: AbortSignal): Promise<void> } | undefined;
+	/** The tree's denied asks the user may allow once (the main session makes the book). */
+	allowances?: UserAllowances;
 }
 
 export interface WatchdogHost {

@@ -3,7 +3,14 @@
 // is answered either way (the user wrote it; the children's switch is about reviews). A
 // `permissions.model` setting names another model, or a classifier, for it.
 import { chooseReviewer, parseModelRef, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
-import { gates, PermissionGate, type PermissionPolicy } from "../permissions/index.ts";
+import {
+	type DeniedAsk,
+	type GateUser,
+	gates,
+	PermissionGate,
+	type PermissionPolicy,
+	type UserAllowances,
+} from "../permissions/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
 import type { Ctx, HistoryCtx, HistoryLine, ToolCallCheck } from "./monitor.ts";
 import type { WatchdogOptions } from "./options.ts";
@@ -16,16 +23,47 @@ export interface PermissionDeps {
 	reviewer(ctx: Ctx): ReviewerChoice;
 	sessionModel(ctx: Ctx): SessionModelInfo;
 	record(ctx: HistoryCtx, line: HistoryLine): void;
+	user?: GateUser;
+}
+
+/**
+ * The user's word over this child's arbiter: the tree's book, this child in it, and the
+ * parent's user to tell of a denial and of the wait. Print mode has nobody to allow anything.
+ */
+export function gateUser(book: UserAllowances, options: WatchdogOptions, path: readonly string[]): GateUser {
+	const user = options.parent?.user;
+	const who = path.length ? path.join(" > ") : options.role;
+	const canAllow = user && user.mode !== "print" && user.mode !== "json";
+	return {
+		book,
+		child: `${options.runId ?? ""}/${who}`,
+		who,
+		...(canAllow
+			? {
+					tell: (d: DeniedAsk) =>
+						user.notify(
+							`The permission arbiter denied ${d.who}'s ${d.tool} call: ${d.reason}\n` +
+								`To let that exact call run once: /subagents-watchdog allow ${d.id}`,
+							"warning",
+						),
+				}
+			: {}),
+		...(user?.waiting ? { waiting: (text: string | undefined) => user.waiting?.(text) } : {}),
+	};
 }
 
 /** The gate of a child whose permissions can ask or deny; none otherwise. */
 export function sessionPermissionGate(
 	options: WatchdogOptions,
-	deps: Omit<PermissionDeps, "role" | "task" | "parentSettings">,
+	deps: Omit<PermissionDeps, "role" | "task" | "parentSettings" | "user"> & {
+		user: { allowances: UserAllowances; path: readonly string[] };
+	},
 ): ToolCallCheck | undefined {
 	if (!gates(options.permissions) || !options.permissions) return undefined;
 	const { role, task = "", parentSettings } = options;
-	return permissionCheck({ ...deps, role, task, ...(parentSettings ? { parentSettings } : {}) }, options.permissions);
+	const user = gateUser(deps.user.allowances, options, deps.user.path);
+	const more = { role, task, user, ...(parentSettings ? { parentSettings } : {}) };
+	return permissionCheck({ ...deps, ...more }, options.permissions);
 }
 
 export function permissionCheck(deps: PermissionDeps, policy: PermissionPolicy): ToolCallCheck {
@@ -42,6 +80,7 @@ export function permissionCheck(deps: PermissionDeps, policy: PermissionPolicy):
 			return { enabled: true, timeoutMs, ...arbiterModel(c, model, threshold, inherited) };
 		},
 		record: (ctx, line) => deps.record(ctx as unknown as HistoryCtx, line as unknown as HistoryLine),
+		...(deps.user ? { user: deps.user } : {}),
 	});
 	return (ctx, call) => gate.check(ctx, call);
 }

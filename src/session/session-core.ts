@@ -7,7 +7,10 @@ import { DEFAULT_MAX_BYTES, type HistoryEventInput, HistoryLog } from "../findin
 import { chooseReviewer, type ReviewerChoice, type SessionModelInfo, type Thinking } from "../models/index.ts";
 import { childView, placeBareModels, type ProjectContext, type ResolvedSettings } from "../settings/index.ts";
 import { type SettingsLayer, type SettingsLocation, SettingsStore } from "../settings/index.ts";
+import { envName } from "../host/index.ts";
+import { UserAllowances } from "../permissions/index.ts";
 import { isPlainObject } from "../util/index.ts";
+import { type Lineage, readLineage, TOP, TreeSlots } from "./lineage.ts";
 import type { Ctx, Entry, HistoryCtx, HistoryLine } from "./monitor.ts";
 import type { WatchdogHost, WatchdogOptions } from "./options.ts";
 import { SettingsChangeWatch } from "./settings-change-step.ts";
@@ -21,6 +24,10 @@ type OwnWrite = SettingsChangeWatch["files"]["ownWrite"];
 export class SessionCore {
 	readonly store: SettingsStore;
 	readonly options: WatchdogOptions;
+	/** Where this session sits in a tree of children (see lineage.ts). */
+	readonly lineage: Lineage;
+	/** Denied asks of the tree the user may allow once (`/subagents-watchdog allow <id>`). */
+	readonly allowances: UserAllowances;
 	/** Trust in the project's own files, bound to what was there at the decision (see trust-step.ts). */
 	trust = unstartedTrust();
 	protected readonly host: WatchdogHost;
@@ -33,12 +40,16 @@ export class SessionCore {
 	private historyMaxBytes = DEFAULT_MAX_BYTES;
 	private readonly notices = new SettingsNotices();
 	private modelRefs: string[] = [];
+	private ownSlots?: TreeSlots;
+	private slotLimit = 1;
 	private placed?: { from: ResolvedSettings; registry: Ctx["modelRegistry"]; value: ResolvedSettings };
 
 	constructor(location: SettingsLocation, host: WatchdogHost, options: WatchdogOptions) {
 		this.location = location;
 		this.host = host;
 		this.options = options;
+		this.lineage = options.lineage ?? (options.role === "main" ? lineageFromEnv() : TOP);
+		this.allowances = options.allowances ?? new UserAllowances();
 		this.settingsWatch = new SettingsChangeWatch({
 			resolve: (ctx) => this.store.resolve(this.project(ctx)),
 			sessionModel: (ctx) => this.sessionModel(ctx),
@@ -56,11 +67,23 @@ export class SessionCore {
 			const { role, runId, parentSettings, project } = this.options;
 			const resolved = parentSettings?.() ?? this.store.resolve(this.project(ctx as Ctx));
 			this.historyMaxBytes = resolved.settings.history.maxBytes;
-			const child = role !== "main" ? { role, ...(runId ? { run: runId } : {}) } : {};
+			const path = this.lineage.path.length > 1 ? { path: this.lineage.path.join(" > ") } : {};
+			const child = role !== "main" ? { role, ...(runId ? { run: runId } : {}), ...path } : {};
 			this.historyLog.append({ ...event, ...child, session, cwd: project ?? ctx.cwd } as HistoryEventInput);
 		} catch {
 			// a stale context or an unwritable agent folder: the event is in the session all the same
 		}
+	}
+
+	/**
+	 * The tree's concurrency budget: the one the main session made (a child's), else this
+	 * session's own, bounded by its `children.concurrency` as last given.
+	 */
+	treeSlots(concurrency: number): TreeSlots {
+		if (this.options.slots) return this.options.slots;
+		this.slotLimit = concurrency;
+		this.ownSlots ??= new TreeSlots(() => this.slotLimit);
+		return this.ownSlots;
 	}
 
 	/** Persists data in the session (never sent to the model). */
@@ -160,5 +183,16 @@ export class SessionCore {
 			configDirName: () => this.store.configDirName(),
 			persist: (type, data) => this.host.appendEntry(type, data),
 		};
+	}
+}
+
+/** A main session started below a background child (a `pi` its bash ran) starts at that child's place. */
+function lineageFromEnv(): Lineage {
+	const raw = process.env[envName("SUBAGENT_LINEAGE")];
+	if (!raw) return TOP;
+	try {
+		return readLineage(JSON.parse(raw));
+	} catch {
+		return TOP;
 	}
 }

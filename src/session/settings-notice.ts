@@ -6,8 +6,8 @@ import type { ResolvedSettings } from "../settings/index.ts";
 export function unsupportedSettings(resolved: ResolvedSettings, role: string): string[] {
 	const lines = resolved.unsupported.map((u) => `${u.message} (${u.origin})`);
 	if (role === "main" && process.env.PI_SUBAGENT_MAX_DEPTH !== undefined) {
-		const why = "a child here cannot launch children of its own, whatever the depth";
-		lines.push(`PI_SUBAGENT_MAX_DEPTH is not supported yet: ${why} (environment)`);
+		const why = "children nest as deep as subagents.watchdog.children.maxDepth allows (default 2)";
+		lines.push(`PI_SUBAGENT_MAX_DEPTH is not read here: ${why} (environment)`);
 	}
 	return lines;
 }

@@ -111,7 +111,8 @@ export class WatchdogSession extends SessionCore {
 		this.headless = sessionHeadless(host, (ctx) => this.settings(ctx), this.sink, this.subtree);
 		if (options.role === "main") this.historyTap = (line) => this.headless.record(line);
 		const { sink, subtree, children } = this;
-		const port = childPort({ sink, subtree, children, settings: (ctx) => this.settings(ctx) });
+		const { parent } = options;
+		const port = childPort({ sink, subtree, children, parent, settings: (ctx) => this.settings(ctx) });
 		this.port = trackedPort(port, this.headless, (ctx) => this.settings(ctx).settings.agentEndTimeoutMs);
 		const reviewDeps = this.reviewDeps();
 		this.cadence = new Cadence<ExtensionContext>({
@@ -161,6 +162,7 @@ export class WatchdogSession extends SessionCore {
 			reviewer: (ctx) => this.reviewer(ctx),
 			sessionModel: (ctx) => this.sessionModel(ctx),
 			record,
+			user: { allowances: this.allowances, path: this.lineage.path },
 		});
 		this.permissionGated = gate !== undefined;
 		this.toolCallChecks = [...(options.toolCallChecks ?? []), ...(gate ? [gate] : [])];
@@ -226,6 +228,7 @@ export class WatchdogSession extends SessionCore {
 	/** Pi compacted the session: the activity tail is gone with the turns it came from. */
 	compacted(): void {
 		this.activity.clear();
+		this.loops.compacted();
 	}
 
 	agentStart(ctx: ExtensionContext): void {

@@ -44,6 +44,10 @@ export const SETTING_DESCRIPTIONS: Record<string, string> = {
 		"runs of one check (tests, a build, a type check, a linter) with the same result while nothing landed",
 	"loops.restateRepeats":
 		"turns saying the same sentence (case, numbers and paths aside) while the calls in between brought nothing new",
+	"loops.errorRepeats": "identical calls with an identical error answer that make a repeat (errors come back at once)",
+	"loops.failRepeats": "failing runs of one command, however its error is worded, while nothing landed",
+	"loops.sameAnswers": "the same text-only answer in this many turns in a row, with no tool call between",
+	"loops.compactions": "context compactions or context-overflow errors with nothing landing between",
 	"loops.maxWaitMs":
 		"how long polls between waits that do not get shorter may wait on the same answer (also: at most " +
 		"4 x `loops.repeats` polls), and sleeps in a row may add up to",
@@ -68,7 +72,9 @@ export const SETTING_DESCRIPTIONS: Record<string, string> = {
 	"children.overrides.<role>.model": "this role's child watchdog model",
 	"children.overrides.<role>.thinking": "this role's child watchdog thinking level",
 	"children.overrides.<role>.cadence.everyNTools": "this role's cadence reviews",
-	"children.concurrency": "children of one launch running at once",
+	"children.concurrency": "children running at once in the whole tree, grandchildren too",
+	"children.maxDepth":
+		"how deep children may nest: at 2 the main session's children may launch their own, theirs may not",
 	"children.timeoutMs": "a child's deadline unless the launch sets `timeoutMs`",
 	"children.maxBackground":
 		"background runs of this agent folder running at once; a background launch past it is refused",

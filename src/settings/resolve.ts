@@ -111,8 +111,8 @@ export function resolveSettings(layers: LayerInput[]): ResolvedSettings {
 		if (policy) childPolicy.push({ source: layer.source as "user" | "project", origin: layer.origin, ...policy });
 		if (layer.source !== "session" && !layer.isWatchdogObject && maxDepthSet(layer.document)) {
 			const message =
-				"subagents.maxSubagentDepth is not supported yet: a child here cannot launch " +
-				"children of its own, whatever the depth";
+				"subagents.maxSubagentDepth is not read here: children nest as deep as " +
+				"subagents.watchdog.children.maxDepth allows (default 2)";
 			unsupported.push({ ...at, key: "subagents.maxSubagentDepth", message });
 		}
 		const extracted = layer.isWatchdogObject

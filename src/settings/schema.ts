@@ -10,6 +10,9 @@ import { MAX_STAR_GLOB_CHARS } from "../util/index.ts";
 export const MAX_CHILD_TIMEOUT_MS = 86_400_000;
 export const MAX_CHILD_TIMEOUT_TEXT = `${MAX_CHILD_TIMEOUT_MS} ms (24 hours)`;
 
+/** The deepest `children.maxDepth` may go. */
+export const MAX_TREE_DEPTH = 5;
+
 /** Patterns one allow or deny list may hold. */
 export const MAX_RULE_PATTERNS = 64;
 
@@ -103,6 +106,10 @@ function layerSchema(obj: ObjectMaker) {
 			staleCalls: z.int().min(2).optional(),
 			checkRepeats: z.int().min(2).optional(),
 			restateRepeats: z.int().min(2).optional(),
+			errorRepeats: z.int().min(2).optional(),
+			failRepeats: z.int().min(2).optional(),
+			sameAnswers: z.int().min(2).optional(),
+			compactions: z.int().min(2).optional(),
 			maxWaitMs: positiveMs(1000).optional(),
 		}).optional(),
 		clarification: z.boolean().optional(),
@@ -134,6 +141,11 @@ function layerSchema(obj: ObjectMaker) {
 				.int({ error: "must be a whole number" })
 				.min(1, { error: "must be at least 1" })
 				.max(32, { error: "must be at most 32" })
+				.optional(),
+			maxDepth: z
+				.int({ error: "must be a whole number" })
+				.min(1, { error: "must be at least 1 (the main session's own children)" })
+				.max(MAX_TREE_DEPTH, { error: `must be at most ${MAX_TREE_DEPTH}` })
 				.optional(),
 			/** pi-subagents' key, accepted and announced as not supported (see UNSUPPORTED_KEYS). */
 			watchdogTailTimeoutMs: z.int().min(1).optional(),
@@ -243,6 +255,11 @@ export interface WatchdogSettings {
 		timeoutMs: number;
 		/** Background runs of this agent folder running at once; a launch past it is refused. */
 		maxBackground: number;
+		/**
+		 * How deep children may nest, the main session being 0: at 2 its children may launch
+		 * children of their own, and those may not. An agent file's `maxDepth` can only lower it.
+		 */
+		maxDepth: number;
 	};
 	rules: { action: "warn" | "block"; roleModels: Record<string, { allow?: string[]; deny?: string[]; note?: string }> };
 	/** The permission arbiter's deadline; the rules themselves live in `<agentDir>/extensions/subagent/config.json`. */
@@ -306,6 +323,7 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 		concurrency: 4,
 		timeoutMs: 1_800_000,
 		maxBackground: 4,
+		maxDepth: 2,
 	},
 	rules: { action: "warn", roleModels: {} },
 	permissions: { timeoutMs: 20_000, model: "inherit", threshold: 0.8 },

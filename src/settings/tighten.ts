@@ -47,6 +47,10 @@ const LOWER = new Set([
 	"loops.rereadFactor",
 	"loops.cycleRepeats",
 	"loops.restateRepeats",
+	"loops.errorRepeats",
+	"loops.failRepeats",
+	"loops.sameAnswers",
+	"loops.compactions",
 	"loops.maxWaitMs",
 	"idle.cooldownMs",
 	"idle.stallMs",
@@ -101,6 +105,9 @@ function judge(below: WatchdogSettings, key: string, value: unknown): Judged {
 	const weaker = `would weaken ${String(was)} to ${String(value)}`;
 	if (order) return order.indexOf(String(value)) >= order.indexOf(String(was)) ? take : refuse(weaker);
 	if (key.endsWith("cadence.everyNTools")) return cadence(was, value);
+	// A shallower tree is a tighter one: a project may lower the depth, never raise it.
+	if (key === "children.maxDepth")
+		return Number(value) <= Number(was) ? take : refuse(`would let children nest deeper (${change})`);
 	if (LOWER.has(key)) return Number(value) <= Number(was) ? take : refuse(`would notice later (${change})`);
 	const shorter = `would look less far or give up sooner (${change})`;
 	if (HIGHER.has(key)) return Number(value) >= Number(was) ? take : refuse(shorter);

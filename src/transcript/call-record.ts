@@ -31,6 +31,24 @@ const KINDS: Record<string, CallKind> = {
 	LS: "list",
 	BashOutput: "poll",
 	TaskOutput: "poll",
+	// Codex CLI
+	shell: "bash",
+	shell_command: "bash",
+	local_shell: "bash",
+	exec_command: "bash",
+	apply_patch: "edit",
+	list_dir: "list",
+	grep_files: "search",
+	// Gemini CLI
+	run_shell_command: "bash",
+	read_file: "read",
+	read_many_files: "read",
+	write_file: "write",
+	replace: "edit",
+	list_directory: "list",
+	glob: "search",
+	search_file_content: "search",
+	google_web_search: "search",
 };
 
 export function callKind(name: string, args: Record<string, unknown>): CallKind {
@@ -98,7 +116,7 @@ export function makeCallRecord(
 	const args = argsObject(rawArgs);
 	const kind = callKind(name, args);
 	const record: ToolCallRecord = { index, name, kind, args, result, isError };
-	const path = str(args.path) ?? str(args.file_path) ?? str(args.notebook_path);
+	const path = str(args.path) ?? str(args.file_path) ?? str(args.notebook_path) ?? str(args.absolute_path);
 	if (path !== undefined) record.path = path;
 	if (kind === "bash") {
 		const command = str(args.command);

@@ -14,6 +14,13 @@ export {
 } from "./call-record.ts";
 export type { CallKind, SessionEvent, ToolCallRecord } from "./tool-call.ts";
 export { CallPairer, newStats, type ScanStats } from "./pairing.ts";
-export { assistantContent, CLAUDE_TOOL_BLOCK, PI_TOOL_BLOCK, piMessage, type ToolBlockShape } from "./pi-messages.ts";
+export {
+	assistantContent,
+	CLAUDE_TOOL_BLOCK,
+	CONTEXT_OVERFLOW,
+	PI_TOOL_BLOCK,
+	piMessage,
+	type ToolBlockShape,
+} from "./pi-messages.ts";
 export { BranchReader, eventsFromBranch } from "./branch.ts";
 export { ABORTED_TEXT, isAbortedResult, MAX_NESTED_CALLS, type NestedCall, nestedCallsOf } from "./nested.ts";

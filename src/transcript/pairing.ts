@@ -20,10 +20,12 @@ export interface ScanStats {
 	orphanResults: number;
 	/** Calls whose id had already appeared earlier in the file (a replayed branch, or a reused id). */
 	repeatedIds: number;
+	/** Lines of a type the reader does not use (metadata, newer types), skipped. */
+	otherLines: number;
 }
 
 export function newStats(): ScanStats {
-	return { lines: 0, malformed: 0, calls: 0, unanswered: 0, orphanResults: 0, repeatedIds: 0 };
+	return { lines: 0, malformed: 0, calls: 0, unanswered: 0, orphanResults: 0, repeatedIds: 0, otherLines: 0 };
 }
 
 interface Pending {

@@ -13,6 +13,13 @@ export interface ToolBlockShape {
 	args: string;
 }
 
+/** A provider error that says the conversation no longer fits the model's context. */
+export const CONTEXT_OVERFLOW = new RegExp(
+	String.raw`prompt is too long|context[ _-]?(?:length|window)[ _-]?(?:exceeded|limit)|` +
+		String.raw`exceeds? the (?:model's )?context|maximum context length|too many tokens|input is too long`,
+	"i",
+);
+
 export const PI_TOOL_BLOCK: ToolBlockShape = { type: "toolCall", args: "arguments" };
 export const CLAUDE_TOOL_BLOCK: ToolBlockShape = { type: "tool_use", args: "input" };
 
@@ -69,6 +76,8 @@ export function piMessage(message: Record<string, unknown>, pairer: CallPairer, 
 			out,
 			message.stopReason === "error" || message.stopReason === "aborted",
 		);
+		if (typeof message.errorMessage === "string" && CONTEXT_OVERFLOW.test(message.errorMessage.slice(0, 2000)))
+			out.push({ type: "compaction", overflow: true });
 	} else if (message.role === "toolResult") {
 		// A call Esc cancelled did nothing: answered, but no call to judge.
 		if (isAbortedResult(message.content, message.isError === true)) pairer.drop(message.toolCallId, out);

@@ -36,4 +36,6 @@ export type SessionEvent =
 	 * when its text is empty; `thinking` says it carried hidden reasoning, `error` that it ended
 	 * on a provider or harness error rather than by the agent's choice.
 	 */
-	| { type: "assistant"; text: string; thinking?: boolean; error?: boolean };
+	| { type: "assistant"; text: string; thinking?: boolean; error?: boolean }
+	/** The context was compacted (a summary replaced the history), or a turn overflowed it. */
+	| { type: "compaction"; overflow?: boolean };

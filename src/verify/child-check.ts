@@ -199,6 +199,16 @@ export function judgeChild(
 					}),
 		};
 	}
+	const asks = child.pendingAsks ?? [];
+	if (asks.length)
+		return {
+			...base,
+			verdict: "needs-user",
+			checked: "a denied call waits for the user",
+			claim: clip(child.answer.trim(), 120),
+			evidence: `The permission arbiter denied ${asks.join("; ")}, and the user may allow it once.`,
+			who: `the user: allow the call (/subagents-watchdog allow ${asks.map((a) => a.split(" ")[0]).join(", ")}) or not`,
+		};
 	const open = child.blockers.blockers;
 	if (open.length) {
 		const first = oneLine(clip(open[0]?.summary ?? "", 200));

@@ -27,6 +27,41 @@ export interface StoppedChild {
 	blockers: { blockers: Array<{ summary: string; severity: string }>; stalemate: boolean };
 	/** Permission asks still waiting for an answer (filled by the permission gate once it keeps any). */
 	pendingAsks?: string[];
+	/** The launches the child made itself, with their children's results. */
+	below?: Array<{ runId: string; results: StoppedChild[] }>;
+}
+
+/** A leaf of the tree: a child that launched nothing, labelled by its path from the top ("lead > tester"). */
+export interface Leaf {
+	runId: string;
+	background: boolean;
+	child: StoppedChild;
+	/** Labels from this session's child down to the leaf. */
+	path: string[];
+}
+
+/** Past these the walk stops: the results come from files, and a tree is never this big. */
+const MAX_LEAVES = 500;
+const MAX_WALK_DEPTH = 8;
+
+/**
+ * Every leaf under the launches, each with the label its path gives it. A child whose own
+ * launches brought no results back (lost, or refused) is a leaf itself.
+ */
+export function leavesOf(launches: readonly LaunchView[]): Leaf[] {
+	const out: Leaf[] = [];
+	const walk = (runId: string, background: boolean, child: StoppedChild, path: string[]) => {
+		if (out.length >= MAX_LEAVES) return;
+		const here = [...path, child.label];
+		const runs = (child.below ?? []).filter((b) => b.results?.length);
+		if (!runs.length || here.length >= MAX_WALK_DEPTH) {
+			out.push({ runId, background, child: { ...child, label: here.join(" > ") }, path: here });
+			return;
+		}
+		for (const b of runs) for (const c of b.results) walk(b.runId, false, c, here);
+	};
+	for (const l of launches) for (const r of l.results ?? []) walk(l.runId, l.background, r, []);
+	return out;
 }
 
 /** One launch of an orchestration, as far as the parent knows it. */
@@ -100,7 +135,8 @@ export function childRecord(runId: string, child: StoppedChild): ChildRecord {
 
 /** The stopped state of an orchestration at rest. */
 export function stopState(launches: LaunchView[], config: VerifyConfig): StopState {
-	const children = launches.flatMap((l) => (l.results ?? []).map((r) => childRecord(l.runId, r)));
+	// Over the whole tree: a change anywhere below is a new stop, one that only shrank is a part of a reviewed one.
+	const children = leavesOf(launches).map((leaf) => childRecord(leaf.runId, leaf.child));
 	return { children: children.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), config };
 }
 

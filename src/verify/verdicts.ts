@@ -40,6 +40,13 @@ export function rerunCall(check: ChildCheck): string {
 export function nextAction(check: ChildCheck): string {
 	if (check.verdict === "needs-user")
 		return `Ask ${check.who ?? "the user"}; do not re-run ${check.label} until that is settled.`;
+	const path = check.label.split(" > ");
+	if (path.length > 1) {
+		// A leaf further down: the child that launched it has ended too, so the call is this session's.
+		const above = path.slice(0, -1).join(" > ");
+		const why = `${above} has ended, so it cannot re-run it; launch the ${check.agent} agent yourself`;
+		return `Re-run ${check.label} from here with this instruction (${why}): ${rerunCall(check)}`;
+	}
 	const why = check.background
 		? "its background run has ended, so steer no longer reaches it and a finished child cannot be resumed"
 		: "a finished foreground child cannot be resumed";

@@ -22,6 +22,7 @@ import {
 	childHash,
 	childRecord,
 	type LaunchView,
+	leavesOf,
 	needsReview,
 	type ReviewedState,
 	type StoppedChild,
@@ -234,18 +235,16 @@ export class SubtreeVerifier {
 		const checks: ChildCheck[] = [];
 		const earlier: Array<{ id: string; label: string; hash: string; verdict: string }> = [];
 		const hashOf = new Map<string, string>();
-		for (const l of launches) {
-			for (const r of l.results ?? []) {
-				const hash = childHash(childRecord(l.runId, r), config);
-				const before = this.verdictOf.get(hash);
-				if (before) {
-					earlier.push({ id: childRecord(l.runId, r).id, label: r.label, hash, verdict: before.verdict });
-					continue;
-				}
-				const check = judgeChild(l.runId, l.background, r, await readLog(r.sessionFile));
-				hashOf.set(check.id, hash);
-				checks.push(check);
+		for (const { runId, background, child: r } of leavesOf(launches)) {
+			const hash = childHash(childRecord(runId, r), config);
+			const before = this.verdictOf.get(hash);
+			if (before) {
+				earlier.push({ id: childRecord(runId, r).id, label: r.label, hash, verdict: before.verdict });
+				continue;
 			}
+			const check = judgeChild(runId, background, r, await readLog(r.sessionFile));
+			hashOf.set(check.id, hash);
+			checks.push(check);
 		}
 		let model: { ref: string; cost: number } | undefined;
 		const undecided = checks.filter((c) => c.verdict === undefined);

@@ -81,7 +81,7 @@ describe("a child's findings reach the parent through its sink", () => {
 			expect(notes.some((n) => n.finding.summary === LOW && !n.heldBack)).toBe(true);
 			const history = (await t.command("/subagents-watchdog history")).map((n) => n.message).join("\n");
 			expect(history).toMatch(
-				/finding +worker +high\/blocker · correctness · The new greet\(\) drops the name argument → held back\n/,
+				/finding +worker +high\/blocker · correctness · The new greet\(\) drops the name argument → held back \(from worker\)\n/,
 			);
 		} finally {
 			await t.dispose();

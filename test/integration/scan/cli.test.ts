@@ -156,7 +156,7 @@ describe("pi-watchdog scan", () => {
 		const { code, stdout } = await run(["scan", loopingTranscript(), steadyClaudeLog()]);
 		expect(code).toBe(0);
 		expect(stdout).toMatch(
-			/looping_transcript\.jsonl\n {2}format: pi-subagents, 7 tool calls\n {2}loops: \d signal\(s\)\n {4}repeat {3}calls 0–6: Same answer from intercom 7 times in a row\n {13}Call: intercom /,
+			/looping_transcript\.jsonl\n {2}format: pi-subagents, 7 tool calls\n {2}loops: \d signal\(s\) \(strongest: repeat, calls 0–6\)\n {4}repeat {3}calls 0–6: Same answer from intercom 7 times in a row\n {13}Call: intercom /,
 		);
 		expect(stdout).toMatch(/session\.jsonl\n {2}format: claude-code, 8 tool calls\n {2}loops: none found/);
 	});

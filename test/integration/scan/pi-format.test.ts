@@ -130,6 +130,8 @@ describe("Pi session files", () => {
 				pattern: "parse\\(",
 				result: "src/parser.ts:3: parse(",
 			}),
+			// The compaction entry is read as a compaction (the loop detector counts them).
+			{ type: "compaction" },
 			prompt("Now run the tests again"),
 			call({
 				index: 6,

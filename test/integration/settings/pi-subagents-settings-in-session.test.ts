@@ -153,8 +153,8 @@ describe("keys with no meaning here", () => {
 		for (const key of [
 			"children.watchdogTailTimeoutMs",
 			"lsp.maxDiagnostics",
-			"subagents.maxSubagentDepth is not supported yet",
-			"PI_SUBAGENT_MAX_DEPTH is not supported yet",
+			"subagents.maxSubagentDepth is not read here",
+			"PI_SUBAGENT_MAX_DEPTH is not read here",
 		]) {
 			expect(notices[0].message).toContain(key);
 		}

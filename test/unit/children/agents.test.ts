@@ -53,6 +53,16 @@ const agentText = (name: string, extra = "", body = `You are ${name}.`) =>
 	`---\nname: ${name}\ndescription: The ${name} agent.\n${extra}---\n${body}\n`;
 
 describe("parsing an agent file", () => {
+	it("reads maxDepth (or pi-subagents' maxSubagentDepth) as a whole number, and refuses anything else", () => {
+		expect(parsed(agentText("lead", "maxDepth: 1\n")).maxDepth).toBe(1);
+		expect(parsed(agentText("lead", "maxSubagentDepth: 0\n")).maxDepth).toBe(0);
+		expect(parsed(agentText("lead")).maxDepth).toBeUndefined();
+		expect(failed(agentText("lead", "maxDepth: deep\n")).message).toMatch(
+			/`maxDepth` must be a whole number from 0 to 8/,
+		);
+		expect(failed(agentText("lead", "maxDepth: 1\nmaxSubagentDepth: 1\n")).message).toMatch(/keep one/);
+	});
+
 	it("reads every field; unknown keys are ignored and the body is the system prompt", () => {
 		expect(parsed(FULL)).toEqual({
 			name: "auditor",

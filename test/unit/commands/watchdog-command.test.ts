@@ -95,6 +95,7 @@ describe("/subagents-watchdog arguments", () => {
 			"test",
 			"trust",
 			"help",
+			"allow",
 		]);
 		expect(completeArguments("settings ", [])?.map((c) => c.value)).toEqual(["settings accept"]);
 		expect(parseCommand("settings accept")).toEqual({ kind: "settings-accept" });

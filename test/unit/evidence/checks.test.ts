@@ -55,10 +55,14 @@ describe("claims checker", () => {
 		).toEqual([]);
 	});
 
-	it("calls a check never run, or run before the last edit, unbacked", () => {
+	it("calls a check never run, or run before the last edit, unbacked; with no command at all, contradicted", () => {
+		// No shell command ran anywhere: no build can have succeeded.
 		expect(verdicts([prompt("fix it"), edit("src/a.ts"), say("Done: the build succeeds.")])).toEqual([
-			"unbacked check-passed",
+			"contradicted check-passed",
 		]);
+		expect(verdicts([prompt("fix it"), bash("ls", "src"), edit("src/a.ts"), say("Done: the build succeeds.")])).toEqual(
+			["unbacked check-passed"],
+		);
 		expect(
 			verdicts([prompt("fix it"), bash("npm run build", "built"), edit("src/a.ts"), say("The build succeeds.")]),
 		).toEqual(["unbacked check-passed"]);
@@ -88,7 +92,10 @@ describe("claims checker", () => {
 		expect(verdicts([prompt("check"), bash("npm --prefix pkg test", "ℹ pass 20\nℹ fail 1"), report("passed")])).toEqual(
 			["contradicted check-passed"],
 		);
-		expect(verdicts([prompt("check"), report("passed")])).toEqual(["unbacked check-passed"]);
+		expect(verdicts([prompt("check"), report("passed")])).toEqual(["contradicted check-passed"]);
+		expect(verdicts([prompt("check"), bash("git status", "clean"), report("passed")])).toEqual([
+			"unbacked check-passed",
+		]);
 	});
 
 	it("contradicts a file reported created when its write was refused", () => {
@@ -188,6 +195,9 @@ describe("claims checker", () => {
 				bash("npm test", "Tests: 2 failed"),
 				say("The 2 failures are pre-existing and unrelated."),
 			]),
+		).toEqual(["contradicted pre-existing"]);
+		expect(
+			verdicts([prompt("fix"), edit("src/a.ts"), say("The CI failures on main are pre-existing and unrelated.")]),
 		).toEqual(["unbacked pre-existing"]);
 		expect(
 			verdicts([

@@ -181,4 +181,13 @@ describe("reading backwards", () => {
 	it("a missing log is simply empty", async () => {
 		expect(await readHistory(join(tempDir(), "nothing-here"))).toEqual({ events: [], skipped: 0, refused: [] });
 	});
+
+	it("a nested child's lines are asked for by their path, with or without spaces around >", async () => {
+		const nested = { ...finding("s1", "/a", "claims", "deep"), role: "tester", run: "r1", path: "worker > tester" };
+		const dir = writeLog([finding("s1", "/a", "tester", "shallow"), nested as HistoryEventInput]);
+		expect(summaries((await readHistory(dir, { sources: ["worker > tester"] })).events)).toEqual(["deep"]);
+		expect(summaries((await readHistory(dir, { sources: ["worker>tester"] })).events)).toEqual(["deep"]);
+		expect(summaries((await readHistory(dir, { sources: ["tester"] })).events)).toEqual(["deep", "shallow"]);
+		expect(summaries((await readHistory(dir, { sources: ["scout > tester"] })).events)).toEqual([]);
+	});
 });

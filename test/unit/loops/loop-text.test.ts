@@ -80,6 +80,23 @@ const RUNS: Record<SignalKind, () => LoopSignal[]> = {
 		}
 		return out;
 	},
+	echo: () => {
+		const d = new LoopDetector();
+		d.add(makeCallRecord(0, "read", { path: DEEP }, "x", false));
+		return d.said(`I will now rework ${DEEP} so the legacy adapter accepts the new configuration format. `.repeat(6));
+	},
+	"same-answer": () => {
+		const d = new LoopDetector();
+		d.add(makeCallRecord(0, "read", { path: DEEP }, "x", false));
+		return [1, 2, 3].flatMap(() => d.said(`The adapter in ${DEEP} cannot accept the new configuration format.`));
+	},
+	compaction: () => {
+		const d = new LoopDetector();
+		d.add(makeCallRecord(0, "read", { path: DEEP }, "x", false));
+		return [1, 2, 3].flatMap(() => d.compacted(true));
+	},
+	retry: () =>
+		signalsOf((i) => ["bash", { command: LONG_COMMAND }, `Exit code 1\nError: listen EADDRINUSE :::${3000 + i}`], 5),
 	// Polls between doubling sleeps, past the 30 minutes; then sleeping alone past them.
 	waiting: () =>
 		signalsOf(

@@ -1,7 +1,14 @@
 // The gate alone, with the arbiter as a plain function: allowed calls answer synchronously,
 // the reasons name the rule, and a fault anywhere in the gate blocks the call.
 import { describe, expect, it } from "vitest";
-import { layerPolicy, PermissionGate, type ArbiterOutcome, type GateDeps } from "../../../src/permissions/index.ts";
+import {
+	type ArbiterOutcome,
+	type DeniedAsk,
+	type GateDeps,
+	layerPolicy,
+	PermissionGate,
+	UserAllowances,
+} from "../../../src/permissions/index.ts";
 
 const policy = layerPolicy({ rules: { edit: "ask", write: "deny" }, file: "/g/config.json" }, undefined);
 const ctx = { modelRegistry: {} as never, sessionManager: { getBranch: () => [] } };
@@ -83,5 +90,54 @@ describe("PermissionGate", () => {
 		await g.check(ctx, { toolName: "edit", input: { path: "a" } });
 		await g.check(ctx, { toolName: "edit", input: { path: "a" } });
 		expect(asked).toBe(2);
+	});
+});
+
+describe("the user's word over the arbiter", () => {
+	const denied: ArbiterOutcome = { kind: "decision", decision: "deny", reason: "not needed", model: "p/m" };
+	const timedOut: ArbiterOutcome = {
+		kind: "failure",
+		failure: "timeout",
+		reason: "the arbiter did not answer in time",
+	};
+	const withUser = (book: UserAllowances, told: DeniedAsk[], answer: ArbiterOutcome = denied, child = "r1/worker") =>
+		gate({ user: { book, child, who: "worker", tell: (d) => void told.push(d) } }, answer);
+
+	it("a denied ask (by the arbiter or a fail-safe) can be allowed once; the identical call then runs once", async () => {
+		for (const answer of [denied, timedOut]) {
+			const book = new UserAllowances();
+			const told: DeniedAsk[] = [];
+			const { g, lines } = withUser(book, told, answer);
+			const call = { toolName: "edit", input: { path: "a", text: "x" } };
+			const first = await g.check(ctx, call);
+			expect(first).toMatchObject({ block: true, reason: expect.stringContaining("may allow this exact call once") });
+			expect(told).toHaveLength(1);
+			expect(book.allow(told[0].id)).toMatchObject({ who: "worker", tool: "edit" });
+			// another call is not the one allowed
+			expect(await g.check(ctx, { toolName: "edit", input: { path: "b" } })).toMatchObject({ block: true });
+			expect(await g.check(ctx, call)).toBeUndefined();
+			expect(await g.check(ctx, call)).toMatchObject({ block: true });
+			expect(lines.filter((l) => (l as { how: string }).how === "user")).toHaveLength(1);
+		}
+	});
+
+	it("a rule's deny is never offered, another child's allowance is not this one's, and without a user nothing is", async () => {
+		const book = new UserAllowances();
+		const told: DeniedAsk[] = [];
+		const { g } = withUser(book, told);
+		expect(g.check(ctx, { toolName: "write", input: {} })).toMatchObject({ block: true });
+		expect(told).toEqual([]);
+		await g.check(ctx, { toolName: "edit", input: {} });
+		book.allow(told[0].id);
+		const other = withUser(book, [], denied, "r1/scout");
+		expect(await other.g.check(ctx, { toolName: "edit", input: {} })).toMatchObject({ block: true });
+		const silent = gate({ user: { book, child: "r2/worker", who: "worker" } }, denied);
+		const verdict = await silent.g.check(ctx, { toolName: "edit", input: {} });
+		expect(verdict).toMatchObject({ block: true });
+		expect(verdict?.reason).not.toContain("may allow");
+		expect(book.allow("nope")).toBeUndefined();
+		// what waits for the user, by child: the other child's denial, not the allowed one
+		expect(book.pendingFor("r1/worker")).toEqual([]);
+		expect(book.pendingFor("r1/scout")).toEqual([`${book.pending()[0]?.id} edit`]);
 	});
 });

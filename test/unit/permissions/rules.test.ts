@@ -11,6 +11,7 @@ import {
 	RuleMatcher,
 	ruleSetProblems,
 	type RuleSet,
+	under,
 } from "../../../src/permissions/index.ts";
 import { describeRule } from "../../../src/permissions/rules.ts";
 import { WatchdogSession } from "../../../src/session/index.ts";
@@ -189,5 +190,26 @@ describe("the global rules file", () => {
 			ok: false,
 			error: expect.stringMatching(/must be a JSON object/),
 		});
+	});
+});
+
+describe("a nested child's policy", () => {
+	const lead = policy(undefined, { edit: "deny", "mcp_*": "ask" });
+	it("runs under the launching child's rules: its own cannot lift them, only tighten", () => {
+		const tester = under(policy(undefined, { edit: "allow", read: "allow", write: "ask" }), lead) as ReturnType<
+			typeof policy
+		>;
+		expect(decide(tester, "edit")).toBe("deny");
+		expect(decide(tester, "mcp_x")).toBe("ask");
+		expect(decide(tester, "write")).toBe("ask");
+		expect(decide(tester, "read")).toBe("allow");
+		expect(gates(tester)).toBe(true);
+		// a grandchild with no rules of its own still gets the gate of the level above
+		const bare = under(undefined, lead) as ReturnType<typeof policy>;
+		expect(gates(bare)).toBe(true);
+		expect(decide(bare, "edit")).toBe("deny");
+		// nothing above that can ask or deny: the child's own policy as it was
+		const own = policy(undefined, { write: "ask" });
+		expect(under(own, policy({ write: "allow" }))).toBe(own);
 	});
 });

@@ -170,6 +170,8 @@ describe("Claude Code logs", () => {
 				args: { bash_id: "b1" },
 				result: "<status>completed</status>",
 			}),
+			// The compaction summary is no prompt, but it is a compaction.
+			{ type: "compaction" },
 			prompt("did you push?"),
 			assistant("Not yet; the tests pass now."),
 		]);

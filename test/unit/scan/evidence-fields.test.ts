@@ -168,7 +168,7 @@ describe("scan: claims and idle in every format", () => {
 			const json = JSON.parse(JSON.stringify(report));
 			expect(Object.keys(json)).toEqual(["file", "format", "calls", "loop", "claims", "idle", "skippedLines"]);
 			expect(reportText(report)).toMatch(
-				/claims: \d contradicted by the log\n {4}FALSE {4}calls 0–0: "I've created NOTES\.md/,
+				/claims: \d contradicted by the log \(strongest: files-changed, calls 0–0\)\n {4}FALSE {4}calls 0–0: "I've created NOTES\.md/,
 			);
 		});
 	}

@@ -83,7 +83,7 @@ it("flags probing that never gets anywhere", async () => {
 	expect(report.loop.flagged).toBe(true);
 	expect(report.loop.signals.map((s) => s.kind)).toContain("stale");
 	expect(report.loop.signals.every((s) => s.resolvedAt === undefined)).toBe(true);
-	expect(reportText(report)).toMatch(/loops: \d signal\(s\)\n {4}stale/);
+	expect(reportText(report)).toMatch(/loops: \d signal\(s\) \(strongest: stale, calls 2–15\)\n {4}stale/);
 });
 
 it("lists the same probing without flagging it when something lands after it", async () => {

@@ -1,6 +1,8 @@
 // `children.maxBackground` and the bound on `children.timeoutMs`: defaults, and what is refused.
 import { describe, expect, it } from "vitest";
 import { resolveSettings } from "../../../src/settings/resolve.ts";
+import { DEFAULT_SETTINGS } from "../../../src/settings/schema.ts";
+import { tightenOnly } from "../../../src/settings/tighten.ts";
 
 const user = (watchdog: unknown) => ({
 	source: "user" as const,
@@ -29,5 +31,22 @@ describe("children limits", () => {
 				expect.objectContaining({ key: `children.${key}`, message: expect.stringMatching(rule) }),
 			]);
 		}
+	});
+
+	it("children.maxDepth defaults to 2, takes 1 to 5, and a project may lower it but never raise it", () => {
+		expect(resolveSettings([]).settings.children.maxDepth).toBe(2);
+		expect(resolveSettings([user({ children: { maxDepth: 1 } })]).settings.children.maxDepth).toBe(1);
+		for (const [value, rule] of [
+			[0, /at least 1/],
+			[6, /at most 5/],
+		] as const)
+			expect(resolveSettings([user({ children: { maxDepth: value } })]).errors).toEqual([
+				expect.objectContaining({ key: "children.maxDepth", message: expect.stringMatching(rule) }),
+			]);
+		const below = structuredClone(DEFAULT_SETTINGS);
+		expect(tightenOnly(below, { children: { maxDepth: 1 } }).refused).toEqual([]);
+		expect(tightenOnly(below, { children: { maxDepth: 3 } }).refused).toEqual([
+			{ key: "children.maxDepth", value: 3, why: "would let children nest deeper (2 → 3)" },
+		]);
 	});
 });

@@ -54,7 +54,7 @@ describe("pi-subagents' values", () => {
 			"lsp.maxDiagnostics",
 			"subagents.maxSubagentDepth",
 		]);
-		expect(r.unsupported.find((u) => u.key === "subagents.maxSubagentDepth")?.message).toContain("not supported yet");
+		expect(r.unsupported.find((u) => u.key === "subagents.maxSubagentDepth")?.message).toContain("children.maxDepth");
 		expect(r.settings.lsp).not.toHaveProperty("maxDiagnostics");
 		expect(r.sources).not.toHaveProperty("lsp.maxDiagnostics");
 	});

@@ -9,6 +9,7 @@ import {
 	atRest,
 	childHash,
 	type LaunchView,
+	leavesOf,
 	needsReview,
 	type StoppedChild,
 	stopFingerprint,
@@ -145,15 +146,20 @@ describe("the stop fingerprint", () => {
 
 describe("one child against its own log", () => {
 	it("finds a passing-tests claim with no test run unproven, with the tool-call indices", () => {
+		// A shell command ran (so the pass is unproven, not contradicted by a log with no command at all).
 		const log = logOf(
-			events(call("write", { path: "src/app.ts", content: "x" }, "Successfully wrote 1 bytes"), {
-				type: "assistant",
-				text: "Fixed greet. All tests pass.",
-			}),
+			events(
+				call("bash", { command: "git status" }, "clean"),
+				call("write", { path: "src/app.ts", content: "x" }, "Successfully wrote 1 bytes"),
+				{
+					type: "assistant",
+					text: "Fixed greet. All tests pass.",
+				},
+			),
 		);
 		const check = judgeChild("r1", false, child(), log);
 		expect(check).toMatchObject({ verdict: "unproven", claim: "All tests pass.", written: ["src/app.ts"] });
-		expect(check.evidence).toBe("No test run in the session's tool log (tool call 0 in /s/child.jsonl).");
+		expect(check.evidence).toBe("No test run in the session's tool log (tool calls 0–1 in /s/child.jsonl).");
 		expect(check.instruction).toMatch(/^Run the tests after your last edit and report the real output and exit code/);
 	});
 
@@ -243,10 +249,14 @@ describe("the verdicts", () => {
 		true,
 		child(),
 		logOf(
-			events(call("write", { path: "src/app.ts", content: "x" }, "ok"), {
-				type: "assistant",
-				text: "Fixed greet. All tests pass.",
-			}),
+			events(
+				call("bash", { command: "git status" }, "clean"),
+				call("write", { path: "src/app.ts", content: "x" }, "ok"),
+				{
+					type: "assistant",
+					text: "Fixed greet. All tests pass.",
+				},
+			),
 		),
 	);
 
@@ -257,7 +267,7 @@ describe("the verdicts", () => {
 		expect(f.evidence).toContain("Child worker (agent worker, background run r1) ended done.");
 		// The line a collapsed finding shows is the evidence itself.
 		expect(f.evidence.split("\n")[0]).toBe(
-			"Evidence: No test run in the session's tool log (tool call 0 in /s/child.jsonl).",
+			"Evidence: No test run in the session's tool log (tool calls 0–1 in /s/child.jsonl).",
 		);
 		expect(f.recommendedAction).toMatch(
 			/^Re-run worker with this instruction \(its background run has ended, so steer no longer reaches it and a finished child cannot be resumed\): subagent\(\{"agent":"worker","task":"Fix greet\\n\\nRun the tests/,
@@ -268,10 +278,14 @@ describe("the verdicts", () => {
 			true,
 			child({ landed: { status: "applied", paths: ["src/app.ts"] } }),
 			logOf(
-				events(call("write", { path: "src/app.ts", content: "x" }, "ok"), {
-					type: "assistant",
-					text: "Fixed greet. All tests pass.",
-				}),
+				events(
+					call("bash", { command: "git status" }, "clean"),
+					call("write", { path: "src/app.ts", content: "x" }, "ok"),
+					{
+						type: "assistant",
+						text: "Fixed greet. All tests pass.",
+					},
+				),
 			),
 		);
 		expect(childFinding(landed).evidence).toContain("Its diff (from its worktree): landed in the tree: src/app.ts.");
@@ -316,5 +330,76 @@ describe("the verdicts", () => {
 		expect(mixed.findings).toHaveLength(1);
 		expect(mixed).toMatchObject({ outcome: "problems", verdicts: "scout genuine, worker unproven" });
 		expect(mixed.note).toContain("worker unproven (1 claim(s) against its tool log; told the agent)");
+	});
+});
+
+describe("a tree of children", () => {
+	const tester = (over: Partial<StoppedChild> = {}) => child({ label: "tester", agent: "tester", ...over });
+	const lead = (below: StoppedChild[][], over: Partial<StoppedChild> = {}) =>
+		child({
+			label: "lead",
+			agent: "lead",
+			answer: "SAW: done",
+			below: below.map((results, i) => ({ runId: `r-below-${i}`, results })),
+			...over,
+		});
+
+	it("verifies every leaf, each named by its path, and never the children that only launched", () => {
+		const leaves = leavesOf([
+			ended("r1", [lead([[tester(), tester({ label: "tester#2" })]]), child({ label: "scout" })]),
+		]);
+		expect(leaves.map((l) => [l.runId, l.child.label])).toEqual([
+			["r-below-0", "lead > tester"],
+			["r-below-0", "lead > tester#2"],
+			["r1", "scout"],
+		]);
+		// a child whose own launches brought nothing back is a leaf itself
+		expect(leavesOf([ended("r1", [lead([[]])])]).map((l) => l.child.label)).toEqual(["lead"]);
+	});
+
+	it("a change below wakes one new verification; a stop that only shrank does not", () => {
+		const first = [ended("r1", [lead([[tester()]]), child({ label: "scout" })])];
+		const reviewed = [reviewedOf(first)];
+		expect(needsReview(stopState(first, CONFIG), reviewed).review).toBe(false);
+		const changed = [
+			ended("r1", [lead([[tester({ answer: "Now all tests pass, really." })]]), child({ label: "scout" })]),
+		];
+		expect(needsReview(stopState(changed, CONFIG), reviewed).review).toBe(true);
+		const grown = [ended("r1", [lead([[tester()], [tester({ label: "fixer" })]]), child({ label: "scout" })])];
+		expect(needsReview(stopState(grown, CONFIG), reviewed).review).toBe(true);
+		const shrunk = [ended("r1", [lead([[tester()]])])];
+		expect(needsReview(stopState(shrunk, CONFIG), reviewed)).toMatchObject({ review: false });
+	});
+
+	it("tells the parent the path to an unproven leaf and the re-run call it can make itself", () => {
+		const [leaf] = leavesOf([ended("r1", [lead([[tester({ answer: "Wrote it. All tests pass." })]])])]);
+		const check = judgeChild(
+			leaf.runId,
+			leaf.background,
+			leaf.child,
+			logOf(events(call("write", { path: "a.ts", content: "x" }, "ok"))),
+		);
+		check.verdict ??= "unproven";
+		const finding = childFinding(check);
+		expect(finding.summary).toMatch(/^lead > tester \(run r-below-0\): /);
+		expect(finding.recommendedAction).toMatch(
+			/^Re-run lead > tester from here with this instruction \(lead has ended, so it cannot re-run it; launch the tester agent yourself\): subagent\(\{"agent":"tester"/,
+		);
+	});
+
+	it("a child that stopped with a denied call the user may still allow waits on the user, and its stop is new", () => {
+		const waiting = tester({ pendingAsks: ["1x20a write"] });
+		const check = judgeChild(
+			"r1",
+			false,
+			waiting,
+			logOf(events(call("write", { path: "a.ts", content: "x" }, "denied", true))),
+		);
+		expect(check).toMatchObject({
+			verdict: "needs-user",
+			who: expect.stringContaining("/subagents-watchdog allow 1x20a"),
+		});
+		const before = [reviewedOf([ended("r1", [tester()])])];
+		expect(needsReview(stopState([ended("r1", [waiting])], CONFIG), before).review).toBe(true);
 	});
 });

@@ -1,0 +1,189 @@
+// Loops told from what the agent says and from the session's own housekeeping rather than from
+// its tool calls: one message that repeats a sentence or a run of words many times over (a
+// model stuck generating), the same text-only answer turn after turn with no call between, and
+// context compaction (or context-overflow errors) again and again with nothing landing between.
+// Pure, bounded state.
+import { clip } from "../util/index.ts";
+import { compactionText, echoText, sameAnswerText } from "./loop-text.ts";
+import { sentencesOf } from "./restating.ts";
+import type { LoopSignal } from "./signal.ts";
+
+/** Words of one message looked at for repetition (a babbling message can be huge). */
+const ECHO_WORDS = 3000;
+/** A run of words this long, said this many times in one message, is the model repeating itself. */
+const SHINGLE = 12;
+const ECHO_TIMES = 4;
+/** A shingle needs words of letters: a table's `| --- | --- |` rows are layout, not speech. */
+const MIN_LETTER_WORDS = 5;
+/** A sentence said this many times in one message. */
+const SENTENCE_TIMES = 4;
+const MIN_SENTENCE_WORDS = 4;
+const ANSWER_KEY_CHARS = 400;
+
+/** A sentence as compared here: its words of letters, lower case (numbers, paths' digits, markup gone). */
+function lettersOnly(text: string): string {
+	return text
+		.toLowerCase()
+		.replace(/[^\p{L}]+/gu, " ")
+		.trim();
+}
+
+/** The most repeated sentence or run of words in one message, when it is repeated enough. */
+export function echoIn(text: string): { text: string; times: number } | undefined {
+	let best: { text: string; times: number } | undefined;
+	const counts = new Map<string, number>();
+	for (const sentence of sentencesOf(text)) {
+		// Table rows differ in their cells' numbers and paths: layout, not speech.
+		if (sentence.trimStart().startsWith("|")) continue;
+		const key = lettersOnly(sentence);
+		if (key.split(" ").length < MIN_SENTENCE_WORDS) continue;
+		const n = (counts.get(key) ?? 0) + 1;
+		counts.set(key, n);
+		if (n >= SENTENCE_TIMES && (!best || n > best.times)) best = { text: clip(sentence.trim(), 100), times: n };
+	}
+	const run = repeatedRun(text);
+	if (run && (!best || run.times > best.times)) best = run;
+	return best;
+}
+
+/**
+ * The run of SHINGLE words said most often in a message, once it reaches ECHO_TIMES. Linear in
+ * the words: each run is a rolling hash of word numbers, compared word by word when it repeats.
+ */
+function repeatedRun(text: string): { text: string; times: number } | undefined {
+	const words = text
+		.slice(0, ECHO_WORDS * 12)
+		.toLowerCase()
+		.split(/\s+/)
+		.filter(Boolean)
+		.slice(0, ECHO_WORDS);
+	if (words.length < SHINGLE * ECHO_TIMES) return undefined;
+	const numbers = new Map<string, number>();
+	const ids = words.map((w) => {
+		let id = numbers.get(w);
+		if (id === undefined) {
+			id = numbers.size + 1;
+			numbers.set(w, id);
+		}
+		return id;
+	});
+	const P = 0x01000193;
+	let top = 1;
+	for (let k = 1; k < SHINGLE; k++) top = Math.imul(top, P);
+	let hash = 0;
+	const seen = new Map<number, { first: number; n: number }>();
+	let best: { at: number; times: number } | undefined;
+	for (let i = 0; i < ids.length; i++) {
+		if (i >= SHINGLE) hash = (hash - Math.imul(ids[i - SHINGLE] as number, top)) | 0;
+		hash = (Math.imul(hash, P) + (ids[i] as number)) | 0;
+		if (i < SHINGLE - 1) continue;
+		const start = i - SHINGLE + 1;
+		const at = seen.get(hash);
+		if (!at) {
+			seen.set(hash, { first: start, n: 1 });
+			continue;
+		}
+		if (!sameRun(ids, at.first, start)) continue; // a hash collision: not the same words
+		// Layout repeats too (a table's `| --- |`): a run counts only with enough words of letters.
+		if (at.n === 1 && !wordy(words, start)) {
+			at.n = Number.NEGATIVE_INFINITY;
+			continue;
+		}
+		at.n++;
+		if (at.n >= ECHO_TIMES && (!best || at.n > best.times)) best = { at: at.first, times: at.n };
+	}
+	return best ? { text: clip(words.slice(best.at, best.at + SHINGLE).join(" "), 100), times: best.times } : undefined;
+}
+
+function wordy(words: string[], at: number): boolean {
+	let n = 0;
+	for (let k = 0; k < SHINGLE; k++) if (/\p{L}{2}/u.test(words[at + k] as string)) n++;
+	return n >= MIN_LETTER_WORDS;
+}
+
+function sameRun(ids: number[], a: number, b: number): boolean {
+	for (let k = 0; k < SHINGLE; k++) if (ids[a + k] !== ids[b + k]) return false;
+	return true;
+}
+
+export class TextLoops {
+	private answer?: { key: string; text: string; count: number; from: number };
+	private compactions: { count: number; overflows: number; from: number } = { count: 0, overflows: 0, from: -1 };
+
+	reset(): void {
+		this.answer = undefined;
+		this.compactions = { count: 0, overflows: 0, from: -1 };
+	}
+
+	/** A tool call came: the next text-only answer starts a new run of answers. */
+	called(): void {
+		this.answer = undefined;
+	}
+
+	/** Something landed: compaction since then is the cost of work, not of a loop. */
+	landed(): void {
+		this.compactions = { count: 0, overflows: 0, from: -1 };
+	}
+
+	/** One assistant message's visible text; `lastCall` the index of the last call so far. */
+	said(text: string, lastCall: number, sameAnswers: number): LoopSignal[] {
+		const out: LoopSignal[] = [];
+		const echo = echoIn(text);
+		if (echo)
+			out.push({
+				kind: "echo",
+				key: `echo:${lettersOnly(echo.text)}`,
+				subject: `text:${lettersOnly(echo.text)}`,
+				from: lastCall + 1,
+				to: Math.max(lastCall, 0),
+				count: echo.times,
+				...echoText({ text: echo.text, times: echo.times, at: lastCall, threshold: ECHO_TIMES }),
+				wayOut:
+					"Your last message repeats itself. Stop, say in one or two sentences where the work stands, and take the " +
+					"next concrete step.",
+			});
+		const key = lettersOnly(text.slice(0, ANSWER_KEY_CHARS * 2)).slice(0, ANSWER_KEY_CHARS);
+		if (!key) return out;
+		if (this.answer?.key === key) this.answer.count++;
+		else this.answer = { key, text: clip(text.trim(), 100), count: 1, from: lastCall + 1 };
+		const a = this.answer;
+		if (a.count >= sameAnswers)
+			out.push({
+				kind: "same-answer",
+				key: `same-answer:${key.slice(0, 160)}`,
+				subject: `text:${key.slice(0, 160)}`,
+				from: a.from,
+				to: Math.max(lastCall, a.from),
+				count: a.count,
+				...sameAnswerText({ text: a.text, count: a.count, at: a.from - 1, threshold: sameAnswers }),
+				wayOut:
+					"You have given this same answer several times and nothing changed. Do something different: run the call " +
+					"that settles the question, or tell the user plainly what blocks you.",
+			});
+		return out;
+	}
+
+	/** The context was compacted (or overflowed); the signal once that happened `threshold` times with nothing
+	 * landing. */
+	compacted(overflow: boolean, lastCall: number, threshold: number): LoopSignal[] {
+		const c = this.compactions;
+		if (c.count === 0) c.from = lastCall;
+		c.count++;
+		if (overflow) c.overflows++;
+		if (c.count < threshold) return [];
+		return [
+			{
+				kind: "compaction",
+				key: "compaction",
+				subject: "compaction",
+				from: Math.max(c.from, 0),
+				to: Math.max(lastCall, c.from, 0),
+				count: c.count,
+				...compactionText({ count: c.count, overflows: c.overflows, from: c.from, threshold }),
+				wayOut:
+					"The context keeps filling up and nothing lands in between. Stop reading more: write down what you know in " +
+					"a few lines, make the one change it points to, or ask the user.",
+			},
+		];
+	}
+}
