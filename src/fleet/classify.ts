@@ -138,7 +138,8 @@ export function classifyTail(input: TailInput): Classified {
 		if (fresh) return say("working", `last tool call ${ageText(age)} ago`);
 		return say("unknown", `the transcript ends on a tool call ${ageText(age)} ago: interrupted or killed mid-run`);
 	}
-	if (shape.error) return say("unknown", "the last run ended on a provider or harness error, not by the agent's choice");
+	if (shape.error)
+		return say("unknown", "the last run ended on a provider or harness error, not by the agent's choice");
 	const log = new EvidenceLog();
 	if (input.firstPrompt && !sawPrompt) log.add({ type: "prompt", text: input.firstPrompt });
 	for (const event of events) log.add(event);

@@ -100,8 +100,12 @@ function stubOf(line: string): string | undefined {
 	if (at === -1 || at > ID_WITHIN) return undefined;
 	const end = line.indexOf('"', at + ID_KEY.length);
 	const id = line.slice(at + ID_KEY.length, end);
-	if (end === -1 || id.includes("\\") || line.includes(ABORTED_TEXT) || line.includes('"nestedCalls"')) return undefined;
-	return JSON.stringify({ type: "message", message: { role: "toolResult", toolCallId: id, content: [], isError: false } });
+	if (end === -1 || id.includes("\\") || line.includes(ABORTED_TEXT) || line.includes('"nestedCalls"'))
+		return undefined;
+	return JSON.stringify({
+		type: "message",
+		message: { role: "toolResult", toolCallId: id, content: [], isError: false },
+	});
 }
 
 function parseObject(line: string): Record<string, unknown> | undefined {
