@@ -80,7 +80,8 @@ interface Shape {
 function shapeOf(events: SessionEvent[]): Shape {
 	const shape: Shape = { activity: false, spoke: false, error: false };
 	for (const event of events) {
-		if (event.type === "prompt") continue;
+		// A compaction entry changes nothing the log keeps.
+		if (event.type === "prompt" || event.type === "compaction") continue;
 		shape.activity = true;
 		if (event.type === "call") {
 			shape.spoke = false;
