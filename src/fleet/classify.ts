@@ -20,11 +20,6 @@ export interface TailInput {
 	busy?: boolean;
 	/** The tail starts mid-file: calls before it are unknown, so claims are checked only when it holds the prompt. */
 	cut?: boolean;
-	/**
-	 * Set when `events` are light (long tool results unread): the events with every result, read
-	 * only when the verdict depends on what the results said.
-	 */
-	full?: () => SessionEvent[];
 }
 
 export interface Classified {
@@ -146,32 +141,20 @@ export function classifyTail(input: TailInput): Classified {
 	for (const event of events) log.add(event);
 	// A claim is judged against the whole stretch since its prompt, never against part of it.
 	const whole = !input.cut || sawPrompt;
-	const judged = judgeStop(log, log.current(), { fresh, age, whole, light: input.full !== undefined }, say, preview);
-	if (judged) return judged;
-	const { full: _, ...rest } = input;
-	return classifyTail({ ...rest, events: (input.full as () => SessionEvent[])() });
+	return judgeStop(log, log.current(), { fresh, age, whole }, say, preview);
 }
 
 type Say = (state: FleetState, reason: string, extra?: Partial<Classified>) => Classified;
 
-/**
- * A stop the agent chose: waiting for the user, unfinished (idle once stalled), or done.
- * Undefined when the events are light and the verdict depends on what the results said.
- */
+/** A stop the agent chose: waiting for the user, unfinished (idle once stalled), or done. */
 function judgeStop(
 	log: EvidenceLog,
 	segment: Segment,
-	{ fresh, age, whole, light }: { fresh: boolean; age: number; whole: boolean; light: boolean },
+	{ fresh, age, whole }: { fresh: boolean; age: number; whole: boolean },
 	say: Say,
 	preview: string,
-): Classified | undefined {
+): Classified {
 	const signal = unfinishedStop(log.facts, segment);
-	// Of a result, the detector reads only whether a poll saw its job end: the verdict stands
-	// when it is the same either way.
-	if (light && log.facts.some((f) => f.kind === "poll")) {
-		const ended = log.facts.map((f) => (f.kind === "poll" ? { ...f, finished: true } : f));
-		if (unfinishedStop(ended, segment)?.kind !== signal?.kind) return undefined;
-	}
 	if (signal?.kind === "sign-off")
 		return say("waiting", signal.evidence, { kind: "sign-off", concluded: signal.words });
 	const unfinished = signal?.unfinished
@@ -180,8 +163,6 @@ function judgeStop(
 	const closing = lastSentence(segment.stop.text);
 	if (!unfinished && ASKS.test(closing))
 		return say("waiting", `asked the user: "${clip(oneLine(closing), 120)}"`, { kind: "question" });
-	// The claims checker reads the results.
-	if (!unfinished && whole && light) return undefined;
 	const contradicted =
 		unfinished || !whole ? undefined : checkClaims(log.facts, segment).find((c) => c.verdict === "contradicted");
 	const found =

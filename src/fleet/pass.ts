@@ -80,7 +80,6 @@ function fileRow(
 		times: options.times,
 		...(entry ? { busy: entry.busy } : {}),
 		cut: read.cut,
-		...(read.full ? { full: read.full } : {}),
 	});
 	const label = read.name ?? (read.firstPrompt ? read.firstPrompt : undefined);
 	return {

@@ -25,11 +25,6 @@ export interface TailRead {
 	malformed: number;
 	/** Only the end of the file was read. */
 	cut: boolean;
-	/**
-	 * Set when `events` are light (long tool results left unread, their calls without a result):
-	 * the events with every result read, and `malformed` counted over them.
-	 */
-	full?: () => SessionEvent[];
 }
 
 export type TailResult = { ok: true; read: TailRead } | { ok: false; reason: string };
@@ -63,13 +58,6 @@ function readOnce(path: string, root: string, tailBytes: number): TailResult & {
 	if (!format) return { ok: false, reason: "not a recognised session format" };
 	const stretch = stretchEvents(format, tailLines);
 	const read: TailRead = { format, events: stretch.events, malformed: stretch.malformed, cut };
-	const full = stretch.full;
-	if (full)
-		read.full = () => {
-			const whole = full();
-			read.malformed = whole.malformed;
-			return whole.events;
-		};
 	headFacts(format, headLines, read);
 	tailFacts(format, tailLines, read);
 	return { ok: true, read, cut };

@@ -1,7 +1,8 @@
-// The fleet reads a tail's long tool results only when the verdict depends on them (stretch.ts,
-// classify.ts). Each tail here is classified both ways, lightly and with every line parsed
-// (scan's reader over the whole tail, as before the shortcut), and must come out identical:
-// same state, reason, kind, next step, goal and preview.
+// The fleet reads a tail's last stretch only, and of a stretch that ends on a tool call not the
+// results (stretch.ts); it builds the detectors' facts only for a stop the agent chose
+// (classify.ts). Each tail here is classified both ways, so and with every line parsed (scan's
+// reader over the whole tail, as before the shortcuts), and must come out identical: same
+// state, reason, kind, next step, goal and preview.
 import { describe, expect, it } from "vitest";
 import { classifyTail } from "../../../src/fleet/classify.ts";
 import { stretchEvents } from "../../../src/fleet/stretch.ts";
@@ -24,7 +25,7 @@ const call = (id: string, name: string, args: Record<string, unknown>, text = ""
 	});
 const result = (id: string, name: string, text: string, isError = false, extra: Record<string, unknown> = {}) =>
 	line({ role: "toolResult", toolCallId: id, toolName: name, content: [{ type: "text", text }], isError, ...extra });
-/** Long enough to be read lightly. */
+/** A result of a few KB, as a real test run or file read gives. */
 const long = (text: string) => `${"output line\n".repeat(200)}${text}`;
 const header = JSON.stringify({ type: "session", version: 3, id: "s1", timestamp: "2026-12-01T10:00:00Z", cwd: "/w" });
 
@@ -32,54 +33,37 @@ function both(lines: string[], quietMs = 10 * MIN) {
 	const all = [header, ...lines];
 	const input = { lastActivityMs: NOW - quietMs, now: NOW, times: TIMES };
 	const reference = classifyTail({ events: parseSessionLines("pi", all).events, ...input });
-	const stretch = stretchEvents("pi", all);
-	let fullRead = false;
-	const full = stretch.full;
-	const light = classifyTail({
-		events: stretch.events,
-		...input,
-		...(full
-			? {
-					full: () => {
-						fullRead = true;
-						return full().events;
-					},
-				}
-			: {}),
-	});
-	return { reference, light, stubbed: full !== undefined, fullRead };
+	const light = classifyTail({ events: stretchEvents("pi", all).events, ...input });
+	return { reference, light };
 }
 
 const npmTestFails = long("Tests: 3 failed, 10 passed\nCommand exited with code 1");
 
-describe("reading long tool results only when the verdict needs them", () => {
-	it("an announced step after long results: decided without them", () => {
+describe("reading only what the verdict needs", () => {
+	it("an announced step after long results", () => {
 		const r = both([
 			user("Fix the order test"),
 			call("c1", "bash", { command: "npm test" }),
 			result("c1", "bash", npmTestFails, true),
 			say("The failure is in totals. Let me fix the rounding now."),
 		]);
-		expect(r.stubbed).toBe(true);
-		expect(r.fullRead).toBe(false);
 		expect(r.light.kind).toBe("announced");
 		expect(r.light).toEqual(r.reference);
 	});
 
-	it("a claim a long result contradicts: the results are read and the claim is caught", () => {
+	it("a claim a long result contradicts is caught", () => {
 		const r = both([
 			user("Make the tests pass"),
 			call("c1", "bash", { command: "npm test" }),
 			result("c1", "bash", npmTestFails, true),
 			say("All tests pass now."),
 		]);
-		expect(r.fullRead).toBe(true);
 		expect(r.light.state).toBe("idle");
 		expect(r.light.kind).toBe("claim");
 		expect(r.light).toEqual(r.reference);
 	});
 
-	it("a question and a sign-off after long results: decided without them", () => {
+	it("a question and a sign-off after long results", () => {
 		for (const closing of ["Which of the two fixes do you prefer?", "Shall I deploy to production? Please approve."]) {
 			const r = both([
 				user("Fix the order test"),
@@ -87,7 +71,6 @@ describe("reading long tool results only when the verdict needs them", () => {
 				result("c1", "bash", long("export const order = 1;")),
 				say(closing),
 			]);
-			expect(r.fullRead).toBe(false);
 			expect(r.light.state).toBe("waiting");
 			expect(r.light).toEqual(r.reference);
 		}
@@ -102,7 +85,7 @@ describe("reading long tool results only when the verdict needs them", () => {
 		}
 	});
 
-	it("a cancelled call with long details: its result is read, so the stop keeps the text before it", () => {
+	it("a cancelled call: the stop keeps the text before it", () => {
 		const r = both([
 			user("Run the slow suite"),
 			call("c1", "bash", { command: "npm test" }, "Let me run the suite now."),
@@ -112,7 +95,7 @@ describe("reading long tool results only when the verdict needs them", () => {
 		expect(r.light).toEqual(r.reference);
 	});
 
-	it("a long result carrying nested calls is read as it is (a nested job in the background counts)", () => {
+	it("a long result carrying nested calls (a nested job in the background counts)", () => {
 		const nested = {
 			nestedCalls: { calls: [{ name: "bash", arguments: { command: "npm run build &" }, status: "ok" }] },
 		};
@@ -127,7 +110,7 @@ describe("reading long tool results only when the verdict needs them", () => {
 		expect(r.light).toEqual(r.reference);
 	});
 
-	it("waiting on a background job: a long poll result saying it ended is read before judging", () => {
+	it("waiting on a background job: a long poll result saying whether it ended", () => {
 		for (const status of ["<status>completed</status> exit code 0", "<status>running</status>"]) {
 			const r = both([
 				user("Run the build"),
@@ -143,9 +126,8 @@ describe("reading long tool results only when the verdict needs them", () => {
 		}
 	});
 
-	it("a tail with only short results is read whole, as before", () => {
+	it("a stretch with short results only", () => {
 		const r = both([user("Fix it"), say("Done.")]);
-		expect(r.stubbed).toBe(false);
 		expect(r.light).toEqual(r.reference);
 	});
 });
