@@ -5,7 +5,8 @@
 //   a) one `git status --porcelain=v1 -z --untracked-files=all`;
 //   b) one steady-state edit-only run through the gate (beforeTool + afterTool + finish around
 //      one edit, the agent's own write not timed): target ≤ 0.1 × a, no git process;
-//   c) one steady-state mixed run: an edit, then a bash call that writes another file: ≤ 1.0 × a.
+//   c) one steady-state mixed run: an edit, then a bash call that writes another file: ≤ 1.05 × a
+//      (one git status is the floor of a run in which bash ran; decided in issue 29).
 // Also checks that a run of read-only tools starts no git process at all.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -25,8 +26,8 @@ const DIRTY = SMALL_DIRTY + BIG_MODIFIED + BIG_UNTRACKED;
 const MiB = 1024 * 1024;
 const ROUNDS = 41;
 const WARM_ROUNDS = 2;
-/** A mixed run (an edit, then bash): one git status and the hashing around it. */
-const TARGET = 1.0;
+/** A mixed run (an edit, then bash): one git status and the hashing around it (that status is its floor). */
+const TARGET = 1.05;
 /** An edit-only run: no git process, only the touched file hashed twice. */
 const EDIT_TARGET = 0.1;
 const STATUS_ARGS = ["status", "--porcelain=v1", "-z", "--untracked-files=all"];

@@ -17,8 +17,9 @@
 // detector must see ordinary work, not a loop); the reviewer model never called; no git
 // process (a `git` first on PATH logs every call: a read-only run costs no git); and, from
 // `/subagents-watchdog status`, that ON was on and saw every call, and OFF was off.
-// Pi's grep and find run ripgrep and fd: they must be on PATH (`rg`, and `fd` or `fdfind`); the
-// bench links them into the bin folder where Pi looks first, as after Pi's own download.
+// Pi's grep and find run ripgrep and fd: ripgrep from PATH or else the project's own
+// (@vscode/ripgrep), fd from PATH (`fd` or `fdfind`: no npm package ships it); the bench links
+// them into the bin folder where Pi looks first, as after Pi's own download.
 import { spawnSync } from "node:child_process";
 import {
 	chmodSync,
@@ -45,6 +46,7 @@ const ROUNDS = 7;
 const WARMUP_ROUNDS = 1;
 const TARGET = 1.05;
 const TOOLS = ["read", "ls", "grep", "find"];
+const FD_HOW = "apt-get install fd-find (Debian, Ubuntu), brew install fd (macOS), or a release of fd for your system";
 const FINDING = "watchdog-finding";
 const REVIEWER = "faux-reviewer/reviewer-model";
 
@@ -333,12 +335,10 @@ process.env.PI_CODING_AGENT_DIR = toolsAgentDir;
 const { createAgentSession, DefaultResourceLoader, ModelRuntime, ProjectTrustStore, SessionManager, SettingsManager } =
 	await import("@earendil-works/pi-coding-agent");
 try {
-	const rgPath = which("rg");
+	// ripgrep comes with the project (the @vscode/ripgrep dev dependency) when none is on PATH.
+	const rgPath = which("rg") ?? (await import("@vscode/ripgrep").then((m) => m.rgPath).catch(() => undefined));
 	const fdPath = which("fd", "fdfind");
-	if (!rgPath || !fdPath)
-		throw new Error(
-			"Pi's grep and find need ripgrep (`rg`) and fd (`fd` or `fdfind`) on PATH, e.g. apt-get install ripgrep fd-find",
-		);
+	if (!rgPath || !fdPath) throw new Error(`Pi's find tool needs fd on PATH: ${FD_HOW}`);
 	mkdirSync(join(toolsAgentDir, "bin"), { recursive: true });
 	symlinkSync(rgPath, join(toolsAgentDir, "bin", "rg"));
 	symlinkSync(fdPath, join(toolsAgentDir, "bin", "fd"));

@@ -239,6 +239,7 @@ try {
 			ratio: round(ratio, 3),
 			target: TARGET,
 			pass,
+			note: `warm server ${rssMiB.toFixed(0)} MiB on the ${FILES}-file project`,
 			coldMedianMs: round(median(coldMs)),
 			warmMedianMs: round(median(warmMs)),
 			coldMinMs: round(min(coldMs)),

@@ -2,10 +2,15 @@
 // system prompt. Pure: text in, a definition or an error with the file's line out. Line numbers
 // count from the file's first line, so an error points where the user has to look.
 import { basename } from "node:path";
-import { isMap, isScalar, LineCounter, type Node, type Pair, parseDocument, type YAMLMap } from "yaml";
+import { createRequire } from "node:module";
+import type { Node, Pair, YAMLMap } from "yaml";
 import { isThinking, parseModelRef, THINKING_LEVELS } from "../models/index.ts";
 
 /** The built-in tools a child gets when its agent file has no `tools:` line. */
+// Loaded when the first agent file is read, not with Pi.
+let yamlModule: typeof import("yaml") | undefined;
+const yaml = () => (yamlModule ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
+
 export const DEFAULT_CHILD_TOOLS = ["read", "bash", "edit", "write"];
 
 /** The tools an agent's child gets: its list (or the defaults) without its `excludeTools`. */
@@ -73,6 +78,7 @@ export function parseAgentFile(
 	path: string,
 	source: AgentDefinition["source"],
 ): AgentDefinition | AgentLoadError {
+	const { isMap, isScalar, LineCounter, parseDocument } = yaml();
 	const names = claimedNames(text, path);
 	const fail = (message: string, line?: number): AgentLoadError => ({
 		path,

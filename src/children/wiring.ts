@@ -8,7 +8,7 @@ import type { WorktreeOps } from "./launch.ts";
 import type { ChildWatchdogOptions, LauncherDeps } from "./launcher.ts";
 import { gitWorktrees } from "./worktree-ops.ts";
 import { listRuns, processAlive, readStatus, runDir, runsDir, type RunStatus, writeJsonAtomic } from "./runs.ts";
-import { rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
 
@@ -48,15 +48,19 @@ export async function cleanStaleRuns(
 	worktrees: WorktreeOps = gitWorktrees,
 ): Promise<void> {
 	const alive = new Set<string>();
+	// Git is asked only when a run left a worktree behind: a session start otherwise starts no git process.
+	let worktreesLeft = false;
 	for (const [n, id] of listRuns(agentDir).entries()) {
 		const status = readStatus(agentDir, id);
+		const running = status?.state === "running" && processAlive(status.pid);
+		if (!running && holdsWorktree(runDir(agentDir, id))) worktreesLeft = true;
 		// Old runs go, so the folder (and this walk) stays bounded; a live one is never removed.
-		if (n >= KEPT_RUNS && !(status?.state === "running" && processAlive(status.pid))) {
+		if (n >= KEPT_RUNS && !running) {
 			rmSync(runDir(agentDir, id), { recursive: true, force: true });
 			continue;
 		}
 		if (status?.state !== "running") continue;
-		if (processAlive(status.pid)) alive.add(id);
+		if (running) alive.add(id);
 		else
 			writeJsonAtomic(join(runDir(agentDir, id), "status.json"), {
 				...status,
@@ -65,6 +69,16 @@ export async function cleanStaleRuns(
 				error: "its process ended without a result",
 			} satisfies RunStatus);
 	}
+	if (!worktreesLeft) return;
 	const root = runsDir(agentDir);
 	await worktrees.cleanStale?.(cwd, root, (dir) => alive.has(relative(root, dir).split(sep)[0] ?? ""));
+}
+
+/** Whether a run folder still holds a worktree (a launch's are removed when it ends, leaving the folder empty). */
+function holdsWorktree(dir: string): boolean {
+	try {
+		return readdirSync(join(dir, "worktrees")).length > 0;
+	} catch {
+		return false;
+	}
 }

@@ -90,11 +90,12 @@ export class LoopDetector {
 		const wait = waitOf(call);
 		if (wait?.pure) return this.waiting.slept(wait.ms, call.index, this.thresholds.maxWaitMs);
 		this.callsSinceLanding++;
-		const signature = wait?.check !== undefined ? `bash ${wait.check}` : callSignature(call);
+		const plain = wait?.check === undefined ? callSignature(call) : undefined; // for target and subjects too
+		const signature = plain ?? `bash ${wait?.check}`;
 		const callHash = shortHash(signature);
 		const resultHash = shortHash(outcomeText(call.result, call.isError));
 		const combo = `${callHash}:${resultHash}`;
-		const target = targetOf(call);
+		const target = targetOf(call, plain);
 		// The readable label is only needed when a signal is raised.
 		let label: string | undefined;
 		const labelOf = () => (label ??= describeCall(call));
@@ -120,7 +121,7 @@ export class LoopDetector {
 				? streak.count >= t.repeats
 				: call.kind === "read" && call.path
 					? this.reads.alreadyRead(call)
-					: this.seenBefore(subjectsOf(call), resultHash);
+					: this.seenBefore(subjectsOf(call, plain), resultHash);
 		if (!known && !noNews) this.restating.news();
 		this.win.push({ index: call.index, call: callHash, combo, target, noNews, stale: noNews && call.kind !== "read" });
 

@@ -67,8 +67,11 @@ export function callSignature(call: ToolCallRecord): string {
 	return `${call.name.toLowerCase()} ${canonical(call.args)}`;
 }
 
-/** The target a call works on: a file for reads, a command head for bash, a pattern for searches. */
-export function targetOf(call: ToolCallRecord): string {
+/**
+ * The target a call works on: a file for reads, a command head for bash, a pattern for searches.
+ * `signature`: the call's callSignature when the caller has it already (the detector's hot path).
+ */
+export function targetOf(call: ToolCallRecord, signature?: string): string {
 	switch (call.kind) {
 		case "read":
 		case "edit":
@@ -79,7 +82,7 @@ export function targetOf(call: ToolCallRecord): string {
 		case "search":
 			return `${call.name.toLowerCase()} ${(call.pattern ?? canonical(call.args)).slice(0, 60)}`;
 		default:
-			return callSignature(call).slice(0, 120);
+			return (signature ?? callSignature(call)).slice(0, 120);
 	}
 }
 
@@ -127,8 +130,8 @@ export function outcomeText(result: string, isError: boolean): string {
 	return `${isError ? "E" : ""}${empty ? "<empty>" : text}`;
 }
 
-/** What a call is about, for deciding whether it told the agent anything new. */
-export function subjectsOf(call: ToolCallRecord): string[] {
+/** What a call is about, for deciding whether it told the agent anything new (`signature`: as in targetOf). */
+export function subjectsOf(call: ToolCallRecord, signature?: string): string[] {
 	if (call.kind === "bash" && call.command) {
 		const files = new Set<string>();
 		for (const raw of normalizeCommand(call.command).split(/[\s|;&<>()]+/)) {
@@ -140,5 +143,5 @@ export function subjectsOf(call: ToolCallRecord): string[] {
 		return files.size ? [...files] : [`cmd:${normalizeCommand(call.command)}`];
 	}
 	if (call.path) return [`file:${call.path.replace(/^.*\//, "")}`];
-	return [`call:${callSignature(call)}`];
+	return [`call:${signature ?? callSignature(call)}`];
 }

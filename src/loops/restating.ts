@@ -37,6 +37,9 @@ interface Said {
 
 /** A file name among a sentence's words: `notes.txt`, `(src.ts)`. */
 const FILE_NAME = /^\W*[\w-]+\.[a-z][a-z0-9]{0,4}\W*$/;
+/** Words the replacements in sentenceKey leave as they are, or only drop a closing mark of. */
+const PLAIN_WORD = /^[a-z]+$/;
+const PLAIN_THEN_MARK = /^[a-z]+[,.;:!?)]$/;
 
 /**
  * A sentence as compared: lower case, markup and punctuation gone, numbers as #, paths as
@@ -49,7 +52,10 @@ export function sentenceKey(sentence: string): string {
 		.toLowerCase()
 		.split(/\s+/)) {
 		if (!word) continue;
-		if (word.includes("/") || word.includes("\\") || FILE_NAME.test(word)) words.push("<path>");
+		// Most words are plain letters: the same key without the replacements' cost (spaces collapse below).
+		if (PLAIN_WORD.test(word)) words.push(word);
+		else if (PLAIN_THEN_MARK.test(word)) words.push(word.slice(0, -1));
+		else if (word.includes("/") || word.includes("\\") || FILE_NAME.test(word)) words.push("<path>");
 		else words.push(word.replace(/\d+(?:[.,:]\d+)*/g, " # ").replace(/[^\p{L}\p{N}#]+/gu, " "));
 	}
 	return words.join(" ").replace(/\s+/g, " ").trim().slice(0, KEY_CHARS);
@@ -57,7 +63,7 @@ export function sentenceKey(sentence: string): string {
 
 function words(key: string): number {
 	let n = 0;
-	for (const w of key.split(" ")) if (/\p{L}/u.test(w) && w !== "<path>") n++;
+	for (const w of key.split(" ")) if ((/[a-z]/.test(w) || /\p{L}/u.test(w)) && w !== "<path>") n++;
 	return n;
 }
 

@@ -1,7 +1,8 @@
 // What a warm server has already answered, kept while no text handed to it has changed (its
 // generation): the check after an edit and the check at the end of the run ask the same
 // questions, and the second finds the first's answers ready, or waits on the same request
-// instead of queueing another behind it (the server answers one request at a time).
+// instead of queueing another behind it (the server answers one request at a time). Which files
+// import a file is kept longer: while no file's imports changed (the server's importsGeneration).
 import type { TsServerDiagnostic } from "./diagnostics.ts";
 import { type LspServer, TimeoutError } from "./lsp-server.ts";
 
@@ -11,6 +12,8 @@ export class ServerAnswers {
 	private readonly server: LspServer;
 	private generation = -1;
 	private readonly asked = new Map<string, Promise<unknown>>();
+	private importsGeneration = -1;
+	private readonly importersOf = new Map<string, Promise<string[]>>();
 
 	constructor(server: LspServer) {
 		this.server = server;
@@ -28,24 +31,34 @@ export class ServerAnswers {
 
 	/** Files that import this open file. */
 	importers(file: string, timeoutMs: number): Promise<string[]> {
-		return this.ask("importers", file, timeoutMs, () => this.server.importers(file, timeoutMs));
+		if (this.server.importsGeneration !== this.importsGeneration) {
+			this.importersOf.clear();
+			this.importsGeneration = this.server.importsGeneration;
+		}
+		return this.ask("importers", file, timeoutMs, () => this.server.importers(file, timeoutMs), this.importersOf);
 	}
 
 	/** The answer given at the current generation, or a new request; waited on for at most `timeoutMs`. */
-	private ask<T>(question: Question, file: string, timeoutMs: number, request: () => Promise<T>): Promise<T> {
+	private ask<T>(
+		question: Question,
+		file: string,
+		timeoutMs: number,
+		request: () => Promise<T>,
+		kept: Map<string, Promise<unknown>> = this.asked,
+	): Promise<T> {
 		if (this.server.generation !== this.generation) {
 			this.asked.clear();
 			this.generation = this.server.generation;
 		}
 		const key = `${question}\u0000${file}`;
-		let answer = this.asked.get(key) as Promise<T> | undefined;
+		let answer = kept.get(key) as Promise<T> | undefined;
 		if (!answer) {
 			const asked = request();
 			answer = asked;
-			this.asked.set(key, asked);
+			kept.set(key, asked);
 			// A failed answer (a timeout, a crash) is not kept: the next question asks again.
 			asked.catch(() => {
-				if (this.asked.get(key) === asked) this.asked.delete(key);
+				if (kept.get(key) === asked) kept.delete(key);
 			});
 		}
 		return within(answer, timeoutMs, `${question} of ${file}`);

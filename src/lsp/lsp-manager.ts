@@ -16,7 +16,7 @@ import {
 	type TsServerDiagnostic,
 } from "./diagnostics.ts";
 import { type LocatedServer, type LocateOptions, locateServer } from "./locate.ts";
-import { LspServer, languageOf, type ServerLaunch, TimeoutError } from "./lsp-server.ts";
+import { LspServer, languageOf, OPEN_DOCUMENTS, type ServerLaunch, TimeoutError } from "./lsp-server.ts";
 import { groupRssKb } from "./process-tree.ts";
 
 export interface LspSettings {
@@ -48,6 +48,8 @@ export interface LspStatus {
 	rssKb?: number;
 	/** Requests the running server has been sent. */
 	requests?: number;
+	/** Documents open in the running server. */
+	openDocuments?: number;
 }
 
 export interface LspCheckResult {
@@ -76,6 +78,8 @@ export class LspManager {
 	/** Files edited since the last check, waiting for the quiet time. */
 	private readonly queued = new Set<string>();
 	private prefetchTimer?: ReturnType<typeof setTimeout>;
+	/** Edits' early checks (prefetch) under way. */
+	private warming = 0;
 	/** Counts checks, so that hints arriving late are kept only for the latest one. */
 	private checks = 0;
 	private located?: LocatedServer;
@@ -116,7 +120,12 @@ export class LspManager {
 			...(this.located ? { server: this.located } : {}),
 			...(typescript ? { typescript } : {}),
 			...(this.server?.alive
-				? { pid: this.server.pid, rssKb: groupRssKb(this.server.pid), requests: this.server.requests }
+				? {
+						pid: this.server.pid,
+						rssKb: groupRssKb(this.server.pid),
+						requests: this.server.requests,
+						openDocuments: this.server.openCount,
+					}
 				: {}),
 			...this.info,
 		};
@@ -226,6 +235,14 @@ export class LspManager {
 			},
 			() => {},
 		);
+		// Once this check's answers are all in, the documents of earlier checks close (not while an
+		// edit's early questions are out: closing changes the generation their answers are kept for).
+		void hints
+			.catch(() => {})
+			.then(() => {
+				if (check === this.checks && this.server === server && !this.warming && !this.queued.size)
+					server.closeOldest(OPEN_DOCUMENTS, new Set(toCheck));
+			});
 		return {
 			findings: diagnosticFindings(fresh),
 			signal: diagnosticsSignal(diagnostics, checked.length),
@@ -263,7 +280,7 @@ export class LspManager {
 				importer.includes(`${sep}node_modules${sep}`)
 			)
 				continue;
-			if (server.syncFromDisk(importer)) toCheck.push(importer);
+			if (server.syncFromDisk(importer, true)) toCheck.push(importer);
 		}
 		const errors = Promise.all([...own, ...toCheck.slice(readable.length).map(errorsOf)]);
 		const hints = Promise.all(toCheck.map(async (f) => asDiagnostics(f)(await answers.hints(f, left()))));
@@ -295,8 +312,13 @@ export class LspManager {
 		this.dropQueued();
 		if (!this.server?.alive || !files.length) return;
 		const deadline = Date.now() + settings.timeoutMs;
-		const { errors, hints } = await this.ask(files, settings.maxFiles, () => Math.max(1, deadline - Date.now()));
-		await Promise.allSettled([errors, hints]);
+		this.warming++;
+		try {
+			const { errors, hints } = await this.ask(files, settings.maxFiles, () => Math.max(1, deadline - Date.now()));
+			await Promise.allSettled([errors, hints]);
+		} finally {
+			this.warming--;
+		}
 	}
 
 	private dropQueued(): void {

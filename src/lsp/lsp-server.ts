@@ -4,18 +4,18 @@
 // own *DiagnosticsSync commands, so an answer is definite and nothing is asked of the whole
 // workspace.
 import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import {
-	CancellationTokenSource,
-	createMessageConnection,
-	type MessageConnection,
-	StreamMessageReader,
-	StreamMessageWriter,
-} from "vscode-jsonrpc/node";
+import type { MessageConnection } from "vscode-jsonrpc/node";
 import type { TsServerDiagnostic } from "./diagnostics.ts";
 import { absolutePath } from "./locate.ts";
 import { waitForGroupGone } from "./process-tree.ts";
 import { readFileInRoot } from "../util/index.ts";
+
+// Loaded when the first server starts, not with Pi: most sessions never start one.
+let rpcModule: typeof import("vscode-jsonrpc/node") | undefined;
+const rpc = () =>
+	(rpcModule ??= createRequire(import.meta.url)("vscode-jsonrpc/node") as typeof import("vscode-jsonrpc/node"));
 
 /** Larger sources are not handed to the server (tsserver skips such files too). */
 const SOURCE_MAX_BYTES = 8 * 1024 * 1024;
@@ -40,6 +40,26 @@ export function languageOf(path: string): string | undefined {
 
 export class TimeoutError extends Error {}
 
+/**
+ * Documents kept open between checks (the most recently checked). The server checks every open
+ * document again after each change, so more would make a long session cost more with every
+ * file it ever checked; some stay open, so that the project stays loaded between checks.
+ */
+export const OPEN_DOCUMENTS = 20;
+/** Files whose import lines are remembered (see LspServer.importsGeneration). */
+const IMPORTS_KEPT = 5000;
+const IMPORT_SPECIFIER =
+	/\bfrom\s*["'][^"'\n]*["']|\b(?:import|require)\s*\(?\s*["'][^"'\n]*["']|^\/\/\/\s*<reference\b[^>\n]*>/gm;
+
+/**
+ * What a file's text says about which files it imports: the module names of its imports and
+ * export-froms (also spread over lines), dynamic imports, requires and reference directives. A
+ * change anywhere else in the file leaves every file's importers as they were.
+ */
+export function importLines(text: string): string {
+	return (text.match(IMPORT_SPECIFIER) ?? []).join("\n");
+}
+
 /** How to start the server, and which TypeScript it is told to use. */
 export interface ServerLaunch {
 	command: string;
@@ -63,6 +83,9 @@ export class LspServer {
 	private readonly conn: MessageConnection;
 	private readonly documents = new Map<string, { version: number; text: string }>();
 	private changes = 0;
+	/** Each file's import lines as last seen (see importLines), open or not. */
+	private readonly imports = new Map<string, string>();
+	private importChanges = 0;
 	private asked = 0;
 	private exitInfo?: string;
 	private ts?: RunningTypeScript;
@@ -73,6 +96,7 @@ export class LspServer {
 		this.root = root;
 		this.proc = proc;
 		this.pid = proc.pid as number;
+		const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = rpc();
 		this.conn = createMessageConnection(
 			new StreamMessageReader(proc.stdout as NonNullable<ChildProcess["stdout"]>),
 			new StreamMessageWriter(proc.stdin as NonNullable<ChildProcess["stdin"]>),
@@ -164,33 +188,51 @@ export class LspServer {
 		return this.changes;
 	}
 
-	/** Opens the file, or sends its new text when it changed since the server last saw it. */
-	sync(absPath: string, text: string): void {
+	/**
+	 * How many times a file's imports may have changed (a file seen for the first time, its import
+	 * lines edited, a file gone): which files import which holds while this stays the same.
+	 */
+	get importsGeneration(): number {
+		return this.importChanges;
+	}
+
+	/**
+	 * Opens the file, or sends its new text when it changed since the server last saw it.
+	 * `importer`: the server named this file as an importer, so it already knows the file's
+	 * imports as they are (seeing it the first time changes nothing).
+	 */
+	sync(absPath: string, text: string, importer = false): void {
 		const uri = pathToFileURL(absPath).href;
 		const known = this.documents.get(absPath);
+		this.noteImports(absPath, text, importer);
 		if (!known) {
 			this.notify("textDocument/didOpen", {
 				textDocument: { uri, languageId: languageOf(absPath) ?? "typescript", version: 1, text },
 			});
 			this.documents.set(absPath, { version: 1, text });
 			this.changes++;
-		} else if (known.text !== text) {
+			return;
+		}
+		// Most recently used last: the oldest open documents are the first closed (closeOldest).
+		this.documents.delete(absPath);
+		if (known.text !== text) {
 			const version = known.version + 1;
 			this.notify("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
 			this.documents.set(absPath, { version, text });
 			this.changes++;
-		}
+		} else this.documents.set(absPath, known);
 	}
 
 	/** Syncs the file from disk; false when it cannot be read (deleted). */
-	syncFromDisk(absPath: string): boolean {
+	syncFromDisk(absPath: string, importer = false): boolean {
 		// The agent may have left a FIFO or a link out of the repository there: never wait on it, never follow it out.
 		const read = readFileInRoot(absPath, { root: this.root, maxBytes: SOURCE_MAX_BYTES, overLimit: "refuse" });
 		if (read.state !== "ok") {
+			if (this.imports.delete(absPath)) this.importChanges++;
 			this.close(absPath);
 			return false;
 		}
-		this.sync(absPath, read.text);
+		this.sync(absPath, read.text, importer);
 		return true;
 	}
 
@@ -198,6 +240,31 @@ export class LspServer {
 		if (!this.documents.delete(absPath)) return;
 		this.changes++;
 		this.notify("textDocument/didClose", { textDocument: { uri: pathToFileURL(absPath).href } });
+	}
+
+	/**
+	 * Closes the least recently used documents beyond `keep` (never those in `except`). The server
+	 * checks every open document in the background after each change, so what stays open is what
+	 * a long session costs; a few stay open so that the project stays loaded between checks.
+	 */
+	closeOldest(keep: number, except: ReadonlySet<string>): void {
+		let excess = this.documents.size - keep;
+		for (const path of [...this.documents.keys()]) {
+			if (excess <= 0) break;
+			if (except.has(path)) continue;
+			this.close(path);
+			excess--;
+		}
+	}
+
+	private noteImports(absPath: string, text: string, importer: boolean): void {
+		const imports = importLines(text);
+		const before = this.imports.get(absPath);
+		if (before === imports) return;
+		// Bounded: past the bound the oldest are forgotten (seeing such a file again counts as a change).
+		if (this.imports.size >= IMPORTS_KEPT) this.imports.delete(this.imports.keys().next().value as string);
+		this.imports.set(absPath, imports);
+		if (before !== undefined || !importer) this.importChanges++;
 	}
 
 	get openCount(): number {
@@ -248,7 +315,7 @@ export class LspServer {
 	private async request<T>(method: string, params: unknown, timeoutMs: number): Promise<T> {
 		if (!this.alive) throw new Error(`the language server ${this.exitInfo}`);
 		this.asked++;
-		const cancel = new CancellationTokenSource();
+		const cancel = new (rpc().CancellationTokenSource)();
 		let timer: ReturnType<typeof setTimeout> | undefined;
 		let onExit: ((why: string) => void) | undefined;
 		try {

@@ -138,7 +138,8 @@ function changeWhat(change: RecordedChange | undefined): string {
 /** WATCHDOG.md in `room`, or one line saying why there is none. */
 function guidanceText(files: GuidanceFile[] | undefined, room: number): string {
 	if (!files) return "Not read: WATCHDOG.md is turned off in the settings (guidance.watchdogMd).";
-	if (!files.length) return "No WATCHDOG.md: neither the project nor the user has one (or it is empty).";
+	if (!files.length)
+		return "No WATCHDOG.md applies: the user has none, and the project none that is trusted (or it is empty).";
 	if (room <= 200) return "WATCHDOG.md left out: no room in this input (the run and the change come first).";
 	return combineGuidance(files, room);
 }

@@ -4,7 +4,6 @@
 // `subagents.watchdog`, and replace the file atomically (temp file + rename).
 import { chmodSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import lockfile from "proper-lockfile";
 import { readFileInRoot } from "../util/index.ts";
 import { parseJson, SETTINGS_MAX_BYTES } from "./files.ts";
 import { isPlainObject } from "../util/index.ts";
@@ -18,6 +17,8 @@ export async function updateWatchdogSettings(file: string, root: string, mutate:
 	mkdirSync(dirname(file), { recursive: true });
 	let release: (() => Promise<void>) | undefined;
 	try {
+		// Loaded on the first write, not with Pi.
+		const lockfile = (await import("proper-lockfile")).default;
 		release = await lockfile.lock(file, { realpath: false, retries: LOCK_RETRIES, stale: 10_000 });
 	} catch (error) {
 		throw new Error(`could not lock ${file} to save watchdog settings: ${(error as Error).message}`);

@@ -12,7 +12,6 @@ import { checkClaims, EvidenceLog } from "../evidence/index.ts";
 import type { Finding } from "../findings/index.ts";
 import type { ReviewerChoice } from "../models/index.ts";
 import { projectRoot, toolsRootFor, type ToolsRoot } from "../review/index.ts";
-import { readSessionEvents } from "../scan/index.ts";
 import { isPlainObject, type StatusSection } from "../util/index.ts";
 import { type ChildCheck, type ChildLog, judgeChild } from "./child-check.ts";
 import { queuedLaunchCalls } from "./launch-calls.ts";
@@ -328,6 +327,8 @@ async function readLog(sessionFile: string | undefined): Promise<ChildLog | { er
 	if (!sessionFile) return { error: "the child has no session file" };
 	try {
 		const log = new EvidenceLog();
+		// The session-file reader loads with the first verification, not with Pi.
+		const { readSessionEvents } = await import("../scan/index.ts");
 		for await (const event of readSessionEvents(sessionFile)) log.add(event);
 		return { facts: log.facts, signals: checkClaims(log.facts, log.current()) };
 	} catch (error) {

@@ -16,7 +16,9 @@ export type Reply =
 	/** An HTTP error: the body is OpenAI's `{error: {message, type}}`; `headers` e.g. a retry-after. */
 	| { status: number; error: string; type?: string; headers?: Record<string, string> }
 	/** Never answers (a model that hangs); the connection is cut when the server closes. */
-	| { hang: true };
+	| { hang: true }
+	/** A slow model: `then` is answered after `after` ms. */
+	| { after: number; then: Reply };
 
 export type Script = (request: ChatRequest, index: number) => Reply;
 
@@ -72,6 +74,13 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
 			} catch (error) {
 				reply = { status: 500, error: `script failed: ${(error as Error).message}` };
 			}
+			respond(reply, request.model);
+		});
+		const respond = (reply: Reply, model: string): void => {
+			if ("after" in reply) {
+				setTimeout(() => respond(reply.then, model), reply.after);
+				return;
+			}
 			if ("hang" in reply) return;
 			if ("status" in reply) {
 				res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
@@ -81,7 +90,7 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
 			res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 			const send = (delta: unknown, finish: string | null = null, usage?: unknown) =>
 				res.write(
-					`data: ${JSON.stringify({ id: "chatcmpl-test", object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`,
+					`data: ${JSON.stringify({ id: "chatcmpl-test", object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`,
 				);
 			const usage = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 };
 			send({ role: "assistant", content: "" });
@@ -106,7 +115,7 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
 			}
 			res.write("data: [DONE]\n\n");
 			res.end();
-		});
+		};
 	});
 	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 	const { port } = server.address() as AddressInfo;

@@ -98,7 +98,9 @@ describe("trust bound to the project's content", () => {
 				.some((r) => textOf(r.messages.at(-1)?.content).includes("Type error at src/a.ts")),
 		).toBe(true);
 		expect(reviewerInputs(cli).length).toBeGreaterThan(0);
-		expect(reviewerInputs(cli).join("\n")).not.toContain("BRANCH-RULE");
+		// The branch's WATCHDOG.md is part of the change the reviewer judges (fenced as data), never its instructions.
+		expect(reviewerInputs(cli).map(standing).join("\n")).not.toContain("BRANCH-RULE");
+		expect(reviewerInputs(cli).map(standing).join("\n")).toContain("No WATCHDOG.md");
 		// The branch's agent is not known; its settings do not turn the user's block into a warning.
 		const evil = await call(cli, { agent: "evil", task: "anything" });
 		expect(evil.isError).toBe(true);
@@ -129,7 +131,7 @@ describe("trust bound to the project's content", () => {
 		expect(trusted).toContain(join(repo, ".pi/WATCHDOG.md"));
 		const before = reviewerInputs(cli).length;
 		await cli.run("BREAK a.ts again", 90_000);
-		expect(reviewerInputs(cli).slice(before).join("\n")).toContain("BRANCH-RULE");
+		expect(reviewerInputs(cli).slice(before).map(standing).join("\n")).toContain("BRANCH-RULE");
 		expect(existsSync(marker)).toBe(true);
 	});
 
@@ -212,3 +214,11 @@ describe("project settings", () => {
 		expect(status).toMatch(/Found:\n\s+- project \(.*\): found above the working folder/);
 	});
 });
+
+/** The standing-instructions part of a reviewer's input: what it is told to follow. */
+function standing(input: string): string {
+	const start = input.indexOf("## Standing instructions");
+	if (start < 0) return "";
+	const end = input.indexOf("\n## ", start + 1);
+	return input.slice(start, end < 0 ? undefined : end);
+}

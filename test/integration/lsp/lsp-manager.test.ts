@@ -5,6 +5,7 @@ import { chmodSync, cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LspManager } from "../../../src/lsp/lsp-manager.ts";
+import { OPEN_DOCUMENTS } from "../../../src/lsp/lsp-server.ts";
 import { groupMembers } from "../../../src/lsp/process-tree.ts";
 import { running } from "../../support/processes.ts";
 import { until } from "../../support/subagent-cli.ts";
@@ -338,5 +339,54 @@ describe("edits as they happen", () => {
 		lsp.prefetch([join(root, "src/a.ts"), "README.md", "/elsewhere/x.ts"], SETTINGS);
 		const result = await lsp.check(["src/a.ts"], SETTINGS, UNTRUSTED);
 		expect(result.findings.map((f) => f.summary)).toEqual([expect.stringMatching(/^Type error at src\/a\.ts:1:14/)]);
+	});
+});
+
+// Over a long session: what stays open is bounded however many files were checked, and which
+// files import a file is asked again only when some file's imports changed.
+describe("LSP pre-pass over a long session", () => {
+	it("closes the documents of earlier checks beyond its bound, and still finds an error in one of them", async () => {
+		const count = OPEN_DOCUMENTS + 10;
+		const name = (i: number) => `src/f${i}.ts`;
+		const files: Record<string, string> = {};
+		for (let i = 0; i < count; i++) files[name(i)] = `export const value${i}: number = ${i};\n`;
+		const { root, lsp } = project(files);
+		for (let i = 0; i < count; i++) {
+			writeFiles(root, { [name(i)]: `export const value${i}: number = ${i + 1};\n` });
+			const result = await lsp.check([name(i)], SETTINGS, UNTRUSTED);
+			expect(result.checked).toEqual([name(i)]);
+			expect(result.findings).toEqual([]);
+		}
+		await vi.waitFor(() => expect(lsp.status().openDocuments).toBeLessThanOrEqual(OPEN_DOCUMENTS), {
+			timeout: 10_000,
+		});
+		// The first file was closed long ago: an error put there is found as before.
+		writeFiles(root, { [name(0)]: 'export const value0: number = "zero";\n' });
+		const again = await lsp.check([name(0)], SETTINGS, UNTRUSTED);
+		expect(again.findings.map((f) => f.summary)).toEqual([
+			expect.stringMatching(/^Type error at src\/f0\.ts:1:14: Type 'string' is not assignable to type 'number'/),
+		]);
+	});
+
+	it("asks which files import a file again only after some file's imports changed", async () => {
+		const { root, lsp } = project({
+			"src/a.ts": "export const a: number = 1;\n",
+			"src/b.ts": 'import { a } from "./a";\nexport const b: number = a + 1;\n',
+			"src/c.ts": "export const c = 3;\n",
+		});
+		const checkA = async (text: string) => {
+			writeFiles(root, { "src/a.ts": text });
+			const before = lsp.status().requests ?? 0;
+			const result = await lsp.check(["src/a.ts"], SETTINGS, UNTRUSTED);
+			expect(result.checked).toEqual(["src/a.ts", "src/b.ts"]);
+			return (lsp.status().requests ?? 0) - before;
+		};
+		await checkA("export const a: number = 2;\n");
+		const bodyOnly = await checkA("export const a: number = 3;\n");
+		const newImport = await checkA('import "./c";\nexport const a: number = 4;\n');
+		// The same questions each time (errors and hints of both files), and the importers once more.
+		expect(newImport).toBe(bodyOnly + 1);
+		const bodyAgain = await checkA('import "./c";\nexport const a: number = 5;\n');
+		expect(bodyAgain).toBe(bodyOnly);
 	});
 });

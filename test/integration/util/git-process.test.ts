@@ -27,6 +27,9 @@ const PROCESS_STARTERS: Record<string, string> = {
 	"src/git/git-process.ts": "git, guarded",
 	"src/lsp/lsp-server.ts": "the language server",
 	"src/children/background.ts": "the background runner (node)",
+	"src/doctor/checks.ts": "pi-watchdog doctor: pi --version, git --version, the language server's --version",
+	"src/fleet/run.ts": "fleet.notify: the user's own command (a project cannot set it)",
+	"src/fleet/tmux.ts": "tmux list-panes / send-keys for the fleet's nudges",
 };
 
 describe("the one place git starts", () => {

@@ -31,3 +31,48 @@ describe("cleanStaleRuns", () => {
 		expect(lost.state).toBe("lost");
 	});
 });
+
+describe("cleanStaleRuns and git", () => {
+	// Recorded calls of the worktree cleaner (the one step that starts git): a session start with
+	// no worktree of ours left behind must start no git process (a read-only session runs none).
+	const recorder = () => {
+		const calls: string[] = [];
+		const ops = {
+			create: () => Promise.reject(new Error("not used")),
+			land: () => Promise.reject(new Error("not used")),
+			remove: () => Promise.resolve(),
+			cleanStale: (cwd: string) => {
+				calls.push(cwd);
+				return Promise.resolve([]);
+			},
+		};
+		return { calls, ops };
+	};
+
+	it("leaves git alone when no run folder holds a worktree", async () => {
+		const agentDir = tempDir("pi-watchdog-agent-");
+		const { calls, ops } = recorder();
+		await cleanStaleRuns(agentDir, tempDir("pi-watchdog-cwd-"), ops);
+		write(agentDir, id(1), { state: "done" });
+		mkdirSync(join(agentDir, "watchdog", "runs", id(1), "worktrees")); // emptied by the run's own cleanup
+		write(agentDir, id(2), { state: "running", pid: 2 ** 22 + 12345 });
+		await cleanStaleRuns(agentDir, tempDir("pi-watchdog-cwd-"), ops);
+		expect(calls).toEqual([]);
+	});
+
+	it("asks git to clean when a dead run left a worktree, or an old run folder with one is removed", async () => {
+		const agentDir = tempDir("pi-watchdog-agent-");
+		const { calls, ops } = recorder();
+		write(agentDir, id(1), { state: "running", pid: 2 ** 22 + 12345 });
+		mkdirSync(join(agentDir, "watchdog", "runs", id(1), "worktrees", "1"), { recursive: true });
+		await cleanStaleRuns(agentDir, "/cwd-a", ops);
+		expect(calls).toEqual(["/cwd-a"]);
+
+		const old = tempDir("pi-watchdog-agent-");
+		for (let n = 0; n < KEPT_RUNS + 1; n++) write(old, id(n), { state: "done" });
+		mkdirSync(join(old, "watchdog", "runs", id(0), "worktrees", "1"), { recursive: true });
+		await cleanStaleRuns(old, "/cwd-b", ops);
+		expect(calls).toEqual(["/cwd-a", "/cwd-b"]);
+		expect(existsSync(join(old, "watchdog", "runs", id(0)))).toBe(false);
+	});
+});

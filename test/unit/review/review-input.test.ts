@@ -143,7 +143,7 @@ describe("reviewer input", () => {
 		expect(input).toContain("## Deterministic signals\nNone: the detectors that ran");
 		expect(input.endsWith("## This run\n<<<DATA n1: the run>>>\n[User]\nhi\n<<<END DATA n1>>>")).toBe(true);
 		const none = buildReviewInput({ changedPaths: [], scope: [], guidance: [], delta: "", nonce: "n1" });
-		expect(none).toContain("## Standing instructions (WATCHDOG.md)\nNo WATCHDOG.md:");
+		expect(none).toContain("## Standing instructions (WATCHDOG.md)\nNo WATCHDOG.md applies:");
 		const signals = buildReviewInput({
 			changedPaths: [],
 			scope: [],
