@@ -4,7 +4,6 @@
 // and TypeScript run depends on whether the project is trusted (see locate.ts), asked at each check.
 import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
-import type { Finding } from "../findings/index.ts";
 import { ServerAnswers } from "./answers.ts";
 import {
 	type Diagnostic,
@@ -19,48 +18,8 @@ import { type LocatedServer, type LocateOptions, locateServer } from "./locate.t
 import { LspServer, languageOf, OPEN_DOCUMENTS, type ServerLaunch, TimeoutError } from "./lsp-server.ts";
 import { groupRssKb } from "./process-tree.ts";
 
-export interface LspSettings {
-	timeoutMs: number;
-	maxFiles: number;
-	idleMs: number;
-}
-
-export type LspState = "not started" | "unavailable" | "warm" | "cold" | "failed";
-
-/** The TypeScript the server runs: the workspace's (trusted projects only) or the bundled one. */
-export interface TypeScriptInUse {
-	from: "workspace" | "bundled" | "workspace or bundled" | "the server's own";
-	/** Absent until the server has said which one it loaded. */
-	version?: string;
-	why: string;
-}
-
-export interface LspStatus {
-	state: LspState;
-	server?: LocatedServer;
-	typescript?: TypeScriptInUse;
-	pid?: number;
-	filesChecked: number;
-	lastDurationMs?: number;
-	lastResult?: string;
-	infos: number;
-	hints: number;
-	rssKb?: number;
-	/** Requests the running server has been sent. */
-	requests?: number;
-	/** Documents open in the running server. */
-	openDocuments?: number;
-}
-
-export interface LspCheckResult {
-	findings: Finding[];
-	/** The current diagnostics for the reviewer, when a check ran. */
-	signal?: string;
-	diagnostics: Diagnostic[];
-	checked: string[];
-	/** Why no check ran (for the reviewer's input, which says so rather than leave it silent). */
-	skipped?: string;
-}
+export type { LspCheckResult, LspSettings, LspState, LspStatus, TypeScriptInUse } from "./lsp-types.ts";
+import type { LspCheckResult, LspSettings, LspState, LspStatus, TypeScriptInUse } from "./lsp-types.ts";
 
 const NOTHING = Promise.resolve();
 const none = (skipped: string): LspCheckResult => ({ findings: [], diagnostics: [], checked: [], skipped });

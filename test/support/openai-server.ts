@@ -17,8 +17,8 @@ export type Reply =
 	| { status: number; error: string; type?: string; headers?: Record<string, string> }
 	/** Never answers (a model that hangs); the connection is cut when the server closes. */
 	| { hang: true }
-	/** A slow model: `then` is answered after `after` ms. */
-	| { after: number; then: Reply };
+	/** A slow model: `reply` is answered after `after` ms. */
+	| { after: number; reply: Reply };
 
 export type Script = (request: ChatRequest, index: number) => Reply;
 
@@ -78,7 +78,7 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
 		});
 		const respond = (reply: Reply, model: string): void => {
 			if ("after" in reply) {
-				setTimeout(() => respond(reply.then, model), reply.after);
+				setTimeout(() => respond(reply.reply, model), reply.after);
 				return;
 			}
 			if ("hang" in reply) return;

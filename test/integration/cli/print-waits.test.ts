@@ -35,7 +35,7 @@ it("does not exit before a stopped child's slow verification has answered, and r
 		const task = firstUser(request);
 		if (task.startsWith("Verify the stopped children")) {
 			verifyAskedAt = Date.now();
-			return { after: SLOW_MS, then: { text: "No verdict to add." } };
+			return { after: SLOW_MS, reply: { text: "No verdict to add." } };
 		}
 		// The child writes a file and claims the feature without running anything: only a model can judge that.
 		if (task.startsWith("IMPL"))
