@@ -95,18 +95,16 @@ export function classifyTail(input: TailInput): Classified {
 	let start = input.events.length;
 	while (start > 0 && input.events[start - 1]?.type !== "prompt") start--;
 	const events = start > 0 ? input.events.slice(start - 1) : input.events;
-	const sawPrompt = events[0]?.type === "prompt";
+	const first = events[0];
+	const sawPrompt = first?.type === "prompt";
 	let lastText = "";
 	for (let i = events.length - 1; i >= 0 && !lastText; i--) {
 		const event = events[i];
 		if (event?.type === "assistant" && event.text.trim()) lastText = event.text;
 	}
-	// The goal as the log keeps it (its prompt is cut to PROMPT_CHARS).
-	const prompt = (sawPrompt && events[0]?.type === "prompt" ? events[0].text : (input.firstPrompt ?? "")).slice(
-		0,
-		PROMPT_CHARS,
-	);
-	const goal = clip(oneLine(prompt || (sawPrompt ? "" : (input.firstPrompt ?? ""))), 300);
+	// The goal as the log keeps it: the stretch's prompt, else the session's first, cut to PROMPT_CHARS.
+	const prompt = first?.type === "prompt" ? first.text : (input.firstPrompt ?? "");
+	const goal = clip(oneLine(prompt.slice(0, PROMPT_CHARS)), 300);
 	const preview = clip(oneLine(lastSentence(lastText)), 140);
 	const base = { goal, preview, concluded: preview };
 	const say = (state: FleetState, reason: string, extra: Partial<Classified> = {}): Classified => ({
