@@ -4,7 +4,9 @@
 // that: lists the folder, reads each file through the guarded reader (links and file kinds
 // checked), reads its first 16 KiB too (id, folder, first prompt), parses with scan's readers
 // and runs the unfinished-stop detector and the claims checker on the tail. Memory is reported
-// as the process's peak RSS.
+// as the process's peak RSS. Beside the ratio, not part of it: the guarded reads alone (each
+// file's tail and head through the guarded reader, nothing parsed), the floor of any pass that
+// reads through it.
 //
 // Sizes follow a long-tailed mix like real session folders: most files 20–200 KB, some of a few
 // MB, a handful over 10 MB. Each file is a Pi session: header, model change, then turns of a
@@ -13,6 +15,8 @@
 import { closeSync, mkdirSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { runPass } from "../src/fleet/pass.ts";
+import { TAIL_BYTES } from "../src/fleet/tail.ts";
+import { readFileInRoot } from "../src/util/index.ts";
 import { median, ms, reportFailure, round, scratchDir } from "./stats.ts";
 import { rng } from "./synthetic-vocab.ts";
 
@@ -107,6 +111,11 @@ function baseline(files: string[]): number {
 	return parsed;
 }
 
+function guardedReads(files: string[], root: string): void {
+	for (const file of files)
+		readFileInRoot(file, { root, maxBytes: TAIL_BYTES, overLimit: "tail", headBytes: 8 * 1024, hash: false });
+}
+
 async function main(): Promise<void> {
 	const scratch = scratchDir("fleet-bench-");
 	try {
@@ -129,6 +138,7 @@ async function main(): Promise<void> {
 		const times = { stallMs: 0, dormantMs: 86_400_000 };
 		const base: number[] = [];
 		const pass: number[] = [];
+		const floor: number[] = [];
 		let rss = 0;
 		let states = "";
 		for (let round_ = 0; round_ < ROUNDS; round_++) {
@@ -139,6 +149,9 @@ async function main(): Promise<void> {
 			const result = runPass({ agentDir, claudeDir: false, times, env: {} });
 			pass.push(ms(t));
 			rss = Math.max(rss, process.memoryUsage().rss);
+			t = process.hrtime.bigint();
+			guardedReads(files, dir);
+			floor.push(ms(t));
 			const counts: Record<string, number> = {};
 			for (const s of result.sessions) counts[s.state] = (counts[s.state] ?? 0) + 1;
 			states = JSON.stringify(counts);
@@ -146,6 +159,10 @@ async function main(): Promise<void> {
 		const ratio = median(pass) / median(base);
 		console.log(`baseline (last 64 KiB + JSON.parse): median ${round(median(base))} ms`);
 		console.log(`fleet pass: median ${round(median(pass))} ms; states ${states}`);
+		console.log(
+			`guarded reads alone (tail and head, nothing parsed): median ${round(median(floor))} ms ` +
+				`(${round(median(floor) / median(base))}× the baseline)`,
+		);
 		console.log(`peak RSS ${round(rss / 1e6, 1)} MB`);
 		console.log(
 			JSON.stringify({
@@ -154,6 +171,7 @@ async function main(): Promise<void> {
 				target: TARGET,
 				pass: ratio <= TARGET,
 				rssMB: round(rss / 1e6, 1),
+				guardedReadsRatio: round(median(floor) / median(base)),
 			}),
 		);
 	} catch (error) {

@@ -40,6 +40,9 @@ const ASKS = new RegExp(
 	"i",
 );
 
+/** The prompt the EvidenceLog keeps of a segment (its PROMPT_CHARS): the goal is read from the same text. */
+const PROMPT_CHARS = 4_000;
+
 /** "3m", "2h", "4d": short, for reasons and the view. */
 export function ageText(ms: number): string {
 	const s = Math.max(0, Math.round(ms / 1000));
@@ -59,23 +62,49 @@ function lastSentence(text: string): string {
 	return parts.at(-1) ?? "";
 }
 
+/** How the stretch ended, as the EvidenceLog would tell it, from the events alone (no facts built). */
+interface Shape {
+	/** Anything after the prompt. */
+	activity: boolean;
+	/** An assistant message after the last call. */
+	spoke: boolean;
+	/** The last of those ended on a provider or harness error. */
+	error: boolean;
+}
+
+function shapeOf(events: SessionEvent[]): Shape {
+	const shape: Shape = { activity: false, spoke: false, error: false };
+	for (const event of events) {
+		// A compaction entry changes nothing the log keeps.
+		if (event.type === "prompt" || event.type === "compaction") continue;
+		shape.activity = true;
+		if (event.type === "call") {
+			shape.spoke = false;
+			shape.error = false;
+		} else {
+			shape.spoke = true;
+			shape.error = event.error === true;
+		}
+	}
+	return shape;
+}
+
 export function classifyTail(input: TailInput): Classified {
 	const age = input.now - input.lastActivityMs;
-	const log = new EvidenceLog();
-	let lastText = "";
-	let sawPrompt = false;
 	// Only the last stretch (since the tail's last prompt) is judged: earlier ones cost facts for nothing.
 	let start = input.events.length;
 	while (start > 0 && input.events[start - 1]?.type !== "prompt") start--;
 	const events = start > 0 ? input.events.slice(start - 1) : input.events;
-	if (input.firstPrompt && events[0]?.type !== "prompt") log.add({ type: "prompt", text: input.firstPrompt });
-	for (const event of events) {
-		if (event.type === "prompt") sawPrompt = true;
-		if (event.type === "assistant" && event.text.trim()) lastText = event.text;
-		log.add(event);
+	const first = events[0];
+	const sawPrompt = first?.type === "prompt";
+	let lastText = "";
+	for (let i = events.length - 1; i >= 0 && !lastText; i--) {
+		const event = events[i];
+		if (event?.type === "assistant" && event.text.trim()) lastText = event.text;
 	}
-	const segment = log.current();
-	const goal = clip(oneLine(segment.prompt || (sawPrompt ? "" : (input.firstPrompt ?? ""))), 300);
+	// The goal as the log keeps it: the stretch's prompt, else the session's first, cut to PROMPT_CHARS.
+	const prompt = first?.type === "prompt" ? first.text : (input.firstPrompt ?? "");
+	const goal = clip(oneLine(prompt.slice(0, PROMPT_CHARS)), 300);
 	const preview = clip(oneLine(lastSentence(lastText)), 140);
 	const base = { goal, preview, concluded: preview };
 	const say = (state: FleetState, reason: string, extra: Partial<Classified> = {}): Classified => ({
@@ -86,25 +115,31 @@ export function classifyTail(input: TailInput): Classified {
 		...extra,
 	});
 	const fresh = age < input.times.stallMs;
+	// The clock, the live report and how the stretch ended decide first: the detectors (and the
+	// facts they read) are built only for a stop the agent chose, the one case their verdict decides.
 	if (age >= input.times.dormantMs) return say("dormant", `no activity for ${ageText(age)}`);
 	if (input.busy) return say("working", "a run is in progress (the live session says so)");
 	if (!input.events.length) return say("unknown", "no readable entries at the end of the file");
-	if (!log.hasActivity()) {
+	const shape = shapeOf(events);
+	if (!shape.activity) {
 		if (fresh) return say("working", `a prompt was sent ${ageText(age)} ago; no reply yet`);
 		return say(
 			"unknown",
 			`the last entry is a prompt with no reply for ${ageText(age)}: the run died or never started`,
 		);
 	}
-	const stop = segment.stop;
-	if (!stop.spoke) {
+	if (!shape.spoke) {
 		if (fresh) return say("working", `last tool call ${ageText(age)} ago`);
 		return say("unknown", `the transcript ends on a tool call ${ageText(age)} ago: interrupted or killed mid-run`);
 	}
-	if (stop.error) return say("unknown", "the last run ended on a provider or harness error, not by the agent's choice");
+	if (shape.error)
+		return say("unknown", "the last run ended on a provider or harness error, not by the agent's choice");
+	const log = new EvidenceLog();
+	if (input.firstPrompt && !sawPrompt) log.add({ type: "prompt", text: input.firstPrompt });
+	for (const event of events) log.add(event);
 	// A claim is judged against the whole stretch since its prompt, never against part of it.
 	const whole = !input.cut || sawPrompt;
-	return judgeStop(log, segment, { fresh, age, whole }, say, preview);
+	return judgeStop(log, log.current(), { fresh, age, whole }, say, preview);
 }
 
 type Say = (state: FleetState, reason: string, extra?: Partial<Classified>) => Classified;

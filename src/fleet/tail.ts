@@ -1,9 +1,10 @@
 // A session file's head and tail, read through the guarded reader (regular files only, no link
 // out of the folder, bounded bytes), parsed by scan's format readers into the events the
 // classifier reads, plus what the view shows: id, cwd, start, model, name, first prompt.
-import { detectFormat, parseSessionLines, type SessionFormat, sessionParser } from "../scan/index.ts";
+import { detectFormat, type SessionFormat, sessionParser } from "../scan/index.ts";
 import type { SessionEvent } from "../transcript/index.ts";
 import { isPlainObject, readFileInRoot } from "../util/index.ts";
+import { stretchEvents } from "./stretch.ts";
 
 export const TAIL_BYTES = 64 * 1024;
 /** One retry when the tail held no whole entry (a single huge tool result). */
@@ -55,22 +56,11 @@ function readOnce(path: string, root: string, tailBytes: number): TailResult & {
 	}
 	const format = detectFormat(headLines);
 	if (!format) return { ok: false, reason: "not a recognised session format" };
-	const { events, stats } = parseSessionLines(format, lastStretch(format, tailLines));
-	const read: TailRead = { format, events, malformed: stats.malformed, cut };
+	const stretch = stretchEvents(format, tailLines);
+	const read: TailRead = { format, events: stretch.events, malformed: stretch.malformed, cut };
 	headFacts(format, headLines, read);
 	tailFacts(format, tailLines, read);
 	return { ok: true, read, cut };
-}
-
-/**
- * The lines from the last user message on, in a Pi file (the classifier judges only that
- * stretch); the whole tail when there is none or for other formats. In a Pi line a raw
- * `"role":"user"` is structure: inside a string its quotes would be escaped.
- */
-function lastStretch(format: SessionFormat, lines: string[]): string[] {
-	if (format !== "pi") return lines;
-	for (let i = lines.length - 1; i > 0; i--) if (lines[i]?.includes('"role":"user"')) return lines.slice(i);
-	return lines;
 }
 
 /** Id, cwd, start and first prompt from the first lines; stops as soon as it has them. */
