@@ -16,7 +16,7 @@ import { closeSync, mkdirSync, openSync, readSync, statSync, writeSync } from "n
 import { join } from "node:path";
 import { runPass } from "../src/fleet/pass.ts";
 import { TAIL_BYTES } from "../src/fleet/tail.ts";
-import { readFileInRoot } from "../src/util/index.ts";
+import { readFileInRoot, realRoot } from "../src/util/index.ts";
 import { median, ms, reportFailure, round, scratchDir } from "./stats.ts";
 import { rng } from "./synthetic-vocab.ts";
 
@@ -112,8 +112,16 @@ function baseline(files: string[]): number {
 }
 
 function guardedReads(files: string[], root: string): void {
+	const real = realRoot(root);
 	for (const file of files)
-		readFileInRoot(file, { root, maxBytes: TAIL_BYTES, overLimit: "tail", headBytes: 8 * 1024, hash: false });
+		readFileInRoot(file, {
+			root,
+			realRoot: real,
+			maxBytes: TAIL_BYTES,
+			overLimit: "tail",
+			headBytes: 8 * 1024,
+			hash: false,
+		});
 }
 
 async function main(): Promise<void> {

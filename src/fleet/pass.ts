@@ -2,7 +2,7 @@
 // it. Dormant files are judged by their time alone (never opened), so a folder of 10,000 old
 // sessions costs a stat each. Bad files are passed over with the reason; the pass always ends.
 import { basename, resolve } from "node:path";
-import { clip, oneLine } from "../util/index.ts";
+import { clip, oneLine, realRoot } from "../util/index.ts";
 import { ageText, classifyTail } from "./classify.ts";
 import { processAlive } from "./files.ts";
 import { type LiveEntry, listLive } from "./live.ts";
@@ -33,10 +33,13 @@ export function runPass(options: PassOptions): FleetPass {
 	const sessions: FleetRow[] = [];
 	const skipped = [...listed.skipped];
 	const seen = new Set<LiveEntry>();
+	// Each sessions folder's real path, resolved once for the pass rather than once per file read.
+	const roots = new Map<string, string>();
+	const rootOf = (root: string) => roots.get(root) ?? roots.set(root, realRoot(root)).get(root) ?? root;
 	for (const file of listed.files) {
 		const entry = byFile.get(resolve(file.path));
 		if (entry) seen.add(entry);
-		const row = fileRow(file, entry, now, options);
+		const row = fileRow(file, entry, now, options, rootOf);
 		if ("skip" in row) skipped.push({ path: file.path, reason: row.skip });
 		else sessions.push(row);
 	}
@@ -50,6 +53,7 @@ function fileRow(
 	entry: LiveEntry | undefined,
 	now: number,
 	options: PassOptions,
+	rootOf: (root: string) => string,
 ): FleetRow | { skip: string } {
 	const lastActivityMs = Math.max(file.stats.mtimeMs, entry?.activityAt ?? 0);
 	const agent = file.source === "pi" ? "pi" : "claude-code";
@@ -69,7 +73,7 @@ function fileRow(
 			reason: `no activity for ${ageText(age)}`,
 			attention: false,
 		};
-	const tail = readTail(file.path, file.root, options.tailBytes ?? TAIL_BYTES);
+	const tail = readTail(file.path, file.root, options.tailBytes ?? TAIL_BYTES, rootOf(file.root));
 	if (!tail.ok) return { skip: tail.reason };
 	const read = tail.read;
 	const c = classifyTail({

@@ -29,16 +29,18 @@ export interface TailRead {
 
 export type TailResult = { ok: true; read: TailRead } | { ok: false; reason: string };
 
-export function readTail(path: string, root: string, tailBytes = TAIL_BYTES): TailResult {
-	const first = readOnce(path, root, tailBytes);
-	if (first.ok && !first.read.events.length && first.cut) return readOnce(path, root, WIDE_TAIL_BYTES);
+/** `real`: the root's real path when the caller resolved it once for many files. */
+export function readTail(path: string, root: string, tailBytes = TAIL_BYTES, real?: string): TailResult {
+	const first = readOnce(path, root, tailBytes, real);
+	if (first.ok && !first.read.events.length && first.cut) return readOnce(path, root, WIDE_TAIL_BYTES, real);
 	return first;
 }
 
-function readOnce(path: string, root: string, tailBytes: number): TailResult & { cut?: boolean } {
+function readOnce(path: string, root: string, tailBytes: number, real?: string): TailResult & { cut?: boolean } {
 	// One open for both ends: the head only when the tail does not reach back to it.
 	const tail = readFileInRoot(path, {
 		root,
+		...(real ? { realRoot: real } : {}),
 		maxBytes: tailBytes,
 		overLimit: "tail",
 		headBytes: HEAD_BYTES,

@@ -3,7 +3,7 @@
 // Other folders import from here; files inside the folder import each other directly.
 export { whenAborted } from "./abort.ts";
 export { isPlainObject, readJsonObject } from "./json.ts";
-export { fileToken, isInside, readFileInRoot, type SafeRead, stripBom, userRoot } from "./safe-file.ts";
+export { fileToken, isInside, readFileInRoot, realRoot, type SafeRead, stripBom, userRoot } from "./safe-file.ts";
 export type { StatusSection } from "./status-section.ts";
 export { capText, clip, clipCounting, contentText, headAndTail, oneLine, quoteLines, thousands } from "./text.ts";
 export { compileStarGlob, MAX_STAR_GLOB_CHARS, MAX_STAR_GLOB_SUBJECT, type StarGlob } from "./star-glob.ts";

@@ -46,12 +46,15 @@ export interface SafeReadOptions {
 	headBytes?: number;
 	/** Hash what was read (default true). */
 	hash?: boolean;
+	/** The root's real path, when the caller resolved it once for many reads (realRoot()). */
+	realRoot?: string;
 }
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
 export function readFileInRoot(path: string, options: SafeReadOptions): SafeRead {
-	const located = locate(path, options.root);
+	const root = options.realRoot ?? realRoot(options.root);
+	const located = locate(path, options.root, root);
 	if (located.state !== "found") return located;
 	let fd: number;
 	try {
@@ -65,7 +68,7 @@ export function readFileInRoot(path: string, options: SafeReadOptions): SafeRead
 	try {
 		const opened = fstatSync(fd);
 		if (!opened.isFile()) return refused(notRegular(path, opened));
-		if (!holdsFileInside(fd, opened, path, options.root)) {
+		if (!holdsFileInside(fd, opened, path, options.root, root)) {
 			return refused(`${path} changed while it was being opened (a symbolic link swapped in?); it was not read`);
 		}
 		if (opened.size > options.maxBytes && options.overLimit === "refuse") {
@@ -132,19 +135,20 @@ export function stripBom(text: string): string {
  * path must still lead inside to the same (dev, ino); a folder on the way swapped for a link
  * and back between the steps is the one gap Node leaves open there.
  */
-function holdsFileInside(fd: number, opened: Stats, path: string, root: string): boolean {
+function holdsFileInside(fd: number, opened: Stats, path: string, root: string, real: string): boolean {
 	let held: string | undefined;
 	try {
 		held = readlinkSync(`/proc/self/fd/${fd}`);
 	} catch {
 		held = undefined;
 	}
-	if (held !== undefined && isAbsolute(held)) return isInside(realRootOf(root), held.replace(/ \(deleted\)$/, ""));
-	const again = locate(path, root);
+	if (held !== undefined && isAbsolute(held)) return isInside(real, held.replace(/ \(deleted\)$/, ""));
+	const again = locate(path, root, real);
 	return again.state === "found" && again.stats.dev === opened.dev && again.stats.ino === opened.ino;
 }
 
-function realRootOf(root: string): string {
+/** A root folder's real path (its links resolved), or the path itself when it cannot be resolved. */
+export function realRoot(root: string): string {
 	try {
 		return realpathSync.native(root);
 	} catch {
@@ -154,7 +158,7 @@ function realRootOf(root: string): string {
 
 type Located = { state: "found"; real: string; stats: Stats } | Exclude<SafeRead, { state: "ok" }>;
 
-function locate(path: string, root: string): Located {
+function locate(path: string, root: string, realRoot: string): Located {
 	let real: string;
 	try {
 		// The kernel's realpath: one call, where the JS one makes a syscall per path component.
@@ -164,7 +168,6 @@ function locate(path: string, root: string): Located {
 		if (code === "ENOENT" || code === "ENOTDIR") return { state: "missing" }; // a broken link too
 		return refused(`${path} cannot be resolved: ${(error as Error).message}`);
 	}
-	const realRoot = realRootOf(root);
 	if (!isInside(realRoot, real))
 		return refused(`${path} leads outside ${root} (to ${real}) through a symbolic link; only files inside it are read`);
 	let stats: Stats;
