@@ -46,10 +46,14 @@ export async function launchForeground(
 		mode: ctx.mode,
 		notify: (text, level) => present(ctx, text, level),
 		saved: (path, mutate) => watchdog.ownWrite(path, mutate),
-		// The session says it waits while a child waits on the arbiter (a status; in the TUI, Pi's "blocked").
-		waiting: waitingReporter(ctx),
+		// The session says it waits while a child waits on the arbiter (a status; in the TUI, Pi's
+		// "blocked"; in its live entry, for the fleet view), and while a child's question is the user's.
+		waiting: bothWays(waitingReporter(ctx), watchdog.waits),
 		...(ctx.mode === "tui" && ctx.hasUI
-			? { ask: (title: string, choices: string[]) => ctx.ui.select(title, choices, { signal }) }
+			? {
+					ask: (title: string, choices: string[]) =>
+						watchdog.waits.on(`waiting on you: ${title}`, () => ctx.ui.select(title, choices, { signal })),
+				}
 			: {}),
 	};
 	const progress = new Map<string, ChildProgress & { step: string; status: string; agent: string }>();
@@ -163,6 +167,16 @@ export async function launchForeground(
 			// stale context
 		}
 	}
+}
+
+function bothWays(
+	report: (text: string | undefined) => void,
+	waits: { report(text: string | undefined): void },
+): (text: string | undefined) => void {
+	return (text) => {
+		report(text);
+		waits.report(text);
+	};
 }
 
 function progressText(
