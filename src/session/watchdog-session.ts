@@ -22,7 +22,7 @@ import { type ChildPort, childPort } from "./child-port.ts";
 import type { Ctx, Entry, HistoryCtx, HistoryLine, Monitor, SettleStage } from "./monitor.ts";
 import type { ToolCall, ToolCallCheck, ToolCallVerdict, ToolEvent } from "./monitor.ts";
 import * as monitors from "./monitors.ts";
-import { LiveWaits, liveMonitor } from "./live-step.ts";
+import { liveMonitor } from "./live-step.ts";
 import { sessionPermissionGate } from "./permission-step.ts";
 import { type RunMonitors, startMonitors, warmLsp } from "./repo-monitors.ts";
 import { reviewNow } from "./review-now.ts";
@@ -43,7 +43,6 @@ export class WatchdogSession extends SessionCore {
 	readonly port: ChildPort;
 	/** Whether this session has a permission gate (only when its policy can ask or deny). */
 	readonly permissionGated: boolean;
-	readonly waits = new LiveWaits(); // on the arbiter or the user, in this tree: for its live entry
 	private readonly sink: FindingsSink;
 	/** What this session's children found (a parent's view of them). */
 	private readonly children = new ChildFindings();
