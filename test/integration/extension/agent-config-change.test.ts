@@ -6,6 +6,8 @@ import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { type SessionOptions, startSession, type TestSession } from "../../support/pi-session.ts";
 import { readJson, userSettingsPath, wd } from "../../support/settings-files.ts";
+import { until } from "../../support/subagent-cli.ts";
+import { type LiveEntry, listLive } from "../../../src/fleet/live.ts";
 
 /** The main model is a Claude; the user's reviewer is a GPT at high, on a second provider. */
 const WATCHED: SessionOptions = {
@@ -118,6 +120,25 @@ describe("an agent lowering its own oversight in the TUI", () => {
 			expect(entries[0].command).toBe("/subagents-watchdog model faux/claude-sonnet-4-6");
 			expect(entries[1].lowered).toHaveLength(1);
 			expect(t.notices.filter((n) => /You declined the agent's change/.test(n.message))).toHaveLength(2);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("while the question is open, the session's live entry says it waits on the user (for the fleet view)", async () => {
+		let seen: LiveEntry["waiting"];
+		// The user answers only once the entry says the session waits on them (written by the live poll).
+		const answer = async (_title: string, options: string[]) => {
+			await until("the live entry to say it waits", () => listLive(t.agentDir).some((e) => e.waiting));
+			seen = listLive(t.agentDir).find((e) => e.waiting)?.waiting;
+			return first(_title, options);
+		};
+		const t = await startSession({ ...WATCHED, select: answer as never });
+		try {
+			await agentCalls(t, [{ enabled: false, scope: "user" }]);
+			expect(seen?.what).toMatch(/^waiting on you: Let the agent lower the watchdog's oversight\?/);
+			await until("the wait to leave the live entry", () => listLive(t.agentDir).every((e) => !e.waiting));
+			expect(listLive(t.agentDir)).toHaveLength(1);
 		} finally {
 			await t.dispose();
 		}
