@@ -42,13 +42,17 @@ export async function launchForeground(
 	const dir = makeRunDir(deps.agentDir, runId);
 	// What a child tells or asks the user reaches this session's user (its own UI reaches nobody).
 	// A nested child's user is the main session's, handed down; its own UI reaches nobody.
+	const shown = waitingReporter(ctx);
 	const user: ParentUser = watchdog.options.parent?.user ?? {
 		mode: ctx.mode,
 		notify: (text, level) => present(ctx, text, level),
 		saved: (path, mutate) => watchdog.ownWrite(path, mutate),
 		// The session says it waits while a child waits on the arbiter (a status; in the TUI, Pi's
 		// "blocked"; in its live entry, for the fleet view), and while a child's question is the user's.
-		waiting: bothWays(waitingReporter(ctx), watchdog.waits),
+		waiting: (text) => {
+			shown(text);
+			watchdog.waits.report(text);
+		},
 		...(ctx.mode === "tui" && ctx.hasUI
 			? {
 					ask: (title: string, choices: string[]) =>
@@ -167,16 +171,6 @@ export async function launchForeground(
 			// stale context
 		}
 	}
-}
-
-function bothWays(
-	report: (text: string | undefined) => void,
-	waits: { report(text: string | undefined): void },
-): (text: string | undefined) => void {
-	return (text) => {
-		report(text);
-		waits.report(text);
-	};
 }
 
 function progressText(

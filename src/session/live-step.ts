@@ -22,7 +22,7 @@ export interface LiveDeps {
 
 /**
  * Waits on the permission arbiter or the user, counted as ParentUser.waiting reports them (a
- * text begins one, undefined ends one). The entry names the first open wait and when waiting began.
+ * text begins one, undefined ends one). The entry names the wait that began it and since when.
  */
 export class LiveWaits {
 	private open = 0;
@@ -102,8 +102,8 @@ function register(deps: LiveDeps, ctx: ExtensionContext, activityAt: () => numbe
 				waiting: deps.waiting?.(),
 			};
 			// Written only when something the fleet reads changed: a wait begun or ended is one write each.
-			const changed = last && (last.busy !== now.busy || last.policy !== now.policy || last.waiting !== now.waiting);
-			if (!last || changed) live.update(now);
+			if (!last || last.busy !== now.busy || last.policy !== now.policy || last.waiting !== now.waiting)
+				live.update(now);
 			last = now;
 			for (const message of takeMail(live.mailbox)) {
 				answerMail(live.mailbox, message.id, deliverOne(deps, ctx, message.text, message.reason));

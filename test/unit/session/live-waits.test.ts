@@ -1,4 +1,4 @@
-// The waits a live entry reports: the first open wait and when waiting began, the same object
+// The waits a live entry reports: the wait that began them and since when, the same object
 // while any wait lasts (so the entry is written once per change), nothing once all have ended.
 import { expect, it } from "vitest";
 import { LiveWaits } from "../../../src/session/live-step.ts";
