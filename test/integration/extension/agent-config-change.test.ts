@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { type SessionOptions, startSession, type TestSession } from "../../support/pi-session.ts";
 import { readJson, userSettingsPath, wd } from "../../support/settings-files.ts";
 import { until } from "../../support/subagent-cli.ts";
+import { writeAgent } from "../../support/nested-cli.ts";
 import { type LiveEntry, listLive } from "../../../src/fleet/live.ts";
 
 /** The main model is a Claude; the user's reviewer is a GPT at high, on a second provider. */
@@ -139,6 +140,37 @@ describe("an agent lowering its own oversight in the TUI", () => {
 			expect(seen?.what).toMatch(/^waiting on you: Let the agent lower the watchdog's oversight\?/);
 			await until("the wait to leave the live entry", () => listLive(t.agentDir).every((e) => !e.waiting));
 			expect(listLive(t.agentDir)).toHaveLength(1);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("a child's question to the user shows in the parent session's live entry while it is open", async () => {
+		let seen: LiveEntry["waiting"];
+		const answer = async (_title: string, options: string[]) => {
+			await until("the live entry to say it waits", () => listLive(t.agentDir).some((e) => e.waiting));
+			seen = listLive(t.agentDir).find((e) => e.waiting)?.waiting;
+			return first(_title, options);
+		};
+		const t = await startSession({ ...WATCHED, select: answer as never });
+		try {
+			writeAgent(t, "tuner", {}, "read, subagent");
+			t.main.setResponses([
+				fauxAssistantMessage([fauxToolCall("subagent", { agent: "tuner", task: "turn the watchdog off" })], {
+					stopReason: "toolUse",
+				}),
+				fauxAssistantMessage(
+					[fauxToolCall("subagent", { action: "watchdog.configure", enabled: false, scope: "user" })],
+					{ stopReason: "toolUse" },
+				),
+				fauxAssistantMessage("The user declined."),
+				fauxAssistantMessage("done"),
+			]);
+			await t.session.prompt("have the tuner adjust the watchdog");
+			await t.session.waitForIdle();
+			expect(t.selects).toHaveLength(1);
+			expect(seen?.what).toMatch(/^waiting on you: Let the tuner child agent lower the watchdog's oversight\?/);
+			await until("the wait to leave the live entry", () => listLive(t.agentDir).every((e) => !e.waiting));
 		} finally {
 			await t.dispose();
 		}
