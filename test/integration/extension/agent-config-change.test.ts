@@ -1,7 +1,8 @@
 // An agent changing its own watchdog through the `subagent` tool, in a real in-process session
 // whose UI answers the question: lowering oversight needs the user's yes (a select whose first,
 // default choice keeps the watchdog as it is); anything else goes through without a question;
-// every change is announced and recorded.
+// every change is announced and recorded. While the question is open (the agent's own or a
+// child's), the session's live entry says it waits on the user, for the fleet view.
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { type SessionOptions, startSession, type TestSession } from "../../support/pi-session.ts";
