@@ -54,6 +54,20 @@ const allow = (_title: string, options: string[]) => options.find((o) => /^Yes/.
 const first = (_title: string, options: string[]) => options[0];
 const never = () => expect.fail("no question may be asked");
 
+/** A TUI session whose user answers (the first choice) only once its live entry says it waits on them. */
+async function sessionAnsweringOnceWaiting(): Promise<{ t: TestSession; seen: () => LiveEntry["waiting"] }> {
+	let seen: LiveEntry["waiting"];
+	let agentDir = "";
+	const answer = async (title: string, options: string[]) => {
+		await until("the live entry to say it waits", () => listLive(agentDir).some((e) => e.waiting));
+		seen = listLive(agentDir).find((e) => e.waiting)?.waiting;
+		return first(title, options);
+	};
+	const t = await startSession({ ...WATCHED, select: answer as never });
+	agentDir = t.agentDir;
+	return { t, seen: () => seen };
+}
+
 function changeEntries(t: TestSession): any[] {
 	return t.session.sessionManager
 		.getEntries()
@@ -128,17 +142,10 @@ describe("an agent lowering its own oversight in the TUI", () => {
 	});
 
 	it("while the question is open, the session's live entry says it waits on the user (for the fleet view)", async () => {
-		let seen: LiveEntry["waiting"];
-		// The user answers only once the entry says the session waits on them (written by the live poll).
-		const answer = async (_title: string, options: string[]) => {
-			await until("the live entry to say it waits", () => listLive(t.agentDir).some((e) => e.waiting));
-			seen = listLive(t.agentDir).find((e) => e.waiting)?.waiting;
-			return first(_title, options);
-		};
-		const t = await startSession({ ...WATCHED, select: answer as never });
+		const { t, seen } = await sessionAnsweringOnceWaiting();
 		try {
 			await agentCalls(t, [{ enabled: false, scope: "user" }]);
-			expect(seen?.what).toMatch(/^waiting on you: Let the agent lower the watchdog's oversight\?/);
+			expect(seen()?.what).toMatch(/^waiting on you: Let the agent lower the watchdog's oversight\?/);
 			await until("the wait to leave the live entry", () => listLive(t.agentDir).every((e) => !e.waiting));
 			expect(listLive(t.agentDir)).toHaveLength(1);
 		} finally {
@@ -147,13 +154,7 @@ describe("an agent lowering its own oversight in the TUI", () => {
 	});
 
 	it("a child's question to the user shows in the parent session's live entry while it is open", async () => {
-		let seen: LiveEntry["waiting"];
-		const answer = async (_title: string, options: string[]) => {
-			await until("the live entry to say it waits", () => listLive(t.agentDir).some((e) => e.waiting));
-			seen = listLive(t.agentDir).find((e) => e.waiting)?.waiting;
-			return first(_title, options);
-		};
-		const t = await startSession({ ...WATCHED, select: answer as never });
+		const { t, seen } = await sessionAnsweringOnceWaiting();
 		try {
 			writeAgent(t, "tuner", {}, "read, subagent");
 			t.main.setResponses([
@@ -170,7 +171,7 @@ describe("an agent lowering its own oversight in the TUI", () => {
 			await t.session.prompt("have the tuner adjust the watchdog");
 			await t.session.waitForIdle();
 			expect(t.selects).toHaveLength(1);
-			expect(seen?.what).toMatch(/^waiting on you: Let the tuner child agent lower the watchdog's oversight\?/);
+			expect(seen()?.what).toMatch(/^waiting on you: Let the tuner child agent lower the watchdog's oversight\?/);
 			await until("the wait to leave the live entry", () => listLive(t.agentDir).every((e) => !e.waiting));
 		} finally {
 			await t.dispose();
