@@ -42,14 +42,22 @@ export async function launchForeground(
 	const dir = makeRunDir(deps.agentDir, runId);
 	// What a child tells or asks the user reaches this session's user (its own UI reaches nobody).
 	// A nested child's user is the main session's, handed down; its own UI reaches nobody.
+	const shown = waitingReporter(ctx);
 	const user: ParentUser = watchdog.options.parent?.user ?? {
 		mode: ctx.mode,
 		notify: (text, level) => present(ctx, text, level),
 		saved: (path, mutate) => watchdog.ownWrite(path, mutate),
-		// The session says it waits while a child waits on the arbiter (a status; in the TUI, Pi's "blocked").
-		waiting: waitingReporter(ctx),
+		// The session says it waits while a child waits on the arbiter (a status; in the TUI, Pi's
+		// "blocked"; in its live entry, for the fleet view), and while a child's question is the user's.
+		waiting: (text) => {
+			shown(text);
+			watchdog.waits.report(text);
+		},
 		...(ctx.mode === "tui" && ctx.hasUI
-			? { ask: (title: string, choices: string[]) => ctx.ui.select(title, choices, { signal }) }
+			? {
+					ask: (title: string, choices: string[]) =>
+						watchdog.waits.on(`waiting on you: ${title}`, () => ctx.ui.select(title, choices, { signal })),
+				}
 			: {}),
 	};
 	const progress = new Map<string, ChildProgress & { step: string; status: string; agent: string }>();

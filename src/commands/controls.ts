@@ -137,7 +137,13 @@ export async function configureForAgent(
 		env,
 		mode: user?.mode ?? ctx.mode,
 		...(child ? { who: `the ${session.options.role} child agent` } : {}),
-		ask: user ? user.ask : canAsk ? (title, choices) => ctx.ui.select(title, choices, { signal }) : undefined,
+		// The session waits on its user while the dialog is open (its live entry says so, for the fleet view).
+		ask: user
+			? user.ask
+			: canAsk
+				? (title, choices) =>
+						session.waits.on(`waiting on you: ${title}`, () => ctx.ui.select(title, choices, { signal }))
+				: undefined,
 		apply: (plan) => applyChange(session, env, request, plan),
 		record: (entry) => {
 			session.persist(CONFIG_CHANGE_ENTRY, entry);

@@ -18,6 +18,8 @@ export interface TailInput {
 	times: FleetTimes;
 	/** A live session says whether it is running now. */
 	busy?: boolean;
+	/** A live session says it (or a child under it) waits on the permission arbiter or the user. */
+	waiting?: { what: string; sinceMs: number };
 	/** The tail starts mid-file: calls before it are unknown, so claims are checked only when it holds the prompt. */
 	cut?: boolean;
 }
@@ -51,6 +53,11 @@ export function ageText(ms: number): string {
 	if (m < 90) return `${m}m`;
 	const h = Math.round(m / 60);
 	return h < 36 ? `${h}h` : `${Math.round(h / 24)}d`;
+}
+
+/** A live session's own report of its wait, with how long it has lasted. */
+export function liveWaitReason(wait: { what: string; sinceMs: number }, now: number): string {
+	return `${wait.what} (for ${ageText(now - wait.sinceMs)}, the live session says so)`;
 }
 
 function lastSentence(text: string): string {
@@ -117,6 +124,8 @@ export function classifyTail(input: TailInput): Classified {
 	const fresh = age < input.times.stallMs;
 	// The clock, the live report and how the stretch ended decide first: the detectors (and the
 	// facts they read) are built only for a stop the agent chose, the one case their verdict decides.
+	// A live wait on the arbiter or the user comes before the clock: however long, it is yours to settle.
+	if (input.waiting) return say("waiting", liveWaitReason(input.waiting, input.now), { kind: "blocked" });
 	if (age >= input.times.dormantMs) return say("dormant", `no activity for ${ageText(age)}`);
 	if (input.busy) return say("working", "a run is in progress (the live session says so)");
 	if (!input.events.length) return say("unknown", "no readable entries at the end of the file");

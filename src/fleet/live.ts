@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { clip, oneLine } from "../util/index.ts";
 import { processAlive, readJsonIn, watchdogDir, writeJsonAtomic } from "./files.ts";
 
 export interface LiveEntry {
@@ -22,6 +23,13 @@ export interface LiveEntry {
 	updatedAt: string;
 	/** The session's last activity (ms since the epoch), as the session itself saw it. */
 	activityAt?: number;
+	/** The session (or a child under it) waits on the permission arbiter or the user: on what, since when (ISO). */
+	waiting?: LiveWait;
+}
+
+export interface LiveWait {
+	what: string;
+	since: string;
 }
 
 export function liveDir(agentDir: string): string {
@@ -39,6 +47,16 @@ export function writeLiveEntry(agentDir: string, entry: LiveEntry): void {
 export function removeLiveEntry(agentDir: string, key: string): void {
 	rmSync(join(liveDir(agentDir), `${key}.json`), { force: true });
 	rmSync(mailboxDir(agentDir, key), { recursive: true, force: true });
+}
+
+/** An entry's wait, if it holds a well-formed one (the file is any process's to write): one line, bounded. */
+export function liveWait(entry: LiveEntry): { what: string; sinceMs: number } | undefined {
+	const w = entry.waiting as unknown;
+	if (!w || typeof w !== "object") return undefined;
+	const { what, since } = w as Record<string, unknown>;
+	const sinceMs = typeof since === "string" ? Date.parse(since) : Number.NaN;
+	if (typeof what !== "string" || !what.trim() || Number.isNaN(sinceMs)) return undefined;
+	return { what: clip(oneLine(what), 200), sinceMs };
 }
 
 /** The entries of live processes; those of dead ones are removed (with their mailboxes). */
@@ -66,7 +84,7 @@ export function listLive(agentDir: string): LiveEntry[] {
 
 export interface LiveRegistration {
 	mailbox: string;
-	update(change: Partial<Pick<LiveEntry, "busy" | "policy" | "activityAt">>): void;
+	update(change: Partial<Pick<LiveEntry, "busy" | "policy" | "activityAt" | "waiting">>): void;
 	remove(): void;
 }
 

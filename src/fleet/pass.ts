@@ -3,9 +3,9 @@
 // sessions costs a stat each. Bad files are passed over with the reason; the pass always ends.
 import { basename, resolve } from "node:path";
 import { clip, oneLine, realRoot } from "../util/index.ts";
-import { ageText, classifyTail } from "./classify.ts";
+import { ageText, classifyTail, liveWaitReason } from "./classify.ts";
 import { processAlive } from "./files.ts";
-import { type LiveEntry, listLive } from "./live.ts";
+import { type LiveEntry, listLive, liveWait } from "./live.ts";
 import { claudeDir, listRuns, listSessionFiles, type RunInfo, type SessionFile } from "./sources.ts";
 import { agentOf, readTail, TAIL_BYTES } from "./tail.ts";
 import type { FleetPass, FleetRow, FleetTimes } from "./types.ts";
@@ -76,6 +76,7 @@ function fileRow(
 	const tail = readTail(file.path, file.root, options.tailBytes ?? TAIL_BYTES, rootOf(file.root));
 	if (!tail.ok) return { skip: tail.reason };
 	const read = tail.read;
+	const waiting = entry && liveWait(entry);
 	const c = classifyTail({
 		events: read.events,
 		...(read.firstPrompt ? { firstPrompt: read.firstPrompt } : {}),
@@ -83,6 +84,7 @@ function fileRow(
 		now,
 		times: options.times,
 		...(entry ? { busy: entry.busy } : {}),
+		...(waiting ? { waiting } : {}),
 		cut: read.cut,
 	});
 	const label = read.name ?? (read.firstPrompt ? read.firstPrompt : undefined);
@@ -109,14 +111,20 @@ function fileRow(
 function liveOnlyRow(entry: LiveEntry, now: number, times: FleetTimes): FleetRow {
 	const at = entry.activityAt ?? Date.parse(entry.updatedAt);
 	const busy = entry.busy;
-	return {
+	const waiting = liveWait(entry);
+	const base = {
 		id: entry.sessionId,
-		source: "pi",
+		source: "pi" as const,
 		agent: "pi",
 		cwd: entry.cwd,
 		live: liveInfo(entry),
 		lastActivityAt: new Date(at).toISOString(),
 		startedAt: entry.startedAt,
+	};
+	if (waiting)
+		return { ...base, state: "waiting", reason: liveWaitReason(waiting, now), kind: "blocked", attention: true };
+	return {
+		...base,
 		state: busy ? "working" : now - at >= times.dormantMs ? "dormant" : "unknown",
 		reason: busy ? "a run is in progress (the live session says so)" : "no session file: its transcript cannot be read",
 		attention: false,

@@ -3,8 +3,9 @@
 // session's sink like any finding (a wake when the agent is idle, a steer while it runs), and
 // is acknowledged with what the sink did: delivered only when it went to the model.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { answerMail, type LiveEntry, liveRegistration, takeMail } from "../fleet/index.ts";
+import { answerMail, type LiveEntry, type LiveWait, liveRegistration, takeMail } from "../fleet/index.ts";
 import { type Finding, makeFinding } from "../findings/index.ts";
+import { clip, oneLine } from "../util/index.ts";
 import type { Monitor } from "./monitor.ts";
 
 /** How often the mailbox is looked at; cheap (one readdir), and a nudge has no hurry. */
@@ -15,6 +16,38 @@ export interface LiveDeps {
 	/** The sink's delivery; `idle`: nothing runs, the message starts a run. Returns what reached the model. */
 	deliver(ctx: ExtensionContext, findings: Finding[], idle: boolean): { toModel: Finding[] } | undefined;
 	policy(ctx: ExtensionContext): string;
+	/** What this session (or a child under it) waits on now; the same object while the wait lasts. */
+	waiting?(): LiveWait | undefined;
+}
+
+/**
+ * Waits on the permission arbiter or the user, counted as ParentUser.waiting reports them (a
+ * text begins one, undefined ends one). The entry names the wait that began it and since when.
+ */
+export class LiveWaits {
+	private open = 0;
+	private wait: LiveWait | undefined;
+
+	report(text: string | undefined): void {
+		this.open = Math.max(0, this.open + (text === undefined ? -1 : 1));
+		if (!this.open) this.wait = undefined;
+		else if (!this.wait && text !== undefined)
+			this.wait = { what: clip(oneLine(text), 200), since: new Date().toISOString() };
+	}
+
+	current(): LiveWait | undefined {
+		return this.wait;
+	}
+
+	/** `run` waits on the user (a dialog): reported as a wait while it lasts. */
+	async on<T>(text: string, run: () => Promise<T>): Promise<T> {
+		this.report(text);
+		try {
+			return await run();
+		} finally {
+			this.report(undefined);
+		}
+	}
 }
 
 export function liveMonitor(deps: LiveDeps): Monitor {
@@ -59,11 +92,18 @@ function register(deps: LiveDeps, ctx: ExtensionContext, activityAt: () => numbe
 		busy: false,
 		policy: deps.policy(ctx),
 	});
-	let last: Pick<LiveEntry, "busy" | "policy" | "activityAt"> | undefined;
+	let last: Pick<LiveEntry, "busy" | "policy" | "activityAt" | "waiting"> | undefined;
 	const timer = setInterval(() => {
 		try {
-			const now = { busy: !ctx.isIdle(), policy: deps.policy(ctx), activityAt: activityAt() };
-			if (!last || last.busy !== now.busy || last.policy !== now.policy) live.update(now);
+			const now = {
+				busy: !ctx.isIdle(),
+				policy: deps.policy(ctx),
+				activityAt: activityAt(),
+				waiting: deps.waiting?.(),
+			};
+			// Written only when something the fleet reads changed: a wait begun or ended is one write each.
+			if (!last || last.busy !== now.busy || last.policy !== now.policy || last.waiting !== now.waiting)
+				live.update(now);
 			last = now;
 			for (const message of takeMail(live.mailbox)) {
 				answerMail(live.mailbox, message.id, deliverOne(deps, ctx, message.text, message.reason));

@@ -11,6 +11,7 @@ import { envName } from "../host/index.ts";
 import { UserAllowances } from "../permissions/index.ts";
 import { isPlainObject } from "../util/index.ts";
 import { type Lineage, readLineage, TOP, TreeSlots } from "./lineage.ts";
+import { LiveWaits } from "./live-step.ts";
 import type { Ctx, Entry, HistoryCtx, HistoryLine } from "./monitor.ts";
 import type { WatchdogHost, WatchdogOptions } from "./options.ts";
 import { SettingsChangeWatch } from "./settings-change-step.ts";
@@ -28,6 +29,8 @@ export class SessionCore {
 	readonly lineage: Lineage;
 	/** Denied asks of the tree the user may allow once (`/subagents-watchdog allow <id>`). */
 	readonly allowances: UserAllowances;
+	/** Waits on the arbiter or the user in this session's tree, for its live entry (the fleet view). */
+	readonly waits = new LiveWaits();
 	/** Trust in the project's own files, bound to what was there at the decision (see trust-step.ts). */
 	trust = unstartedTrust();
 	protected readonly host: WatchdogHost;

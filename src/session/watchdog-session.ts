@@ -174,6 +174,7 @@ export class WatchdogSession extends SessionCore {
 			agentDir: () => this.location.agentDir(),
 			deliver: (ctx, findings, idle) => this.deliver(ctx, findings, this.settings(ctx).settings, { fleet: true }, idle),
 			policy: (ctx) => this.policy(ctx),
+			waiting: () => this.waits.current(),
 		});
 	}
 

@@ -1,11 +1,15 @@
 // An agent changing its own watchdog through the `subagent` tool, in a real in-process session
 // whose UI answers the question: lowering oversight needs the user's yes (a select whose first,
 // default choice keeps the watchdog as it is); anything else goes through without a question;
-// every change is announced and recorded.
+// every change is announced and recorded. While the question is open (the agent's own or a
+// child's), the session's live entry says it waits on the user, for the fleet view.
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { type SessionOptions, startSession, type TestSession } from "../../support/pi-session.ts";
 import { readJson, userSettingsPath, wd } from "../../support/settings-files.ts";
+import { until } from "../../support/subagent-cli.ts";
+import { writeAgent } from "../../support/nested-cli.ts";
+import { type LiveEntry, listLive } from "../../../src/fleet/live.ts";
 
 /** The main model is a Claude; the user's reviewer is a GPT at high, on a second provider. */
 const WATCHED: SessionOptions = {
@@ -49,6 +53,20 @@ const allow = (_title: string, options: string[]) => options.find((o) => /^Yes/.
 /** The user presses Enter on the first (default) choice. */
 const first = (_title: string, options: string[]) => options[0];
 const never = () => expect.fail("no question may be asked");
+
+/** A TUI session whose user answers (the first choice) only once its live entry says it waits on them. */
+async function sessionAnsweringOnceWaiting(): Promise<{ t: TestSession; seen: () => LiveEntry["waiting"] }> {
+	let seen: LiveEntry["waiting"];
+	let agentDir = "";
+	const answer = async (title: string, options: string[]) => {
+		await until("the live entry to say it waits", () => listLive(agentDir).some((e) => e.waiting));
+		seen = listLive(agentDir).find((e) => e.waiting)?.waiting;
+		return first(title, options);
+	};
+	const t = await startSession({ ...WATCHED, select: answer as never });
+	agentDir = t.agentDir;
+	return { t, seen: () => seen };
+}
 
 function changeEntries(t: TestSession): any[] {
 	return t.session.sessionManager
@@ -118,6 +136,43 @@ describe("an agent lowering its own oversight in the TUI", () => {
 			expect(entries[0].command).toBe("/subagents-watchdog model faux/claude-sonnet-4-6");
 			expect(entries[1].lowered).toHaveLength(1);
 			expect(t.notices.filter((n) => /You declined the agent's change/.test(n.message))).toHaveLength(2);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("while the question is open, the session's live entry says it waits on the user (for the fleet view)", async () => {
+		const { t, seen } = await sessionAnsweringOnceWaiting();
+		try {
+			await agentCalls(t, [{ enabled: false, scope: "user" }]);
+			expect(seen()?.what).toMatch(/^waiting on you: Let the agent lower the watchdog's oversight\?/);
+			await until("the wait to leave the live entry", () => listLive(t.agentDir).every((e) => !e.waiting));
+			expect(listLive(t.agentDir)).toHaveLength(1);
+		} finally {
+			await t.dispose();
+		}
+	});
+
+	it("a child's question to the user shows in the parent session's live entry while it is open", async () => {
+		const { t, seen } = await sessionAnsweringOnceWaiting();
+		try {
+			writeAgent(t, "tuner", {}, "read, subagent");
+			t.main.setResponses([
+				fauxAssistantMessage([fauxToolCall("subagent", { agent: "tuner", task: "turn the watchdog off" })], {
+					stopReason: "toolUse",
+				}),
+				fauxAssistantMessage(
+					[fauxToolCall("subagent", { action: "watchdog.configure", enabled: false, scope: "user" })],
+					{ stopReason: "toolUse" },
+				),
+				fauxAssistantMessage("The user declined."),
+				fauxAssistantMessage("done"),
+			]);
+			await t.session.prompt("have the tuner adjust the watchdog");
+			await t.session.waitForIdle();
+			expect(t.selects).toHaveLength(1);
+			expect(seen()?.what).toMatch(/^waiting on you: Let the tuner child agent lower the watchdog's oversight\?/);
+			await until("the wait to leave the live entry", () => listLive(t.agentDir).every((e) => !e.waiting));
 		} finally {
 			await t.dispose();
 		}

@@ -1,7 +1,8 @@
 // The fleet's states from transcript tails: Pi session lines read by scan's reader, then
 // classified with the clock. Never idle on a guess: unclear tails are unknown, with the reason.
 import { describe, expect, it } from "vitest";
-import { classifyTail } from "../../../src/fleet/classify.ts";
+import { classifyTail, type TailInput } from "../../../src/fleet/classify.ts";
+import { type LiveEntry, liveWait } from "../../../src/fleet/live.ts";
 import { stretchEvents } from "../../../src/fleet/stretch.ts";
 import { parseSessionLines } from "../../../src/scan/read-session.ts";
 
@@ -23,7 +24,7 @@ const header = JSON.stringify({ type: "session", version: 3, id: "s1", timestamp
 function classify(
 	lines: string[],
 	quietMs: number,
-	extra: { busy?: boolean; cut?: boolean; firstPrompt?: string } = {},
+	extra: Partial<Pick<TailInput, "busy" | "cut" | "firstPrompt" | "waiting">> = {},
 ) {
 	const { events } = parseSessionLines("pi", [header, ...lines]);
 	return classifyTail({ events, lastActivityMs: NOW - quietMs, now: NOW, times: TIMES, ...extra });
@@ -124,6 +125,43 @@ describe("classifyTail", () => {
 		expect(classify([user("Fix it"), say("Let me run the tests now.")], 10 * MIN, { busy: true }).state).toBe(
 			"working",
 		);
+	});
+
+	it("a live session waiting on the arbiter or the user is waiting, with what and since when, never idle", () => {
+		const entry: LiveEntry = {
+			pid: 1,
+			key: "1-ab",
+			sessionId: "s1",
+			cwd: "/w",
+			mailbox: "/m",
+			busy: true,
+			policy: "keep",
+			startedAt: "2026-12-01T10:00:00Z",
+			updatedAt: "2026-12-01T11:50:00Z",
+			waiting: { what: "worker: waiting on the permission arbiter for write", since: "2026-12-01T11:55:00Z" },
+		};
+		const waiting = liveWait(entry);
+		expect(waiting).toEqual({
+			what: "worker: waiting on the permission arbiter for write",
+			sinceMs: Date.parse("2026-12-01T11:55:00Z"),
+		});
+		// The same tail without the wait: idle (stalled), working (busy), dormant (old).
+		const tail = [user("Fix it"), say("Let me run the tests now.")];
+		for (const [quiet, busy] of [
+			[10 * MIN, false],
+			[10 * MIN, true],
+			[2 * 24 * 60 * MIN, false],
+		] as const) {
+			const c = classify(tail, quiet, { busy, ...(waiting ? { waiting } : {}) });
+			expect(c.state).toBe("waiting");
+			expect(c.attention).toBe(true);
+			expect(c.reason).toBe("worker: waiting on the permission arbiter for write (for 5m, the live session says so)");
+			expect(c.goal).toBe("Fix it");
+		}
+		// A wait the entry does not hold well-formed is no wait: the tail decides.
+		for (const bad of [{ what: "", since: entry.updatedAt }, { what: "x", since: "never" }, "waiting"])
+			expect(liveWait({ ...entry, waiting: bad as never })).toBeUndefined();
+		expect(classify(tail, 10 * MIN).state).toBe("idle");
 	});
 
 	it("an empty tail is unknown with the reason", () => {
