@@ -164,3 +164,13 @@ const NOT_STARTED = {
 	cost: 0,
 	notices: [] as string[],
 };
+
+/** A finished child's status and figures in a progress view (the foreground one, a background run's status). */
+export function childDone<P extends { status: string; toolCount: number; tokens: number; cost: number }>(
+	progress: Map<string, P>,
+	r: { label: string; status: string; toolCalls: number; tokens: number; cost: number },
+): void {
+	const before = progress.get(r.label);
+	if (before)
+		progress.set(r.label, { ...before, status: r.status, toolCount: r.toolCalls, tokens: r.tokens, cost: r.cost });
+}

@@ -5,7 +5,7 @@ import { CONFIG_DIR_NAME, type ExtensionContext, type ModelRuntime } from "@eare
 import type { ParentUser } from "../findings/index.ts";
 import { present, waitingReporter } from "../host/index.ts";
 import type { ChildProgress } from "./child-session.ts";
-import { childLaunchEnv } from "./launch-env.ts";
+import { childDone, childLaunchEnv } from "./launch-env.ts";
 import { enforceLaunchRules } from "./launch-check.ts";
 import { prepareLaunch, sessionInfo } from "./launch-prepare.ts";
 import { runLaunch } from "./launch.ts";
@@ -135,15 +135,7 @@ export async function launchForeground(
 				show();
 			},
 			onChildDone: (r) => {
-				const before = progress.get(r.label);
-				if (before)
-					progress.set(r.label, {
-						...before,
-						status: r.status,
-						toolCount: r.toolCalls,
-						tokens: r.tokens,
-						cost: r.cost,
-					});
+				childDone(progress, r);
 				show();
 			},
 		});

@@ -13,7 +13,7 @@ import { parseModelRef } from "../models/index.ts";
 import type { ResolvedSettings } from "../settings/index.ts";
 import { type Lineage, readLineage, TreeSlots } from "../session/index.ts";
 import type { ChildControls } from "./child-session.ts";
-import { childLaunchEnv } from "./launch-env.ts";
+import { childDone, childLaunchEnv } from "./launch-env.ts";
 import { failedBeforeStart, type PreparedChild, runLaunch, type WorktreeOps } from "./launch.ts";
 import type { LaunchPlan } from "./launch-plan.ts";
 import type { ChildResult } from "./launch-result.ts";
@@ -185,15 +185,7 @@ export async function runBackground(runDir: string, deps: RunnerDeps): Promise<n
 			},
 			onChildDone: (r) => {
 				controls.delete(r.label);
-				const before = progress.get(r.label);
-				if (before)
-					progress.set(r.label, {
-						...before,
-						status: r.status,
-						toolCount: r.toolCalls,
-						tokens: r.tokens,
-						cost: r.cost,
-					});
+				childDone(progress, r);
 				writeStatus("running");
 			},
 		});

@@ -4,17 +4,12 @@
 // many Pi processes append at once. Texts are summaries and excerpts, capped here: the log
 // never carries raw transcript text.
 import { clip, oneLine } from "../util/index.ts";
+import type { Fate } from "./delivery.ts";
 
 export type ReviewTrigger = "boundary" | "activity" | "cadence" | "command";
 export type ReviewOutcome = "clean" | "findings" | "failed" | "cancelled";
-export type FindingFate =
-	| "sent to the agent"
-	| "shown to you"
-	| "below threshold"
-	| "duplicate"
-	| "stalemate"
-	| "held back"
-	| "dismissed";
+/** What became of a finding (the sink's word for it, delivery.ts). */
+export type FindingFate = Fate;
 
 export const FINDING_FATES: readonly FindingFate[] = [
 	"sent to the agent",
