@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readJsonObject } from "../util/index.ts";
+import { processAlive, readJsonObject } from "../util/index.ts";
 
 export type RunState = "running" | "done" | "failed" | "stopped" | "lost";
 
@@ -127,16 +127,8 @@ export function runningBackground(agentDir: string): string[] {
 	});
 }
 
-/** Whether a process is alive (signal 0 checks without touching it). */
-export function processAlive(pid: number | undefined): boolean {
-	if (!pid) return false;
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === "EPERM";
-	}
-}
+/** The one liveness check (util/process.ts), where the children's code looks for it. */
+export { processAlive };
 
 export function removeRunWorktrees(dir: string): void {
 	rmSync(join(dir, "worktrees"), { recursive: true, force: true });

@@ -27,13 +27,4 @@ export function readJsonIn(path: string, root: string, maxBytes = 1 << 20): Reco
 	return readJsonObject(path, root, maxBytes);
 }
 
-/** Whether a process with this id exists (a zombie counts as gone only once reaped). */
-export function processAlive(pid: number): boolean {
-	if (!Number.isInteger(pid) || pid <= 0) return false;
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === "EPERM";
-	}
-}
+export { processAlive } from "../util/index.ts";

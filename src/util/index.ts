@@ -7,3 +7,4 @@ export { fileToken, isInside, readFileInRoot, realRoot, type SafeRead, stripBom,
 export type { StatusSection } from "./status-section.ts";
 export { capText, clip, clipCounting, contentText, headAndTail, oneLine, quoteLines, thousands } from "./text.ts";
 export { compileStarGlob, MAX_STAR_GLOB_CHARS, MAX_STAR_GLOB_SUBJECT, type StarGlob } from "./star-glob.ts";
+export { processAlive } from "./process.ts";
