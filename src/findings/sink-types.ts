@@ -1,34 +1,18 @@
 // The shapes the findings sink takes and gives: its context, its dependencies on Pi and on a
 // parent watchdog, its settings, what it returns at the settle boundary and what it records.
 import type { ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
-import type { Fate } from "./delivery.ts";
 import type { Finding, Severity } from "./finding.ts";
+import type { FindingEvent, HistoryBase, LoopResolvedEvent, QuestionEvent } from "./history-event.ts";
 
 export type SinkCtx = Pick<ExtensionContext, "mode" | "ui" | "cwd"> &
 	Partial<Pick<ExtensionContext, "sessionManager" | "isProjectTrusted">>;
 export type Level = "info" | "warning" | "error";
 
-/** What the history log gets for each finding (the session adds time, session id and cwd). */
+/** What the history log gets from the sink: its events without what the session adds (time, session id, cwd). */
 export type SinkEvent =
-	| {
-			kind: "finding";
-			source: string;
-			importance: string;
-			severity: string;
-			category?: string;
-			summary: string;
-			evidence: string;
-			fate: Fate;
-	  }
-	| { kind: "loop-resolved"; summary: string }
-	| {
-			kind: "question";
-			source: string;
-			question: string;
-			evidence: string;
-			outcome: "delivered" | "suppressed";
-			reason?: string;
-	  };
+	| Omit<FindingEvent, keyof HistoryBase>
+	| Omit<LoopResolvedEvent, keyof HistoryBase>
+	| Omit<QuestionEvent, keyof HistoryBase>;
 
 /** The parent's user, for what a child must tell or ask them (a child's own UI reaches nobody). */
 export interface ParentUser {
