@@ -27,11 +27,13 @@ export interface LocatedServer {
 }
 
 /**
- * `path`: tsserver.path, so the workspace's TypeScript is never loaded (untrusted project).
- * `fallbackPath`: the workspace's TypeScript is preferred, ours when it has none (trusted).
+ * `path`: tsserver.path, so the workspace's TypeScript is never loaded (untrusted, or a trusted one without its own).
+ * `fallbackPath`: the workspace's TypeScript is preferred (trusted, and it has one now).
  */
 export interface TypeScriptChoice {
 	option: "path" | "fallbackPath";
+	/** Whether the project was trusted when this was chosen (status says why ours is pinned). */
+	trusted: boolean;
 	/** The bundled lib/tsserver.js. */
 	tsserver: string;
 	version: string;
@@ -82,8 +84,12 @@ export function locateServer(
 		return {
 			reason: "the bundled TypeScript could not be found, and the project is not trusted, so its own is not used",
 		};
+	// The server resolves `fallbackPath` when it starts, which may be after a checkout brought a TypeScript into the
+	// workspace: so the workspace's is preferred only when it is there now (the caller's trust covers it as it is).
+	const workspaceTs = trusted && existsSync(join(root, "node_modules", "typescript", "lib", "tsserver.js"));
 	const typescript = ours.typescript && {
-		option: trusted ? ("fallbackPath" as const) : ("path" as const),
+		option: workspaceTs ? ("fallbackPath" as const) : ("path" as const),
+		trusted,
 		...ours.typescript,
 	};
 	const withTs = (s: Omit<LocatedServer, "typescript">): LocatedServer => (typescript ? { ...s, typescript } : s);

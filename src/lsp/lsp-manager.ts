@@ -359,7 +359,9 @@ function typescriptInUse(
 		return {
 			from: "bundled",
 			version: reported?.version ?? ts.version,
-			why: "the project is not trusted, so its own TypeScript is never loaded",
+			why: ts.trusted
+				? "the project is trusted but has no TypeScript of its own"
+				: "the project is not trusted, so its own TypeScript is never loaded",
 		};
 	const version = reported ? { version: reported.version } : {};
 	if (reported?.source === "workspace")

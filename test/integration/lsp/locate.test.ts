@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { bundled, locateServer, SERVER_BIN } from "../../../src/lsp/locate.ts";
 import { makeGitRepo } from "../../support/git.ts";
 import { tempDir } from "../../support/temp.ts";
-import { armFakeServer, fakeServerFiles, REAL_SERVER } from "./repository-code.ts";
+import { armFakeServer, fakeServerFiles, fakeTypeScriptFiles, REAL_SERVER } from "./repository-code.ts";
 
 const REAL_TYPESCRIPT = dirname(dirname(bundled().typescript?.tsserver as string));
 
@@ -32,16 +32,21 @@ describe("locateServer", () => {
 		});
 	});
 
-	it("takes a trusted project's own executable server, with the bundled TypeScript as the fallback", () => {
-		const root = makeGitRepo(fakeServerFiles("/dev/null"));
+	it("takes a trusted project's own executable server and TypeScript, ours pinned when it has none", () => {
+		const root = makeGitRepo({ ...fakeServerFiles("/dev/null"), ...fakeTypeScriptFiles("/dev/null") });
 		armFakeServer(root);
 		expect(locateServer(root, true)).toMatchObject({
 			from: "repository",
 			command: join(root, "node_modules/.bin", SERVER_BIN),
 			typescript: { option: "fallbackPath" },
 		});
+		// Without a TypeScript of its own now, ours is pinned: one that a checkout brings before the server
+		// starts is never picked up by the server on its own.
+		const noTs = makeGitRepo(fakeServerFiles("/dev/null"));
+		armFakeServer(noTs);
+		expect(locateServer(noTs, true)).toMatchObject({ from: "repository", typescript: { option: "path" } });
 		const plain = makeGitRepo();
-		expect(locateServer(plain, true)).toMatchObject({ from: "bundled", typescript: { option: "fallbackPath" } });
+		expect(locateServer(plain, true)).toMatchObject({ from: "bundled", typescript: { option: "path" } });
 	});
 
 	it("looks on PATH only in absolute folders, and in an untrusted project not in folders inside it", () => {
