@@ -1,4 +1,5 @@
-// What pi-watchdog adds to every start of Pi. Runs the real CLI, `pi -p --no-session "hi"`,
+// What pi-watchdog adds to every start of Pi. Runs the real CLI (the `pi` bin: Pi's bundled build),
+// `pi -p --no-session "hi"`,
 // against a scripted OpenAI-compatible model on 127.0.0.1 that answers at once, alternately in
 // one run (the order rotates each round), for:
 //   a) NONE: Pi alone (no package installed);
@@ -14,14 +15,14 @@
 // Every start is checked: exit code 0, the model's answer on stdout, the model asked once (no
 // review for a read-only prompt) and, for ON and OFF, the extension loaded (its status command
 // answers in a separate check before the rounds).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startScriptedServer } from "../test/support/openai-server.ts";
 import { median, reportFailure, round, scratchDir } from "./stats.ts";
 
 const REPO = resolve(import.meta.dirname, "..");
-const PI_CLI = join(REPO, "node_modules/@earendil-works/pi-coding-agent/dist/cli.js");
+const PI_CLI = join(REPO, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
 const ROUNDS = 9;
 const WARMUP_ROUNDS = 1;
 const FIRST_ROUNDS = 3;
@@ -130,11 +131,16 @@ try {
 		const r = await run(c, ["install", REPO], warmTmp);
 		if (r.code !== 0) throw new Error(`pi install failed for ${c}: ${r.stderr.slice(0, 500)}`);
 	}
+	// What users load: the prebuilt bundle, built now from these sources.
+	const built = spawnSync(process.execPath, [join(REPO, "scripts/build.mjs")], { encoding: "utf8" });
+	if (built.status !== 0) throw new Error(`npm run build failed: ${built.stderr}`);
 	for (const c of ["off", "on"] as const) {
-		const r = await run(c, ["-p", "--no-session", "/subagents-watchdog status"], warmTmp);
+		const r = await run(c, ["-p", "--no-session", "/subagents-watchdog status --all"], warmTmp);
 		const word = c === "on" ? "on" : "off";
 		if (r.code !== 0 || !new RegExp(`Watchdog: ${word}\\b`).test(r.stdout + r.stderr))
 			throw new Error(`${c}: the watchdog's status did not say ${word}: ${(r.stdout + r.stderr).slice(0, 400)}`);
+		if (!(r.stdout + r.stderr).includes("Code: prebuilt bundle"))
+			throw new Error(`${c}: Pi did not load the prebuilt bundle: ${(r.stdout + r.stderr).slice(-400)}`);
 	}
 
 	let asked = server.requests.length;

@@ -6,8 +6,7 @@
 // files, so a folder that links out of its root is not listed, each file is read through the
 // guarded reader (regular files only, bounded), and a broken file is reported with the names it
 // claims: the launcher refuses those names rather than fall back to another agent of that name.
-import { basename, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { basename, join } from "node:path";
 import { AGENT_FILE_MAX_BYTES, type FileState, type FileTrust, listAgentFiles, readState } from "../host/index.ts";
 import type { ChildPolicyLayer } from "../settings/index.ts";
 import { fileToken, readFileInRoot, userRoot } from "../util/index.ts";
@@ -20,7 +19,8 @@ import {
 } from "./agent-file.ts";
 
 /** The package's root folder (this file is src/children/agents.ts). */
-export const PACKAGE_DIR = resolve(fileURLToPath(new URL("../../", import.meta.url)));
+export { PACKAGE_DIR } from "../util/index.ts";
+import { PACKAGE_DIR } from "../util/index.ts";
 /** The agents shipped with the package. */
 export const PACKAGE_AGENTS_DIR = join(PACKAGE_DIR, "agents");
 

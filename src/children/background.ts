@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { PACKAGE_DIR } from "../util/index.ts";
 import { CONFIG_DIR_NAME, type ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { type Lineage, piSettingsTrusted } from "../session/index.ts";
 import type { Finding } from "../findings/index.ts";
@@ -32,7 +32,7 @@ import {
 } from "./runs.ts";
 import type { SubagentParams } from "./tool-params.ts";
 
-export const RUNNER_SCRIPT = fileURLToPath(new URL("../../bin/subagent-runner.mjs", import.meta.url));
+export const RUNNER_SCRIPT = join(PACKAGE_DIR, "bin", "subagent-runner.mjs");
 const POLL_MS = 500;
 const MAX_WAIT_MS = 10 * 60_000;
 const DEFAULT_WAIT_MS = 60_000;

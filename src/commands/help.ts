@@ -2,9 +2,9 @@
 // (docs/*.md), so the help Pi shows is the documentation itself. Finding the section is pure.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { PACKAGE_DIR } from "../util/index.ts";
 
-const DOCS_DIR = fileURLToPath(new URL("../../docs", import.meta.url));
+const DOCS_DIR = join(PACKAGE_DIR, "docs");
 const MAX_LINES = 160;
 
 /** A topic word → the doc and the heading it means (no heading: the doc's own list of sections). */

@@ -2,12 +2,11 @@
 // test compares the committed docs with what this would write.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { replaceBlock } from "./markdown.ts";
 import { settingsReference } from "./settings-reference.ts";
 import { toolReference } from "./tool-reference.ts";
 
-const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
+import { PACKAGE_DIR } from "../util/index.ts";
 
 const BLOCKS: Array<{ file: string; block: string; body: () => string }> = [
 	{ file: "docs/settings.md", block: "settings reference", body: settingsReference },

@@ -5,7 +5,6 @@ import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 
 export interface Check {
 	name: string;
@@ -15,7 +14,8 @@ export interface Check {
 
 export const MIN_NODE = [22, 19] as const;
 const PROGRAM_MS = 15_000;
-export const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
+export { PACKAGE_DIR } from "../util/index.ts";
+import { PACKAGE_DIR } from "../util/index.ts";
 
 export interface DoctorEnv {
 	cwd: string;

@@ -2,7 +2,8 @@
 // Pi's rule, as `scan` finds it, so the CLI runs without loading the host), a model registry
 // built from models.json and auth.json (the host loaded then, on a Node it runs on) only when a
 // decider model is set and something is idle, then one pass or the watch loop.
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { PACKAGE_DIR } from "../util/index.ts";
 import type { Registry } from "../models/index.ts";
 import { agentDir as piAgentDir } from "../scan/index.ts";
 import { SettingsStore } from "../settings/index.ts";
@@ -40,7 +41,7 @@ export async function fleetMain(
 	}
 	const every = args.everyMs ?? 180_000;
 	if (args.systemdUnit) {
-		const bin = resolve(import.meta.dirname, "../../bin/pi-watchdog.mjs");
+		const bin = join(PACKAGE_DIR, "bin", "pi-watchdog.mjs");
 		out(`${systemdUnit(process.execPath, bin, env, `${Math.round(every / 1000)}s`)}\n`);
 		return 0;
 	}

@@ -2,6 +2,7 @@
 // (also the settings you changed and each capability's details) and `--settings` (also every
 // default). The monitors' parts in their order; the formatting is pure (src/status/).
 import { existsSync } from "node:fs";
+import { relative } from "node:path";
 import { clampThinkingLevel } from "@earendil-works/pi-ai";
 import { type FindingsSink, sourceLabel } from "../findings/index.ts";
 import type { ProjectTrust } from "../host/index.ts";
@@ -9,6 +10,7 @@ import { describeChoice, type ReviewerChoice } from "../models/index.ts";
 import type { ModelReview } from "../review/index.ts";
 import { type ResolvedSettings, type SettingsStore, TRUST_COMMAND } from "../settings/index.ts";
 import { baselineSections, formatBrief, formatStatus, onOff, type StatusSection } from "../status/index.ts";
+import { LOADED_FROM, PACKAGE_DIR, RUNS_BUNDLE } from "../util/index.ts";
 import type { Ctx, Monitor, StatusView } from "./monitor.ts";
 
 export type StatusLevel = "brief" | "all" | "settings";
@@ -50,7 +52,7 @@ export function statusView(source: StatusSource, ctx: Ctx, level: StatusLevel): 
 			},
 			trust: { why: trust.snapshot.why, held: trust.held.list(), command: TRUST_COMMAND },
 			// A live section replaces the baseline section of its title; the others follow in the monitors' order.
-			sections: [...withLive(baseline, live), ...live.filter((s) => !titles.has(s.title))],
+			sections: [...withLive(baseline, live), ...live.filter((s) => !titles.has(s.title)), packageSection()],
 			defaults: level === "settings",
 		});
 	}
@@ -68,6 +70,14 @@ export function statusView(source: StatusSource, ctx: Ctx, level: StatusLevel): 
 		earlier,
 		lines: parts.flatMap((p) => p.brief ?? []),
 	});
+}
+
+/** Where the running code came from, so a user who edited the sources can see whether they run. */
+function packageSection(): StatusSection {
+	const code = RUNS_BUNDLE
+		? `prebuilt bundle ${relative(PACKAGE_DIR, LOADED_FROM)}`
+		: "TypeScript sources (no current bundle; `npm run build` in the package makes one)";
+	return { title: "Package", lines: [`Folder: ${PACKAGE_DIR}`, `Code: ${code}`] };
 }
 
 /** The reviewer and the thinking it really runs at (a model without reasoning runs at off). */

@@ -8,3 +8,4 @@ export type { StatusSection } from "./status-section.ts";
 export { capText, clip, clipCounting, contentText, headAndTail, oneLine, quoteLines, thousands } from "./text.ts";
 export { compileStarGlob, MAX_STAR_GLOB_CHARS, MAX_STAR_GLOB_SUBJECT, type StarGlob } from "./star-glob.ts";
 export { processAlive } from "./process.ts";
+export { LOADED_FROM, nearestPackageDir, PACKAGE_DIR, RUNS_BUNDLE } from "./package-dir.ts";

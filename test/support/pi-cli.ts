@@ -11,7 +11,7 @@ import { readJson, userSettingsPath, withLspOff, writeJson } from "./settings-fi
 import { tempDir } from "./temp.ts";
 
 export const REPO_ROOT = resolve(import.meta.dirname, "../..");
-export const PI_CLI = resolve(REPO_ROOT, "node_modules/@earendil-works/pi-coding-agent/dist/cli.js");
+export const PI_CLI = resolve(REPO_ROOT, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
 
 export interface CliOptions {
 	script: Script;
@@ -95,7 +95,7 @@ export async function startCli(options: CliOptions): Promise<CliSession> {
 	};
 	writeJson(userSettingsPath(agentDir), options.lsp ? settings : withLspOff(settings));
 	const args = [
-		...(options.loadExtension === false ? [] : ["-e", resolve(REPO_ROOT, "src/extension.ts")]),
+		...(options.loadExtension === false ? [] : ["-e", resolve(REPO_ROOT, "index.ts")]),
 		...(options.session ? [] : ["--no-session"]),
 		...(options.args ?? []),
 	];

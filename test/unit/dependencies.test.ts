@@ -43,6 +43,7 @@ const shipped = read([
 const development = read([
 	...files(join(ROOT, "test"), /\.(ts|mts|mjs)$/),
 	...files(join(ROOT, "bench"), /\.(ts|mts|mjs)$/),
+	...files(join(ROOT, "scripts"), /\.(ts|mts|mjs)$/),
 	join(ROOT, "vitest.config.ts"),
 ]);
 

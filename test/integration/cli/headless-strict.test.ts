@@ -14,12 +14,12 @@ import {
 	startScriptedServer,
 	textOf,
 } from "../../support/openai-server.ts";
-import { REPO_ROOT, runPi, waitForEvent, writeModelsJson } from "../../support/pi-cli.ts";
+import { PI_CLI, REPO_ROOT, runPi, waitForEvent, writeModelsJson } from "../../support/pi-cli.ts";
 import { QUIET_PI_SETTINGS } from "../../support/pi-session.ts";
 import { userSettingsPath, wd, writeJson } from "../../support/settings-files.ts";
 import { tempDir } from "../../support/temp.ts";
 
-const EXTENSION = resolve(REPO_ROOT, "src/extension.ts");
+const EXTENSION = resolve(REPO_ROOT, "index.ts");
 const BLOCKER = {
 	summary: "hello.txt lost its greeting",
 	evidence: "hello.txt now reads 'bye' although the user asked to keep the greeting",
@@ -153,7 +153,7 @@ describe("RPC mode", () => {
 	/** `pi --mode rpc` with `args`; one prompt, then stdin is closed (a clean quit); resolves with the exit code. */
 	async function rpcRun(repo: string, agentDir: string, args: string[]): Promise<number | null> {
 		const client = new RpcClient({
-			cliPath: resolve(REPO_ROOT, "node_modules/@earendil-works/pi-coding-agent/dist/cli.js"),
+			cliPath: PI_CLI,
 			cwd: repo,
 			env: {
 				PI_CODING_AGENT_DIR: agentDir,

@@ -46,7 +46,8 @@ let installed = "";
 
 beforeAll(async () => {
 	const packDir = tempDir("pi-watchdog-pack-");
-	const packed = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", packDir], REPO_ROOT);
+	// Not --ignore-scripts: `prepack` builds the bundle the tarball ships (dist/pi-watchdog.cjs).
+	const packed = await run("npm", ["pack", "--json", "--pack-destination", packDir], REPO_ROOT);
 	expect(packed.code, packed.stderr).toBe(0);
 	const [report] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
 	packedFiles = report.files.map((f) => f.path);
@@ -72,6 +73,8 @@ describe("the package as `npm pack` makes it", () => {
 		expect(packedFiles).toEqual(
 			expect.arrayContaining([
 				"index.ts",
+				"dist/pi-watchdog.cjs",
+				"dist/build.json",
 				"src/extension.ts",
 				"prompts/reviewer.md",
 				"agents/scout.md",
@@ -87,9 +90,11 @@ describe("the package as `npm pack` makes it", () => {
 		expect(packedFiles.filter((f) => /^(test|bench|node_modules)\//.test(f))).toEqual([]);
 		// The agent-file parser's YAML library comes with the package, not from Pi.
 		expect(existsSync(join(project, "node_modules", "yaml", "package.json"))).toBe(true);
-		// The entry is src/extension.ts under a name Pi lists as the package's.
-		expect(entry).toBe(extension);
-		expect(fromEntry).toBe(createWatchdogExtension);
+		// The entry is the extension (from the bundle or the sources) under a name Pi lists as the package's.
+		expect(typeof entry).toBe("function");
+		expect(typeof fromEntry).toBe("function");
+		expect(entry.name).toBe(extension.name);
+		expect(fromEntry.name).toBe(createWatchdogExtension.name);
 	});
 
 	it("installs into Pi from the installed folder, loads, and reviews a run with the packaged prompt", async () => {
@@ -115,6 +120,10 @@ describe("the package as `npm pack` makes it", () => {
 		try {
 			const ours = (await cli.client.getCommands()).find((c) => c.name === "subagents-watchdog");
 			expect(ours?.sourceInfo?.path).toBe(join(installed, "index.ts"));
+			// An installed copy runs the bundle it ships, from its own folder.
+			const status = (await cli.run("/subagents-watchdog status --all")).map((u) => u.message ?? "").join("\n");
+			expect(status).toContain(`Folder: ${installed}`);
+			expect(status).toContain("Code: prebuilt bundle dist/pi-watchdog.cjs");
 			await cli.run("Greet the world in hello.txt", 60_000);
 			const reviewerCalls = cli.server.requests.filter((r) => r.model === "reviewer");
 			expect(reviewerCalls.length).toBe(1);

@@ -27,7 +27,7 @@ it("prints a loop finding sent to the agent on stderr, and only the answer on st
 			...wd({ enabled: true, main: { model: "local/reviewer" } }),
 		});
 		const { code, stdout, stderr } = await runPi(
-			["-p", "--no-session", "-e", resolve(REPO_ROOT, "src/extension.ts"), "wait for status.txt to say done"],
+			["-p", "--no-session", "-e", resolve(REPO_ROOT, "index.ts"), "wait for status.txt to say done"],
 			{ cwd: repo, agentDir, timeoutMs: 60_000 },
 		);
 		expect(code).toBe(0);

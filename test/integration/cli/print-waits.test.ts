@@ -18,7 +18,7 @@ import { QUIET_PI_SETTINGS } from "../../support/pi-session.ts";
 import { userSettingsPath, wd, writeJson } from "../../support/settings-files.ts";
 import { tempDir } from "../../support/temp.ts";
 
-const EXTENSION = resolve(REPO_ROOT, "src/extension.ts");
+const EXTENSION = resolve(REPO_ROOT, "index.ts");
 const SLOW_MS = 4000;
 const firstUser = (r: ChatRequest) => textOf(r.messages.find((m) => m.role === "user")?.content);
 const steps = (r: ChatRequest) => r.messages.filter((m) => m.role === "tool").length;

@@ -114,15 +114,7 @@ describe("pi -p: the agent cannot lower its own oversight", () => {
 			});
 			const before = readFileSync(userSettingsPath(agentDir), "utf8");
 			const call = `call ${JSON.stringify({ action: "watchdog.configure", enabled: false, scope: "user" })}`;
-			const args = [
-				"-p",
-				"--no-session",
-				"--tools",
-				"read,subagent",
-				"-e",
-				resolve(REPO_ROOT, "src/extension.ts"),
-				call,
-			];
+			const args = ["-p", "--no-session", "--tools", "read,subagent", "-e", resolve(REPO_ROOT, "index.ts"), call];
 			const { code, stdout, stderr } = await runPi(args, { cwd: tempDir(), agentDir });
 			expect(code).toBe(0);
 			expect(readFileSync(userSettingsPath(agentDir), "utf8")).toBe(before);

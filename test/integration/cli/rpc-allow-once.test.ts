@@ -92,13 +92,7 @@ it("a denied ask allowed once by the user runs exactly once, recorded as the use
 it("print mode never allows a denied call", async () => {
 	const c = await start();
 	const ran = await runPi(
-		[
-			"-p",
-			"--no-session",
-			"-e",
-			join(import.meta.dirname, "../../../src/extension.ts"),
-			"/subagents-watchdog allow abc12",
-		],
+		["-p", "--no-session", "-e", join(import.meta.dirname, "../../../index.ts"), "/subagents-watchdog allow abc12"],
 		{
 			cwd: c.cwd,
 			agentDir: c.agentDir,

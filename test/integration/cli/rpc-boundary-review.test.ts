@@ -104,7 +104,7 @@ it("prints findings as plain text in print mode", async () => {
 			...wd({ enabled: true, main: { model: "local/reviewer" } }),
 		});
 		const { code, stdout, stderr } = await runPi(
-			["-p", "--no-session", "-e", resolve(REPO_ROOT, "src/extension.ts"), "Rename the heading of notes.md"],
+			["-p", "--no-session", "-e", resolve(REPO_ROOT, "index.ts"), "Rename the heading of notes.md"],
 			{ cwd: repo, agentDir, timeoutMs: 60_000 },
 		);
 		expect(code).toBe(0);

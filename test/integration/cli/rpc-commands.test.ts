@@ -141,7 +141,7 @@ describe("pi -p (print mode)", () => {
 				...wd({ enabled: true, lsp: { maxFiles: 3 } }),
 			});
 			const { stdout, stderr, code } = await runPi(
-				["-p", "--no-session", "-e", resolve(REPO_ROOT, "src/extension.ts"), "/subagents-watchdog status --settings"],
+				["-p", "--no-session", "-e", resolve(REPO_ROOT, "index.ts"), "/subagents-watchdog status --settings"],
 				{ cwd: tempDir(), agentDir },
 			);
 			expect(code).toBe(0);

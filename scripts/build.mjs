@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// `npm run build`: the prebuilt bundle Pi loads (dist/pi-watchdog.cjs), so a start does not pass ~290
+// TypeScript files through Pi's loader one by one. index.ts loads it when it is current and the sources
+// otherwise. Pi's own packages are not bundled: index.ts hands the host's modules over (HOST_MODULES), so the
+// bundle uses the very objects Pi uses. dist/build.json lists every input with its size and mtime; in a git
+// checkout index.ts compares them, so an edited source is never shadowed by an older bundle.
+// Without rolldown (a `--omit=dev` install, as `pi install git:…` does) it says so and exits 0: Pi then
+// loads the sources, which works, only slower to start.
+import { renameSync, statSync, writeFileSync } from "node:fs";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+export const BUNDLE = "dist/pi-watchdog.cjs";
+export const MANIFEST = "dist/build.json";
+/** What index.ts imports and hands to the bundle under globalThis[HOST_KEY]. */
+export const HOST_MODULES = [
+	"@earendil-works/pi-ai",
+	"@earendil-works/pi-coding-agent",
+	"@earendil-works/pi-tui",
+	"typebox",
+	"typebox/value",
+];
+export const HOST_KEY = "pi-watchdog.host";
+// Loaded on first use through createRequire (language server, YAML frontmatter, lock files) or by path
+// (typescript, the server), or a UMD build whose inner requires a bundler cannot follow (jsonc-parser).
+const EXTERNAL = ["jiti", "jsonc-parser", "proper-lockfile", "typescript", "typescript-language-server", "yaml"];
+
+export async function build({ quiet = false } = {}) {
+	let rolldown;
+	try {
+		rolldown = await import("rolldown");
+	} catch {
+		if (!quiet) console.error("rolldown is not installed (a production install): Pi will load the TypeScript sources");
+		return undefined;
+	}
+	const hostIds = new Set();
+	const result = await rolldown.build({
+		input: join(ROOT, "src/extension.ts"),
+		platform: "node",
+		logLevel: quiet ? "silent" : "warn",
+		external: (id) => id.startsWith("node:") || EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`)),
+		plugins: [
+			{
+				name: "pi-host-modules",
+				resolveId(id) {
+					if (!/^(@earendil-works\/|@mariozechner\/|typebox|@sinclair\/typebox)/.test(id)) return undefined;
+					if (!HOST_MODULES.includes(id)) throw new Error(`${id} is a host module index.ts does not hand over`);
+					hostIds.add(id);
+					return `\0host:${id}`;
+				},
+				load(id) {
+					if (!id.startsWith("\0host:")) return undefined;
+					const name = JSON.stringify(id.slice("\0host:".length));
+					return `module.exports = globalThis[Symbol.for(${JSON.stringify(HOST_KEY)})][${name}];`;
+				},
+			},
+		],
+		output: { file: join(ROOT, `${BUNDLE}.tmp`), format: "cjs", exports: "named", codeSplitting: false },
+	});
+	const inputs = {};
+	for (const chunk of result.output)
+		for (const id of chunk.type === "chunk" ? chunk.moduleIds : [])
+			if (isAbsolute(id)) {
+				const s = statSync(id);
+				inputs[relative(ROOT, id).split(sep).join("/")] = [s.size, s.mtimeMs];
+			}
+	renameSync(join(ROOT, `${BUNDLE}.tmp`), join(ROOT, BUNDLE));
+	writeFileSync(join(ROOT, MANIFEST), `${JSON.stringify({ hostModules: [...hostIds].sort(), inputs })}\n`);
+	return { inputs: Object.keys(inputs).length };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+	const t = performance.now();
+	const built = await build();
+	if (built) console.error(`built ${BUNDLE} from ${built.inputs} files in ${Math.round(performance.now() - t)} ms`);
+}

@@ -1,0 +1,33 @@
+// Whether the prebuilt bundle (dist/pi-watchdog.cjs, `npm run build`) may be loaded instead of the sources.
+// index.ts imports this file alone (not util/index.ts), so the check costs Pi's loader one small file.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+export const BUNDLE_FILE = join("dist", "pi-watchdog.cjs");
+export const BUILD_MANIFEST = join("dist", "build.json");
+
+/**
+ * Whether dist/pi-watchdog.cjs is built from the files now in `root`. An installed copy (no `.git`) ships the
+ * bundle built from its own files. In a checkout each input's size and mtime must match the build manifest,
+ * so an edit (or a checkout of another commit) falls back to the sources until the next build.
+ * `PI_WATCHDOG_SOURCES=1` always loads the sources.
+ */
+export function bundleIsCurrent(root: string, env: NodeJS.ProcessEnv = process.env): boolean {
+	if (env.PI_WATCHDOG_SOURCES === "1") return false;
+	try {
+		if (!existsSync(join(root, BUNDLE_FILE))) return false;
+		const manifest = JSON.parse(readFileSync(join(root, BUILD_MANIFEST), "utf8")) as {
+			inputs?: Record<string, [number, number]>;
+		};
+		const inputs = Object.entries(manifest.inputs ?? {});
+		if (inputs.length === 0) return false;
+		if (!existsSync(join(root, ".git"))) return true;
+		for (const [file, [size, mtimeMs]] of inputs) {
+			const now = statSync(join(root, file), { throwIfNoEntry: false });
+			if (now?.size !== size || now.mtimeMs !== mtimeMs) return false;
+		}
+		return true;
+	} catch {
+		return false;
+	}
+}
