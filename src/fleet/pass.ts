@@ -73,7 +73,8 @@ function fileRow(
 			reason: `no activity for ${ageText(age)}`,
 			attention: false,
 		};
-	const tail = readTail(file.path, file.root, options.tailBytes ?? TAIL_BYTES, rootOf(file.root));
+	const place = { root: file.root, realRoot: rootOf(file.root), listed: file.stats };
+	const tail = readTail(file.path, place, options.tailBytes ?? TAIL_BYTES);
 	if (!tail.ok) return { skip: tail.reason };
 	const read = tail.read;
 	const waiting = entry && liveWait(entry);

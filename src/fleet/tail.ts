@@ -1,6 +1,7 @@
 // A session file's head and tail, read through the guarded reader (regular files only, no link
 // out of the folder, bounded bytes), parsed by scan's format readers into the events the
 // classifier reads, plus what the view shows: id, cwd, start, model, name, first prompt.
+import type { Stats } from "node:fs";
 import { detectFormat, type SessionFormat, sessionParser } from "../scan/index.ts";
 import type { SessionEvent } from "../transcript/index.ts";
 import { isPlainObject, readFileInRoot } from "../util/index.ts";
@@ -29,18 +30,25 @@ export interface TailRead {
 
 export type TailResult = { ok: true; read: TailRead } | { ok: false; reason: string };
 
-/** `real`: the root's real path when the caller resolved it once for many files. */
-export function readTail(path: string, root: string, tailBytes = TAIL_BYTES, real?: string): TailResult {
-	const first = readOnce(path, root, tailBytes, real);
-	if (first.ok && !first.read.events.length && first.cut) return readOnce(path, root, WIDE_TAIL_BYTES, real);
+/** Where a file is: its folder, and what the caller already knows of it (see SafeReadOptions). */
+export interface TailPlace {
+	root: string;
+	/** The root's real path when the caller resolved it once for many files. */
+	realRoot?: string;
+	/** The file's lstat from the listing. */
+	listed?: Stats;
+}
+
+export function readTail(path: string, place: TailPlace, tailBytes = TAIL_BYTES): TailResult {
+	const first = readOnce(path, place, tailBytes);
+	if (first.ok && !first.read.events.length && first.cut) return readOnce(path, place, WIDE_TAIL_BYTES);
 	return first;
 }
 
-function readOnce(path: string, root: string, tailBytes: number, real?: string): TailResult & { cut?: boolean } {
+function readOnce(path: string, place: TailPlace, tailBytes: number): TailResult & { cut?: boolean } {
 	// One open for both ends: the head only when the tail does not reach back to it.
 	const tail = readFileInRoot(path, {
-		root,
-		...(real ? { realRoot: real } : {}),
+		...place,
 		maxBytes: tailBytes,
 		overLimit: "tail",
 		headBytes: HEAD_BYTES,

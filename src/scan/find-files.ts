@@ -18,6 +18,8 @@ export interface FoundFiles {
 	skipped: Array<{ path: string; reason: string }>;
 	/** Session files left out by `since`. */
 	older: number;
+	/** Each file's stat as the walk took it (lstat of a walked file, or of a link's target). */
+	stats: Map<string, Stats>;
 }
 
 export interface FindOptions {
@@ -29,7 +31,7 @@ export interface FindOptions {
 
 /** The files under each path; a path that is a file is taken whatever its name. */
 export function findSessionFiles(paths: string[], options: FindOptions = {}): FoundFiles {
-	const found: FoundFiles = { files: [], skipped: [], older: 0 };
+	const found: FoundFiles = { files: [], skipped: [], older: 0, stats: new Map() };
 	const seen = new Set<string>();
 	const take = (path: string, stats: Stats, root: string) => {
 		const key = `${stats.dev}:${stats.ino}`;
@@ -37,7 +39,10 @@ export function findSessionFiles(paths: string[], options: FindOptions = {}): Fo
 		seen.add(key);
 		if (options.keep && !options.keep(path, root)) return;
 		if (options.since !== undefined && stats.mtimeMs < options.since) found.older++;
-		else found.files.push(path);
+		else {
+			found.files.push(path);
+			found.stats.set(path, stats);
+		}
 	};
 	for (const path of paths) {
 		let stats: Stats;
