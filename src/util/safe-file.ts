@@ -2,9 +2,9 @@
 // and permission files) when someone else may control it. Only a regular file is read; a
 // symbolic link (at the end or anywhere on the way) is followed only while the real path stays
 // inside `root`; a FIFO, device or socket is refused before it is opened (by a fresh lstat, or
-// the one a listing just took), and the open is
-// non-blocking in case one is swapped in; the descriptor is checked to be the file the
-// contained path names (a swap between check and open is caught); at most `maxBytes` are read.
+// the one a listing just took), and the open is non-blocking in case one is swapped in; the
+// descriptor is checked to be the file the contained path names (a swap between check and open
+// is caught); at most `maxBytes` are read.
 // Synchronous on purpose: settings are consulted on every tool event, and a bounded read of a
 // regular file cannot hang the way a FIFO or `/dev/zero` would.
 import { createHash } from "node:crypto";
