@@ -92,8 +92,12 @@ const FAILURE_MARKERS: RegExp[] = [
 	/\btest result: FAILED\b|\berror\[E\d{4}\]/,
 ];
 
+/** Every marker names a failure or an error: most outputs are ruled out by this one search. */
+const FAILURE_WORDS = /fail|err/i;
+
 /** The words in an output that say a check failed, or undefined. */
 export function failureIn(output: string): string | undefined {
+	if (!FAILURE_WORDS.test(output)) return undefined;
 	for (const marker of FAILURE_MARKERS) {
 		const m = marker.exec(output);
 		if (m) return m[0].trim().slice(0, 60);
