@@ -37,7 +37,7 @@ export function runPass(options: PassOptions): FleetPass {
 	const roots = new Map<string, string>();
 	const rootOf = (root: string) => roots.get(root) ?? roots.set(root, realRoot(root)).get(root) ?? root;
 	for (const file of listed.files) {
-		const entry = byFile.get(resolve(file.path));
+		const entry = byFile.size ? byFile.get(resolve(file.path)) : undefined;
 		if (entry) seen.add(entry);
 		const row = fileRow(file, entry, now, options, rootOf);
 		if ("skip" in row) skipped.push({ path: file.path, reason: row.skip });
