@@ -12,6 +12,8 @@ export const TAIL_BYTES = 64 * 1024;
 const WIDE_TAIL_BYTES = 512 * 1024;
 /** The header, the first model and the first prompt are at the start. */
 const HEAD_BYTES = 8 * 1024;
+/** Lines of the head looked at for them. */
+const HEAD_LINES = 60;
 
 export interface TailRead {
 	format: SessionFormat;
@@ -77,16 +79,21 @@ function readOnce(path: string, place: TailPlace, tailBytes: number): TailResult
 function headFacts(format: SessionFormat, lines: string[], read: TailRead): void {
 	const parser = sessionParser(format);
 	const events: SessionEvent[] = [];
-	for (const line of lines.slice(0, 60)) {
+	for (let i = 0; i < lines.length && i < HEAD_LINES; i++) {
+		const line = lines[i] as string;
 		if (!read.cwd || !read.id || !read.startedAt || (format === "pi" && !read.model)) {
 			const o = parse(line);
 			if (o) headLine(o, read);
 		}
+		const seen = events.length;
 		parser.line(line, events);
-		const prompt = events.find((e) => e.type === "prompt");
-		if (prompt?.type === "prompt") {
-			read.firstPrompt = prompt.text;
-			break;
+		// Only the events this line added can be the first prompt.
+		for (let k = seen; k < events.length; k++) {
+			const event = events[k] as SessionEvent;
+			if (event.type === "prompt") {
+				read.firstPrompt = event.text;
+				return;
+			}
 		}
 	}
 }
