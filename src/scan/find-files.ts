@@ -3,7 +3,7 @@
 // the folder it started in (nor a linked folder at all: it would repeat or loop), takes only
 // regular files (a FIFO named x.jsonl must not hang the scan), and stops MAX_DEPTH folders down.
 import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
-import { extname, join } from "node:path";
+import { extname, join, sep } from "node:path";
 import { isInside } from "../util/index.ts";
 
 export const MAX_DEPTH = 12;
@@ -81,8 +81,11 @@ function walk(dir: string, root: string, depth: number, found: FoundFiles, take:
 		found.skipped.push({ path: dir, reason: `cannot list the folder (${(error as Error).message})` });
 		return;
 	}
+	// One normalisation per folder: an entry's name holds no separator, so its path is the folder's plus it.
+	const folder = join(dir, sep);
+	const base = folder === `.${sep}` ? "" : folder;
 	for (const entry of entries) {
-		const path = join(dir, entry.name);
+		const path = base + entry.name;
 		if (entry.isDirectory()) {
 			if (depth + 1 >= MAX_DEPTH)
 				found.skipped.push({ path, reason: `more than ${MAX_DEPTH} folders deep; not walked` });
