@@ -70,20 +70,25 @@ function readOnce(path: string, place: TailPlace, tailBytes: number): TailResult
 	if (!format) return { ok: false, reason: "not a recognised session format" };
 	const stretch = stretchEvents(format, tailLines);
 	const read: TailRead = { format, events: stretch.events, malformed: stretch.malformed, cut };
-	headFacts(format, headLines, read);
-	tailFacts(format, tailLines, read);
+	const parsedByHead = headFacts(format, headLines, read);
+	tailFacts(format, tailLines, read, headLines === tailLines ? parsedByHead : -1);
 	return { ok: true, read, cut };
 }
 
-/** Id, cwd, start and first prompt from the first lines; stops as soon as it has them. */
-function headFacts(format: SessionFormat, lines: string[], read: TailRead): void {
+/**
+ * Id, cwd, start and first prompt from the first lines; stops as soon as it has them. Returns the
+ * last line it parsed for them (-1: none).
+ */
+function headFacts(format: SessionFormat, lines: string[], read: TailRead): number {
 	const parser = sessionParser(format);
 	const events: SessionEvent[] = [];
+	let parsed = -1;
 	for (let i = 0; i < lines.length && i < HEAD_LINES; i++) {
 		const line = lines[i] as string;
 		if (!read.cwd || !read.id || !read.startedAt || (format === "pi" && !read.model)) {
 			const o = parse(line);
 			if (o) headLine(o, read);
+			parsed = i;
 		}
 		const seen = events.length;
 		parser.line(line, events);
@@ -92,10 +97,11 @@ function headFacts(format: SessionFormat, lines: string[], read: TailRead): void
 			const event = events[k] as SessionEvent;
 			if (event.type === "prompt") {
 				read.firstPrompt = event.text;
-				return;
+				return parsed;
 			}
 		}
 	}
+	return parsed;
 }
 
 function headLine(o: Record<string, unknown>, read: TailRead): void {
@@ -111,8 +117,11 @@ function headLine(o: Record<string, unknown>, read: TailRead): void {
 		read.model = `${o.provider}/${o.modelId}`;
 }
 
-/** The latest model and name, from the tail's last lines that can hold them (never a scan of every byte). */
-function tailFacts(format: SessionFormat, lines: string[], read: TailRead): void {
+/**
+ * The latest model and name, from the tail's last lines that can hold them (never a scan of every
+ * byte). `parsedByHead`: in a file read whole, the last of its lines headFacts has already applied.
+ */
+function tailFacts(format: SessionFormat, lines: string[], read: TailRead, parsedByHead: number): void {
 	const pi = format === "pi";
 	let model = false;
 	let name = !pi;
@@ -121,9 +130,11 @@ function tailFacts(format: SessionFormat, lines: string[], read: TailRead): void
 		if (pi) {
 			// Pi writes `type` first: a prefix says what the line is.
 			if (!model && line.startsWith('{"type":"model_change"')) {
+				model = true;
+				// The latest change is one the head applied last already (it applied every one before it too).
+				if (i <= parsedByHead) continue;
 				const o = parse(line);
 				if (typeof o?.provider === "string" && typeof o.modelId === "string") read.model = `${o.provider}/${o.modelId}`;
-				model = true;
 			} else if (!name && line.startsWith('{"type":"session_info"')) {
 				const o = parse(line);
 				if (typeof o?.name === "string" && o.name.trim()) read.name = o.name;
