@@ -217,6 +217,12 @@ export function filesIn(text: string): string[] {
 	return [...out];
 }
 
+const PRE_EXISTING = new RegExp(
+	String.raw`\bpre-?existing\b|\bunrelated (?:test )?(?:failures?|errors?)\b|\balready (?:failing|broken)\b|` +
+		String.raw`\bfalse positives?\b`,
+	"i",
+);
+
 /** Every claim a closing message makes. */
 export function extractClaims(text: string): Claims {
 	const { prose, report } = splitReport(text);
@@ -266,14 +272,7 @@ export function extractClaims(text: string): Claims {
 			continue;
 		}
 		const negated = NOT_A_CLAIM.test(s);
-		if (
-			new RegExp(
-				String.raw`\bpre-?existing\b|\bunrelated (?:test )?(?:failures?|errors?)\b|\balready (?:failing|broken)\b|` +
-					String.raw`\bfalse positives?\b`,
-				"i",
-			).test(s)
-		)
-			claims.push({ kind: "pre-existing", quote: quote(s), source: "text" });
+		if (PRE_EXISTING.test(s)) claims.push({ kind: "pre-existing", quote: quote(s), source: "text" });
 		if (negated) continue;
 		const ticked = /^\s*[-*]\s*\[[xX✓]\]\s*(.+)$/.exec(s);
 		if (ticked) {

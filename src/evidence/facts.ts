@@ -92,8 +92,12 @@ const FAILURE_MARKERS: RegExp[] = [
 	/\btest result: FAILED\b|\berror\[E\d{4}\]/,
 ];
 
+/** Every marker names a failure or an error: most outputs are ruled out by this one search. */
+const FAILURE_WORDS = /fail|err/i;
+
 /** The words in an output that say a check failed, or undefined. */
 export function failureIn(output: string): string | undefined {
+	if (!FAILURE_WORDS.test(output)) return undefined;
 	for (const marker of FAILURE_MARKERS) {
 		const m = marker.exec(output);
 		if (m) return m[0].trim().slice(0, 60);
@@ -119,9 +123,7 @@ const MAY_WRITE = /write|edit|patch|create|replace|insert|save|apply|move|rename
 
 const PIPED_INTO = /\|\s*(?:tail|head|grep|less|more|cat|sed|awk|cut|sort|uniq|wc|tee|rtk)\b/;
 
-function gitOp(command: string, result: string, isError: boolean): CallFact["git"] {
-	const commit = /\bgit\s+(?:-C\s+\S+\s+)?commit\b/.test(command);
-	const push = /\bgit\s+(?:-C\s+\S+\s+)?push\b/.test(command);
+function gitOp({ commit, push }: CommandFacts, result: string, isError: boolean): CallFact["git"] {
 	if (!commit && !push) return undefined;
 	if (push && !commit) {
 		const bad =
@@ -146,10 +148,50 @@ function clipWhy(text: string): string {
 	return line.trim().slice(0, 100);
 }
 
+/** What a bash command alone says, whatever its result. */
+interface CommandFacts {
+	/** Normalised, cut to 400 characters. */
+	command: string;
+	shellWrite: boolean;
+	/** The check its name says it runs. */
+	check?: CheckKind;
+	piped: boolean;
+	commit: boolean;
+	push: boolean;
+	bypass: boolean;
+	background: boolean;
+}
+
+/** Sessions run the same commands again and again (the tests, git status): each is looked at once. */
+const commandMemo = new Map<string, CommandFacts>();
+const COMMAND_MEMO_SIZE = 512;
+
+function commandFacts(raw: string): CommandFacts {
+	const known = commandMemo.get(raw);
+	if (known) return known;
+	const command = normalizeCommand(raw).slice(0, 400);
+	const check = checkKind(command) ?? scriptCheck(command);
+	const commit = /\bgit\s+(?:-C\s+\S+\s+)?commit\b/.test(command);
+	const push = /\bgit\s+(?:-C\s+\S+\s+)?push\b/.test(command);
+	const facts: CommandFacts = {
+		command,
+		shellWrite: mayChangeFiles(command),
+		...(check ? { check } : {}),
+		piped: PIPED_INTO.test(command) && !/\bpipefail\b/.test(command),
+		commit,
+		push,
+		bypass: (commit || push) && /\s--no-verify\b|\bcommit\b.*\s-n\b/.test(command),
+		background: /(^|[^&])&\s*$|\bnohup\b|\bsetsid\b/.test(command),
+	};
+	if (commandMemo.size >= COMMAND_MEMO_SIZE) commandMemo.clear();
+	commandMemo.set(raw, facts);
+	return facts;
+}
+
 /** The facts of one call. */
 export function factOf(call: ToolCallRecord): CallFact {
-	const command =
-		call.kind === "bash" && call.command !== undefined ? normalizeCommand(call.command).slice(0, 400) : undefined;
+	const shell = call.kind === "bash" && call.command !== undefined ? commandFacts(call.command) : undefined;
+	const command = shell?.command;
 	const result = call.result;
 	const fact: CallFact = {
 		index: call.index,
@@ -169,12 +211,12 @@ export function factOf(call: ToolCallRecord): CallFact {
 	if (exit) fact.exitCode = Number(exit[1]);
 	else if (call.kind === "bash" && !call.isError && result) fact.exitCode = 0;
 	if (call.isError && REFUSAL.test(result)) fact.refused = clipWhy(REFUSAL.exec(result)?.[0] ?? result);
-	if (command !== undefined) {
+	if (shell !== undefined && command !== undefined) {
 		fact.command = command;
-		fact.shellWrite = mayChangeFiles(command);
-		const check = checkKind(command) ?? scriptCheck(command) ?? (result ? checkFromOutput(command, result) : undefined);
+		fact.shellWrite = shell.shellWrite;
+		const check = shell.check ?? (result ? checkFromOutput(command, result) : undefined);
 		if (check) fact.check = check;
-		fact.piped = PIPED_INTO.test(command) && !/\bpipefail\b/.test(command);
+		fact.piped = shell.piped;
 		if (fact.check) {
 			const failure =
 				failureIn(result) ??
@@ -183,10 +225,10 @@ export function factOf(call: ToolCallRecord): CallFact {
 			const partial = partialCheck(command, result);
 			if (partial) fact.partial = partial;
 		}
-		const git = gitOp(command, result, call.isError);
+		const git = gitOp(shell, result, call.isError);
 		if (git) fact.git = git;
-		if (git && /\s--no-verify\b|\bcommit\b.*\s-n\b/.test(command)) fact.bypass = true;
-		if (/(^|[^&])&\s*$|\bnohup\b|\bsetsid\b/.test(command)) fact.background = true;
+		if (git && shell.bypass) fact.bypass = true;
+		if (shell.background) fact.background = true;
 	}
 	if (startsBackground(fact.command, call.args)) fact.background = true;
 	// A patch tool names its files inside the patch (Codex's apply_patch), not in a path argument.
@@ -202,14 +244,15 @@ export function factOf(call: ToolCallRecord): CallFact {
 			);
 		else if (!call.isError && MAY_WRITE.test(call.name)) fact.mentions = argsText(call.args);
 	}
-	if (call.kind === "poll")
-		fact.finished = new RegExp(
-			String.raw`<status>(?:completed|failed|killed)<\/status>` +
-				String.raw`|\b(?:exit(?:ed)?(?: with)? code|completed|finished|exited)\b`,
-			"i",
-		).test(result);
+	if (call.kind === "poll") fact.finished = POLL_OVER.test(result);
 	return fact;
 }
+
+const POLL_OVER = new RegExp(
+	String.raw`<status>(?:completed|failed|killed)<\/status>` +
+		String.raw`|\b(?:exit(?:ed)?(?: with)? code|completed|finished|exited)\b`,
+	"i",
+);
 
 function argsText(args: Record<string, unknown>): string {
 	try {

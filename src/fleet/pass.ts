@@ -37,7 +37,7 @@ export function runPass(options: PassOptions): FleetPass {
 	const roots = new Map<string, string>();
 	const rootOf = (root: string) => roots.get(root) ?? roots.set(root, realRoot(root)).get(root) ?? root;
 	for (const file of listed.files) {
-		const entry = byFile.get(resolve(file.path));
+		const entry = byFile.size ? byFile.get(resolve(file.path)) : undefined;
 		if (entry) seen.add(entry);
 		const row = fileRow(file, entry, now, options, rootOf);
 		if ("skip" in row) skipped.push({ path: file.path, reason: row.skip });
@@ -73,7 +73,8 @@ function fileRow(
 			reason: `no activity for ${ageText(age)}`,
 			attention: false,
 		};
-	const tail = readTail(file.path, file.root, options.tailBytes ?? TAIL_BYTES, rootOf(file.root));
+	const place = { root: file.root, realRoot: rootOf(file.root), listed: file.stats };
+	const tail = readTail(file.path, place, options.tailBytes ?? TAIL_BYTES);
 	if (!tail.ok) return { skip: tail.reason };
 	const read = tail.read;
 	const waiting = entry && liveWait(entry);
@@ -88,23 +89,26 @@ function fileRow(
 		cut: read.cut,
 	});
 	const label = read.name ?? (read.firstPrompt ? read.firstPrompt : undefined);
-	return {
+	// Filled in place, optional fields only when set (a thousand rows a pass: no spread per field).
+	const row: FleetRow = {
 		...base,
 		id: read.id ?? entry?.sessionId ?? idFromName(file.path),
 		agent: agentOf(read.format),
-		...(read.cwd ? { cwd: read.cwd } : entry ? { cwd: entry.cwd } : {}),
-		...(label ? { label: clip(oneLine(label), 80) } : {}),
-		...(read.model ? { model: read.model } : {}),
-		...(read.startedAt ? { startedAt: read.startedAt } : {}),
 		state: c.state,
 		reason: read.malformed ? `${c.reason} (${read.malformed} unreadable line(s) passed over)` : c.reason,
-		...(c.preview ? { preview: c.preview } : {}),
-		...(c.goal ? { goal: c.goal } : {}),
-		...(c.concluded ? { concluded: c.concluded } : {}),
-		...(c.nextStep ? { nextStep: c.nextStep } : {}),
-		...(c.kind ? { kind: c.kind } : {}),
 		attention: c.attention,
 	};
+	const cwd = read.cwd ? read.cwd : entry?.cwd;
+	if (cwd !== undefined) row.cwd = cwd;
+	if (label) row.label = clip(oneLine(label), 80);
+	if (read.model) row.model = read.model;
+	if (read.startedAt) row.startedAt = read.startedAt;
+	if (c.preview) row.preview = c.preview;
+	if (c.goal) row.goal = c.goal;
+	if (c.concluded) row.concluded = c.concluded;
+	if (c.nextStep) row.nextStep = c.nextStep;
+	if (c.kind) row.kind = c.kind;
+	return row;
 }
 
 /** A live session without a file (`--no-session`): reachable, but its transcript cannot be read. */

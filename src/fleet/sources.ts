@@ -13,6 +13,7 @@ export interface SessionFile {
 	/** The folder links must stay inside. */
 	root: string;
 	source: "pi" | "claude-code";
+	/** As the listing took it: lstat of a walked file (the guarded read trusts its kind), a link's target's. */
 	stats: Stats;
 }
 
@@ -57,7 +58,7 @@ function collect(listed: Listed, dir: string, source: SessionFile["source"], kee
 	for (const path of found.files) {
 		if (!path.endsWith(".jsonl") || !keep(path)) continue;
 		try {
-			listed.files.push({ path, root: dir, source, stats: statSync(path) });
+			listed.files.push({ path, root: dir, source, stats: found.stats.get(path) ?? statSync(path) });
 		} catch (error) {
 			listed.skipped.push({ path, reason: `gone during the pass (${(error as NodeJS.ErrnoException).code})` });
 		}

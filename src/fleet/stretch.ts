@@ -13,6 +13,7 @@ export interface StretchEvents {
 }
 
 const ROLE_KEY = '"message":{"role":"';
+const CALL_TYPE = `"${PI_TOOL_BLOCK.type}"`;
 
 export function stretchEvents(format: SessionFormat, tailLines: string[]): StretchEvents {
 	const stretch = lastStretch(format, tailLines);
@@ -57,6 +58,8 @@ function endsOnCall(lines: string[]): boolean {
 		if (!line.startsWith('{"type":"')) return false;
 		if (!line.startsWith('{"type":"message",')) continue;
 		if (roleOf(line) !== "assistant") return false;
+		// No call block's type anywhere in the line: not parsed (a "no" only means the results get read).
+		if (!line.includes(CALL_TYPE)) return false;
 		const message = parseObject(line)?.message;
 		const content = isPlainObject(message) ? message.content : undefined;
 		return Array.isArray(content) && content.some((b) => isPlainObject(b) && b.type === PI_TOOL_BLOCK.type);

@@ -1,6 +1,7 @@
 // A session file's head and tail, read through the guarded reader (regular files only, no link
 // out of the folder, bounded bytes), parsed by scan's format readers into the events the
 // classifier reads, plus what the view shows: id, cwd, start, model, name, first prompt.
+import type { Stats } from "node:fs";
 import { detectFormat, type SessionFormat, sessionParser } from "../scan/index.ts";
 import type { SessionEvent } from "../transcript/index.ts";
 import { isPlainObject, readFileInRoot } from "../util/index.ts";
@@ -11,6 +12,8 @@ export const TAIL_BYTES = 64 * 1024;
 const WIDE_TAIL_BYTES = 512 * 1024;
 /** The header, the first model and the first prompt are at the start. */
 const HEAD_BYTES = 8 * 1024;
+/** Lines of the head looked at for them. */
+const HEAD_LINES = 60;
 
 export interface TailRead {
 	format: SessionFormat;
@@ -29,18 +32,25 @@ export interface TailRead {
 
 export type TailResult = { ok: true; read: TailRead } | { ok: false; reason: string };
 
-/** `real`: the root's real path when the caller resolved it once for many files. */
-export function readTail(path: string, root: string, tailBytes = TAIL_BYTES, real?: string): TailResult {
-	const first = readOnce(path, root, tailBytes, real);
-	if (first.ok && !first.read.events.length && first.cut) return readOnce(path, root, WIDE_TAIL_BYTES, real);
+/** Where a file is: its folder, and what the caller already knows of it (see SafeReadOptions). */
+export interface TailPlace {
+	root: string;
+	/** The root's real path when the caller resolved it once for many files. */
+	realRoot?: string;
+	/** The file's lstat from the listing. */
+	listed?: Stats;
+}
+
+export function readTail(path: string, place: TailPlace, tailBytes = TAIL_BYTES): TailResult {
+	const first = readOnce(path, place, tailBytes);
+	if (first.ok && !first.read.events.length && first.cut) return readOnce(path, place, WIDE_TAIL_BYTES);
 	return first;
 }
 
-function readOnce(path: string, root: string, tailBytes: number, real?: string): TailResult & { cut?: boolean } {
+function readOnce(path: string, place: TailPlace, tailBytes: number): TailResult & { cut?: boolean } {
 	// One open for both ends: the head only when the tail does not reach back to it.
 	const tail = readFileInRoot(path, {
-		root,
-		...(real ? { realRoot: real } : {}),
+		...place,
 		maxBytes: tailBytes,
 		overLimit: "tail",
 		headBytes: HEAD_BYTES,
@@ -60,27 +70,38 @@ function readOnce(path: string, root: string, tailBytes: number, real?: string):
 	if (!format) return { ok: false, reason: "not a recognised session format" };
 	const stretch = stretchEvents(format, tailLines);
 	const read: TailRead = { format, events: stretch.events, malformed: stretch.malformed, cut };
-	headFacts(format, headLines, read);
-	tailFacts(format, tailLines, read);
+	const parsedByHead = headFacts(format, headLines, read);
+	tailFacts(format, tailLines, read, headLines === tailLines ? parsedByHead : -1);
 	return { ok: true, read, cut };
 }
 
-/** Id, cwd, start and first prompt from the first lines; stops as soon as it has them. */
-function headFacts(format: SessionFormat, lines: string[], read: TailRead): void {
+/**
+ * Id, cwd, start and first prompt from the first lines; stops as soon as it has them. Returns the
+ * last line it parsed for them (-1: none).
+ */
+function headFacts(format: SessionFormat, lines: string[], read: TailRead): number {
 	const parser = sessionParser(format);
 	const events: SessionEvent[] = [];
-	for (const line of lines.slice(0, 60)) {
+	let parsed = -1;
+	for (let i = 0; i < lines.length && i < HEAD_LINES; i++) {
+		const line = lines[i] as string;
 		if (!read.cwd || !read.id || !read.startedAt || (format === "pi" && !read.model)) {
 			const o = parse(line);
 			if (o) headLine(o, read);
+			parsed = i;
 		}
+		const seen = events.length;
 		parser.line(line, events);
-		const prompt = events.find((e) => e.type === "prompt");
-		if (prompt?.type === "prompt") {
-			read.firstPrompt = prompt.text;
-			break;
+		// Only the events this line added can be the first prompt.
+		for (let k = seen; k < events.length; k++) {
+			const event = events[k] as SessionEvent;
+			if (event.type === "prompt") {
+				read.firstPrompt = event.text;
+				return parsed;
+			}
 		}
 	}
+	return parsed;
 }
 
 function headLine(o: Record<string, unknown>, read: TailRead): void {
@@ -96,8 +117,11 @@ function headLine(o: Record<string, unknown>, read: TailRead): void {
 		read.model = `${o.provider}/${o.modelId}`;
 }
 
-/** The latest model and name, from the tail's last lines that can hold them (never a scan of every byte). */
-function tailFacts(format: SessionFormat, lines: string[], read: TailRead): void {
+/**
+ * The latest model and name, from the tail's last lines that can hold them (never a scan of every
+ * byte). `parsedByHead`: in a file read whole, the last of its lines headFacts has already applied.
+ */
+function tailFacts(format: SessionFormat, lines: string[], read: TailRead, parsedByHead: number): void {
 	const pi = format === "pi";
 	let model = false;
 	let name = !pi;
@@ -106,9 +130,11 @@ function tailFacts(format: SessionFormat, lines: string[], read: TailRead): void
 		if (pi) {
 			// Pi writes `type` first: a prefix says what the line is.
 			if (!model && line.startsWith('{"type":"model_change"')) {
+				model = true;
+				// The latest change is one the head applied last already (it applied every one before it too).
+				if (i <= parsedByHead) continue;
 				const o = parse(line);
 				if (typeof o?.provider === "string" && typeof o.modelId === "string") read.model = `${o.provider}/${o.modelId}`;
-				model = true;
 			} else if (!name && line.startsWith('{"type":"session_info"')) {
 				const o = parse(line);
 				if (typeof o?.name === "string" && o.name.trim()) read.name = o.name;

@@ -133,5 +133,5 @@ function locate(args: Args, options: CliOptions): ReturnType<typeof findSessionF
 		found.skipped[0]?.path === place.dir &&
 		found.skipped[0].reason.includes("no such file");
 	const where = ` in ${place.dir}${cwd ? ` for ${cwd}` : ""}`;
-	return missing ? { files: [], skipped: [], older: 0, where } : { ...found, where };
+	return missing ? { files: [], skipped: [], older: 0, stats: new Map(), where } : { ...found, where };
 }

@@ -3,7 +3,7 @@
 // the folder it started in (nor a linked folder at all: it would repeat or loop), takes only
 // regular files (a FIFO named x.jsonl must not hang the scan), and stops MAX_DEPTH folders down.
 import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
-import { extname, join } from "node:path";
+import { extname, join, sep } from "node:path";
 import { isInside } from "../util/index.ts";
 
 export const MAX_DEPTH = 12;
@@ -18,6 +18,8 @@ export interface FoundFiles {
 	skipped: Array<{ path: string; reason: string }>;
 	/** Session files left out by `since`. */
 	older: number;
+	/** Each file's stat as the walk took it (lstat of a walked file, or of a link's target). */
+	stats: Map<string, Stats>;
 }
 
 export interface FindOptions {
@@ -29,7 +31,7 @@ export interface FindOptions {
 
 /** The files under each path; a path that is a file is taken whatever its name. */
 export function findSessionFiles(paths: string[], options: FindOptions = {}): FoundFiles {
-	const found: FoundFiles = { files: [], skipped: [], older: 0 };
+	const found: FoundFiles = { files: [], skipped: [], older: 0, stats: new Map() };
 	const seen = new Set<string>();
 	const take = (path: string, stats: Stats, root: string) => {
 		const key = `${stats.dev}:${stats.ino}`;
@@ -37,7 +39,10 @@ export function findSessionFiles(paths: string[], options: FindOptions = {}): Fo
 		seen.add(key);
 		if (options.keep && !options.keep(path, root)) return;
 		if (options.since !== undefined && stats.mtimeMs < options.since) found.older++;
-		else found.files.push(path);
+		else {
+			found.files.push(path);
+			found.stats.set(path, stats);
+		}
 	};
 	for (const path of paths) {
 		let stats: Stats;
@@ -76,8 +81,11 @@ function walk(dir: string, root: string, depth: number, found: FoundFiles, take:
 		found.skipped.push({ path: dir, reason: `cannot list the folder (${(error as Error).message})` });
 		return;
 	}
+	// One normalisation per folder: an entry's name holds no separator, so its path is the folder's plus it.
+	const folder = join(dir, sep);
+	const base = folder === `.${sep}` ? "" : folder;
 	for (const entry of entries) {
-		const path = join(dir, entry.name);
+		const path = base + entry.name;
 		if (entry.isDirectory()) {
 			if (depth + 1 >= MAX_DEPTH)
 				found.skipped.push({ path, reason: `more than ${MAX_DEPTH} folders deep; not walked` });

@@ -34,6 +34,11 @@ const EXPORT_SECTION = /^### (User|Assistant)\s*$/;
 const GEMINI_KEYS = /"projectHash"\s*:/;
 
 export function detectFormat(firstLines: string[]): SessionFormat | undefined {
+	// A Gemini document is one JSON object: a file that opens with a whole record of a line format
+	// is that format, whatever its text says (and its first 20,000 characters are not searched).
+	const first = firstLines.find((line) => line.trim());
+	const opening = first === undefined ? undefined : lineFormat(first.trim());
+	if (opening) return opening;
 	const head = firstLines.join("\n").slice(0, 20_000);
 	if (/^\s*\{/.test(head) && GEMINI_KEYS.test(head) && /"sessionId"\s*:/.test(head)) return "gemini";
 	let seen = 0;
@@ -42,17 +47,21 @@ export function detectFormat(firstLines: string[]): SessionFormat | undefined {
 		if (!line) continue;
 		if (seen++ >= DETECT_LINES) break;
 		if (line.startsWith(EXPORT_TITLE) || EXPORT_SECTION.test(line)) return "claude-export";
-		if (line[0] !== "{") continue;
-		let value: unknown;
-		try {
-			value = JSON.parse(line);
-		} catch {
-			continue; // one malformed line does not decide
-		}
-		const format = formatOf(value);
+		const format = lineFormat(line);
 		if (format) return format;
 	}
 	return undefined;
+}
+
+function lineFormat(line: string): SessionFormat | undefined {
+	if (line[0] !== "{") return undefined;
+	let value: unknown;
+	try {
+		value = JSON.parse(line);
+	} catch {
+		return undefined; // one malformed line does not decide
+	}
+	return formatOf(value);
 }
 
 function formatOf(value: unknown): SessionFormat | undefined {

@@ -147,6 +147,9 @@ export function parseToolResultLine(
 			}
 		}
 	}
+	const truncationAt = text.indexOf(TRUNCATION_KEY, after);
+	// Nothing worth leaving out: parsed as it is, without first finding where the message's text ends.
+	if (truncationAt === -1 && !(top && top[1] - top[0] >= SKIP_WORTH)) return parseJsonLine(text, stats);
 	const witness = keyedString(text, TEXT_KEY, after);
 	if (top && top[1] - top[0] >= SKIP_WORTH) {
 		const same = witness !== undefined && witness[1] - witness[0] === top[1] - top[0] && prefixOf(text, top, witness);
@@ -157,7 +160,6 @@ export function parseToolResultLine(
 			if (end - top[0] >= SKIP_WORTH && !BAD_STRING_BODY.test(text.slice(top[0], end))) cuts.push([top[0], end]);
 		}
 	}
-	const truncationAt = witness ? text.indexOf(TRUNCATION_KEY, after) : -1;
 	if (witness && truncationAt !== -1 && unescaped(text, truncationAt)) {
 		const from = truncationAt + TRUNCATION_KEY.length;
 		const end = text.indexOf('","', from);

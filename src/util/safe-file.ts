@@ -1,9 +1,10 @@
 // Reading a file the watchdog opens on its own initiative (settings, WATCHDOG.md, later agent
 // and permission files) when someone else may control it. Only a regular file is read; a
 // symbolic link (at the end or anywhere on the way) is followed only while the real path stays
-// inside `root`; a FIFO, device or socket is refused before it is opened, and the open is
-// non-blocking in case one is swapped in; the descriptor is checked to be the file the
-// contained path names (a swap between check and open is caught); at most `maxBytes` are read.
+// inside `root`; a FIFO, device or socket is refused before it is opened (by a fresh lstat, or
+// the one a listing just took), and the open is non-blocking in case one is swapped in; the
+// descriptor is checked to be the file the contained path names (a swap between check and open
+// is caught); at most `maxBytes` are read.
 // Synchronous on purpose: settings are consulted on every tool event, and a bounded read of a
 // regular file cannot hang the way a FIFO or `/dev/zero` would.
 import { createHash } from "node:crypto";
@@ -48,23 +49,50 @@ export interface SafeReadOptions {
 	hash?: boolean;
 	/** The root's real path, when the caller resolved it once for many reads (realRoot()). */
 	realRoot?: string;
+	/**
+	 * What a listing of the root just found at `path` (its lstat). A regular file there is opened
+	 * by that path at once: its kind was decided before the open, a link swapped in at its end
+	 * fails the open (and then gets the full check), and the descriptor is still checked to be a
+	 * regular file inside the root. Saves resolving and stat-ing each file of a long listing again.
+	 */
+	listed?: Stats;
 }
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
 export function readFileInRoot(path: string, options: SafeReadOptions): SafeRead {
 	const root = options.realRoot ?? realRoot(options.root);
-	const located = locate(path, options.root, root);
-	if (located.state !== "found") return located;
-	let fd: number;
+	const listed = options.listed?.isFile() ? openListed(path) : undefined;
+	const opened = listed ?? openLocated(path, options.root, root);
+	return typeof opened === "number" ? readOpen(opened, path, root, options) : opened;
+}
+
+/** Opens a path a listing saw as a regular file; undefined when a link is there now (the full check decides). */
+function openListed(path: string): number | Exclude<SafeRead, { state: "ok" }> | undefined {
 	try {
-		fd = openSync(located.real, OPEN_FLAGS);
+		return openSync(path, OPEN_FLAGS);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") return { state: "missing" };
+		if (code === "ELOOP") return undefined;
+		return refused(`${path} cannot be read: ${(error as Error).message}`);
+	}
+}
+
+function openLocated(path: string, root: string, real: string): number | Exclude<SafeRead, { state: "ok" }> {
+	const located = locate(path, root, real);
+	if (located.state !== "found") return located;
+	try {
+		return openSync(located.real, OPEN_FLAGS);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT" || code === "ENOTDIR") return { state: "missing" };
 		if (code === "ELOOP") return refused(`${path} was replaced by a symbolic link while it was being opened`);
 		return refused(`${path} cannot be read: ${(error as Error).message}`);
 	}
+}
+
+function readOpen(fd: number, path: string, root: string, options: SafeReadOptions): SafeRead {
 	try {
 		const opened = fstatSync(fd);
 		if (!opened.isFile()) return refused(notRegular(path, opened));
@@ -142,7 +170,8 @@ function holdsFileInside(fd: number, opened: Stats, path: string, root: string, 
 	} catch {
 		held = undefined;
 	}
-	if (held !== undefined && isAbsolute(held)) return isInside(real, held.replace(/ \(deleted\)$/, ""));
+	// Both are the kernel's own names (no `..`, no links): a prefix says it, without path.relative.
+	if (held !== undefined && isAbsolute(held)) return realInside(real, held.replace(/ \(deleted\)$/, ""));
 	const again = locate(path, root, real);
 	return again.state === "found" && again.stats.dev === opened.dev && again.stats.ino === opened.ino;
 }
@@ -231,6 +260,11 @@ function readBounded(fd: number, maxBytes: number, from = 0): { bytes: Buffer; t
 export function isInside(root: string, path: string): boolean {
 	const rel = relative(root, path);
 	return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
+}
+
+/** isInside for two real paths as the kernel names them. */
+function realInside(root: string, path: string): boolean {
+	return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 }
 
 function notRegular(path: string, stats: Stats): string {

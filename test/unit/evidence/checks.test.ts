@@ -2,7 +2,7 @@
 // fires on its case, and its near miss (an honest report, a disclosed failure, a re-run after
 // a masked exit code, a plan, a sign-off) does not.
 import { describe, expect, it } from "vitest";
-import { checkClaims, EvidenceLog, unfinishedStop } from "../../../src/evidence/index.ts";
+import { checkClaims, EvidenceLog, failureIn, unfinishedStop } from "../../../src/evidence/index.ts";
 import { makeCallRecord, type SessionEvent } from "../../../src/transcript/index.ts";
 
 let n = 0;
@@ -300,5 +300,28 @@ describe("unfinished stops", () => {
 			const stop = run([prompt("do the task"), edit("src/a.ts"), say(text)]).stop;
 			expect(stop, text).toMatchObject({ kind: "sign-off", unfinished: false });
 		}
+	});
+});
+
+describe("failureIn", () => {
+	it("finds each runner's words for a failure, and none in a clean run or a count of zero", () => {
+		const failing = [
+			"Tests  3 failed | 10 passed",
+			"PASS (5) FAIL (2)",
+			"ℹ fail 2",
+			"src/a.ts(1,7): error TS2304: Cannot find name 'x'.",
+			"Found 2 errors in 1 file.",
+			"3 errors generated.",
+			"npm ERR! code ELIFECYCLE",
+			"ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL",
+			"vite: build failed",
+			"FAILED tests/test_a.py::test_b - assert 1 == 2",
+			"E       AssertionError: expected 1",
+			"error[E0308]: mismatched types",
+			"test result: FAILED. 3 passed; 1 failed",
+		];
+		for (const output of failing) expect(failureIn(`running\n${output}\ndone`), output).toBeDefined();
+		for (const output of ["Tests  12 passed", "0 failed, 0 errors", "FAIL (0)", "built in 2.1s", "x".repeat(5000)])
+			expect(failureIn(output), output).toBeUndefined();
 	});
 });

@@ -63,6 +63,24 @@ describe("detectFormat", () => {
 		expect(detectFormat(["# My notes", "", "Some text"])).toBeUndefined();
 		expect(detectFormat([])).toBeUndefined();
 	});
+
+	it("takes a file that opens with a whole record for that format, even if it holds a Gemini document's keys", () => {
+		// A tool call whose arguments hold the key Gemini CLI's documents are known by.
+		const claude = j({
+			type: "assistant",
+			uuid: "u",
+			sessionId: "s",
+			message: {
+				role: "assistant",
+				content: [{ type: "tool_use", id: "t", name: "Cache", input: { projectHash: "ab" } }],
+			},
+		});
+		expect(detectFormat([claude])).toBe("claude-code");
+		// The same words in a document that does not open with a record still make it Gemini's.
+		expect(detectFormat(["{", '  "sessionId": "g",', '  "projectHash": "ab",', '  "messages": []', "}"])).toBe(
+			"gemini",
+		);
+	});
 });
 
 describe("openSession", () => {

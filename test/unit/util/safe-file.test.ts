@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fileToken, readFileInRoot } from "../../../src/util/safe-file.ts";
@@ -77,6 +77,44 @@ describe("reading a file someone else may control", () => {
 		expect(cut).toMatchObject({ state: "ok", truncated: true, size: 300 * 1024 * 1024 });
 		if (cut.state === "ok") expect(cut.text.length).toBe(32 * 1024);
 		expect(process.memoryUsage().rss - before).toBeLessThan(50 * 1024 * 1024);
+	});
+
+	it("with a listing's stat, opens the file at once and still refuses what was swapped in since", () => {
+		const { root, outside } = setup();
+		const file = join(root, "s.jsonl");
+		writeFileSync(file, "inside\n");
+		const listed = lstatSync(file);
+		expect(readFileInRoot(file, { root, ...LIMITS, listed })).toMatchObject({ state: "ok", text: "inside\n" });
+		// A link out put where the listing saw a regular file: not followed.
+		rmSync(file);
+		symlinkSync(outside, file);
+		const out = readFileInRoot(file, { root, ...LIMITS, listed });
+		expect(out).toMatchObject({ state: "refused" });
+		if (out.state === "refused") expect(out.reason).toMatch(/leads outside/);
+		// A link that stays inside is still read (through the full check).
+		rmSync(file);
+		mkdirSync(join(root, "real"));
+		writeFileSync(join(root, "real", "t.jsonl"), "linked\n");
+		symlinkSync(join(root, "real", "t.jsonl"), file);
+		expect(readFileInRoot(file, { root, ...LIMITS, listed })).toMatchObject({ state: "ok", text: "linked\n" });
+		// A FIFO swapped in: refused at once, never waited on.
+		rmSync(file);
+		execFileSync("mkfifo", [file]);
+		const started = Date.now();
+		const fifo = readFileInRoot(file, { root, ...LIMITS, listed });
+		expect(Date.now() - started).toBeLessThan(500);
+		expect(fifo).toMatchObject({ state: "refused" });
+		if (fifo.state === "refused") expect(fifo.reason).toMatch(/a FIFO, not a regular file/);
+		// A folder on the way swapped for a link out.
+		mkdirSync(join(root, "d"));
+		writeFileSync(join(root, "d", "id_rsa"), "inside\n");
+		const inDir = lstatSync(join(root, "d", "id_rsa"));
+		rmSync(join(root, "d"), { recursive: true });
+		symlinkSync(join(outside, ".."), join(root, "d"));
+		const viaDir = readFileInRoot(join(root, "d", "id_rsa"), { root, ...LIMITS, listed: inDir });
+		expect(viaDir).toMatchObject({ state: "refused" });
+		// Gone since the listing.
+		expect(readFileInRoot(join(root, "none"), { root, ...LIMITS, listed })).toEqual({ state: "missing" });
 	});
 
 	it("names a directory as such", () => {
