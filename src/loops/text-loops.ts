@@ -20,23 +20,43 @@ const SENTENCE_TIMES = 4;
 const MIN_SENTENCE_WORDS = 4;
 const ANSWER_KEY_CHARS = 400;
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** A sentence as compared here: its words of letters, lower case (numbers, paths' digits, markup gone). */
 function lettersOnly(text: string): string {
+	// In ASCII the letters are a-z once lower-cased, which a plain class finds faster than \p{L}.
+	if (!NON_ASCII.test(text))
+		return text
+			.toLowerCase()
+			.replace(/[^a-z]+/g, " ")
+			.trim();
 	return text
 		.toLowerCase()
 		.replace(/[^\p{L}]+/gu, " ")
 		.trim();
 }
 
-/** The most repeated sentence or run of words in one message, when it is repeated enough. */
-export function echoIn(text: string): { text: string; times: number } | undefined {
+/** Words in a key of single-spaced words: its spaces, plus one. */
+function wordCount(key: string): number {
+	let n = 1;
+	for (let at = key.indexOf(" "); at !== -1; at = key.indexOf(" ", at + 1)) n++;
+	return n;
+}
+
+/**
+ * The most repeated sentence or run of words in one message, when it is repeated enough.
+ * `sentences`: the text's sentencesOf, when the caller has them already.
+ */
+export function echoIn(text: string, sentences?: string[]): { text: string; times: number } | undefined {
 	let best: { text: string; times: number } | undefined;
 	const counts = new Map<string, number>();
-	for (const sentence of sentencesOf(text)) {
+	const all = sentences ?? sentencesOf(text);
+	// Fewer sentences than SENTENCE_TIMES cannot repeat one that often.
+	for (const sentence of all.length >= SENTENCE_TIMES ? all : []) {
 		// Table rows differ in their cells' numbers and paths: layout, not speech.
 		if (sentence.trimStart().startsWith("|")) continue;
 		const key = lettersOnly(sentence);
-		if (key.split(" ").length < MIN_SENTENCE_WORDS) continue;
+		if (wordCount(key) < MIN_SENTENCE_WORDS) continue;
 		const n = (counts.get(key) ?? 0) + 1;
 		counts.set(key, n);
 		if (n >= SENTENCE_TIMES && (!best || n > best.times)) best = { text: clip(sentence.trim(), 100), times: n };
@@ -59,25 +79,36 @@ function repeatedRun(text: string): { text: string; times: number } | undefined 
 		.slice(0, ECHO_WORDS);
 	if (words.length < SHINGLE * ECHO_TIMES) return undefined;
 	const numbers = new Map<string, number>();
-	const ids = words.map((w) => {
+	const ids = new Int32Array(words.length);
+	/** How often each word is said, by its number. */
+	const said = [0];
+	for (let i = 0; i < words.length; i++) {
+		const w = words[i] as string;
 		let id = numbers.get(w);
 		if (id === undefined) {
 			id = numbers.size + 1;
 			numbers.set(w, id);
+			said.push(0);
 		}
-		return id;
-	});
+		said[id]++;
+		ids[i] = id;
+	}
 	const P = 0x01000193;
 	let top = 1;
 	for (let k = 1; k < SHINGLE; k++) top = Math.imul(top, P);
 	let hash = 0;
+	// Every word of a run said ECHO_TIMES times is itself said that often: a run holding a rarer
+	// word cannot be one, and is not counted (most runs of a message that does not repeat itself).
+	let lastRare = -1;
 	const seen = new Map<number, { first: number; n: number }>();
 	let best: { at: number; times: number } | undefined;
 	for (let i = 0; i < ids.length; i++) {
 		if (i >= SHINGLE) hash = (hash - Math.imul(ids[i - SHINGLE] as number, top)) | 0;
 		hash = (Math.imul(hash, P) + (ids[i] as number)) | 0;
+		if ((said[ids[i] as number] as number) < ECHO_TIMES) lastRare = i;
 		if (i < SHINGLE - 1) continue;
 		const start = i - SHINGLE + 1;
+		if (lastRare >= start) continue;
 		const at = seen.get(hash);
 		if (!at) {
 			seen.set(hash, { first: start, n: 1 });
@@ -101,7 +132,7 @@ function wordy(words: string[], at: number): boolean {
 	return n >= MIN_LETTER_WORDS;
 }
 
-function sameRun(ids: number[], a: number, b: number): boolean {
+function sameRun(ids: Int32Array, a: number, b: number): boolean {
 	for (let k = 0; k < SHINGLE; k++) if (ids[a + k] !== ids[b + k]) return false;
 	return true;
 }
@@ -125,10 +156,13 @@ export class TextLoops {
 		this.compactions = { count: 0, overflows: 0, from: -1 };
 	}
 
-	/** One assistant message's visible text; `lastCall` the index of the last call so far. */
-	said(text: string, lastCall: number, sameAnswers: number): LoopSignal[] {
+	/**
+	 * One assistant message's visible text; `lastCall` the index of the last call so far; `sentences` its
+	 * sentencesOf, when the caller has them already.
+	 */
+	said(text: string, lastCall: number, sameAnswers: number, sentences?: string[]): LoopSignal[] {
 		const out: LoopSignal[] = [];
-		const echo = echoIn(text);
+		const echo = echoIn(text, sentences);
 		if (echo)
 			out.push({
 				kind: "echo",
