@@ -46,17 +46,23 @@ export function sentenceKey(sentence: string): string {
 	const words: string[] = [];
 	// Only replaced words can leave runs of spaces, or spaces at the ends, to collapse.
 	let replaced = false;
+	let length = -1;
 	for (const word of sentence
 		.slice(0, 2 * KEY_CHARS)
 		.toLowerCase()
 		.split(/\s+/)) {
 		if (!word) continue;
+		// Past KEY_CHARS of plain words, what follows cannot change the key's first KEY_CHARS.
+		if (!replaced && length > KEY_CHARS) break;
 		// Most words are plain letters, or plain letters and a closing mark: kept without the replacements' cost.
 		const plain = plainLength(word);
-		if (plain === word.length) words.push(word);
-		else if (plain === word.length - 1) words.push(word.slice(0, -1));
-		else if (word.includes("/") || word.includes("\\") || FILE_NAME.test(word)) words.push("<path>");
-		else {
+		if (plain >= word.length - 1) {
+			words.push(plain === word.length ? word : word.slice(0, -1));
+			length += plain + 1;
+		} else if (word.includes("/") || word.includes("\\") || FILE_NAME.test(word)) {
+			words.push("<path>");
+			length += "<path>".length + 1;
+		} else {
 			words.push(word.replace(/\d+(?:[.,:]\d+)*/g, " # ").replace(/[^\p{L}\p{N}#]+/gu, " "));
 			replaced = true;
 		}
@@ -66,8 +72,8 @@ export function sentenceKey(sentence: string): string {
 }
 
 /**
- * How much of a word PLAIN_WORD or PLAIN_THEN_MARK keep: its length when it is all a-z, one less
- * when one closing mark follows the letters, else -1. A loop over the characters, cheaper than the regexes.
+ * How much of a plain word is kept: its length when it is all a-z, one less when one closing mark
+ * (`,.;:!?)`) follows the letters, else -1. A loop over the characters, cheaper than a regex.
  */
 function plainLength(word: string): number {
 	const last = word.length - 1;

@@ -66,33 +66,63 @@ export function echoIn(text: string, sentences?: string[]): { text: string; time
 	return best;
 }
 
+/** A message's words (its runs of non-space characters, as split(/\s+/) gives them): where each is, and a hash of it. */
+interface Words {
+	text: string;
+	starts: number[];
+	ends: number[];
+	hashes: number[];
+}
+
+/** Whether a character is one of \s: ASCII by its code, anything else by the regex's own class. */
+function isSpace(c: number): boolean {
+	if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+	return c >= 128 && /\s/.test(String.fromCharCode(c));
+}
+
+/** The first `max` words of `text`, found in one pass over its characters (no word strings made). */
+function wordsOf(text: string, max: number): Words {
+	const words: Words = { text, starts: [], ends: [], hashes: [] };
+	let i = 0;
+	while (words.starts.length < max) {
+		while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+		if (i >= text.length) break;
+		const start = i;
+		let h = 0x811c9dc5;
+		for (let c = text.charCodeAt(i); i < text.length && !isSpace(c); c = text.charCodeAt(++i))
+			h = Math.imul(h ^ c, 0x01000193);
+		words.starts.push(start);
+		words.ends.push(i);
+		words.hashes.push(h);
+	}
+	return words;
+}
+
+function wordAt(words: Words, i: number): string {
+	return words.text.slice(words.starts[i], words.ends[i]);
+}
+
+function sameWord(words: Words, a: number, b: number): boolean {
+	const from = words.starts[a] as number;
+	const other = words.starts[b] as number;
+	const length = (words.ends[a] as number) - from;
+	if (words.hashes[a] !== words.hashes[b] || (words.ends[b] as number) - other !== length) return false;
+	for (let k = 0; k < length; k++)
+		if (words.text.charCodeAt(from + k) !== words.text.charCodeAt(other + k)) return false;
+	return true;
+}
+
 /**
  * The run of SHINGLE words said most often in a message, once it reaches ECHO_TIMES. Linear in
- * the words: each run is a rolling hash of word numbers, compared word by word when it repeats.
+ * the words: each run is a rolling hash of its words' hashes, compared word by word when it repeats.
  */
 function repeatedRun(text: string): { text: string; times: number } | undefined {
-	const words = text
-		.slice(0, ECHO_WORDS * 12)
-		.toLowerCase()
-		.split(/\s+/)
-		.filter(Boolean)
-		.slice(0, ECHO_WORDS);
-	if (words.length < SHINGLE * ECHO_TIMES) return undefined;
-	const numbers = new Map<string, number>();
-	const ids = new Int32Array(words.length);
-	/** How often each word is said, by its number. */
-	const said = [0];
-	for (let i = 0; i < words.length; i++) {
-		const w = words[i] as string;
-		let id = numbers.get(w);
-		if (id === undefined) {
-			id = numbers.size + 1;
-			numbers.set(w, id);
-			said.push(0);
-		}
-		said[id]++;
-		ids[i] = id;
-	}
+	const words = wordsOf(text.slice(0, ECHO_WORDS * 12).toLowerCase(), ECHO_WORDS);
+	const count = words.starts.length;
+	if (count < SHINGLE * ECHO_TIMES) return undefined;
+	// How often each word is said, by its hash (words sharing a hash are counted together: never fewer).
+	const said = new Map<number, number>();
+	for (const h of words.hashes) said.set(h, (said.get(h) ?? 0) + 1);
 	const P = 0x01000193;
 	let top = 1;
 	for (let k = 1; k < SHINGLE; k++) top = Math.imul(top, P);
@@ -102,10 +132,11 @@ function repeatedRun(text: string): { text: string; times: number } | undefined 
 	let lastRare = -1;
 	const seen = new Map<number, { first: number; n: number }>();
 	let best: { at: number; times: number } | undefined;
-	for (let i = 0; i < ids.length; i++) {
-		if (i >= SHINGLE) hash = (hash - Math.imul(ids[i - SHINGLE] as number, top)) | 0;
-		hash = (Math.imul(hash, P) + (ids[i] as number)) | 0;
-		if ((said[ids[i] as number] as number) < ECHO_TIMES) lastRare = i;
+	for (let i = 0; i < count; i++) {
+		const h = words.hashes[i] as number;
+		if (i >= SHINGLE) hash = (hash - Math.imul(words.hashes[i - SHINGLE] as number, top)) | 0;
+		hash = (Math.imul(hash, P) + h) | 0;
+		if ((said.get(h) as number) < ECHO_TIMES) lastRare = i;
 		if (i < SHINGLE - 1) continue;
 		const start = i - SHINGLE + 1;
 		if (lastRare >= start) continue;
@@ -114,7 +145,7 @@ function repeatedRun(text: string): { text: string; times: number } | undefined 
 			seen.set(hash, { first: start, n: 1 });
 			continue;
 		}
-		if (!sameRun(ids, at.first, start)) continue; // a hash collision: not the same words
+		if (!sameRun(words, at.first, start)) continue; // a hash collision: not the same words
 		// Layout repeats too (a table's `| --- |`): a run counts only with enough words of letters.
 		if (at.n === 1 && !wordy(words, start)) {
 			at.n = Number.NEGATIVE_INFINITY;
@@ -123,17 +154,20 @@ function repeatedRun(text: string): { text: string; times: number } | undefined 
 		at.n++;
 		if (at.n >= ECHO_TIMES && (!best || at.n > best.times)) best = { at: at.first, times: at.n };
 	}
-	return best ? { text: clip(words.slice(best.at, best.at + SHINGLE).join(" "), 100), times: best.times } : undefined;
+	if (!best) return undefined;
+	const run: string[] = [];
+	for (let k = 0; k < SHINGLE; k++) run.push(wordAt(words, best.at + k));
+	return { text: clip(run.join(" "), 100), times: best.times };
 }
 
-function wordy(words: string[], at: number): boolean {
+function wordy(words: Words, at: number): boolean {
 	let n = 0;
-	for (let k = 0; k < SHINGLE; k++) if (/\p{L}{2}/u.test(words[at + k] as string)) n++;
+	for (let k = 0; k < SHINGLE; k++) if (/\p{L}{2}/u.test(wordAt(words, at + k))) n++;
 	return n >= MIN_LETTER_WORDS;
 }
 
-function sameRun(ids: Int32Array, a: number, b: number): boolean {
-	for (let k = 0; k < SHINGLE; k++) if (ids[a + k] !== ids[b + k]) return false;
+function sameRun(words: Words, a: number, b: number): boolean {
+	for (let k = 0; k < SHINGLE; k++) if (!sameWord(words, a + k, b + k)) return false;
 	return true;
 }
 
