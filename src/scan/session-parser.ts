@@ -157,7 +157,8 @@ export function parseToolResultLine(
 			if (end - top[0] >= SKIP_WORTH && !BAD_STRING_BODY.test(text.slice(top[0], end))) cuts.push([top[0], end]);
 		}
 	}
-	const truncationAt = witness ? text.indexOf(TRUNCATION_KEY, after) : -1;
+	// Pi writes details after the content: looked for past the message's text, not through it.
+	const truncationAt = witness ? text.indexOf(TRUNCATION_KEY, witness[1]) : -1;
 	if (witness && truncationAt !== -1 && unescaped(text, truncationAt)) {
 		const from = truncationAt + TRUNCATION_KEY.length;
 		const end = text.indexOf('","', from);
