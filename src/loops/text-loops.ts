@@ -36,6 +36,11 @@ function lettersOnly(text: string): string {
 		.trim();
 }
 
+/** What makes two text-only answers the same answer: the letters of their start. */
+function answerKey(text: string): string {
+	return lettersOnly(text.slice(0, ANSWER_KEY_CHARS * 2)).slice(0, ANSWER_KEY_CHARS);
+}
+
 /** Words in a key of single-spaced words: its spaces, plus one. */
 function wordCount(key: string): number {
 	let n = 1;
@@ -66,7 +71,7 @@ export function echoIn(text: string, sentences?: string[]): { text: string; time
 	return best;
 }
 
-/** A message's words (its runs of non-space characters, as split(/\s+/) gives them): where each is, and a hash of it. */
+/** A message's words (its runs of non-space characters, as split(/\s+/) gives them): where each is, its hash. */
 interface Words {
 	text: string;
 	starts: number[];
@@ -173,16 +178,23 @@ function sameRun(words: Words, a: number, b: number): boolean {
 
 export class TextLoops {
 	private answer?: { key: string; text: string; count: number; from: number };
+	/**
+	 * A text-only answer not yet keyed: the first since a call has nothing to be compared with
+	 * and is keyed only if another answer follows it before the next call (most are followed by one).
+	 */
+	private unkeyed?: { text: string; from: number };
 	private compactions: { count: number; overflows: number; from: number } = { count: 0, overflows: 0, from: -1 };
 
 	reset(): void {
 		this.answer = undefined;
+		this.unkeyed = undefined;
 		this.compactions = { count: 0, overflows: 0, from: -1 };
 	}
 
 	/** A tool call came: the next text-only answer starts a new run of answers. */
 	called(): void {
 		this.answer = undefined;
+		this.unkeyed = undefined;
 	}
 
 	/** Something landed: compaction since then is the cost of work, not of a loop. */
@@ -210,7 +222,19 @@ export class TextLoops {
 					"Your last message repeats itself. Stop, say in one or two sentences where the work stands, and take the " +
 					"next concrete step.",
 			});
-		const key = lettersOnly(text.slice(0, ANSWER_KEY_CHARS * 2)).slice(0, ANSWER_KEY_CHARS);
+		// One answer alone is a count of 1, which says nothing unless that is already the threshold.
+		if (!this.answer && !this.unkeyed && sameAnswers > 1) {
+			this.unkeyed = { text, from: lastCall + 1 };
+			return out;
+		}
+		if (this.unkeyed) {
+			// Keyed now, as it would have been when it came (a text without letters starts no run).
+			const first = this.unkeyed;
+			this.unkeyed = undefined;
+			const firstKey = answerKey(first.text);
+			if (firstKey) this.answer = { key: firstKey, text: clip(first.text.trim(), 100), count: 1, from: first.from };
+		}
+		const key = answerKey(text);
 		if (!key) return out;
 		if (this.answer?.key === key) this.answer.count++;
 		else this.answer = { key, text: clip(text.trim(), 100), count: 1, from: lastCall + 1 };
