@@ -114,7 +114,7 @@ export function landed(call: ToolCallRecord): boolean {
 const DATE_TIME = /\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?/g;
 const CLOCK_TIME = /\b\d\d:\d\d:\d\d(?:\.\d+)?\b/g;
 const DURATION = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds)\b/g;
-/** Whether any of the three occurs: a text the first two leave as it is is one the third finds nothing in then. */
+/** Whether any of the three occurs (DURATION_ONCE: the last alone); where none does, the rewrites change nothing. */
 const ANY_TIME = new RegExp(`${DATE_TIME.source}|${CLOCK_TIME.source}|${DURATION.source}`);
 const DURATION_ONCE = new RegExp(DURATION.source);
 
