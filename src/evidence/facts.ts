@@ -203,7 +203,9 @@ export function factOf(call: ToolCallRecord): CallFact {
 		piped: false,
 		background: false,
 		finished: false,
-		outcome: `${call.name}|${call.isError ? "E" : ""}|${result.length}|${result.slice(-120)}`,
+		// Joined, not a template: a template keeps the slice, which keeps the whole result alive for
+		// as long as the fact lives (a scan's facts held every result); join copies the characters.
+		outcome: [call.name, call.isError ? "E" : "", result.length, result.slice(-120)].join("|"),
 	};
 	if (call.path !== undefined) fact.path = call.path;
 	// Recorders put the exit code at the start ("Exit code 1") or the end ("Command exited with code 1").

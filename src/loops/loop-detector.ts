@@ -11,7 +11,7 @@ import { FailedRuns, failed, retrySignal } from "./retries.ts";
 import { TextLoops } from "./text-loops.ts";
 import { dominantText, repeatText, rereadText, rerunText, staleText, targetText } from "./loop-text.ts";
 import { MIN_REREAD_LINES, ReadCoverage } from "./read-coverage.ts";
-import { Restating } from "./restating.ts";
+import { Restating, sentencesOf } from "./restating.ts";
 import { DEFAULT_THRESHOLDS, type LoopSignal, type LoopThresholds } from "./signal.ts";
 import type { ToolCallRecord } from "../transcript/index.ts";
 import { WAIT_POLL_FACTOR, Waiting, waitingSignal, waitOf } from "./waiting.ts";
@@ -316,9 +316,11 @@ export class LoopDetector {
 
 	/** An assistant message's visible text (restating.ts): the signal when it restates itself. */
 	said(text: string): LoopSignal[] {
+		// Both read the message's sentences: split once.
+		const sentences = sentencesOf(text);
 		return [
-			...this.restating.add(text, this.lastIndex, this.thresholds.restateRepeats),
-			...this.text.said(text, this.lastIndex, this.thresholds.sameAnswers),
+			...this.restating.add(text, this.lastIndex, this.thresholds.restateRepeats, sentences),
+			...this.text.said(text, this.lastIndex, this.thresholds.sameAnswers, sentences),
 		];
 	}
 

@@ -114,6 +114,9 @@ export function landed(call: ToolCallRecord): boolean {
 const DATE_TIME = /\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?/g;
 const CLOCK_TIME = /\b\d\d:\d\d:\d\d(?:\.\d+)?\b/g;
 const DURATION = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds)\b/g;
+/** Whether any of the three occurs (DURATION_ONCE: the last alone); where none does, the rewrites change nothing. */
+const ANY_TIME = new RegExp(`${DATE_TIME.source}|${CLOCK_TIME.source}|${DURATION.source}`);
+const DURATION_ONCE = new RegExp(DURATION.source);
 
 /**
  * A result as the detectors compare it: timestamps and durations vary between two answers that
@@ -121,11 +124,16 @@ const DURATION = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds)\b/g;
  */
 export function outcomeText(result: string, isError: boolean): string {
 	// Both time patterns need a colon, the date one a dash too: a text without them is not
-	// scanned for them (this runs on every call's result).
+	// scanned for them (this runs on every call's result). Most results hold none of the three:
+	// one pass tells, and only a text where one matches is rewritten (in the same order).
 	const colon = result.includes(":");
-	let text = colon && result.includes("-") ? result.replace(DATE_TIME, "<time>") : result;
-	if (colon) text = text.replace(CLOCK_TIME, "<time>");
-	text = text.replace(DURATION, "<duration>").trim();
+	let text = result;
+	if (colon ? ANY_TIME.test(result) : DURATION_ONCE.test(result)) {
+		if (colon && result.includes("-")) text = text.replace(DATE_TIME, "<time>");
+		if (colon) text = text.replace(CLOCK_TIME, "<time>");
+		text = text.replace(DURATION, "<duration>");
+	}
+	text = text.trim();
 	const empty = text === "" || /^\(?no output\)?\.?$/i.test(text);
 	return `${isError ? "E" : ""}${empty ? "<empty>" : text}`;
 }

@@ -37,9 +37,6 @@ interface Said {
 
 /** A file name among a sentence's words: `notes.txt`, `(src.ts)`. */
 const FILE_NAME = /^\W*[\w-]+\.[a-z][a-z0-9]{0,4}\W*$/;
-/** Words the replacements in sentenceKey leave as they are, or only drop a closing mark of. */
-const PLAIN_WORD = /^[a-z]+$/;
-const PLAIN_THEN_MARK = /^[a-z]+[,.;:!?)]$/;
 
 /**
  * A sentence as compared: lower case, markup and punctuation gone, numbers as #, paths as
@@ -47,24 +44,64 @@ const PLAIN_THEN_MARK = /^[a-z]+[,.;:!?)]$/;
  */
 export function sentenceKey(sentence: string): string {
 	const words: string[] = [];
+	// Only replaced words can leave runs of spaces, or spaces at the ends, to collapse.
+	let replaced = false;
+	let length = -1;
 	for (const word of sentence
 		.slice(0, 2 * KEY_CHARS)
 		.toLowerCase()
 		.split(/\s+/)) {
 		if (!word) continue;
-		// Most words are plain letters: the same key without the replacements' cost (spaces collapse below).
-		if (PLAIN_WORD.test(word)) words.push(word);
-		else if (PLAIN_THEN_MARK.test(word)) words.push(word.slice(0, -1));
-		else if (word.includes("/") || word.includes("\\") || FILE_NAME.test(word)) words.push("<path>");
-		else words.push(word.replace(/\d+(?:[.,:]\d+)*/g, " # ").replace(/[^\p{L}\p{N}#]+/gu, " "));
+		// Past KEY_CHARS of plain words, what follows cannot change the key's first KEY_CHARS.
+		if (!replaced && length > KEY_CHARS) break;
+		// Most words are plain letters, or plain letters and a closing mark: kept without the replacements' cost.
+		const plain = plainLength(word);
+		if (plain >= word.length - 1) {
+			words.push(plain === word.length ? word : word.slice(0, -1));
+			length += plain + 1;
+		} else if (word.includes("/") || word.includes("\\") || FILE_NAME.test(word)) {
+			words.push("<path>");
+			length += "<path>".length + 1;
+		} else {
+			words.push(word.replace(/\d+(?:[.,:]\d+)*/g, " # ").replace(/[^\p{L}\p{N}#]+/gu, " "));
+			replaced = true;
+		}
 	}
-	return words.join(" ").replace(/\s+/g, " ").trim().slice(0, KEY_CHARS);
+	const key = words.join(" ");
+	return (replaced ? key.replace(/\s+/g, " ").trim() : key).slice(0, KEY_CHARS);
+}
+
+/**
+ * How much of a plain word is kept: its length when it is all a-z, one less when one closing mark
+ * (`,.;:!?)`) follows the letters, else -1. A loop over the characters, cheaper than a regex.
+ */
+function plainLength(word: string): number {
+	const last = word.length - 1;
+	for (let i = 0; i < last; i++) {
+		const c = word.charCodeAt(i);
+		if (c < 97 || c > 122) return -1;
+	}
+	const c = word.charCodeAt(last);
+	if (c >= 97 && c <= 122) return word.length;
+	// , . ; : ! ? )
+	const mark = c === 44 || c === 46 || c === 59 || c === 58 || c === 33 || c === 63 || c === 41;
+	return mark && last > 0 ? last : -1;
 }
 
 function words(key: string): number {
 	let n = 0;
-	for (const w of key.split(" ")) if ((/[a-z]/.test(w) || /\p{L}/u.test(w)) && w !== "<path>") n++;
+	for (const w of key.split(" ")) if (w !== "<path>" && hasLetter(w)) n++;
 	return n;
+}
+
+/** /[a-z]/ or /\p{L}/u: ASCII looked at a character at a time, anything else through the Unicode class. */
+function hasLetter(word: string): boolean {
+	for (let i = 0; i < word.length; i++) {
+		const c = word.charCodeAt(i) | 32;
+		if (c >= 97 && c <= 122) return true;
+		if (word.charCodeAt(i) > 127) return /\p{L}/u.test(word);
+	}
+	return false;
 }
 
 /** The sentences of a message's visible text, without code blocks. */
@@ -90,12 +127,13 @@ export class Restating {
 	/**
 	 * One assistant message's text, `lastCall` the index of the last call so far (-1: none). The
 	 * signal for the sentence said most often with nothing new since its first saying, once that
-	 * reaches `threshold` turns and at least one call came in between.
+	 * reaches `threshold` turns and at least one call came in between. `sentences`: the text's
+	 * sentencesOf, when the caller has them already.
 	 */
-	add(text: string, lastCall: number, threshold: number): LoopSignal[] {
+	add(text: string, lastCall: number, threshold: number, sentences = sentencesOf(text)): LoopSignal[] {
 		const turn = new Set<string>();
 		let best: Restated | undefined;
-		for (const sentence of sentencesOf(text)) {
+		for (const sentence of sentences) {
 			const key = sentenceKey(sentence);
 			if (turn.has(key) || words(key) < MIN_WORDS) continue;
 			turn.add(key);

@@ -20,23 +20,48 @@ const SENTENCE_TIMES = 4;
 const MIN_SENTENCE_WORDS = 4;
 const ANSWER_KEY_CHARS = 400;
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** A sentence as compared here: its words of letters, lower case (numbers, paths' digits, markup gone). */
 function lettersOnly(text: string): string {
+	// In ASCII the letters are a-z once lower-cased, which a plain class finds faster than \p{L}.
+	if (!NON_ASCII.test(text))
+		return text
+			.toLowerCase()
+			.replace(/[^a-z]+/g, " ")
+			.trim();
 	return text
 		.toLowerCase()
 		.replace(/[^\p{L}]+/gu, " ")
 		.trim();
 }
 
-/** The most repeated sentence or run of words in one message, when it is repeated enough. */
-export function echoIn(text: string): { text: string; times: number } | undefined {
+/** What makes two text-only answers the same answer: the letters of their start. */
+function answerKey(text: string): string {
+	return lettersOnly(text.slice(0, ANSWER_KEY_CHARS * 2)).slice(0, ANSWER_KEY_CHARS);
+}
+
+/** Words in a key of single-spaced words: its spaces, plus one. */
+function wordCount(key: string): number {
+	let n = 1;
+	for (let at = key.indexOf(" "); at !== -1; at = key.indexOf(" ", at + 1)) n++;
+	return n;
+}
+
+/**
+ * The most repeated sentence or run of words in one message, when it is repeated enough.
+ * `sentences`: the text's sentencesOf, when the caller has them already.
+ */
+export function echoIn(text: string, sentences?: string[]): { text: string; times: number } | undefined {
 	let best: { text: string; times: number } | undefined;
 	const counts = new Map<string, number>();
-	for (const sentence of sentencesOf(text)) {
+	const all = sentences ?? sentencesOf(text);
+	// Fewer sentences than SENTENCE_TIMES cannot repeat one that often.
+	for (const sentence of all.length >= SENTENCE_TIMES ? all : []) {
 		// Table rows differ in their cells' numbers and paths: layout, not speech.
 		if (sentence.trimStart().startsWith("|")) continue;
 		const key = lettersOnly(sentence);
-		if (key.split(" ").length < MIN_SENTENCE_WORDS) continue;
+		if (wordCount(key) < MIN_SENTENCE_WORDS) continue;
 		const n = (counts.get(key) ?? 0) + 1;
 		counts.set(key, n);
 		if (n >= SENTENCE_TIMES && (!best || n > best.times)) best = { text: clip(sentence.trim(), 100), times: n };
@@ -46,44 +71,86 @@ export function echoIn(text: string): { text: string; times: number } | undefine
 	return best;
 }
 
+/** A message's words (its runs of non-space characters, as split(/\s+/) gives them): where each is, its hash. */
+interface Words {
+	text: string;
+	starts: number[];
+	ends: number[];
+	hashes: number[];
+}
+
+/** Whether a character is one of \s: ASCII by its code, anything else by the regex's own class. */
+function isSpace(c: number): boolean {
+	if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+	return c >= 128 && /\s/.test(String.fromCharCode(c));
+}
+
+/** The first `max` words of `text`, found in one pass over its characters (no word strings made). */
+function wordsOf(text: string, max: number): Words {
+	const words: Words = { text, starts: [], ends: [], hashes: [] };
+	let i = 0;
+	while (words.starts.length < max) {
+		while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+		if (i >= text.length) break;
+		const start = i;
+		let h = 0x811c9dc5;
+		for (let c = text.charCodeAt(i); i < text.length && !isSpace(c); c = text.charCodeAt(++i))
+			h = Math.imul(h ^ c, 0x01000193);
+		words.starts.push(start);
+		words.ends.push(i);
+		words.hashes.push(h);
+	}
+	return words;
+}
+
+function wordAt(words: Words, i: number): string {
+	return words.text.slice(words.starts[i], words.ends[i]);
+}
+
+function sameWord(words: Words, a: number, b: number): boolean {
+	const from = words.starts[a] as number;
+	const other = words.starts[b] as number;
+	const length = (words.ends[a] as number) - from;
+	if (words.hashes[a] !== words.hashes[b] || (words.ends[b] as number) - other !== length) return false;
+	for (let k = 0; k < length; k++)
+		if (words.text.charCodeAt(from + k) !== words.text.charCodeAt(other + k)) return false;
+	return true;
+}
+
 /**
  * The run of SHINGLE words said most often in a message, once it reaches ECHO_TIMES. Linear in
- * the words: each run is a rolling hash of word numbers, compared word by word when it repeats.
+ * the words: each run is a rolling hash of its words' hashes, compared word by word when it repeats.
  */
 function repeatedRun(text: string): { text: string; times: number } | undefined {
-	const words = text
-		.slice(0, ECHO_WORDS * 12)
-		.toLowerCase()
-		.split(/\s+/)
-		.filter(Boolean)
-		.slice(0, ECHO_WORDS);
-	if (words.length < SHINGLE * ECHO_TIMES) return undefined;
-	const numbers = new Map<string, number>();
-	const ids = words.map((w) => {
-		let id = numbers.get(w);
-		if (id === undefined) {
-			id = numbers.size + 1;
-			numbers.set(w, id);
-		}
-		return id;
-	});
+	const words = wordsOf(text.slice(0, ECHO_WORDS * 12).toLowerCase(), ECHO_WORDS);
+	const count = words.starts.length;
+	if (count < SHINGLE * ECHO_TIMES) return undefined;
+	// How often each word is said, by its hash (words sharing a hash are counted together: never fewer).
+	const said = new Map<number, number>();
+	for (const h of words.hashes) said.set(h, (said.get(h) ?? 0) + 1);
 	const P = 0x01000193;
 	let top = 1;
 	for (let k = 1; k < SHINGLE; k++) top = Math.imul(top, P);
 	let hash = 0;
+	// Every word of a run said ECHO_TIMES times is itself said that often: a run holding a rarer
+	// word cannot be one, and is not counted (most runs of a message that does not repeat itself).
+	let lastRare = -1;
 	const seen = new Map<number, { first: number; n: number }>();
 	let best: { at: number; times: number } | undefined;
-	for (let i = 0; i < ids.length; i++) {
-		if (i >= SHINGLE) hash = (hash - Math.imul(ids[i - SHINGLE] as number, top)) | 0;
-		hash = (Math.imul(hash, P) + (ids[i] as number)) | 0;
+	for (let i = 0; i < count; i++) {
+		const h = words.hashes[i] as number;
+		if (i >= SHINGLE) hash = (hash - Math.imul(words.hashes[i - SHINGLE] as number, top)) | 0;
+		hash = (Math.imul(hash, P) + h) | 0;
+		if ((said.get(h) as number) < ECHO_TIMES) lastRare = i;
 		if (i < SHINGLE - 1) continue;
 		const start = i - SHINGLE + 1;
+		if (lastRare >= start) continue;
 		const at = seen.get(hash);
 		if (!at) {
 			seen.set(hash, { first: start, n: 1 });
 			continue;
 		}
-		if (!sameRun(ids, at.first, start)) continue; // a hash collision: not the same words
+		if (!sameRun(words, at.first, start)) continue; // a hash collision: not the same words
 		// Layout repeats too (a table's `| --- |`): a run counts only with enough words of letters.
 		if (at.n === 1 && !wordy(words, start)) {
 			at.n = Number.NEGATIVE_INFINITY;
@@ -92,32 +159,42 @@ function repeatedRun(text: string): { text: string; times: number } | undefined 
 		at.n++;
 		if (at.n >= ECHO_TIMES && (!best || at.n > best.times)) best = { at: at.first, times: at.n };
 	}
-	return best ? { text: clip(words.slice(best.at, best.at + SHINGLE).join(" "), 100), times: best.times } : undefined;
+	if (!best) return undefined;
+	const run: string[] = [];
+	for (let k = 0; k < SHINGLE; k++) run.push(wordAt(words, best.at + k));
+	return { text: clip(run.join(" "), 100), times: best.times };
 }
 
-function wordy(words: string[], at: number): boolean {
+function wordy(words: Words, at: number): boolean {
 	let n = 0;
-	for (let k = 0; k < SHINGLE; k++) if (/\p{L}{2}/u.test(words[at + k] as string)) n++;
+	for (let k = 0; k < SHINGLE; k++) if (/\p{L}{2}/u.test(wordAt(words, at + k))) n++;
 	return n >= MIN_LETTER_WORDS;
 }
 
-function sameRun(ids: number[], a: number, b: number): boolean {
-	for (let k = 0; k < SHINGLE; k++) if (ids[a + k] !== ids[b + k]) return false;
+function sameRun(words: Words, a: number, b: number): boolean {
+	for (let k = 0; k < SHINGLE; k++) if (!sameWord(words, a + k, b + k)) return false;
 	return true;
 }
 
 export class TextLoops {
 	private answer?: { key: string; text: string; count: number; from: number };
+	/**
+	 * A text-only answer not yet keyed: the first since a call has nothing to be compared with
+	 * and is keyed only if another answer follows it before the next call (most are followed by one).
+	 */
+	private unkeyed?: { text: string; from: number };
 	private compactions: { count: number; overflows: number; from: number } = { count: 0, overflows: 0, from: -1 };
 
 	reset(): void {
 		this.answer = undefined;
+		this.unkeyed = undefined;
 		this.compactions = { count: 0, overflows: 0, from: -1 };
 	}
 
 	/** A tool call came: the next text-only answer starts a new run of answers. */
 	called(): void {
 		this.answer = undefined;
+		this.unkeyed = undefined;
 	}
 
 	/** Something landed: compaction since then is the cost of work, not of a loop. */
@@ -125,10 +202,13 @@ export class TextLoops {
 		this.compactions = { count: 0, overflows: 0, from: -1 };
 	}
 
-	/** One assistant message's visible text; `lastCall` the index of the last call so far. */
-	said(text: string, lastCall: number, sameAnswers: number): LoopSignal[] {
+	/**
+	 * One assistant message's visible text; `lastCall` the index of the last call so far; `sentences` its
+	 * sentencesOf, when the caller has them already.
+	 */
+	said(text: string, lastCall: number, sameAnswers: number, sentences?: string[]): LoopSignal[] {
 		const out: LoopSignal[] = [];
-		const echo = echoIn(text);
+		const echo = echoIn(text, sentences);
 		if (echo)
 			out.push({
 				kind: "echo",
@@ -142,7 +222,19 @@ export class TextLoops {
 					"Your last message repeats itself. Stop, say in one or two sentences where the work stands, and take the " +
 					"next concrete step.",
 			});
-		const key = lettersOnly(text.slice(0, ANSWER_KEY_CHARS * 2)).slice(0, ANSWER_KEY_CHARS);
+		// One answer alone is a count of 1, which says nothing unless that is already the threshold.
+		if (!this.answer && !this.unkeyed && sameAnswers > 1) {
+			this.unkeyed = { text, from: lastCall + 1 };
+			return out;
+		}
+		if (this.unkeyed) {
+			// Keyed now, as it would have been when it came (a text without letters starts no run).
+			const first = this.unkeyed;
+			this.unkeyed = undefined;
+			const firstKey = answerKey(first.text);
+			if (firstKey) this.answer = { key: firstKey, text: clip(first.text.trim(), 100), count: 1, from: first.from };
+		}
+		const key = answerKey(text);
 		if (!key) return out;
 		if (this.answer?.key === key) this.answer.count++;
 		else this.answer = { key, text: clip(text.trim(), 100), count: 1, from: lastCall + 1 };

@@ -11,7 +11,13 @@ const CR = 13;
 
 export class LineReader {
 	private handle: FileHandle;
-	private buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+	/**
+	 * Two buffers: the next chunk is read into one (off the main thread) while the lines of the
+	 * other are found and decoded. Only one read is ever outstanding, so the file is read in order.
+	 */
+	private buffers = [Buffer.allocUnsafe(CHUNK_BYTES), Buffer.allocUnsafe(CHUNK_BYTES)];
+	private turn = 0;
+	private pending?: Promise<number>;
 	/** The start of a line that continues in the next chunk (copied out of the reused buffer). */
 	private partial: Buffer[] = [];
 	private done = false;
@@ -45,12 +51,15 @@ export class LineReader {
 	async next(path: string): Promise<string[] | undefined> {
 		while (!this.done) {
 			let bytes: number;
+			const buf = this.buffers[this.turn] as Buffer;
 			try {
-				({ bytesRead: bytes } = await this.handle.read(this.buffer, 0, CHUNK_BYTES, null));
+				bytes = await (this.pending ?? this.read());
 			} catch (err) {
+				this.pending = undefined;
 				await this.close();
 				throw new Error(`${path}: cannot read the file (${reason(err)})`);
 			}
+			this.pending = undefined;
 			const lines: string[] = [];
 			if (bytes === 0) {
 				if (this.partial.length) lines.push(decode(Buffer.concat(this.partial), 0, -1));
@@ -58,7 +67,10 @@ export class LineReader {
 				await this.close();
 				return lines.length ? lines : undefined;
 			}
-			const buf = this.buffer;
+			this.turn ^= 1;
+			this.pending = this.read();
+			// Its error, if any, is thrown by the next call; close() waits for it quietly.
+			this.pending.catch(() => {});
 			let start = 0;
 			let nl = buf.indexOf(NL, 0);
 			while (nl !== -1 && nl < bytes) {
@@ -79,7 +91,16 @@ export class LineReader {
 	async close(): Promise<void> {
 		if (this.done) return;
 		this.done = true;
+		// A read still under way finishes before the handle closes.
+		await this.pending?.catch(() => {});
+		this.pending = undefined;
 		await this.handle.close().catch(() => {});
+	}
+
+	/** Reads the next chunk into the current buffer; the bytes read (0 at the end). */
+	private async read(): Promise<number> {
+		const { bytesRead } = await this.handle.read(this.buffers[this.turn] as Buffer, 0, CHUNK_BYTES, null);
+		return bytesRead;
 	}
 }
 

@@ -160,8 +160,10 @@ export function parseToolResultLine(
 			if (end - top[0] >= SKIP_WORTH && !BAD_STRING_BODY.test(text.slice(top[0], end))) cuts.push([top[0], end]);
 		}
 	}
-	if (witness && truncationAt !== -1 && unescaped(text, truncationAt)) {
-		const from = truncationAt + TRUNCATION_KEY.length;
+	// Pi writes details after the content: looked for past the message's text, not inside it.
+	const detailsAt = witness && truncationAt !== -1 ? text.indexOf(TRUNCATION_KEY, witness[1]) : -1;
+	if (witness && detailsAt !== -1 && unescaped(text, detailsAt)) {
+		const from = detailsAt + TRUNCATION_KEY.length;
 		const end = text.indexOf('","', from);
 		if (end - from >= SKIP_WORTH && prefixOf(text, [from, end], witness)) cuts.push([from, end]);
 	}
