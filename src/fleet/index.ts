@@ -4,7 +4,7 @@
 // call per pass and booked in a ledger. Pure cores (classify, view, decide) and thin shells.
 // Other folders import from here; files inside the folder import each other directly.
 export { classifyTail, type Classified, type TailInput } from "./classify.ts";
-export { type LiveEntry, type LiveWait, liveRegistration, listLive } from "./live.ts";
+export { type LiveEntry, type LiveWait, liveRegistration, type LiveRegistration, listLive } from "./live.ts";
 export { answerMail, sendMail, takeMail } from "./mailbox.ts";
 export { runPass, type PassOptions } from "./pass.ts";
 export { passText } from "./view.ts";

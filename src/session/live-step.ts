@@ -3,7 +3,14 @@
 // session's sink like any finding (a wake when the agent is idle, a steer while it runs), and
 // is acknowledged with what the sink did: delivered only when it went to the model.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { answerMail, type LiveEntry, type LiveWait, liveRegistration, takeMail } from "../fleet/index.ts";
+import {
+	answerMail,
+	type LiveEntry,
+	type LiveRegistration,
+	type LiveWait,
+	liveRegistration,
+	takeMail,
+} from "../fleet/index.ts";
 import { type Finding, makeFinding } from "../findings/index.ts";
 import { clip, oneLine } from "../util/index.ts";
 import type { Monitor } from "./monitor.ts";
@@ -85,16 +92,19 @@ function register(deps: LiveDeps, ctx: ExtensionContext, activityAt: () => numbe
 	const agentDir = deps.agentDir();
 	const sm = ctx.sessionManager;
 	const file = sm.getSessionFile();
-	const live = liveRegistration(agentDir, {
-		sessionId: sm.getSessionId(),
-		...(file ? { file } : {}),
-		cwd: ctx.cwd,
-		busy: false,
-		policy: deps.policy(ctx),
-	});
+	// Registered at the first poll, not at session start: off the start-up path, and a run shorter than one poll
+	// (`pi -p`) leaves nothing to clean up.
+	let live: LiveRegistration | undefined;
 	let last: Pick<LiveEntry, "busy" | "policy" | "activityAt" | "waiting"> | undefined;
 	const timer = setInterval(() => {
 		try {
+			live ??= liveRegistration(agentDir, {
+				sessionId: sm.getSessionId(),
+				...(file ? { file } : {}),
+				cwd: ctx.cwd,
+				busy: false,
+				policy: deps.policy(ctx),
+			});
 			const now = {
 				busy: !ctx.isIdle(),
 				policy: deps.policy(ctx),
@@ -115,7 +125,7 @@ function register(deps: LiveDeps, ctx: ExtensionContext, activityAt: () => numbe
 	timer.unref?.();
 	return () => {
 		clearInterval(timer);
-		live.remove();
+		live?.remove();
 	};
 }
 
