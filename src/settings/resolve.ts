@@ -206,7 +206,7 @@ export function validateLayer(value: unknown): { layer: SettingsLayer; errors: K
 		}
 	}
 	if (errors.length > 0) return { layer: {}, errors, warnings };
-	const stripped = layerSchemaStripping.safeParse(value);
+	const stripped = layerSchemaStripping().safeParse(value);
 	return { layer: stripped.success ? (stripped.data as SettingsLayer) : {}, errors, warnings };
 }
 

@@ -6,6 +6,10 @@ import { DEFAULT_THRESHOLDS, type LoopThresholds } from "../loops/index.ts";
 import { isBareModelId, parseModelRef, THINKING_LEVELS, type ThinkingSetting } from "../models/index.ts";
 import { MAX_STAR_GLOB_CHARS } from "../util/index.ts";
 
+// Settings are parsed a few times a session: compiling a fast path per object schema (zod's JIT) costs more at start-up
+// than it ever saves.
+z.config({ jitless: true });
+
 /** The longest a child may run: a day, well under the 2^31-1 ms past which Node's timers fire at once. */
 export const MAX_CHILD_TIMEOUT_MS = 86_400_000;
 export const MAX_CHILD_TIMEOUT_TEXT = `${MAX_CHILD_TIMEOUT_MS} ms (24 hours)`;
@@ -202,7 +206,10 @@ function layerSchema(obj: ObjectMaker) {
 }
 
 export const strictLayerSchema = layerSchema(z.strictObject);
-export const layerSchemaStripping = layerSchema(z.object as unknown as ObjectMaker);
+let stripping: typeof strictLayerSchema | undefined;
+/** The same schema dropping unknown keys: needed only for a layer that has some, so built on first use. */
+export const layerSchemaStripping = (): typeof strictLayerSchema =>
+	(stripping ??= layerSchema(z.object as unknown as ObjectMaker) as unknown as typeof strictLayerSchema);
 
 /** One source's view of the settings: every key optional. */
 export type SettingsLayer = z.infer<typeof strictLayerSchema>;
