@@ -112,9 +112,17 @@ describe("stopping child work keeps what the children wrote", () => {
 		await until("the doomed child's request", () =>
 			c.server.requests.some((r) => firstUser(r).startsWith("HANG-TASK doomed")),
 		);
+		expect(git(c.cwd, "worktree", "list")).toContain(join(doomed, "worktrees"));
 		process.kill(statusFile(c, doomed).pid as number, "SIGKILL");
-		expect(await call({ action: "wait", id: doomed, timeoutMs: 10_000 })).toMatch(new RegExp(`Run ${doomed}: lost`));
-		await new Promise((r) => setTimeout(r, 1500)); // the lost run's cleanup runs in the background
+		const lost = await call({ action: "wait", id: doomed, timeoutMs: 10_000 });
+		expect(lost).toMatch(new RegExp(`Run ${doomed}: lost`));
+		expect(lost).not.toMatch(/still running/);
+		// the lost run's cleanup runs in the background: it has run once the doomed run's worktree is gone
+		await until(
+			"the lost run's worktree to be removed",
+			() => !git(c.cwd, "worktree", "list").includes(join(doomed, "worktrees")),
+			10_000,
+		);
 		expect(git(c.cwd, "worktree", "list")).toContain(join(writer, "worktrees"));
 		await call({ action: "stop", id: writer });
 		const waited = await call({ action: "wait", id: writer, timeoutMs: 30_000 });

@@ -105,6 +105,7 @@ describe("subagent through pi --mode rpc", () => {
 		process.kill(runner, "SIGKILL");
 		const waited = await call(c, { action: "wait", id, timeoutMs: 10_000 });
 		expect(waited).toMatch(new RegExp(`Run ${id}: lost`));
+		expect(waited).not.toMatch(/still running/); // the wait ends when the run is found lost, whoever found it
 		await until(
 			"the worktree to be removed",
 			() => git(c.cwd, "worktree", "list").trim().split("\n").length === 1,
