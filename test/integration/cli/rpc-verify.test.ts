@@ -129,13 +129,12 @@ describe("stopped-subtree verification through pi --mode rpc", () => {
 		await until("the completion message", async () =>
 			(await entries(c)).some((e) => e.customType === "watchdog-subagent"),
 		);
-		await new Promise((r) => setTimeout(r, 2000));
+		// Both sightings (the wait's and the completion's) have been handled once status counts the second.
+		const status = async () => (await c.run("/subagents-watchdog status --all")).map((n) => n.message).join("\n");
+		await until("the second sighting", async () => /1 stop\(s\) seen again/.test(await status()));
 		const verifications = (await entries(c)).filter((e) => e.customType === "watchdog-verification");
 		expect(verifications).toHaveLength(1);
 		expect(["wait", "completion"]).toContain(verifications[0].data.via);
-		const notes = await c.run("/subagents-watchdog status --all");
-		expect(notes.map((n) => n.message).join("\n")).toMatch(
-			/1 verification\(s\) this session, 1 stop\(s\) seen again and not reviewed/,
-		);
+		expect(await status()).toMatch(/1 verification\(s\) this session, 1 stop\(s\) seen again and not reviewed/);
 	});
 });
