@@ -1,13 +1,14 @@
 // Child agents through the real `pi` CLI in RPC mode against the scripted server: a foreground
 // launch, a background run (its detached runner, the completion message, status and wait),
 // and the faults: a runner killed with SIGKILL is `lost`, and no runner outlives its parent.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, makeGitRepo } from "../../support/git.ts";
 import { type ChatRequest, type Reply, subagentCallScript, textOf } from "../../support/openai-server.ts";
 import { type CliSession, startCli } from "../../support/pi-cli.ts";
 import { callSubagent, firstUser, runIdOf, statusFile, until } from "../../support/subagent-cli.ts";
+import { tempDir } from "../../support/temp.ts";
 
 /** The parent follows "call {json}"; a child's task carries a marker saying what it does. */
 function script(request: ChatRequest): Reply {
@@ -17,7 +18,14 @@ function script(request: ChatRequest): Reply {
 	if (first.startsWith("STEER-TASK")) {
 		if (last0(request)?.role !== "tool" && !request.messages.some((m) => m.role === "tool"))
 			return {
-				toolCalls: [{ name: "bash", args: { command: 'echo "$PI_SUBAGENT_PARENT_SESSION" > env.txt; sleep 3' } }],
+				toolCalls: [
+					{
+						name: "bash",
+						args: {
+							command: `echo "$PI_SUBAGENT_PARENT_SESSION" > env.txt; for i in $(seq 1 300); do [ -f '${steerGate}' ] && break; sleep 0.1; done`,
+						},
+					},
+				],
 			};
 		return {
 			text: request.messages.some((m) => m.role === "user" && textOf(m.content).includes("STEERED-NOTE"))
@@ -39,6 +47,8 @@ function script(request: ChatRequest): Reply {
 }
 
 const last0 = (r: ChatRequest) => r.messages.at(-1);
+/** Made by the test once the runner has taken the steer: the child's tool call ends there (30 s at most). */
+let steerGate = "";
 const alive = (pid: number) => {
 	try {
 		process.kill(pid, 0);
@@ -159,6 +169,7 @@ describe("subagent through pi --mode rpc", () => {
 
 	it("steers a background child, whose runner carries the parent's session id", async () => {
 		const c = await start();
+		steerGate = join(tempDir(), "steered");
 		const id = runIdOf(await call(c, { agent: "worker", task: "STEER-TASK", async: true }));
 		await until("the child's first request", () =>
 			c.server.requests.some((r) => firstUser(r).startsWith("STEER-TASK")),
@@ -166,6 +177,10 @@ describe("subagent through pi --mode rpc", () => {
 		expect(await call(c, { action: "steer", id, message: "STEERED-NOTE: also mention the steer" })).toMatch(
 			/steer sent/,
 		);
+		// the runner takes (removes) each control file as it applies it: then the child's tool call may end
+		const control = join(c.agentDir, "watchdog", "runs", id, "control");
+		await until("the runner to take the steer", () => !existsSync(control) || readdirSync(control).length === 0);
+		writeFileSync(steerGate, "");
 		const waited = await call(c, { action: "wait", id, timeoutMs: 30_000 });
 		expect(waited).toMatch(/got the steer/);
 		expect(readFileSync(join(c.cwd, "env.txt"), "utf8").trim()).toMatch(/^[0-9a-f-]{8,}$/);
