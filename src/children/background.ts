@@ -205,7 +205,7 @@ function deliverCompletion(
 		status.state === "lost"
 			? `Background run ${runId} was lost: ${status.error ?? "its runner ended without a result"}. ` +
 				`Its worktrees were removed.`
-			: `Background run ${runId} ended (${status.state})${status.error ? `: ${status.error}` : ""}.\n${launchText(results)}`;
+			: `Background run ${runId} ended (${status.state})${errorText(status)}.\n${launchText(results)}`;
 	// The notice and the children's findings go through this session's sink: only a finding it sends may start a turn.
 	const report = {
 		notice: { customType: SUBAGENT_MESSAGE, content: text, details: { runId, state: status.state } },
@@ -223,6 +223,9 @@ function deliverCompletion(
 		details: { run: runId },
 	});
 }
+
+/** A run that failed before its children reported says why. */
+const errorText = (status: RunStatus) => (status.error ? `: ${status.error}` : "");
 
 /** status, steer, interrupt, stop, wait. */
 export async function runAction(
