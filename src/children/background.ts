@@ -163,9 +163,13 @@ function settle(deps: LauncherDeps, runId: string): { status: RunStatus; results
 	const dir = runDir(deps.agentDir, runId);
 	const status = readStatus(deps.agentDir, runId);
 	if (!status) return undefined;
-	const result = readRunJson(dir, "result.json");
-	if (result && status.state !== "running") return { status, results: (result.results as ChildResult[]) ?? [] };
-	if (status.state === "running" && !processAlive(status.pid)) {
+	// An ended run without result.json ended without results: lost (another reader may have said so first, and
+	// a `wait` must not sit out its timeout on it) or failed before its children reported.
+	if (status.state !== "running") {
+		const result = readRunJson(dir, "result.json");
+		return { status, results: (result?.results as ChildResult[] | undefined) ?? [] };
+	}
+	if (!processAlive(status.pid)) {
 		const lost: RunStatus = {
 			...status,
 			state: "lost",
@@ -201,7 +205,7 @@ function deliverCompletion(
 		status.state === "lost"
 			? `Background run ${runId} was lost: ${status.error ?? "its runner ended without a result"}. ` +
 				`Its worktrees were removed.`
-			: `Background run ${runId} ended (${status.state}).\n${launchText(results)}`;
+			: `Background run ${runId} ended (${status.state})${errorText(status)}.\n${launchText(results)}`;
 	// The notice and the children's findings go through this session's sink: only a finding it sends may start a turn.
 	const report = {
 		notice: { customType: SUBAGENT_MESSAGE, content: text, details: { runId, state: status.state } },
@@ -219,6 +223,9 @@ function deliverCompletion(
 		details: { run: runId },
 	});
 }
+
+/** A run that failed before its children reported says why. */
+const errorText = (status: RunStatus) => (status.error ? `: ${status.error}` : "");
 
 /** status, steer, interrupt, stop, wait. */
 export async function runAction(
@@ -267,7 +274,7 @@ export async function runAction(
 			});
 			return {
 				text:
-					end.status.state === "lost"
+					end.status.state === "lost" || !end.results.length
 						? statusText(deps.agentDir, id, end.status)
 						: `Run ${id} ${end.status.state}.\n${launchText(end.results)}`,
 				details: { runId: id, state: end.status.state },

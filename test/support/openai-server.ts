@@ -18,7 +18,9 @@ export type Reply =
 	/** Never answers (a model that hangs); the connection is cut when the server closes. */
 	| { hang: true }
 	/** A slow model: `reply` is answered after `after` ms. */
-	| { after: number; reply: Reply };
+	| { after: number; reply: Reply }
+	/** A model that answers when the test says so: `reply` once `gate` settles. */
+	| { gate: Promise<unknown>; reply: Reply };
 
 export type Script = (request: ChatRequest, index: number) => Reply;
 
@@ -79,6 +81,10 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
 		const respond = (reply: Reply, model: string): void => {
 			if ("after" in reply) {
 				setTimeout(() => respond(reply.reply, model), reply.after);
+				return;
+			}
+			if ("gate" in reply) {
+				void reply.gate.finally(() => respond(reply.reply, model));
 				return;
 			}
 			if ("hang" in reply) return;

@@ -178,11 +178,20 @@ describe("RPC mode", () => {
 	}
 
 	it("exits 3 at the end of the session with --watchdog-strict, 0 without it", async () => {
+		// The two sessions are independent (each its own server, repository and agent folder): they run side by side.
 		const strict = await setUp(true);
-		expect(await rpcRun(strict.repo, strict.agentDir, ["--watchdog-strict"])).toBe(3);
-		await server?.close();
-		const plain = await setUp(true);
-		expect(await rpcRun(plain.repo, plain.agentDir, [])).toBe(0);
+		const strictServer = server;
+		try {
+			const plain = await setUp(true);
+			const [strictCode, plainCode] = await Promise.all([
+				rpcRun(strict.repo, strict.agentDir, ["--watchdog-strict"]),
+				rpcRun(plain.repo, plain.agentDir, []),
+			]);
+			expect(strictCode).toBe(3);
+			expect(plainCode).toBe(0);
+		} finally {
+			await strictServer?.close();
+		}
 	});
 });
 

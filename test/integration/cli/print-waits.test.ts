@@ -19,7 +19,8 @@ import { userSettingsPath, wd, writeJson } from "../../support/settings-files.ts
 import { tempDir } from "../../support/temp.ts";
 
 const EXTENSION = resolve(REPO_ROOT, "index.ts");
-const SLOW_MS = 4000;
+// Long enough that an exit which did not wait would come well before it.
+const SLOW_MS = 2500;
 const firstUser = (r: ChatRequest) => textOf(r.messages.find((m) => m.role === "user")?.content);
 const steps = (r: ChatRequest) => r.messages.filter((m) => m.role === "tool").length;
 

@@ -4,7 +4,7 @@
 // call runs (once: the one after it is denied again), and history says the user allowed it.
 // A rule's deny is never in the book, print mode never allows, and the session reports the
 // wait on the arbiter.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { makeGitRepo } from "../../support/git.ts";
@@ -12,10 +12,13 @@ import { type ChatRequest, type Reply, subagentCallScript, textOf } from "../../
 import { cliForEachTest, runPi } from "../../support/pi-cli.ts";
 import { wd, writeJson } from "../../support/settings-files.ts";
 import { firstUser, until } from "../../support/subagent-cli.ts";
+import { tempDir } from "../../support/temp.ts";
 
 const WRITE = { name: "write", args: { path: "once.txt", content: "allowed by the user\n" } };
+/** A file the test makes once the user has allowed the call: the child's wait ends there (30 s at most). */
+let gate = "";
 
-/** The arbiter denies every call. The child writes, waits a little, writes again twice, then answers. */
+/** The arbiter denies every call. The child writes, waits for the user, writes again twice, then answers. */
 function script(request: ChatRequest): Reply {
 	const first = firstUser(request);
 	if (first.startsWith("call ")) return subagentCallScript(request);
@@ -28,7 +31,11 @@ function script(request: ChatRequest): Reply {
 	const step = request.messages.filter((m) => m.role === "tool").length;
 	const plan: Reply[] = [
 		{ toolCalls: [WRITE] },
-		{ toolCalls: [{ name: "bash", args: { command: "sleep 4" } }] },
+		{
+			toolCalls: [
+				{ name: "bash", args: { command: `for i in $(seq 1 300); do [ -f '${gate}' ] && break; sleep 0.1; done` } },
+			],
+		},
 		{ toolCalls: [WRITE] },
 		{ toolCalls: [WRITE] },
 		{ text: "done" },
@@ -45,6 +52,7 @@ const start = cliForEachTest(() => ({
 
 it("a denied ask allowed once by the user runs exactly once, recorded as the user's", async () => {
 	const c = await start();
+	gate = join(tempDir(), "allowed");
 	writeJson(join(c.agentDir, "extensions", "subagent", "config.json"), { permissions: { rules: { write: "ask" } } });
 	const mark = c.events.length;
 	await c.client.prompt(`call ${JSON.stringify({ agent: "worker", task: "RETRY the write" })}`);
@@ -66,6 +74,7 @@ it("a denied ask allowed once by the user runs exactly once, recorded as the use
 	);
 	const allowed = await c.run(`/subagents-watchdog allow ${id}`);
 	expect(allowed.map((n) => n.message).join("\n")).toMatch(/^Allowed once: worker's write call/);
+	writeFileSync(gate, "");
 	await until("the run to settle", () => c.events.slice(mark).some((e) => e.type === "agent_settled"), 60_000);
 	expect(readFileSync(join(c.cwd, "once.txt"), "utf8")).toBe("allowed by the user\n");
 	const lines = readFileSync(join(c.agentDir, "watchdog", "history.jsonl"), "utf8")

@@ -16,15 +16,16 @@ import { firstUser, until } from "../../support/subagent-cli.ts";
 import { tempDir } from "../../support/temp.ts";
 
 const MIN = 60_000;
-/** Long enough for the entry to be seen and two passes to run; under the arbiter's 20 s timeout. */
-const ARBITER_MS = 10_000;
+/** The arbiter's answer waits until the test has seen the entry and run two passes (under its 20 s timeout). */
+let arbiterAnswers: () => void = () => {};
+const arbiterGate = new Promise<void>((r) => (arbiterAnswers = r));
 
 function script(request: ChatRequest): Reply {
 	const first = firstUser(request);
 	if (first.startsWith("call ")) return subagentCallScript(request);
 	if (request.tools?.some((t) => t.function.name === "permission_decision"))
 		return {
-			after: ARBITER_MS,
+			gate: arbiterGate,
 			reply: { toolCalls: [{ name: "permission_decision", args: { decision: "deny", reason: "not needed" } }] },
 		};
 	if (request.tools?.some((t) => t.function.name === "watchdog_warn")) return { text: "Nothing to report." };
@@ -61,7 +62,7 @@ it("a child's ask pending on a slow arbiter shows the session waiting in its liv
 	await until("the live entry to say it waits", () => listLive(c.agentDir).some((e) => e.waiting));
 	const [entry] = listLive(c.agentDir);
 	expect(entry.waiting?.what).toBe("worker: waiting on the permission arbiter for write");
-	expect(Date.now() - Date.parse(entry.waiting?.since ?? "")).toBeLessThan(ARBITER_MS);
+	expect(Date.now() - Date.parse(entry.waiting?.since ?? "")).toBeLessThan(10_000);
 	expect(entry.busy).toBe(true);
 
 	const first = await pass();
@@ -81,6 +82,7 @@ it("a child's ask pending on a slow arbiter shows the session waiting in its liv
 	expect(rows()).toHaveLength(1);
 
 	// The arbiter answers: the wait ends, and the entry says so.
+	arbiterAnswers();
 	await until("the run to settle", () => c.events.slice(mark).some((e) => e.type === "agent_settled"), 60_000);
 	await until("the wait to leave the live entry", () => listLive(c.agentDir).every((e) => !e.waiting));
 	const after = await pass();

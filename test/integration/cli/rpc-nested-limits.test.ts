@@ -4,29 +4,46 @@
 // level above: the main session's launch rules, a `cwd` outside its repository.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeGitRepo } from "../../support/git.ts";
 import {
-	historyLines as history,
+	historyLines as fullHistory,
 	launchTask,
 	nestedScript,
 	requestsFor,
 	writeAgent,
 } from "../../support/nested-cli.ts";
-import { cliForEachTest } from "../../support/pi-cli.ts";
+import { type CliSession, startCli } from "../../support/pi-cli.ts";
 import { wd } from "../../support/settings-files.ts";
 import { callSubagent } from "../../support/subagent-cli.ts";
 
 describe("nested launches through pi --mode rpc", () => {
-	const start = cliForEachTest(() => ({
-		script: nestedScript,
-		cwd: makeGitRepo({ "README.md": "hi\n" }),
-		args: ["--tools", "read,bash,edit,write,subagent"],
-		userSettings: wd({
-			enabled: false,
-			rules: { action: "block", roleModels: { tester: { deny: ["local/reviewer*"], note: "testers run cheap" } } },
-		}),
-	}));
+	// One `pi` for these tests (a start costs about a second): each writes the agent files its launch
+	// needs (they are read again at each launch), names its files and tasks apart, and reads only the
+	// history lines its own launch added.
+	let shared: CliSession | undefined;
+	let mark = 0;
+	beforeAll(async () => {
+		shared = await startCli({
+			script: nestedScript,
+			cwd: makeGitRepo({ "README.md": "hi\n" }),
+			args: ["--tools", "read,bash,edit,write,subagent"],
+			userSettings: wd({
+				enabled: false,
+				rules: { action: "block", roleModels: { tester: { deny: ["local/reviewer*"], note: "testers run cheap" } } },
+			}),
+		});
+	});
+	afterAll(async () => {
+		await shared?.stop().catch(() => {});
+	});
+	const historyFile = () => join((shared as CliSession).agentDir, "watchdog", "history.jsonl");
+	beforeEach(() => {
+		mark = existsSync(historyFile()) ? fullHistory(shared as CliSession).length : 0;
+	});
+	const start = async () => shared as CliSession;
+	/** The history lines since this test began. */
+	const history = (c: CliSession) => fullHistory(c).slice(mark);
 
 	it("a child launches its own child (depth 2), whose write lands in the user's tree", async () => {
 		const c = await start();

@@ -4,10 +4,10 @@
 // that changed nothing reports no conflict.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { git, makeGitRepo } from "../../support/git.ts";
 import { type ChatRequest, type Reply, subagentCallScript, textOf } from "../../support/openai-server.ts";
-import { type CliSession, cliForEachTest } from "../../support/pi-cli.ts";
+import { type CliSession, startCli } from "../../support/pi-cli.ts";
 import { callSubagent, firstUser, runIdOf, statusFile, until } from "../../support/subagent-cli.ts";
 
 /** "WRITE-AND-HANG <file>": the child writes <file>, then its model never answers again. */
@@ -35,11 +35,20 @@ function namedPatches(text: string): string[] {
 }
 
 describe("stopping child work keeps what the children wrote", () => {
-	const start = cliForEachTest(() => ({
-		script,
-		cwd: makeGitRepo({ "README.md": "hi\n" }),
-		args: ["--tools", "read,bash,edit,write,subagent"],
-	}));
+	// One `pi` for the three tests (a start costs about a second): their children's files and tasks
+	// have names of their own, and each reads only the results and runs it started.
+	let shared: CliSession | undefined;
+	const start = async () => {
+		shared ??= await startCli({
+			script,
+			cwd: makeGitRepo({ "README.md": "hi\n" }),
+			args: ["--tools", "read,bash,edit,write,subagent"],
+		});
+		return shared;
+	};
+	afterAll(async () => {
+		await shared?.stop().catch(() => {});
+	});
 	const subagentResults = async (c: CliSession) => {
 		const entries = (await c.client.getEntries()).entries as any[];
 		return entries
@@ -49,6 +58,7 @@ describe("stopping child work keeps what the children wrote", () => {
 
 	it("Esc during a parallel launch lands both children's files in the user's tree", async () => {
 		const c = await start();
+		const earlier = (await subagentResults(c)).length;
 		await c.client.prompt(
 			`call ${JSON.stringify({
 				tasks: [
@@ -62,8 +72,8 @@ describe("stopping child work keeps what the children wrote", () => {
 			() => afterWrite(c, "one.txt") && afterWrite(c, "two.txt"),
 		);
 		await c.client.abort();
-		await until("the launch's result", async () => (await subagentResults(c)).length > 0);
-		const [text] = await subagentResults(c);
+		await until("the launch's result", async () => (await subagentResults(c)).length > earlier);
+		const text = (await subagentResults(c))[earlier];
 		expect(text).not.toMatch(/could not merge|was aborted/);
 		for (const file of ["one.txt", "two.txt"])
 			expect(readFileSync(join(c.cwd, file), "utf8")).toBe(`written by ${file}\n`);
@@ -112,9 +122,17 @@ describe("stopping child work keeps what the children wrote", () => {
 		await until("the doomed child's request", () =>
 			c.server.requests.some((r) => firstUser(r).startsWith("HANG-TASK doomed")),
 		);
+		expect(git(c.cwd, "worktree", "list")).toContain(join(doomed, "worktrees"));
 		process.kill(statusFile(c, doomed).pid as number, "SIGKILL");
-		expect(await call({ action: "wait", id: doomed, timeoutMs: 10_000 })).toMatch(new RegExp(`Run ${doomed}: lost`));
-		await new Promise((r) => setTimeout(r, 1500)); // the lost run's cleanup runs in the background
+		const lost = await call({ action: "wait", id: doomed, timeoutMs: 10_000 });
+		expect(lost).toMatch(new RegExp(`Run ${doomed}: lost`));
+		expect(lost).not.toMatch(/still running/);
+		// the lost run's cleanup runs in the background: it has run once the doomed run's worktree is gone
+		await until(
+			"the lost run's worktree to be removed",
+			() => !git(c.cwd, "worktree", "list").includes(join(doomed, "worktrees")),
+			10_000,
+		);
 		expect(git(c.cwd, "worktree", "list")).toContain(join(writer, "worktrees"));
 		await call({ action: "stop", id: writer });
 		const waited = await call({ action: "wait", id: writer, timeoutMs: 30_000 });

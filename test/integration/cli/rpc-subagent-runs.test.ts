@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { git, makeGitRepo } from "../../support/git.ts";
 import { type ChatRequest, type Reply, subagentCallScript, textOf } from "../../support/openai-server.ts";
 import { type CliSession, startCli } from "../../support/pi-cli.ts";
-import { callSubagent as call, firstUser, runIdOf, until } from "../../support/subagent-cli.ts";
+import { callSubagent as call, firstUser, runIdOf, statusFile, until } from "../../support/subagent-cli.ts";
 import { wd } from "../../support/settings-files.ts";
 import { tempDir } from "../../support/temp.ts";
 
@@ -48,12 +48,14 @@ describe("runs through pi --mode rpc", () => {
 	};
 	const childRequests = (c: CliSession, marker: string) =>
 		c.server.requests.filter((r) => firstUser(r).startsWith(marker));
+	/** The run's status says its child's tool call (bash) has started. */
+	const bashRunning = (c: CliSession, id: string) => statusFile(c, id).children[0]?.tool === "bash";
 
 	it("interrupt ends the child's current step only: the run goes on with a queued steer, else a continuation", async () => {
 		const c = await start();
 		const id = runIdOf(await call(c, { agent: "worker", task: "INTERRUPT-TASK alone", async: true }));
 		await until("the child's request", () => childRequests(c, "INTERRUPT-TASK alone").length > 0);
-		await new Promise((r) => setTimeout(r, 500)); // its `sleep 30` is running
+		await until("its `sleep 30` to run", () => bashRunning(c, id));
 		const started = Date.now();
 		expect(await call(c, { action: "interrupt", id })).toMatch(/interrupt sent/);
 		const waited = await call(c, { action: "wait", id, timeoutMs: 25_000 });
@@ -64,7 +66,7 @@ describe("runs through pi --mode rpc", () => {
 
 		const steered = runIdOf(await call(c, { agent: "worker", task: "INTERRUPT-TASK steered", async: true }));
 		await until("the second child's request", () => childRequests(c, "INTERRUPT-TASK steered").length > 0);
-		await new Promise((r) => setTimeout(r, 500));
+		await until("its `sleep 30` to run", () => bashRunning(c, steered));
 		expect(await call(c, { action: "steer", id: steered, message: "NEW-PLAN: report the plan" })).toMatch(/steer sent/);
 		expect(await call(c, { action: "interrupt", id: steered })).toMatch(/interrupt sent/);
 		const second = await call(c, { action: "wait", id: steered, timeoutMs: 25_000 });

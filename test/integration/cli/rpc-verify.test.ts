@@ -2,10 +2,13 @@
 // server: a background child (its detached runner) and a foreground child of one parent
 // prompt are verified once both have stopped; a background stop seen twice (by `wait` and by
 // its completion message) is reviewed once.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeGitRepo } from "../../support/git.ts";
 import { type ChatRequest, type Reply, textOf } from "../../support/openai-server.ts";
 import { type CliSession, startCli } from "../../support/pi-cli.ts";
+import { tempDir } from "../../support/temp.ts";
 
 const firstUser = (r: ChatRequest) => textOf(r.messages.find((m) => m.role === "user")?.content);
 const toolResults = (r: ChatRequest) => r.messages.filter((m) => m.role === "tool");
@@ -18,12 +21,19 @@ const SETTINGS = {
 	subagents: { watchdog: { enabled: true, main: { model: "local/reviewer" }, lsp: { enabled: false } } },
 };
 
+/** The background child's first step lasts until this file exists (30 s at most): the test says when it may go on. */
+let bgGate = "";
+
 function child(request: ChatRequest): Reply | undefined {
 	const task = firstUser(request);
 	const step = toolResults(request).length;
 	if (task.startsWith("BG-CLAIM"))
 		return [
-			{ toolCalls: [{ name: "bash", args: { command: "sleep 2" } }] },
+			{
+				toolCalls: [
+					{ name: "bash", args: { command: `for i in $(seq 1 300); do [ -f '${bgGate}' ] && break; sleep 0.1; done` } },
+				],
+			},
 			{ toolCalls: [{ name: "write", args: { path: "bg.txt", content: "bg\n" } }] },
 			{ text: "Wrote bg.txt. All tests pass." },
 		][step] as Reply;
@@ -56,6 +66,7 @@ describe("stopped-subtree verification through pi --mode rpc", () => {
 
 	it("verifies a background and a foreground child of one prompt once both have stopped, and tells the parent about the unproven claim", async () => {
 		const parentAfter: string[] = [];
+		bgGate = join(tempDir(), "fg-ended");
 		const script = (request: ChatRequest): Reply => {
 			const c = child(request);
 			if (c) return c;
@@ -68,6 +79,8 @@ describe("stopped-subtree verification through pi --mode rpc", () => {
 				};
 			if (step === 1)
 				return { toolCalls: [{ name: "subagent", args: { agent: "worker", task: "FG-GOOD write fg.txt" } }] };
+			// the foreground launch has returned: only now may the background child end
+			writeFileSync(bgGate, "");
 			parentAfter.push(allText(request));
 			return { text: "noted" };
 		};
@@ -103,6 +116,8 @@ describe("stopped-subtree verification through pi --mode rpc", () => {
 	});
 
 	it("reviews a background stop once when both `wait` and the completion message see it", async () => {
+		bgGate = join(tempDir(), "open");
+		writeFileSync(bgGate, "");
 		const script = (request: ChatRequest): Reply => {
 			const c = child(request);
 			if (c) return c;
@@ -129,13 +144,12 @@ describe("stopped-subtree verification through pi --mode rpc", () => {
 		await until("the completion message", async () =>
 			(await entries(c)).some((e) => e.customType === "watchdog-subagent"),
 		);
-		await new Promise((r) => setTimeout(r, 2000));
+		// Both sightings (the wait's and the completion's) have been handled once status counts the second.
+		const status = async () => (await c.run("/subagents-watchdog status --all")).map((n) => n.message).join("\n");
+		await until("the second sighting", async () => /1 stop\(s\) seen again/.test(await status()));
 		const verifications = (await entries(c)).filter((e) => e.customType === "watchdog-verification");
 		expect(verifications).toHaveLength(1);
 		expect(["wait", "completion"]).toContain(verifications[0].data.via);
-		const notes = await c.run("/subagents-watchdog status --all");
-		expect(notes.map((n) => n.message).join("\n")).toMatch(
-			/1 verification\(s\) this session, 1 stop\(s\) seen again and not reviewed/,
-		);
+		expect(await status()).toMatch(/1 verification\(s\) this session, 1 stop\(s\) seen again and not reviewed/);
 	});
 });
