@@ -2,7 +2,7 @@
 // model: a session stopped on an announced step is idle and `pi-watchdog fleet --nudge` delivers
 // the nudge through its mailbox (the model receives it and the row says delivered); a session
 // that asked leave to deploy is waiting and is not nudged; a finished one is done.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChatRequest, startScriptedServer, type ScriptedServer, textOf } from "../../support/openai-server.ts";
@@ -25,7 +25,8 @@ async function allSettled(agentDir: string, count: number): Promise<void> {
 	const dir = join(agentDir, "watchdog", "live");
 	const deadline = Date.now() + 20_000;
 	while (Date.now() < deadline) {
-		const entries = readdirSync(dir)
+		// A session registers at its first mailbox poll (half a second in): the folder may not be there yet.
+		const entries = (existsSync(dir) ? readdirSync(dir) : [])
 			.filter((n) => n.endsWith(".json"))
 			.map((n) => JSON.parse(readFileSync(join(dir, n), "utf8")));
 		if (entries.length === count && entries.every((e) => e.busy === false && e.file)) return;
