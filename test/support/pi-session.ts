@@ -54,6 +54,8 @@ export interface SessionOptions {
 	select?: (title: string, options: string[]) => string | undefined;
 	/** Load this factory instead of src/extension.ts by path (e.g. createWatchdogExtension with options). */
 	extension?: ExtensionFactory;
+	/** Load this file by path instead of src/extension.ts (the package's index.ts: the bundle when it is built). */
+	extensionPath?: string;
 	/** UI calls that behave otherwise than the recording UI's (e.g. one that throws). */
 	ui?: Partial<ExtensionUIContext>;
 	/** Providers registered on the runtime as they are (a classifier provider, …). */
@@ -129,7 +131,7 @@ export async function startSession(options: SessionOptions = {}): Promise<TestSe
 			...(options.extension ? [{ name: "watchdog", factory: options.extension }] : []),
 			...(options.moreExtensions ?? []).map((factory, i) => ({ name: `more-${i}`, factory })),
 		],
-		...(options.extension ? {} : { additionalExtensionPaths: [EXTENSION_PATH] }),
+		...(options.extension ? {} : { additionalExtensionPaths: [options.extensionPath ?? EXTENSION_PATH] }),
 		noSkills: true,
 		noPromptTemplates: true,
 		noThemes: true,

@@ -1,8 +1,11 @@
 // Settings as a user meets them in a real Pi session: files, trust, session overrides,
 // bad input, and the tool actions an agent calls.
 import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
+import { bundleIsCurrent } from "../../../src/util/bundle-state.ts";
+import { REPO_ROOT } from "../../support/pi-cli.ts";
 import { startSession } from "../../support/pi-session.ts";
 import { projectSettingsPath, readJson, userSettingsPath, wd } from "../../support/settings-files.ts";
 
@@ -64,8 +67,12 @@ describe("settings in a real session", () => {
 		}
 	});
 
-	it("keeps session overrides across /reload", async () => {
-		const t = await startSession({ userSettings: wd({ enabled: false }) });
+	// Also through the package's entry, which loads the prebuilt bundle when it is current: /reload evaluates it again.
+	it.each([
+		["src/extension.ts", undefined],
+		["index.ts", join(REPO_ROOT, "index.ts")],
+	])("keeps session overrides across /reload (loaded from %s)", async (_name, extensionPath) => {
+		const t = await startSession({ userSettings: wd({ enabled: false }), ...(extensionPath ? { extensionPath } : {}) });
 		try {
 			await t.command("/subagents-watchdog session on");
 			await t.command("/subagents-watchdog session thinking high");
@@ -73,6 +80,10 @@ describe("settings in a real session", () => {
 			const status = text(await t.command("/subagents-watchdog status --settings"));
 			expect(status).toMatch(/Watchdog: on \(enabled from session\)/);
 			expect(status).toMatch(/main\.thinking\s+"high"\s+session/);
+			const all = text(await t.command("/subagents-watchdog status --all"));
+			if (extensionPath)
+				expect(all).toMatch(bundleIsCurrent(REPO_ROOT) ? /Code: prebuilt bundle/ : /Code: TypeScript sources/);
+			else expect(all).toMatch(/Code: TypeScript sources/);
 		} finally {
 			await t.dispose();
 		}
