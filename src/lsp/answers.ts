@@ -7,6 +7,8 @@ import type { TsServerDiagnostic } from "./diagnostics.ts";
 import { type LspServer, TimeoutError } from "./lsp-server.ts";
 
 type Question = "errors" | "hints" | "importers";
+/** Files whose importers are remembered: while no imports change, every file ever checked would stay. */
+const IMPORTERS_KEPT = 1000;
 
 export class ServerAnswers {
 	private readonly server: LspServer;
@@ -35,6 +37,9 @@ export class ServerAnswers {
 			this.importersOf.clear();
 			this.importsGeneration = this.server.importsGeneration;
 		}
+		// The oldest answer is forgotten past the bound (asked again if needed).
+		if (this.importersOf.size >= IMPORTERS_KEPT && !this.importersOf.has(keyOf("importers", file)))
+			this.importersOf.delete(this.importersOf.keys().next().value as string);
 		return this.ask("importers", file, timeoutMs, () => this.server.importers(file, timeoutMs), this.importersOf);
 	}
 
@@ -50,7 +55,7 @@ export class ServerAnswers {
 			this.asked.clear();
 			this.generation = this.server.generation;
 		}
-		const key = `${question}\u0000${file}`;
+		const key = keyOf(question, file);
 		let answer = kept.get(key) as Promise<T> | undefined;
 		if (!answer) {
 			const asked = request();
@@ -64,6 +69,8 @@ export class ServerAnswers {
 		return within(answer, timeoutMs, `${question} of ${file}`);
 	}
 }
+
+const keyOf = (question: Question, file: string) => `${question}\u0000${file}`;
 
 /** The promise, or a TimeoutError after `ms` (the request itself keeps its own deadline). */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -15,11 +15,25 @@ import {
 	type TsServerDiagnostic,
 } from "./diagnostics.ts";
 import { type LocatedServer, type LocateOptions, locateServer } from "./locate.ts";
-import { LspServer, languageOf, OPEN_DOCUMENTS, type ServerLaunch, TimeoutError } from "./lsp-server.ts";
+import {
+	LspServer,
+	languageOf,
+	OPEN_DOCUMENTS,
+	OPEN_DOCUMENTS_MAX,
+	type ServerLaunch,
+	TimeoutError,
+} from "./lsp-server.ts";
 import { groupRssKb } from "./process-tree.ts";
 
 export type { LspCheckResult, LspSettings, LspState, LspStatus, TypeScriptInUse } from "./lsp-types.ts";
-import type { LspCheckResult, LspSettings, LspState, LspStatus, TypeScriptInUse } from "./lsp-types.ts";
+import {
+	type LspCheckResult,
+	type LspSettings,
+	type LspState,
+	type LspStatus,
+	SERVER_MEMORY_MB,
+	type TypeScriptInUse,
+} from "./lsp-types.ts";
 
 const NOTHING = Promise.resolve();
 const none = (skipped: string): LspCheckResult => ({ findings: [], diagnostics: [], checked: [], skipped });
@@ -103,7 +117,7 @@ export class LspManager {
 		if (!existing.length) return none("no changed TypeScript or JavaScript file to check");
 		const found = locateServer(this.root, trusted, this.locateOptions);
 		const located = "reason" in found ? undefined : found;
-		const key = located && launchKey(located);
+		const key = located && launchKey(located, settings);
 		if (key !== this.launchKey) {
 			// Trust was granted or withdrawn since the server started: never keep running the old choice.
 			await this.discardServer();
@@ -161,7 +175,7 @@ export class LspManager {
 		this.dropQueued(); // this check asks what the edit-time one would have
 		if (!this.server?.alive) {
 			if (Date.now() >= deadline) throw new TimeoutError("no time left to start the language server");
-			this.server = await LspServer.start(launchOf(this.located as LocatedServer), this.root, left());
+			this.server = await LspServer.start(launchOf(this.located as LocatedServer, settings), this.root, left());
 			this.answers = new ServerAnswers(this.server);
 			this.everStarted = true;
 		}
@@ -194,13 +208,14 @@ export class LspManager {
 			},
 			() => {},
 		);
-		// Once this check's answers are all in, the documents of earlier checks close (not while an
-		// edit's early questions are out: closing changes the generation their answers are kept for).
+		// Documents close with the next change (LspServer.sync); when many are open without one, once
+		// this check's answers are all in (not while an edit's early questions are out: closing changes
+		// the generation their answers are kept for).
 		void hints
 			.catch(() => {})
 			.then(() => {
-				if (check === this.checks && this.server === server && !this.warming && !this.queued.size)
-					server.closeOldest(OPEN_DOCUMENTS, new Set(toCheck));
+				if (check !== this.checks || this.server !== server || this.warming || this.queued.size) return;
+				if (server.openCount > OPEN_DOCUMENTS_MAX) server.closeOldest(OPEN_DOCUMENTS, new Set(toCheck));
 			});
 		return {
 			findings: diagnosticFindings(fresh),
@@ -290,9 +305,9 @@ export class LspManager {
 	start(settings: LspSettings, trusted = false): Promise<void> {
 		const found = locateServer(this.root, trusted, this.locateOptions);
 		if (this.server?.alive || this.failure || this.starting || "reason" in found) return this.starting ?? NOTHING;
-		this.launchKey = launchKey(found); // no server runs yet: the choice the first check would make
+		this.launchKey = launchKey(found, settings); // no server runs yet: the choice the first check would make
 		this.located = found;
-		const started = LspServer.start(launchOf(found), this.root, settings.timeoutMs).then((server) => {
+		const started = LspServer.start(launchOf(found, settings), this.root, settings.timeoutMs).then((server) => {
 			[this.server, this.answers, this.everStarted] = [server, new ServerAnswers(server), true];
 			this.armIdle(settings.idleMs);
 		});
@@ -336,17 +351,19 @@ export class LspManager {
 	}
 }
 
-function launchOf(located: LocatedServer): ServerLaunch {
+function launchOf(located: LocatedServer, settings: Pick<LspSettings, "serverMemoryMb">): ServerLaunch {
 	const ts = located.typescript;
+	const memory = settings.serverMemoryMb ?? SERVER_MEMORY_MB;
 	return {
 		command: located.command,
 		args: located.args,
 		...(ts ? { tsserver: ts.option === "path" ? { path: ts.tsserver } : { fallbackPath: ts.tsserver } } : {}),
+		...(memory > 0 ? { maxMemoryMb: memory } : {}),
 	};
 }
 
-function launchKey(located: LocatedServer): string {
-	return JSON.stringify(launchOf(located));
+function launchKey(located: LocatedServer, settings: Pick<LspSettings, "serverMemoryMb">): string {
+	return JSON.stringify(launchOf(located, settings));
 }
 
 /** Which TypeScript runs, from what the server reported, or what it was told before it has said. */

@@ -46,6 +46,9 @@ export class TimeoutError extends Error {}
  * file it ever checked; some stay open, so that the project stays loaded between checks.
  */
 export const OPEN_DOCUMENTS = 20;
+/** Closing makes tsserver build its program again (back to the file on disk): the oldest close
+ * with a change, which needs that build anyway, or on their own once this many are open. */
+export const OPEN_DOCUMENTS_MAX = 2 * OPEN_DOCUMENTS;
 /** Files whose import lines are remembered (see LspServer.importsGeneration). */
 const IMPORTS_KEPT = 5000;
 const IMPORT_SPECIFIER =
@@ -67,6 +70,8 @@ export interface ServerLaunch {
 	args: string[];
 	/** initializationOptions.tsserver: `path` pins a TypeScript, `fallbackPath` is used when the workspace has none. */
 	tsserver?: { path: string } | { fallbackPath: string };
+	/** tsserver's heap limit in MB (maxTsServerMemory); absent: Node's own. */
+	maxMemoryMb?: number;
 }
 
 /** What the server reports it runs (its `$/typescriptVersion` notification). */
@@ -149,6 +154,7 @@ export class LspServer {
 					// One tsserver instead of two (no separate syntax server): less memory, the same answers.
 					initializationOptions: {
 						disableAutomaticTypingAcquisition: true,
+						...(launch.maxMemoryMb ? { maxTsServerMemory: launch.maxMemoryMb } : {}),
 						tsserver: { logVerbosity: "off", useSyntaxServer: "never", ...launch.tsserver },
 					},
 				},
@@ -213,6 +219,8 @@ export class LspServer {
 			this.changes++;
 			return;
 		}
+		// The change makes tsserver build its program again: the closes ride on that one build.
+		if (known.text !== text) this.closeOldest(OPEN_DOCUMENTS, new Set([absPath]));
 		// Most recently used last: the oldest open documents are the first closed (closeOldest).
 		this.documents.delete(absPath);
 		if (known.text !== text) {

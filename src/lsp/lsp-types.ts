@@ -3,10 +3,20 @@ import type { Finding } from "../findings/index.ts";
 import type { Diagnostic } from "./diagnostics.ts";
 import type { LocatedServer } from "./locate.ts";
 
+/**
+ * tsserver's heap limit (MB) unless a setting says otherwise. V8 lets garbage pile up to about
+ * 4× the live data before a full collection when the limit is 2 GB or more (Node's default is
+ * more on most machines), and about 2× just below: a long session's server stays near twice its
+ * live size instead of four times. A project needing more than this must raise lsp.serverMemoryMb.
+ */
+export const SERVER_MEMORY_MB = 2000;
+
 export interface LspSettings {
 	timeoutMs: number;
 	maxFiles: number;
 	idleMs: number;
+	/** tsserver's heap limit in MB; 0: Node's own default; absent: SERVER_MEMORY_MB. */
+	serverMemoryMb?: number;
 }
 
 export type LspState = "not started" | "unavailable" | "warm" | "cold" | "failed";

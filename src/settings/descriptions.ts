@@ -26,6 +26,9 @@ export const SETTING_DESCRIPTIONS: Record<string, string> = {
 	"lsp.timeoutMs": "longest wait for the language server",
 	"lsp.maxFiles": "files checked per review",
 	"lsp.idleMs": "shut the warm language server down after this long idle",
+	"lsp.serverMemoryMb":
+		"heap limit of the language server's tsserver, in MB (0: Node's default); below 2048 it holds about twice " +
+		"its live data over a long session, not four times; raise it for a project that needs more",
 	"lsp.maxDiagnostics": "pi-subagents' key: accepted, does nothing here (`lsp.maxFiles` bounds the pre-pass)",
 	"loops.enabled": "deterministic loop detector",
 	"loops.stopRun": "stop the run when a loop goes on after the warning",

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { DEFAULT_THRESHOLDS, type LoopThresholds } from "../loops/index.ts";
 import { isBareModelId, parseModelRef, THINKING_LEVELS, type ThinkingSetting } from "../models/index.ts";
+import { SERVER_MEMORY_MB } from "../lsp/index.ts";
 import { MAX_STAR_GLOB_CHARS } from "../util/index.ts";
 
 // Settings are parsed a few times a session: compiling a fast path per object schema (zod's JIT) costs more at start-up
@@ -94,6 +95,11 @@ function layerSchema(obj: ObjectMaker) {
 			timeoutMs: positiveMs(500).optional(),
 			maxFiles: z.int().min(1).max(500).optional(),
 			idleMs: positiveMs(1000).optional(),
+			serverMemoryMb: z
+				.union([z.literal(0), z.int().min(256).max(65_536)], {
+					error: "must be 0 (Node's default) or a whole number of MB from 256 to 65536",
+				})
+				.optional(),
 			/** pi-subagents' key, accepted and announced as not supported (see UNSUPPORTED_KEYS). */
 			maxDiagnostics: z.int().min(0).optional(),
 		}).optional(),
@@ -239,7 +245,7 @@ export interface WatchdogSettings {
 	scope: { enabled: boolean };
 	guidance: { watchdogMd: boolean };
 	cadence: { everyNTools: CadenceSetting };
-	lsp: { enabled: boolean; timeoutMs: number; maxFiles: number; idleMs: number };
+	lsp: { enabled: boolean; timeoutMs: number; maxFiles: number; idleMs: number; serverMemoryMb: number };
 	loops: { enabled: boolean; stopRun: boolean } & LoopThresholds;
 	clarification: boolean;
 	idle: {
@@ -308,7 +314,7 @@ export const DEFAULT_SETTINGS: WatchdogSettings = {
 	scope: { enabled: true },
 	guidance: { watchdogMd: true },
 	cadence: { everyNTools: 0 },
-	lsp: { enabled: true, timeoutMs: 10_000, maxFiles: 20, idleMs: 300_000 },
+	lsp: { enabled: true, timeoutMs: 10_000, maxFiles: 20, idleMs: 300_000, serverMemoryMb: SERVER_MEMORY_MB },
 	loops: { enabled: true, stopRun: false, ...DEFAULT_THRESHOLDS },
 	clarification: false,
 	idle: {

@@ -67,6 +67,7 @@ const HIGHER = new Set([
 // Housekeeping that changes how, not how closely, the watchdog watches.
 const NEUTRAL = new Set([
 	"lsp.idleMs",
+	"lsp.serverMemoryMb",
 	"children.concurrency",
 	"children.timeoutMs",
 	"children.maxBackground",

@@ -1,11 +1,12 @@
 // The LSP pre-pass against the real typescript-language-server (the one this package depends
 // on, or a repository's own in a trusted project) and real TypeScript projects in temp folders.
 import { execFileSync } from "node:child_process";
-import { chmodSync, cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { SERVER_MEMORY_MB } from "../../../src/lsp/index.ts";
 import { LspManager } from "../../../src/lsp/lsp-manager.ts";
-import { OPEN_DOCUMENTS } from "../../../src/lsp/lsp-server.ts";
+import { OPEN_DOCUMENTS, OPEN_DOCUMENTS_MAX } from "../../../src/lsp/lsp-server.ts";
 import { groupMembers } from "../../../src/lsp/process-tree.ts";
 import { running } from "../../support/processes.ts";
 import { until } from "../../support/subagent-cli.ts";
@@ -347,7 +348,7 @@ describe("edits as they happen", () => {
 // Over a long session: what stays open is bounded however many files were checked, and which
 // files import a file is asked again only when some file's imports changed.
 describe("LSP pre-pass over a long session", () => {
-	it("closes the documents of earlier checks beyond its bound, and still finds an error in one of them", async () => {
+	it("closes the oldest documents with the next change, and still finds an error in one of them", async () => {
 		const count = OPEN_DOCUMENTS + 10;
 		const name = (i: number) => `src/f${i}.ts`;
 		const files: Record<string, string> = {};
@@ -359,15 +360,61 @@ describe("LSP pre-pass over a long session", () => {
 			expect(result.checked).toEqual([name(i)]);
 			expect(result.findings).toEqual([]);
 		}
-		await vi.waitFor(() => expect(lsp.status().openDocuments).toBeLessThanOrEqual(OPEN_DOCUMENTS), {
-			timeout: 10_000,
-		});
-		// The first file was closed long ago: an error put there is found as before.
+		// Only opened so far: closing now would make the server build its program once more.
+		expect(lsp.status().openDocuments).toBe(count);
+		// A change to an open file: the oldest documents close with it.
+		const last = name(count - 1);
+		writeFiles(root, { [last]: `export const value${count - 1}: number = 0;\n` });
+		await lsp.check([last], SETTINGS, UNTRUSTED);
+		expect(lsp.status().openDocuments).toBe(OPEN_DOCUMENTS);
+		// The first file was closed: an error put there is found as before.
 		writeFiles(root, { [name(0)]: 'export const value0: number = "zero";\n' });
 		const again = await lsp.check([name(0)], SETTINGS, UNTRUSTED);
 		expect(again.findings.map((f) => f.summary)).toEqual([
 			expect.stringMatching(/^Type error at src\/f0\.ts:1:14: Type 'string' is not assignable to type 'number'/),
 		]);
+	});
+
+	it("closes the oldest documents after a check when more than its bound are open and no change came", async () => {
+		const count = OPEN_DOCUMENTS_MAX + 5;
+		const name = (i: number) => `src/g${i}.ts`;
+		const files: Record<string, string> = {};
+		for (let i = 0; i < count; i++) files[name(i)] = `export const value${i}: number = ${i};\n`;
+		const { root, lsp } = project(files);
+		let most = 0;
+		for (let i = 0; i < count; i++) {
+			writeFiles(root, { [name(i)]: `export const value${i}: number = ${i + 1};\n` });
+			await lsp.check([name(i)], SETTINGS, UNTRUSTED);
+			await vi.waitFor(() => expect(lsp.status().openDocuments).toBeLessThanOrEqual(OPEN_DOCUMENTS_MAX), {
+				timeout: 10_000,
+			});
+			most = Math.max(most, lsp.status().openDocuments ?? 0);
+		}
+		expect(most).toBe(OPEN_DOCUMENTS_MAX);
+		expect(lsp.status().openDocuments).toBeLessThan(OPEN_DOCUMENTS_MAX);
+	});
+
+	it("limits tsserver's heap to lsp.serverMemoryMb, and starts a new server when the setting changes", async () => {
+		const { root, lsp } = project({ "src/a.ts": "export const a: number = 1;\n" });
+		const heapFlags = () =>
+			groupMembers(lsp.status().pid as number).flatMap((p) =>
+				readFileSync(`/proc/${p.pid}/cmdline`, "utf8")
+					.split("\0")
+					.filter((arg) => arg.startsWith("--max-old-space-size")),
+			);
+		await lsp.check(["src/a.ts"], SETTINGS, UNTRUSTED);
+		await vi.waitFor(() => expect(heapFlags()).toEqual([`--max-old-space-size=${SERVER_MEMORY_MB}`]), {
+			timeout: 10_000,
+		});
+		const first = lsp.status().pid;
+		writeFiles(root, { "src/a.ts": 'export const a: number = "one";\n' });
+		const result = await lsp.check(["src/a.ts"], { ...SETTINGS, serverMemoryMb: 0 }, UNTRUSTED);
+		expect(result.findings).toHaveLength(1);
+		expect(lsp.status().pid).not.toBe(first);
+		await vi.waitFor(() => expect(groupMembers(lsp.status().pid as number).length).toBeGreaterThan(1), {
+			timeout: 10_000,
+		});
+		expect(heapFlags()).toEqual([]);
 	});
 
 	it("asks which files import a file again only after some file's imports changed", async () => {

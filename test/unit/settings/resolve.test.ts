@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type LayerInput, resolveSettings } from "../../../src/settings/resolve.ts";
+import { SERVER_MEMORY_MB } from "../../../src/lsp/index.ts";
 import { DEFAULT_SETTINGS } from "../../../src/settings/schema.ts";
 
 const wd = (watchdog: unknown) => ({ subagents: { watchdog } });
@@ -42,7 +43,13 @@ describe("settings precedence and provenance", () => {
 		expect(r.enabled).toBe(true);
 		expect(r.settings.agentEndTimeoutMs).toBe(45_000);
 		expect(r.sources.agentEndTimeoutMs).toBe("session");
-		expect(r.settings.lsp).toEqual({ enabled: true, timeoutMs: 5000, maxFiles: 7, idleMs: 300_000 });
+		expect(r.settings.lsp).toEqual({
+			enabled: true,
+			timeoutMs: 5000,
+			maxFiles: 7,
+			idleMs: 300_000,
+			serverMemoryMb: SERVER_MEMORY_MB,
+		});
 		expect(r.sources["lsp.timeoutMs"]).toBe("user");
 		expect(r.sources["lsp.maxFiles"]).toBe("project");
 		expect(r.sources["lsp.enabled"]).toBe("default");
