@@ -62,18 +62,24 @@ const HIGHER = new Set([
 	"idle.maxNudges",
 	"agentEndTimeoutMs",
 	"lsp.timeoutMs",
+	// A lower heap limit could make tsserver run out of memory, and the type check stop.
+	"lsp.serverMemoryMb",
 	"permissions.threshold",
 ]);
 // Housekeeping that changes how, not how closely, the watchdog watches.
 const NEUTRAL = new Set([
 	"lsp.idleMs",
-	"lsp.serverMemoryMb",
 	"children.concurrency",
 	"children.timeoutMs",
 	"children.maxBackground",
 	"permissions.timeoutMs",
 	"history.maxBytes",
 ]);
+
+/** A number for "higher": a heap limit of 0 is Node's own default, above any limit one sets. */
+function higherValue(key: string, value: unknown): number {
+	return key === "lsp.serverMemoryMb" && Number(value) === 0 ? Number.POSITIVE_INFINITY : Number(value);
+}
 
 export function tightenOnly(
 	below: WatchdogSettings,
@@ -111,7 +117,7 @@ function judge(below: WatchdogSettings, key: string, value: unknown): Judged {
 		return Number(value) <= Number(was) ? take : refuse(`would let children nest deeper (${change})`);
 	if (LOWER.has(key)) return Number(value) <= Number(was) ? take : refuse(`would notice later (${change})`);
 	const shorter = `would look less far or give up sooner (${change})`;
-	if (HIGHER.has(key)) return Number(value) >= Number(was) ? take : refuse(shorter);
+	if (HIGHER.has(key)) return higherValue(key, value) >= higherValue(key, was) ? take : refuse(shorter);
 	if (key.endsWith("thinking")) return thinking(was, value);
 	// Models (the reviewers', the nudge writer's, rotation) are yours to choose.
 	return refuse(MODELS_ARE_YOURS);

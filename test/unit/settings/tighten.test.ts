@@ -9,6 +9,16 @@ const below = (change: (s: WatchdogSettings) => void = () => {}): WatchdogSettin
 };
 
 describe("a project layer tightens, never loosens", () => {
+	it("may raise the language server's heap limit (0 is Node's default, the highest), never lower it", () => {
+		expect(tightenOnly(below(), { lsp: { serverMemoryMb: 4096 } }).layer).toEqual({ lsp: { serverMemoryMb: 4096 } });
+		expect(tightenOnly(below(), { lsp: { serverMemoryMb: 0 } }).layer).toEqual({ lsp: { serverMemoryMb: 0 } });
+		const lowered = tightenOnly(below(), { lsp: { serverMemoryMb: 256 } });
+		expect(lowered.layer).toEqual({});
+		expect(lowered.refused.map((r) => r.key)).toEqual(["lsp.serverMemoryMb"]);
+		const nodeDefault = below((s) => (s.lsp.serverMemoryMb = 0));
+		expect(tightenOnly(nodeDefault, { lsp: { serverMemoryMb: 2000 } }).layer).toEqual({});
+	});
+
 	it("refuses a weaker launch-rule action and keeps a stronger one", () => {
 		const user = below((s) => (s.rules.action = "block"));
 		expect(tightenOnly(user, { rules: { action: "warn" } })).toEqual({
