@@ -6,7 +6,7 @@
 // checkout index.ts compares them, so an edited source is never shadowed by an older bundle.
 // Without rolldown (a `--omit=dev` install, as `pi install git:…` does) it says so and exits 0: Pi then
 // loads the sources, which works, only slower to start.
-import { renameSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -34,6 +34,37 @@ export async function build({ quiet = false } = {}) {
 		if (!quiet) console.error("rolldown is not installed (a production install): Pi will load the TypeScript sources");
 		return undefined;
 	}
+	// A source saved while the bundler read it would be recorded with its new mtime but bundled as it was:
+	// the sources are stat-ed before and after, and the build runs again if one changed in between.
+	for (let attempt = 1; ; attempt++) {
+		const before = statsUnder(join(ROOT, "src"));
+		const { inputs, hostIds } = await bundleOnce(rolldown, quiet);
+		const changed = Object.keys(inputs).filter((file) => {
+			const was = before.get(file);
+			return was && (was[0] !== inputs[file][0] || was[1] !== inputs[file][1]);
+		});
+		if (changed.length === 0 || attempt === 3) {
+			if (changed.length) throw new Error(`sources kept changing during the build: ${changed.join(", ")}`);
+			renameSync(join(ROOT, `${BUNDLE}.tmp`), join(ROOT, BUNDLE));
+			writeFileSync(join(ROOT, MANIFEST), `${JSON.stringify({ hostModules: [...hostIds].sort(), inputs })}\n`);
+			return { inputs: Object.keys(inputs).length };
+		}
+	}
+}
+
+/** Size and mtime of every file under `dir`, by path relative to the package. */
+function statsUnder(dir) {
+	const stats = new Map();
+	for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
+		if (entry.isFile()) {
+			const path = join(entry.parentPath, entry.name);
+			const s = statSync(path);
+			stats.set(relative(ROOT, path).split(sep).join("/"), [s.size, s.mtimeMs]);
+		}
+	return stats;
+}
+
+async function bundleOnce(rolldown, quiet) {
 	const hostIds = new Set();
 	const result = await rolldown.build({
 		input: join(ROOT, "src/extension.ts"),
@@ -65,9 +96,7 @@ export async function build({ quiet = false } = {}) {
 				const s = statSync(id);
 				inputs[relative(ROOT, id).split(sep).join("/")] = [s.size, s.mtimeMs];
 			}
-	renameSync(join(ROOT, `${BUNDLE}.tmp`), join(ROOT, BUNDLE));
-	writeFileSync(join(ROOT, MANIFEST), `${JSON.stringify({ hostModules: [...hostIds].sort(), inputs })}\n`);
-	return { inputs: Object.keys(inputs).length };
+	return { inputs, hostIds };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
