@@ -3,5 +3,5 @@
 export { LspManager } from "./lsp-manager.ts";
 export { lspBrief, lspSection } from "./lsp-status.ts";
 export { bundled } from "./locate.ts";
-export { languageOf } from "./lsp-server.ts";
+export { languageOf } from "./languages.ts";
 export { SERVER_MEMORY_MB } from "./lsp-types.ts";

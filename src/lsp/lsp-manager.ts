@@ -15,14 +15,8 @@ import {
 	type TsServerDiagnostic,
 } from "./diagnostics.ts";
 import { type LocatedServer, type LocateOptions, locateServer } from "./locate.ts";
-import {
-	LspServer,
-	languageOf,
-	OPEN_DOCUMENTS,
-	OPEN_DOCUMENTS_MAX,
-	type ServerLaunch,
-	TimeoutError,
-} from "./lsp-server.ts";
+import { languageOf } from "./languages.ts";
+import { LspServer, OPEN_DOCUMENTS, OPEN_DOCUMENTS_MAX, type ServerLaunch, TimeoutError } from "./lsp-server.ts";
 import { groupRssKb } from "./process-tree.ts";
 
 export type { LspCheckResult, LspSettings, LspState, LspStatus, TypeScriptInUse } from "./lsp-types.ts";

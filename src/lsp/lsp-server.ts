@@ -10,6 +10,8 @@ import type { MessageConnection } from "vscode-jsonrpc/node";
 import type { TsServerDiagnostic } from "./diagnostics.ts";
 import { absolutePath } from "./locate.ts";
 import { waitForGroupGone } from "./process-tree.ts";
+import { languageOf } from "./languages.ts";
+import { STDERR_TAIL, tsserverExit } from "./server-exit.ts";
 import { readFileInRoot } from "../util/index.ts";
 
 // Loaded when the first server starts, not with Pi: most sessions never start one.
@@ -19,24 +21,6 @@ const rpc = () =>
 
 /** Larger sources are not handed to the server (tsserver skips such files too). */
 const SOURCE_MAX_BYTES = 8 * 1024 * 1024;
-
-const LANGUAGES: Record<string, string> = {
-	".ts": "typescript",
-	".mts": "typescript",
-	".cts": "typescript",
-	".tsx": "typescriptreact",
-	".js": "javascript",
-	".mjs": "javascript",
-	".cjs": "javascript",
-	".jsx": "javascriptreact",
-};
-
-export const CHECKED_EXTENSIONS = Object.keys(LANGUAGES);
-
-export function languageOf(path: string): string | undefined {
-	const dot = path.lastIndexOf(".");
-	return dot < 0 ? undefined : LANGUAGES[path.slice(dot).toLowerCase()];
-}
 
 export class TimeoutError extends Error {}
 
@@ -115,8 +99,14 @@ export class LspServer {
 		});
 		this.conn.onError(() => {});
 		this.conn.listen();
+		// The server's log, kept short: it says why it stopped when its tsserver died under it.
+		let stderr = "";
+		proc.stderr?.setEncoding("utf8");
+		proc.stderr?.on("data", (chunk: string) => {
+			stderr = (stderr + chunk).slice(-STDERR_TAIL);
+		});
 		proc.on("exit", (code, signal) => {
-			this.exitInfo = signal ? `killed by ${signal}` : `exited with code ${code}`;
+			this.exitInfo = (signal ? `killed by ${signal}` : `exited with code ${code}`) + tsserverExit(stderr);
 			process.off("exit", this.killOnExit);
 			for (const h of this.exitHandlers) h(this.exitInfo);
 		});
@@ -139,7 +129,6 @@ export class LspServer {
 			proc.once("error", (error) => resolve(error));
 		});
 		if (spawned) throw new Error(`could not start ${[launch.command, ...launch.args].join(" ")}: ${spawned.message}`);
-		proc.stderr?.resume(); // drain; the server logs there
 		proc.stdin?.on("error", () => {});
 		const server = new LspServer(proc, root);
 		try {

@@ -197,6 +197,21 @@ describe("LSP failures", () => {
 		});
 	});
 
+	it("says a server stopped because its tsserver aborted, and which setting to raise", async () => {
+		const { root, lsp } = project({ "src/a.ts": "export const a = 1;\n" });
+		// What typescript-language-server writes when its tsserver dies (as at the heap limit), then it exits.
+		const said = "Error: tsserver process has exited (exit code: null, signal: SIGABRT). Stopping the server.";
+		fakeServer(
+			root,
+			`process.stdin.once('data', () => { process.stderr.write(${JSON.stringify(said)} + "\\n", () => process.exit(1)); });`,
+		);
+		writeFiles(root, { "src/a.ts": "export const a = 2;\n" });
+		expect((await lsp.check(["src/a.ts"], { ...SETTINGS, timeoutMs: 5000 }, TRUSTED)).findings).toEqual([]);
+		expect(lsp.status().lastResult).toMatch(
+			/^failed: the language server exited with code 1 because its tsserver exited \(signal SIGABRT\); .*raise lsp\.serverMemoryMb/,
+		);
+	});
+
 	it("gives up on a server that does not answer within the timeout, and leaves no process", async () => {
 		const { root, lsp } = project({ "src/a.ts": "export const a = 1;\n" });
 		fakeServer(root, "process.stdin.resume(); setInterval(() => {}, 1000);");
