@@ -56,12 +56,14 @@ export async function build({ quiet = false } = {}) {
 function statsUnder(dir) {
 	const stats = new Map();
 	for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
-		if (entry.isFile()) {
-			const path = join(entry.parentPath, entry.name);
-			const s = statSync(path);
-			stats.set(relative(ROOT, path).split(sep).join("/"), [s.size, s.mtimeMs]);
-		}
+		if (entry.isFile()) stats.set(...manifestEntry(join(entry.parentPath, entry.name)));
 	return stats;
+}
+
+/** A file as the manifest records it: its path relative to the package (with `/`), its size and mtime. */
+function manifestEntry(path) {
+	const s = statSync(path);
+	return [relative(ROOT, path).split(sep).join("/"), [s.size, s.mtimeMs]];
 }
 
 async function bundleOnce(rolldown, quiet) {
@@ -93,8 +95,8 @@ async function bundleOnce(rolldown, quiet) {
 	for (const chunk of result.output)
 		for (const id of chunk.type === "chunk" ? chunk.moduleIds : [])
 			if (isAbsolute(id)) {
-				const s = statSync(id);
-				inputs[relative(ROOT, id).split(sep).join("/")] = [s.size, s.mtimeMs];
+				const [file, stat] = manifestEntry(id);
+				inputs[file] = stat;
 			}
 	return { inputs, hostIds };
 }

@@ -9,7 +9,7 @@
 import { basename, join } from "node:path";
 import { AGENT_FILE_MAX_BYTES, type FileState, type FileTrust, listAgentFiles, readState } from "../host/index.ts";
 import type { ChildPolicyLayer } from "../settings/index.ts";
-import { fileToken, readFileInRoot, userRoot } from "../util/index.ts";
+import { fileToken, PACKAGE_DIR, readFileInRoot, userRoot } from "../util/index.ts";
 import {
 	type AgentDefinition,
 	type AgentLoadError,
@@ -18,9 +18,6 @@ import {
 	parseAgentFile,
 } from "./agent-file.ts";
 
-/** The package's root folder (this file is src/children/agents.ts). */
-export { PACKAGE_DIR } from "../util/index.ts";
-import { PACKAGE_DIR } from "../util/index.ts";
 /** The agents shipped with the package. */
 export const PACKAGE_AGENTS_DIR = join(PACKAGE_DIR, "agents");
 

@@ -5,11 +5,11 @@
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
-import { PACKAGE_DIR } from "../util/index.ts";
 import { CONFIG_DIR_NAME, type ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { type Lineage, piSettingsTrusted } from "../session/index.ts";
 import type { Finding } from "../findings/index.ts";
 import { envName } from "../host/index.ts";
+import { PACKAGE_DIR } from "../util/index.ts";
 import { enforceLaunchRules } from "./launch-check.ts";
 import { prepareLaunch, sessionInfo } from "./launch-prepare.ts";
 import type { LaunchPlan } from "./launch-plan.ts";

@@ -17,4 +17,4 @@ export {
 	type ToolPermission,
 	TOOL_PERMISSIONS,
 } from "./agent-file.ts";
-export { loadAgents, type LoadAgentsOptions, type LoadedAgents, PACKAGE_AGENTS_DIR, PACKAGE_DIR } from "./agents.ts";
+export { loadAgents, type LoadAgentsOptions, type LoadedAgents, PACKAGE_AGENTS_DIR } from "./agents.ts";

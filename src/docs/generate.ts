@@ -2,11 +2,10 @@
 // test compares the committed docs with what this would write.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { PACKAGE_DIR } from "../util/index.ts";
 import { replaceBlock } from "./markdown.ts";
 import { settingsReference } from "./settings-reference.ts";
 import { toolReference } from "./tool-reference.ts";
-
-import { PACKAGE_DIR } from "../util/index.ts";
 
 const BLOCKS: Array<{ file: string; block: string; body: () => string }> = [
 	{ file: "docs/settings.md", block: "settings reference", body: settingsReference },

@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import { PACKAGE_DIR } from "../util/index.ts";
 
 export interface Check {
 	name: string;
@@ -14,8 +15,6 @@ export interface Check {
 
 export const MIN_NODE = [22, 19] as const;
 const PROGRAM_MS = 15_000;
-export { PACKAGE_DIR } from "../util/index.ts";
-import { PACKAGE_DIR } from "../util/index.ts";
 
 export interface DoctorEnv {
 	cwd: string;

@@ -6,6 +6,7 @@ import { historyDir } from "../findings/index.ts";
 import { bundled } from "../lsp/index.ts";
 import { chooseReviewer, type SessionModelInfo, type ThinkingSetting } from "../models/index.ts";
 import { parseJson, SettingsStore } from "../settings/index.ts";
+import { PACKAGE_DIR } from "../util/index.ts";
 import {
 	agentDirOf,
 	type Check,
@@ -15,7 +16,6 @@ import {
 	historyCheck,
 	listsPackage,
 	nodeCheck,
-	PACKAGE_DIR,
 	piCheck,
 	readSettings,
 	serverCheck,

@@ -9,9 +9,9 @@ import {
 	isAgentLoadError,
 	loadAgents,
 	PACKAGE_AGENTS_DIR,
-	PACKAGE_DIR,
 	parseAgentFile,
 } from "../../../src/children/index.ts";
+import { PACKAGE_DIR } from "../../../src/util/index.ts";
 import { tempDir } from "../../support/temp.ts";
 
 const FULL = `---

@@ -82,4 +82,13 @@ describe("the host modules index.ts hands to the bundle", () => {
 		expect(handed).toEqual([...build.HOST_MODULES].sort());
 		expect(index).toContain(`Symbol.for("${build.HOST_KEY}")`);
 	});
+
+	it("come with the bundle and manifest where the entry looks for them", async () => {
+		const build = (await import(pathToFileURL(join(import.meta.dirname, "../../../scripts/build.mjs")).href)) as {
+			BUNDLE: string;
+			MANIFEST: string;
+		};
+		expect(join(build.BUNDLE)).toBe(BUNDLE_FILE);
+		expect(join(build.MANIFEST)).toBe(BUILD_MANIFEST);
+	});
 });
