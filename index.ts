@@ -2,12 +2,13 @@
 // Pi's list of loaded extensions names it after the package (`pi-watchdog`), not after a file. The extension
 // itself is src/extension.ts; this file picks how to load it:
 // - the prebuilt bundle (dist/pi-watchdog.cjs, `npm run build`) when it is current: one file Node loads
-//   at once instead of ~290 that Pi's loader transforms one by one (about 0.2 s and 20 MB of every start);
+//   at once instead of ~290 that Pi's loader transforms one by one (about 0.2 s and 20 MB of every start),
+//   which loads the watchdog's own bundle (dist/chunks/) when a session first needs it;
 // - the TypeScript sources otherwise (no bundle, as after `pi install git:…`, or sources edited since).
 // The bundle does not contain Pi's packages: it uses the modules handed over here, which are the host's own
 // (Pi's loader resolves these imports to them), so a class or a session manager is the same object as Pi's.
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as piAi from "@earendil-works/pi-ai";
 import * as piCodingAgent from "@earendil-works/pi-coding-agent";
@@ -28,14 +29,15 @@ const HOST_MODULES = {
 const HOST_KEY = Symbol.for("pi-watchdog.host");
 const ROOT = fileURLToPath(new URL(".", import.meta.url));
 const BUNDLE = join(ROOT, BUNDLE_FILE);
+const DIST = dirname(BUNDLE) + sep;
 
 function loadBundle(): typeof Extension | undefined {
 	if (!bundleIsCurrent(ROOT)) return undefined;
 	try {
 		(globalThis as Record<symbol, unknown>)[HOST_KEY] = HOST_MODULES;
 		const require = createRequire(import.meta.url);
-		// A `/reload` evaluates this file again; the bundle is evaluated again too, as the sources would be.
-		delete require.cache[BUNDLE];
+		// A `/reload` evaluates this file again; the bundles are evaluated again too, as the sources would be.
+		for (const file of Object.keys(require.cache)) if (file.startsWith(DIST)) delete require.cache[file];
 		return require(BUNDLE) as typeof Extension;
 	} catch {
 		return undefined; // a damaged bundle: the sources still work

@@ -3,7 +3,8 @@
 // project, the background runner, and worktrees for writing children as a launch uses them
 // (the git work itself is in src/git/).
 // Other folders import from here; files inside the folder import each other directly.
-export { SUBAGENT_DESCRIPTION, subagentTool } from "./subagent-tool.ts";
+export { subagentTool } from "./subagent-tool.ts";
+export { SUBAGENT_DESCRIPTION, SUBAGENT_TOOL } from "./tool-card.ts";
 export { subagentParameters } from "./tool-params.ts";
 export { cleanStaleRuns, launcherDeps } from "./wiring.ts";
 export { runBackground } from "./runner.ts";

@@ -10,7 +10,7 @@ import { describeChoice, type ReviewerChoice } from "../models/index.ts";
 import type { ModelReview } from "../review/index.ts";
 import { type ResolvedSettings, type SettingsStore, TRUST_COMMAND } from "../settings/index.ts";
 import { baselineSections, formatBrief, formatStatus, onOff, type StatusSection } from "../status/index.ts";
-import { LOADED_FROM, PACKAGE_DIR, RUNS_BUNDLE } from "../util/index.ts";
+import { BUNDLE_FILE, LOADED_FROM, PACKAGE_DIR, RUNS_BUNDLE } from "../util/index.ts";
 import type { Ctx, Monitor, StatusView } from "./monitor.ts";
 
 export type StatusLevel = "brief" | "all" | "settings";
@@ -75,7 +75,7 @@ export function statusView(source: StatusSource, ctx: Ctx, level: StatusLevel): 
 /** Where the running code came from, so a user who edited the sources can see whether they run. */
 function packageSection(): StatusSection {
 	const code = RUNS_BUNDLE
-		? `prebuilt bundle ${relative(PACKAGE_DIR, LOADED_FROM)}`
+		? `prebuilt bundle ${BUNDLE_FILE} (the watchdog: ${relative(PACKAGE_DIR, LOADED_FROM)})`
 		: "TypeScript sources (no current bundle; `npm run build` in the package makes one)";
 	return { title: "Package", lines: [`Folder: ${PACKAGE_DIR}`, `Code: ${code}`] };
 }

@@ -40,3 +40,4 @@ export { type HeldChange, settingsDiff, WatchedFileCache } from "./file-watch.ts
 export { DEFAULT_IN_WORDS, SETTING_DESCRIPTIONS } from "./descriptions.ts";
 export { projectRule } from "./tighten.ts";
 export { cadenceEvery, DEFAULT_SETTINGS, modelRefField, strictLayerSchema, thinkingField } from "./schema.ts";
+export { masterSwitchOff } from "./master-switch.ts";

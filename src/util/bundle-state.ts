@@ -7,9 +7,9 @@ export const BUNDLE_FILE = join("dist", "pi-watchdog.cjs");
 export const BUILD_MANIFEST = join("dist", "build.json");
 
 /**
- * Whether dist/pi-watchdog.cjs is built from the files now in `root`. An installed copy (no `.git`) ships the
- * bundle built from its own files. In a checkout each input's size and mtime must match the build manifest,
- * so an edit (or a checkout of another commit) falls back to the sources until the next build.
+ * Whether dist/pi-watchdog.cjs (and the bundle it loads) is built from the files now in `root`. An installed copy
+ * (no `.git`) ships the bundle built from its own files. In a checkout each input's size and mtime must match the
+ * build manifest, so an edit (or a checkout of another commit) falls back to the sources until the next build.
  * `PI_WATCHDOG_SOURCES=1` always loads the sources.
  */
 export function bundleIsCurrent(root: string, env: NodeJS.ProcessEnv = process.env): boolean {
@@ -18,9 +18,12 @@ export function bundleIsCurrent(root: string, env: NodeJS.ProcessEnv = process.e
 		if (!existsSync(join(root, BUNDLE_FILE))) return false;
 		const manifest = JSON.parse(readFileSync(join(root, BUILD_MANIFEST), "utf8")) as {
 			inputs?: Record<string, [number, number]>;
+			outputs?: string[];
 		};
 		const inputs = Object.entries(manifest.inputs ?? {});
 		if (inputs.length === 0) return false;
+		// The watchdog's own bundle loads later, when a session needs it: it must be there now.
+		if (!manifest.outputs?.every((file) => existsSync(join(root, "dist", file)))) return false;
 		if (!existsSync(join(root, ".git"))) return true;
 		for (const [file, [size, mtimeMs]] of inputs) {
 			const now = statSync(join(root, file), { throwIfNoEntry: false });

@@ -9,3 +9,4 @@ export { capText, clip, clipCounting, contentText, headAndTail, oneLine, quoteLi
 export { compileStarGlob, MAX_STAR_GLOB_CHARS, MAX_STAR_GLOB_SUBJECT, type StarGlob } from "./star-glob.ts";
 export { processAlive } from "./process.ts";
 export { LOADED_FROM, nearestPackageDir, PACKAGE_DIR, RUNS_BUNDLE } from "./package-dir.ts";
+export { BUNDLE_FILE } from "./bundle-state.ts";

@@ -88,6 +88,10 @@ describe("the package as `npm pack` makes it", () => {
 			]),
 		);
 		expect(packedFiles.filter((f) => /^(test|bench|node_modules)\//.test(f))).toEqual([]);
+		// The watchdog's own bundle, which the entry loads when a session needs it: this build's, and no older one.
+		expect(packedFiles.filter((f) => f.startsWith("dist/chunks/"))).toEqual([
+			expect.stringMatching(/^dist\/chunks\/watchdog-[\w-]+\.cjs$/),
+		]);
 		// The agent-file parser's YAML library comes with the package, not from Pi.
 		expect(existsSync(join(project, "node_modules", "yaml", "package.json"))).toBe(true);
 		// The entry is the extension (from the bundle or the sources) under a name Pi lists as the package's.

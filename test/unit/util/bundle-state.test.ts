@@ -1,6 +1,6 @@
 // When index.ts may load the prebuilt bundle instead of the sources: never when a source it was built from
 // changed in a checkout, always for an installed copy that ships it, never without a readable manifest.
-import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -15,18 +15,29 @@ function builtPackage(options: { checkout: boolean }): string {
 	writeFileSync(join(root, "src/a.ts"), "export const a = 1;\n");
 	writeFileSync(join(root, "src/b.ts"), "export const b = 2;\n");
 	writeFileSync(join(root, BUNDLE_FILE), "exports.a = 1;\n");
+	mkdirSync(join(root, "dist/chunks"));
+	writeFileSync(join(root, "dist/chunks/watchdog-abc.cjs"), "exports.b = 2;\n");
 	const inputs: Record<string, [number, number]> = {};
 	for (const file of ["src/a.ts", "src/b.ts"]) {
 		const s = statSync(join(root, file));
 		inputs[file] = [s.size, s.mtimeMs];
 	}
-	writeFileSync(join(root, BUILD_MANIFEST), JSON.stringify({ inputs }));
+	const outputs = ["chunks/watchdog-abc.cjs", "pi-watchdog.cjs"];
+	writeFileSync(join(root, BUILD_MANIFEST), JSON.stringify({ inputs, outputs }));
 	return root;
 }
 
 describe("bundleIsCurrent", () => {
 	it("loads the bundle of a checkout whose inputs are as they were built", () => {
 		expect(bundleIsCurrent(builtPackage({ checkout: true }), {})).toBe(true);
+	});
+
+	it("loads the sources when the watchdog's own bundle, which the entry loads later, is missing", () => {
+		for (const checkout of [true, false]) {
+			const root = builtPackage({ checkout });
+			rmSync(join(root, "dist/chunks/watchdog-abc.cjs"));
+			expect(bundleIsCurrent(root, {})).toBe(false);
+		}
 	});
 
 	it("loads the sources of a checkout once a source was edited, even to the same size", () => {
