@@ -188,6 +188,11 @@ function commandFacts(raw: string): CommandFacts {
 	return facts;
 }
 
+/** An edit or write that changed a file (a fact's `wrote`, known before its facts are built). */
+export function wroteFile(call: ToolCallRecord): boolean {
+	return (call.kind === "edit" || call.kind === "write") && call.changed === true;
+}
+
 /** The facts of one call. */
 export function factOf(call: ToolCallRecord): CallFact {
 	const shell = call.kind === "bash" && call.command !== undefined ? commandFacts(call.command) : undefined;
@@ -198,7 +203,7 @@ export function factOf(call: ToolCallRecord): CallFact {
 		name: call.name,
 		kind: call.kind,
 		isError: call.isError,
-		wrote: (call.kind === "edit" || call.kind === "write") && call.changed === true,
+		wrote: wroteFile(call),
 		shellWrite: false,
 		piped: false,
 		background: false,

@@ -45,14 +45,15 @@ export function commandsForUser(text: string): string[] {
  * A command handed to the user that the agent could have run: the session has a shell (a
  * command ran), the stop waits for the user to come back, at least one of the commands needs
  * nothing only the user has, and nothing was delivered (the last command failed, or no file
- * was written in the segment).
+ * was written in the segment). The facts are asked for only when the stop waits for the user.
  */
 export function handedBack(
 	text: string,
-	facts: CallFact[],
+	factsOf: () => CallFact[],
 	segment: Segment,
 ): { command: string; usersOnly: boolean } | undefined {
 	if (!COME_BACK.test(text)) return undefined;
+	const facts = factsOf();
 	const end = Math.min(segment.endCall, facts.length);
 	let shell = false;
 	let wrote = false;

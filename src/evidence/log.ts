@@ -3,9 +3,10 @@
 // text after its last tool call, whether that text was empty, whether there was hidden
 // reasoning, whether it ended on an error. Fed SessionEvents in order, whatever recorded them
 // (a live Pi session's branch, a session file); memory grows with the calls only (one small
-// fact each) and the stop's text is bounded.
-import type { SessionEvent } from "../transcript/index.ts";
-import { type CallFact, factOf } from "./facts.ts";
+// fact each; a log that defers its facts keeps each call's record, its result cut, until they
+// are read) and the stop's text is bounded.
+import type { SessionEvent, ToolCallRecord } from "../transcript/index.ts";
+import { type CallFact, factOf, wroteFile } from "./facts.ts";
 
 /** The text kept of a stop: its head and its tail (a closing report is at the end). */
 const STOP_HEAD = 12_000;
@@ -39,8 +40,14 @@ export interface Segment {
 	sinceEdit: string;
 }
 
+/** Facts as the detectors take them: built, or a log that builds them when first asked (deferFacts). */
+export type FactSource = CallFact[] | Pick<EvidenceLog, "facts" | "calls">;
+
 export class EvidenceLog {
-	readonly facts: CallFact[] = [];
+	private readonly built: CallFact[] = [];
+	/** Calls whose facts are not built yet (a deferring log's). */
+	private deferred: ToolCallRecord[] = [];
+	private readonly deferFacts: boolean;
 	private n = 0;
 	private prompt = "";
 	private firstCall = 0;
@@ -53,12 +60,34 @@ export class EvidenceLog {
 	/** Whether anything happened since the segment opened (a prompt alone is not a segment yet). */
 	private active = false;
 
+	/**
+	 * `deferFacts`: a call's facts are built when `facts` is first read, not as it is added (a
+	 * reader that may decide without them, the fleet's classifier, then never builds them).
+	 */
+	constructor(options: { deferFacts?: boolean } = {}) {
+		this.deferFacts = options.deferFacts === true;
+	}
+
+	/** The facts of every call so far. */
+	get facts(): CallFact[] {
+		if (this.deferred.length) {
+			for (const call of this.deferred) this.built.push(factOf(call));
+			this.deferred = [];
+		}
+		return this.built;
+	}
+
+	/** How many calls so far (their facts built or not). */
+	get calls(): number {
+		return this.built.length + this.deferred.length;
+	}
+
 	/** Feeds one event; returns the segment a new prompt closed, if it closed one. */
 	add(event: SessionEvent): Segment | undefined {
 		if (event.type === "call") {
-			const fact = factOf(event.call);
-			this.facts.push(fact);
-			if (fact.wrote) this.sinceEdit = "";
+			if (this.deferFacts) this.deferred.push(event.call);
+			else this.built.push(factOf(event.call));
+			if (wroteFile(event.call)) this.sinceEdit = "";
 			this.head = "";
 			this.tail = "";
 			this.spoke = false;
@@ -83,7 +112,7 @@ export class EvidenceLog {
 		const closed = this.active ? this.current() : undefined;
 		if (closed) this.n++;
 		this.prompt = event.text.slice(0, PROMPT_CHARS);
-		this.firstCall = this.facts.length;
+		this.firstCall = this.calls;
 		this.sinceEdit = "";
 		this.head = "";
 		this.tail = "";
@@ -101,7 +130,7 @@ export class EvidenceLog {
 			n: this.n,
 			prompt: this.prompt,
 			firstCall: this.firstCall,
-			endCall: this.facts.length,
+			endCall: this.calls,
 			stop: { text, spoke: this.spoke, thinking: this.thinking, error: this.error },
 			sinceEdit: this.sinceEdit,
 		};

@@ -6,7 +6,7 @@
 // destructive steps, a product decision) is a sign-off: shown, never nudged. Pure.
 import type { CallFact } from "./facts.ts";
 import { asksInstead, handedBack } from "./handoff.ts";
-import type { Segment } from "./log.ts";
+import type { FactSource, Segment } from "./log.ts";
 
 export type IdleKind =
 	| "empty"
@@ -136,15 +136,18 @@ function somethingRunning(facts: CallFact[], end: number): boolean {
 }
 
 /** How the segment stopped, when that stop is unfinished or a sign-off; undefined for a proper finish. */
-export function unfinishedStop(facts: CallFact[], segment: Segment): IdleSignal | undefined {
+export function unfinishedStop(source: FactSource, segment: Segment): IdleSignal | undefined {
 	const stop = segment.stop;
 	// No assistant message after the last call: the recording ends mid-run (killed, interrupted,
 	// cut), and an error stop is the provider's or the harness's, not the agent's choice.
 	if (!stop.spoke || stop.error) return undefined;
-	const at = Math.min(segment.endCall, facts.length) - 1;
+	const count = Array.isArray(source) ? source.length : source.calls;
+	// Read only where the verdict turns on them: a log that defers its facts builds them then.
+	const facts = () => (Array.isArray(source) ? source : source.facts);
+	const at = Math.min(segment.endCall, count) - 1;
 	const text = stop.text.trim();
 	// The asked result delivered as a file the prompt names (a report, a results file): finished.
-	if (!text && !stop.thinking && deliveredFile(facts, segment)) return undefined;
+	if (!text && !stop.thinking && deliveredFile(facts(), segment)) return undefined;
 	if (!text) {
 		if (stop.thinking)
 			return {
@@ -245,7 +248,7 @@ export function unfinishedStop(facts: CallFact[], segment: Segment): IdleSignal 
 			};
 	}
 	const waiting = last.find((s) => WAITING.test(s));
-	const running = waiting !== undefined && somethingRunning(facts, Math.min(segment.endCall, facts.length));
+	const running = waiting !== undefined && somethingRunning(facts(), Math.min(segment.endCall, count));
 	// Saying truthfully that started work is still running (and will be checked on) is a hand-off.
 	if (running) return undefined;
 	if (waiting)

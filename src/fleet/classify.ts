@@ -143,7 +143,8 @@ export function classifyTail(input: TailInput): Classified {
 	}
 	if (shape.error)
 		return say("unknown", "the last run ended on a provider or harness error, not by the agent's choice");
-	const log = new EvidenceLog();
+	// Facts are built only if the verdict reads them (the claims checker, some unfinished stops).
+	const log = new EvidenceLog({ deferFacts: true });
 	if (input.firstPrompt && !sawPrompt) log.add({ type: "prompt", text: input.firstPrompt });
 	for (const event of events) log.add(event);
 	// A claim is judged against the whole stretch since its prompt, never against part of it.
@@ -161,7 +162,7 @@ function judgeStop(
 	say: Say,
 	preview: string,
 ): Classified {
-	const signal = unfinishedStop(log.facts, segment);
+	const signal = unfinishedStop(log, segment);
 	if (signal?.kind === "sign-off")
 		return say("waiting", signal.evidence, { kind: "sign-off", concluded: signal.words });
 	const unfinished = signal?.unfinished

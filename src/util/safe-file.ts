@@ -50,10 +50,12 @@ export interface SafeReadOptions {
 	/** The root's real path, when the caller resolved it once for many reads (realRoot()). */
 	realRoot?: string;
 	/**
-	 * What a listing of the root just found at `path` (its lstat). A regular file there is opened
-	 * by that path at once: its kind was decided before the open, a link swapped in at its end
-	 * fails the open (and then gets the full check), and the descriptor is still checked to be a
-	 * regular file inside the root. Saves resolving and stat-ing each file of a long listing again.
+	 * What a listing of the root just found at `path`: its lstat, taken by a walk that reached it
+	 * without following a link out of the root (scan's walk). A regular file there is opened by
+	 * that path at once: its kind was decided before the open, a link swapped in at its end fails
+	 * the open (and then gets the full check), and the descriptor is still checked to be a regular
+	 * file, the one listed (else one inside the root). Saves resolving and stat-ing each file of a
+	 * long listing again, and asking the kernel where each descriptor leads.
 	 */
 	listed?: Stats;
 }
@@ -64,7 +66,8 @@ export function readFileInRoot(path: string, options: SafeReadOptions): SafeRead
 	const root = options.realRoot ?? realRoot(options.root);
 	const listed = options.listed?.isFile() ? openListed(path) : undefined;
 	const opened = listed ?? openLocated(path, options.root, root);
-	return typeof opened === "number" ? readOpen(opened, path, root, options) : opened;
+	if (typeof opened !== "number") return opened;
+	return readOpen(opened, path, root, options, typeof listed === "number" ? options.listed : undefined);
 }
 
 /** Opens a path a listing saw as a regular file; undefined when a link is there now (the full check decides). */
@@ -92,11 +95,12 @@ function openLocated(path: string, root: string, real: string): number | Exclude
 	}
 }
 
-function readOpen(fd: number, path: string, root: string, options: SafeReadOptions): SafeRead {
+/** `listed`: the listing's stat of the file opened by its path at once (openListed). */
+function readOpen(fd: number, path: string, root: string, options: SafeReadOptions, listed?: Stats): SafeRead {
 	try {
 		const opened = fstatSync(fd);
 		if (!opened.isFile()) return refused(notRegular(path, opened));
-		if (!holdsFileInside(fd, opened, path, options.root, root)) {
+		if (!(listed && sameFile(listed, opened)) && !holdsFileInside(fd, opened, path, options.root, root)) {
 			return refused(`${path} changed while it was being opened (a symbolic link swapped in?); it was not read`);
 		}
 		if (opened.size > options.maxBytes && options.overLimit === "refuse") {
@@ -174,6 +178,17 @@ function holdsFileInside(fd: number, opened: Stats, path: string, root: string, 
 	if (held !== undefined && isAbsolute(held)) return realInside(real, held.replace(/ \(deleted\)$/, ""));
 	const again = locate(path, root, real);
 	return again.state === "found" && again.stats.dev === opened.dev && again.stats.ino === opened.ino;
+}
+
+/**
+ * Whether the descriptor holds the very file the listing found inside the root (the walk stat-ed
+ * it there without following a link out): same device, inode and birth time. Then where its
+ * path leads now does not matter (it is a file that was inside); any other file (swapped in
+ * since, even through a folder on the way) gets the full check. The birth time, where the file
+ * system records one, tells a new file from one that reuses the inode number.
+ */
+function sameFile(listed: Stats, opened: Stats): boolean {
+	return listed.ino === opened.ino && listed.dev === opened.dev && listed.birthtimeMs === opened.birthtimeMs;
 }
 
 /** A root folder's real path (its links resolved), or the path itself when it cannot be resolved. */

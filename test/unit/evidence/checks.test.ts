@@ -23,9 +23,18 @@ const edit = (path: string) => tool("edit", { path, edits: [] }, "Successfully r
 
 function run(events: SessionEvent[]) {
 	const log = new EvidenceLog();
-	for (const e of events) log.add(e);
+	const deferred = new EvidenceLog({ deferFacts: true });
+	for (const e of events) {
+		log.add(e);
+		deferred.add(e);
+	}
 	const segment = log.current();
-	return { claims: checkClaims(log.facts, segment), stop: unfinishedStop(log.facts, segment) };
+	const stop = unfinishedStop(log.facts, segment);
+	// Facts built only when the verdict reads them: the same segment, stop and facts.
+	expect(deferred.current()).toEqual(segment);
+	expect(unfinishedStop(deferred, segment)).toEqual(stop);
+	expect(deferred.facts).toEqual(log.facts);
+	return { claims: checkClaims(log.facts, segment), stop };
 }
 const verdicts = (events: SessionEvent[]) => run(events).claims.map((c) => `${c.verdict} ${c.kind}`);
 

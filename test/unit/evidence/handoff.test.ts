@@ -15,8 +15,16 @@ const write = (path: string) => call("write", { path, content: "x" }, `Wrote ${p
 
 function stop(events: SessionEvent[]) {
 	const log = new EvidenceLog();
-	for (const e of events) log.add(e);
-	return unfinishedStop(log.facts, log.current());
+	const deferred = new EvidenceLog({ deferFacts: true });
+	for (const e of events) {
+		log.add(e);
+		deferred.add(e);
+	}
+	const verdict = unfinishedStop(log.facts, log.current());
+	// A log that builds its facts only when the verdict reads them comes to the same verdict and facts.
+	expect(unfinishedStop(deferred, deferred.current())).toEqual(verdict);
+	expect(deferred.facts).toEqual(log.facts);
+	return verdict;
 }
 const kind = (events: SessionEvent[]) => stop(events)?.kind;
 const unfinished = (events: SessionEvent[]) => stop(events)?.unfinished === true;

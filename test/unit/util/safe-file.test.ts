@@ -113,6 +113,13 @@ describe("reading a file someone else may control", () => {
 		symlinkSync(join(outside, ".."), join(root, "d"));
 		const viaDir = readFileInRoot(join(root, "d", "id_rsa"), { root, ...LIMITS, listed: inDir });
 		expect(viaDir).toMatchObject({ state: "refused" });
+		// A folder on the way swapped for a link to another folder inside: another file, read after the full check.
+		mkdirSync(join(root, "e"));
+		writeFileSync(join(root, "e", "id_rsa"), "moved\n");
+		rmSync(join(root, "d"));
+		symlinkSync(join(root, "e"), join(root, "d"));
+		const viaInside = readFileInRoot(join(root, "d", "id_rsa"), { root, ...LIMITS, listed: inDir });
+		expect(viaInside).toMatchObject({ state: "ok", text: "moved\n" });
 		// Gone since the listing.
 		expect(readFileInRoot(join(root, "none"), { root, ...LIMITS, listed })).toEqual({ state: "missing" });
 	});
