@@ -18,10 +18,8 @@ export { fromPiToolCall, RESULT_CHARS } from "../transcript/index.ts";
 export interface OpenedSession {
 	path: string;
 	format: SessionFormat;
-	/** The events in order; can be iterated once (this or `batches`, not both). */
+	/** The events in order; can be iterated once. */
 	events: AsyncIterable<SessionEvent>;
-	/** The same events in batches (one per chunk of the file): an await per batch, not per event. */
-	batches: AsyncIterable<readonly SessionEvent[]>;
 	/** Counts kept while reading (malformed lines skipped, calls without results, …); final once `events` is done. */
 	stats: ScanStats;
 }
@@ -59,37 +57,32 @@ export async function openSession(path: string): Promise<OpenedSession> {
 		throw new Error(`${path}: ${UNKNOWN_FORMAT}`);
 	}
 	const stats = newStats();
-	const batches = stream(path, reader, head, PARSERS[format](stats));
-	return { path, format, stats, batches, events: flatten(batches) };
+	return { path, format, stats, events: stream(path, reader, head, PARSERS[format](stats)) };
 }
 
-/** Each chunk's events as one batch; the array is reused, so a batch is read before the next is asked for. */
 async function* stream(
 	path: string,
 	reader: LineReader,
 	head: string[],
 	parser: SessionParser,
-): AsyncGenerator<readonly SessionEvent[], void, unknown> {
+): AsyncGenerator<SessionEvent, void, unknown> {
 	const out: SessionEvent[] = [];
 	try {
 		let lines: string[] | undefined = head;
 		while (lines) {
 			for (const line of lines) parser.line(line, out);
 			if (out.length) {
-				yield out;
+				// Yield this batch's events, then reuse the array.
+				for (const event of out) yield event;
 				out.length = 0;
 			}
 			lines = await reader.next(path);
 		}
 		parser.end(out);
-		if (out.length) yield out;
+		for (const event of out) yield event;
 	} finally {
 		await reader.close();
 	}
-}
-
-async function* flatten(batches: AsyncIterable<readonly SessionEvent[]>): AsyncGenerator<SessionEvent, void, unknown> {
-	for await (const batch of batches) yield* batch;
 }
 
 /** Streams a file's events in order. Throws a clear Error for an unreadable file or an unknown format. */
