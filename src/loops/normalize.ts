@@ -114,13 +114,9 @@ export function landed(call: ToolCallRecord): boolean {
 const DATE_TIME = /\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?/g;
 const CLOCK_TIME = /\b\d\d:\d\d:\d\d(?:\.\d+)?\b/g;
 const DURATION = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds)\b/g;
-/**
- * Cheap tests that hold wherever one of the three could match (both times hold `\d\d:\d\d`; a duration
- * ends in a digit and its unit): where neither does, the rewrites change nothing. One test that spells
- * out all three costs about twice as much, and these run on every call's result.
- */
-const TWO_DIGIT_COLON = /\d\d:\d\d/;
-const DIGIT_UNIT = /\d(?:\.\d+)?\s?(?:ms|s|sec|seconds)\b/;
+/** Whether any of the three occurs (DURATION_ONCE: the last alone); where none does, the rewrites change nothing. */
+const ANY_TIME = new RegExp(`${DATE_TIME.source}|${CLOCK_TIME.source}|${DURATION.source}`);
+const DURATION_ONCE = new RegExp(DURATION.source);
 
 /**
  * A result as the detectors compare it: timestamps and durations vary between two answers that
@@ -129,10 +125,10 @@ const DIGIT_UNIT = /\d(?:\.\d+)?\s?(?:ms|s|sec|seconds)\b/;
 export function outcomeText(result: string, isError: boolean): string {
 	// Both time patterns need a colon, the date one a dash too: a text without them is not
 	// scanned for them (this runs on every call's result). Most results hold none of the three:
-	// only a text where one may match is rewritten (in the same order).
+	// one pass tells, and only a text where one matches is rewritten (in the same order).
 	const colon = result.includes(":");
 	let text = result;
-	if ((colon && TWO_DIGIT_COLON.test(result)) || DIGIT_UNIT.test(result)) {
+	if (colon ? ANY_TIME.test(result) : DURATION_ONCE.test(result)) {
 		if (colon && result.includes("-")) text = text.replace(DATE_TIME, "<time>");
 		if (colon) text = text.replace(CLOCK_TIME, "<time>");
 		text = text.replace(DURATION, "<duration>");

@@ -1,6 +1,7 @@
-// outcomeText decides whether to rewrite a result by cheap tests that may say yes where no time or
-// duration occurs (the rewrites then change nothing). Checked against the plain definition, every
-// pattern applied in turn, on random texts full of near misses, and on real results.
+// outcomeText decides whether to rewrite a result by a quicker test than the rewrites (a text with
+// no colon is not searched for times): that must never change what it returns. Checked against the
+// plain definition, every pattern applied in turn, on random texts full of near misses, and on the
+// results of the real sessions.
 import { describe, expect, it } from "vitest";
 import { outcomeText } from "../../../src/loops/normalize.ts";
 import { readSessionEvents } from "../../../src/scan/read-session.ts";
