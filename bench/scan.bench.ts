@@ -13,7 +13,8 @@
 // (as the scan's LineReader does: a file with a few non-ASCII characters otherwise becomes one
 // two-byte string, which makes the simple baseline slower). Then, fewer rounds, where the
 // scan's time goes: reading lines (LineReader), + JSON.parse of the lines the parser parses,
-// + pairing and records (all events), + the loop detector (fed the records in memory).
+// + pairing and records (all events), + the detectors; and, each alone over the events in memory,
+// the loop detector (fed the records) and the claims and unfinished-stop checks (EvidenceScan).
 //
 // The transcript is bench/scan-transcript.ts's (the synthetic agent of bench/synthetic-calls.ts
 // as a pi-subagents recorder writes it; line sizes follow the real dev transcripts). The
@@ -23,7 +24,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { LoopDetector } from "../src/loops/loop-detector.ts";
-import type { ToolCallRecord } from "../src/transcript/tool-call.ts";
+import { EvidenceScan } from "../src/evidence/index.ts";
+import type { SessionEvent, ToolCallRecord } from "../src/transcript/tool-call.ts";
 import { LineReader } from "../src/scan/line-reader.ts";
 import { openSession } from "../src/scan/read-session.ts";
 import { scanSession } from "../src/scan/scan-session.ts";
@@ -110,14 +112,22 @@ async function readAndParse(file: string): Promise<number> {
 	return parsed;
 }
 
-async function allEvents(file: string, keep?: ToolCallRecord[]): Promise<number> {
+async function allEvents(file: string, keep?: SessionEvent[]): Promise<number> {
 	const session = await openSession(file);
 	let n = 0;
 	for await (const event of session.events) {
 		n++;
-		if (keep && event.type === "call") keep.push(event.call);
+		keep?.push(event);
 	}
 	return n;
+}
+
+/** The claims checker and the unfinished-stop detector over the events in memory. */
+function evidenceOnly(events: SessionEvent[]): number {
+	const evidence = new EvidenceScan();
+	for (const event of events) evidence.add(event);
+	const { claims, idle } = evidence.finish();
+	return claims.signals.length + (idle.flagged ? 1 : 0);
 }
 
 function detectorOnly(records: ToolCallRecord[]): number {
@@ -178,16 +188,18 @@ try {
 	const mbps = (msValue: number) => bytes / 1e6 / (msValue / 1000);
 
 	// Where the scan's time goes (fewer rounds, alternated).
-	const records: ToolCallRecord[] = [];
-	await allEvents(file, records);
+	const events: SessionEvent[] = [];
+	await allEvents(file, events);
+	const records = events.flatMap((e) => (e.type === "call" ? [e.call] : []));
 	const parsedByScan = await readAndParse(file);
-	const stages: Record<string, number[]> = { read: [], parse: [], events: [], scan: [], detector: [] };
+	const stages: Record<string, number[]> = { read: [], parse: [], events: [], scan: [], detector: [], evidence: [] };
 	const stageFns: Array<[string, () => Promise<unknown> | unknown]> = [
 		["read", () => readLines(file)],
 		["parse", () => readAndParse(file)],
 		["events", () => allEvents(file)],
 		["scan", () => scan(file)],
 		["detector", () => detectorOnly(records)],
+		["evidence", () => evidenceOnly(events)],
 	];
 	for (let r = 0; r < BREAKDOWN_ROUNDS; r++)
 		for (let k = 0; k < stageFns.length; k++) {
@@ -210,7 +222,7 @@ try {
 		`  paired per round: scan / baseline median ${pairedRatio.toFixed(3)}; ${ROUNDS} rounds in ${mainS.toFixed(1)} s`,
 	);
 	console.log(
-		`where the scan's time goes (medians of ${BREAKDOWN_ROUNDS}): reading lines ${st.read.toFixed(0)} ms; + JSON.parse of the ${parsedByScan} lines it parses (the other ${g.lines - parsedByScan} are skipped by a peek) ${(st.parse - st.read).toFixed(0)} ms; + parsing the messages, pairing, records ${(st.events - st.parse).toFixed(0)} ms; + detector ${(st.scan - st.events).toFixed(0)} ms (the detector alone over the ${records.length} records in memory: ${st.detector.toFixed(0)} ms, ${((st.detector * 1e6) / records.length).toFixed(0)} ns per call); whole scan ${st.scan.toFixed(0)} ms`,
+		`where the scan's time goes (medians of ${BREAKDOWN_ROUNDS}): reading lines ${st.read.toFixed(0)} ms; + JSON.parse of the ${parsedByScan} lines it parses (the other ${g.lines - parsedByScan} are skipped by a peek) ${(st.parse - st.read).toFixed(0)} ms; + parsing the messages, pairing, records ${(st.events - st.parse).toFixed(0)} ms; + detectors ${(st.scan - st.events).toFixed(0)} ms (alone over the ${records.length} records in memory: the loop detector ${st.detector.toFixed(0)} ms, ${((st.detector * 1e6) / records.length).toFixed(0)} ns per call; the claims and unfinished-stop checks over the ${events.length} events ${st.evidence.toFixed(0)} ms); whole scan ${st.scan.toFixed(0)} ms`,
 	);
 	console.log(`ratio scan / baseline: ${ratio.toFixed(3)} (target ≤ ${TARGET})`);
 	console.log(
@@ -230,6 +242,8 @@ try {
 			parseMs: round(st.parse - st.read, 0),
 			pairingMs: round(st.events - st.parse, 0),
 			detectorMs: round(st.scan - st.events, 0),
+			loopAloneMs: round(st.detector, 0),
+			evidenceAloneMs: round(st.evidence, 0),
 			bytes,
 			lines: g.lines,
 			calls: first.calls,
