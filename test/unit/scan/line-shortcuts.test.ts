@@ -305,12 +305,7 @@ describe("scan's line shortcuts change nothing", () => {
 		for (const [k, file] of devSessionFiles().entries()) {
 			const path = join(dir, basename(file));
 			writeText(basename(file), damage(readFileSync(file, "utf8"), seededRandom(100 + k)), dir);
-			const { fast, full } = await bothWays(path).catch((error: Error) => {
-				// A copy whose opening lines the damage made unreadable has no format: so says either way.
-				expect(error.message).toContain("not a recognised session format");
-				return { fast: undefined, full: undefined };
-			});
-			if (!fast || !full) continue;
+			const { fast, full } = await bothWays(path);
 			expect(JSON.stringify(fast.report), basename(file)).toBe(JSON.stringify(full.report));
 			expect(fast.events, basename(file)).toEqual(full.events);
 			skipped += fast.report.skippedLines;
