@@ -7,254 +7,37 @@
 //      readline stream is slower, so it would make the target easier); the file's reading is
 //      part of the baseline because the scan has to read it too;
 //   b) scanSession(file): reading, format detection, parsing, pairing calls with results, the
-//      loop detector.
+//      loop detector, the claims checker and the unfinished-stop detector.
 // Also timed alongside, for information only: a readline baseline (createReadStream +
 // readline + JSON.parse), and a stricter one that splits the bytes and decodes line by line
 // (as the scan's LineReader does: a file with a few non-ASCII characters otherwise becomes one
 // two-byte string, which makes the simple baseline slower). Then, fewer rounds, where the
 // scan's time goes: reading lines (LineReader), + JSON.parse of the lines the parser parses,
-// + pairing and records (all events), + the loop detector (fed the records in memory).
+// + pairing and records (all events), + the detectors; and, each alone over the events in memory,
+// the loop detector (fed the records) and the claims and unfinished-stop checks (EvidenceScan).
 //
-// The transcript is made from the synthetic agent of bench/synthetic-calls.ts: one line per
-// assistant turn (thinking, text, 1–6 toolCall blocks), tool_start/tool_end lines, one
-// toolResult line per call carrying its text twice (top-level `text` and message.content,
-// like the real transcripts; bash output over 50 KB a third time in details.truncation), edit
-// diffs in details, stderr and copy-turn lines. Line sizes follow the real dev transcripts
-// (toolResult lines: median ~3 KB, p90 ~18 KB, up to ~150 KB). The temporary folder is removed
-// at the end, also on failure or interruption.
-import { closeSync, createReadStream, openSync, statSync, writeSync } from "node:fs";
+// The transcript is bench/scan-transcript.ts's (the synthetic agent of bench/synthetic-calls.ts
+// as a pi-subagents recorder writes it; line sizes follow the real dev transcripts). The
+// temporary folder is removed at the end, also on failure or interruption.
+import { createReadStream, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { LoopDetector } from "../src/loops/loop-detector.ts";
-import type { ToolCallRecord } from "../src/transcript/tool-call.ts";
+import { EvidenceScan } from "../src/evidence/index.ts";
+import type { SessionEvent, ToolCallRecord } from "../src/transcript/tool-call.ts";
 import { LineReader } from "../src/scan/line-reader.ts";
 import { openSession } from "../src/scan/read-session.ts";
 import { scanSession } from "../src/scan/scan-session.ts";
 import { newStats } from "../src/transcript/pairing.ts";
 import { asObject, parseJsonLine, parseToolResultLine, peekField } from "../src/scan/session-parser.ts";
-import { callStream, type RawCall } from "./synthetic-calls.ts";
-import { ROOT, rng } from "./synthetic-vocab.ts";
+import { generateTranscript } from "./scan-transcript.ts";
 import { median, ms, reportFailure, round, scratchDir, timed } from "./stats.ts";
 
 const TARGET_BYTES = 100_000_000;
 const ROUNDS = 9;
 const BREAKDOWN_ROUNDS = 5;
 const TARGET = 0.5;
-
-// ---- the transcript ----
-
-interface Generated {
-	bytes: number;
-	lines: number;
-	calls: number;
-	turns: number;
-	nonAsciiLines: number;
-	resultLineBytes: number[];
-}
-
-function generate(file: string): Generated {
-	const r = rng(7);
-	const stream = callStream({ seed: 3 });
-	const runId = "5e1f00aa";
-	let clock = 1_783_800_000_000;
-	const env = (recordType: string, extra: Record<string, unknown>) => ({
-		version: 1,
-		recordType,
-		source: "foreground",
-		runId,
-		agent: "builder",
-		childIndex: 0,
-		cwd: ROOT,
-		ts: clock,
-		timestamp: new Date(clock).toISOString(),
-		...extra,
-	});
-	const prose = (n: number) => {
-		const words =
-			"the test fails because order total is computed before the coupon applies so I will read the service then check where refunds are queued and retry the webhook handler once more with a smaller batch".split(
-				" ",
-			);
-		let s = "";
-		for (let i = 0; i < n; i++) s += (i ? " " : "") + words[Math.floor(r() * words.length)];
-		return s;
-	};
-	const fd = openSync(file, "w");
-	const out: string[] = [];
-	let pending = 0;
-	const g: Generated = { bytes: 0, lines: 0, calls: 0, turns: 0, nonAsciiLines: 0, resultLineBytes: [] };
-	const emit = (value: unknown) => {
-		const line = JSON.stringify(value);
-		const bytes = Buffer.byteLength(line) + 1;
-		if (bytes !== line.length + 1) g.nonAsciiLines++;
-		g.bytes += bytes;
-		g.lines++;
-		out.push(line);
-		pending += bytes;
-		if (pending > 4 << 20) flush();
-		return bytes;
-	};
-	const flush = () => {
-		if (out.length) writeSync(fd, `${out.join("\n")}\n`);
-		out.length = 0;
-		pending = 0;
-	};
-	try {
-		const task = `Fix the checkout total so that coupons apply once, add tests, and run the suite. ${prose(300)}\n\n## Acceptance Contract\nAcceptance level: attested\nFinish with a fenced JSON block tagged \`acceptance-report\`.\n${prose(200)}`;
-		emit(
-			env("message", {
-				sourceEventType: "initial_prompt",
-				role: "user",
-				text: task,
-				message: { role: "user", content: [{ type: "text", text: task }] },
-			}),
-		);
-		emit(
-			env("message", {
-				sourceEventType: "message_end",
-				role: "user",
-				text: `Task: ${task}`,
-				message: { role: "user", content: [{ type: "text", text: `Task: ${task}` }], timestamp: clock },
-			}),
-		);
-		emit(
-			env("message", {
-				sourceEventType: "message_end",
-				role: "custom",
-				text: "⧉ copy user: /cp df8078",
-				message: {
-					role: "custom",
-					customType: "copy-turn",
-					content: "⧉ copy user: /cp df8078",
-					display: true,
-					details: { hash: "df8078", role: "user" },
-					timestamp: clock,
-				},
-			}),
-		);
-		let ids = 0;
-		const idStyle = r() < 0.5;
-		while (g.bytes < TARGET_BYTES) {
-			// One assistant turn: mostly one call, sometimes several in parallel.
-			const w = r();
-			const n = w < 0.8 ? 1 : w < 0.88 ? 2 : w < 0.94 ? 3 : 4 + Math.floor(r() * 3);
-			const calls: Array<RawCall & { id: string }> = [];
-			for (let k = 0; k < n; k++) {
-				const c = stream.next().value;
-				const id =
-					idStyle || r() < 0.3
-						? `functions.${c.name}:${ids++}`
-						: `call_${Math.floor(r() * 2 ** 48)
-								.toString(16)
-								.padStart(12, "0")}${(ids++).toString(16).padStart(12, "0")}`;
-				calls.push({ ...c, id });
-			}
-			const content: unknown[] = [];
-			if (r() < 0.25)
-				content.push({
-					type: "thinking",
-					thinking: `\u001b[38;2;138;190;183mThinking:\u001b[39m \u001b[38;2;128;128;128m${prose(20 + Math.floor(r() * 200))}\u001b[39m`,
-					thinkingSignature: "reasoning_content",
-				});
-			if (r() < 0.3) content.push({ type: "text", text: prose(10 + Math.floor(r() * 120)) });
-			for (const c of calls) content.push({ type: "toolCall", id: c.id, name: c.name, arguments: c.args });
-			const input = 3000 + g.turns * 7;
-			const usage = {
-				input,
-				output: 91,
-				cacheRead: 0,
-				cacheWrite: 0,
-				reasoning: 60,
-				totalTokens: input + 91,
-				cost: { input: input * 1e-6, output: 0.0003, cacheRead: 0, cacheWrite: 0, total: input * 1e-6 + 0.0003 },
-			};
-			clock += 1500 + Math.floor(r() * 20_000);
-			emit(
-				env("message", {
-					sourceEventType: "message_end",
-					role: "assistant",
-					model: "kimi-k2.7-code",
-					stopReason: "toolUse",
-					usage: { input, output: 91, cacheRead: 0, cacheWrite: 0, cost: usage.cost.total },
-					message: {
-						role: "assistant",
-						content,
-						api: "openai-completions",
-						provider: "tokenin",
-						model: "kimi-k2.7-code",
-						usage,
-						stopReason: "toolUse",
-						timestamp: clock - 5,
-						responseId: `chatcmpl-${g.turns}`,
-					},
-				}),
-			);
-			g.turns++;
-			for (const c of calls) {
-				const first = Object.values(c.args).find((v) => typeof v === "string") as string | undefined;
-				emit(
-					env("tool_start", {
-						sourceEventType: "tool_execution_start",
-						toolName: c.name,
-						argsPreview: first && first.length > 60 ? `${first.slice(0, 57)}...` : (first ?? ""),
-					}),
-				);
-			}
-			for (const c of calls) {
-				clock += 10 + Math.floor(r() * 3000);
-				emit(env("tool_end", { sourceEventType: "tool_execution_end", toolName: c.name }));
-				const message: Record<string, unknown> = {
-					role: "toolResult",
-					toolCallId: c.id,
-					toolName: c.name,
-					content: [{ type: "text", text: c.text }],
-				};
-				if (c.details) message.details = c.details;
-				message.isError = c.isError;
-				message.timestamp = clock;
-				g.resultLineBytes.push(
-					emit(env("message", { sourceEventType: "message_end", role: "toolResult", text: c.text, message })),
-				);
-				g.calls++;
-			}
-			if (r() < 0.025)
-				emit(
-					env("stderr", {
-						text: `Warning: Extension "copy-turn" exists in both ~/.selesai/agent/extensions and ~/.pi/agent/extensions; loaded the selesai copy, skipped the other.`,
-					}),
-				);
-			if (r() < 0.005)
-				emit(
-					env("message", {
-						sourceEventType: "message_end",
-						role: "custom",
-						text: "⧉ copy assistant: /cp 1a2b3c",
-						message: {
-							role: "custom",
-							customType: "copy-turn",
-							content: "⧉ copy assistant: /cp 1a2b3c",
-							display: true,
-							details: { hash: "1a2b3c", role: "assistant" },
-							timestamp: clock,
-						},
-					}),
-				);
-		}
-		const report = `Done.\n\n\`\`\`acceptance-report\n${JSON.stringify({ criteriaSatisfied: [{ id: "criterion-1", status: "satisfied", evidence: "tests pass" }], changedFiles: ["src/orders/checkout.ts"], commandsRun: [{ command: "npx vitest run", result: "passed", summary: "all green" }] }, null, 2)}\n\`\`\``;
-		emit(
-			env("message", {
-				sourceEventType: "message_end",
-				role: "assistant",
-				stopReason: "stop",
-				message: { role: "assistant", content: [{ type: "text", text: report }], stopReason: "stop", timestamp: clock },
-			}),
-		);
-		flush();
-	} finally {
-		closeSync(fd);
-	}
-	return g;
-}
 
 // ---- the measured programs ----
 
@@ -329,14 +112,22 @@ async function readAndParse(file: string): Promise<number> {
 	return parsed;
 }
 
-async function allEvents(file: string, keep?: ToolCallRecord[]): Promise<number> {
+async function allEvents(file: string, keep?: SessionEvent[]): Promise<number> {
 	const session = await openSession(file);
 	let n = 0;
 	for await (const event of session.events) {
 		n++;
-		if (keep && event.type === "call") keep.push(event.call);
+		keep?.push(event);
 	}
 	return n;
+}
+
+/** The claims checker and the unfinished-stop detector over the events in memory. */
+function evidenceOnly(events: SessionEvent[]): number {
+	const evidence = new EvidenceScan();
+	for (const event of events) evidence.add(event);
+	const { claims, idle } = evidence.finish();
+	return claims.signals.length + (idle.flagged ? 1 : 0);
 }
 
 function detectorOnly(records: ToolCallRecord[]): number {
@@ -352,7 +143,7 @@ const { root, cleanup } = scratchDir("pi-watchdog-bench-scan-");
 try {
 	const file = join(root, "large_transcript.jsonl");
 	let t = process.hrtime.bigint();
-	const g = generate(file);
+	const g = generateTranscript(file, TARGET_BYTES);
 	const bytes = statSync(file).size;
 	if (bytes !== g.bytes) throw new Error(`generated ${g.bytes} bytes but the file has ${bytes}`);
 	const sizes = [...g.resultLineBytes].sort((a, b) => a - b);
@@ -397,16 +188,18 @@ try {
 	const mbps = (msValue: number) => bytes / 1e6 / (msValue / 1000);
 
 	// Where the scan's time goes (fewer rounds, alternated).
-	const records: ToolCallRecord[] = [];
-	await allEvents(file, records);
+	const events: SessionEvent[] = [];
+	await allEvents(file, events);
+	const records = events.flatMap((e) => (e.type === "call" ? [e.call] : []));
 	const parsedByScan = await readAndParse(file);
-	const stages: Record<string, number[]> = { read: [], parse: [], events: [], scan: [], detector: [] };
+	const stages: Record<string, number[]> = { read: [], parse: [], events: [], scan: [], detector: [], evidence: [] };
 	const stageFns: Array<[string, () => Promise<unknown> | unknown]> = [
 		["read", () => readLines(file)],
 		["parse", () => readAndParse(file)],
 		["events", () => allEvents(file)],
 		["scan", () => scan(file)],
 		["detector", () => detectorOnly(records)],
+		["evidence", () => evidenceOnly(events)],
 	];
 	for (let r = 0; r < BREAKDOWN_ROUNDS; r++)
 		for (let k = 0; k < stageFns.length; k++) {
@@ -429,7 +222,7 @@ try {
 		`  paired per round: scan / baseline median ${pairedRatio.toFixed(3)}; ${ROUNDS} rounds in ${mainS.toFixed(1)} s`,
 	);
 	console.log(
-		`where the scan's time goes (medians of ${BREAKDOWN_ROUNDS}): reading lines ${st.read.toFixed(0)} ms; + JSON.parse of the ${parsedByScan} lines it parses (the other ${g.lines - parsedByScan} are skipped by a peek) ${(st.parse - st.read).toFixed(0)} ms; + parsing the messages, pairing, records ${(st.events - st.parse).toFixed(0)} ms; + detector ${(st.scan - st.events).toFixed(0)} ms (the detector alone over the ${records.length} records in memory: ${st.detector.toFixed(0)} ms, ${((st.detector * 1e6) / records.length).toFixed(0)} ns per call); whole scan ${st.scan.toFixed(0)} ms`,
+		`where the scan's time goes (medians of ${BREAKDOWN_ROUNDS}): reading lines ${st.read.toFixed(0)} ms; + JSON.parse of the ${parsedByScan} lines it parses (the other ${g.lines - parsedByScan} are skipped by a peek) ${(st.parse - st.read).toFixed(0)} ms; + parsing the messages, pairing, records ${(st.events - st.parse).toFixed(0)} ms; + detectors ${(st.scan - st.events).toFixed(0)} ms (alone over the ${records.length} records in memory: the loop detector ${st.detector.toFixed(0)} ms, ${((st.detector * 1e6) / records.length).toFixed(0)} ns per call; the claims and unfinished-stop checks over the ${events.length} events ${st.evidence.toFixed(0)} ms); whole scan ${st.scan.toFixed(0)} ms`,
 	);
 	console.log(`ratio scan / baseline: ${ratio.toFixed(3)} (target ≤ ${TARGET})`);
 	console.log(
@@ -449,6 +242,8 @@ try {
 			parseMs: round(st.parse - st.read, 0),
 			pairingMs: round(st.events - st.parse, 0),
 			detectorMs: round(st.scan - st.events, 0),
+			loopAloneMs: round(st.detector, 0),
+			evidenceAloneMs: round(st.evidence, 0),
 			bytes,
 			lines: g.lines,
 			calls: first.calls,
