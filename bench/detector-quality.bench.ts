@@ -4,8 +4,9 @@
 // its label or its secondary label names it; every positive should be flagged in its class and
 // no CLEAN session in any class. Reports precision and recall per class with the session names.
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { countsAsLoop, type ScanReport, scanSession } from "../src/scan/scan-session.ts";
+import { devSessionsDir } from "../test/support/dev-sessions.ts";
 import { reportFailure } from "./stats.ts";
 
 interface Label {
@@ -14,19 +15,7 @@ interface Label {
 	secondary?: string;
 }
 
-/** The labelled sessions: WATCHDOG_SESSIONS, else the nearest `shared/sessions/dev` beside a folder above. */
-function sessionsDir(): string {
-	if (process.env.WATCHDOG_SESSIONS) return resolve(process.env.WATCHDOG_SESSIONS);
-	let dir = resolve(import.meta.dirname, "..");
-	for (let up = 0; up < 4; up++) {
-		const parent = dirname(dir);
-		const candidate = join(parent, "shared/sessions/dev");
-		if (existsSync(join(candidate, "labels.json"))) return candidate;
-		dir = parent;
-	}
-	return resolve(import.meta.dirname, "../../shared/sessions/dev");
-}
-const DIR = sessionsDir();
+const DIR = devSessionsDir();
 const TARGET = 0.8; // recall on each class's primary-labelled sessions; CLEAN flagged must be 0 as well
 
 const CLASSES = [

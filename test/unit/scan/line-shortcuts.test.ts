@@ -2,33 +2,23 @@
 // result's duplicated top-level text unparsed). Those shortcuts must never change what scan
 // reports: each fixture, in every format, is scanned with them and with every line parsed in
 // full, and the reports and event streams must be identical. The fixtures: generated files of
-// every format, the real sessions of ../shared/sessions/dev (read in place), the scan bench's
-// transcript (smaller), and damaged copies of them (lines cut short, bad escapes, raw control
-// characters), so that what the shortcuts leave unparsed is malformed too.
+// every format, the scan bench's transcript (smaller), and damaged copies of them (lines cut short,
+// bad escapes, raw control characters), so that what the shortcuts leave unparsed is malformed too.
+// The real sessions of ../shared/sessions/dev, whole and damaged, are checked the same way by the
+// dev-equivalence bench (data outside this repository, so not in the test suite).
 import { readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { generateTranscript } from "../../../bench/scan-transcript.ts";
-import { detectFormat } from "../../../src/scan/read-session.ts";
-import { scanSession } from "../../../src/scan/scan-session.ts";
 import { lineShortcuts } from "../../../src/scan/session-parser.ts";
-import { devSessionFiles } from "../../support/dev-sessions.ts";
+import { bothWays, damage } from "../../support/scan-both-ways.ts";
 import { seededRandom } from "../../support/seeded-random.ts";
-import { readAll, writeSessionFile, writeText } from "../../support/session-files.ts";
+import { writeSessionFile, writeText } from "../../support/session-files.ts";
 import { tempDir } from "../../support/temp.ts";
 
 afterEach(() => {
 	lineShortcuts.enabled = true;
 });
-
-async function bothWays(path: string) {
-	lineShortcuts.enabled = true;
-	const fast = { report: await scanSession(path), events: (await readAll(path)).events };
-	lineShortcuts.enabled = false;
-	const full = { report: await scanSession(path), events: (await readAll(path)).events };
-	lineShortcuts.enabled = true;
-	return { fast, full };
-}
 
 /** Text with what makes a JSON string hard: quotes, backslashes, escapes, newlines, non-ASCII, braces. */
 function awkwardText(rand: () => number, length: number): string {
@@ -287,32 +277,6 @@ describe("scan's line shortcuts change nothing", () => {
 		expect(fast.report.loop.signals.length).toBeGreaterThan(0);
 	});
 
-	it("gives the same report and events with and without them: every session of ../shared/sessions/dev", async () => {
-		const files = devSessionFiles();
-		const formats = new Set<string>();
-		for (const file of files) {
-			const { fast, full } = await bothWays(file);
-			expect(JSON.stringify(fast.report), basename(file)).toBe(JSON.stringify(full.report));
-			expect(fast.events, basename(file)).toEqual(full.events);
-			formats.add(fast.report.format);
-		}
-		expect([...formats].sort()).toEqual(["claude-code", "claude-export", "pi", "pi-subagents"]);
-	});
-
-	it("gives the same report and events with and without them: damaged copies of the dev sessions", async () => {
-		const dir = tempDir("pi-watchdog-scan-damaged-");
-		let skipped = 0;
-		for (const [k, file] of devSessionFiles().entries()) {
-			const path = join(dir, basename(file));
-			writeText(basename(file), damage(readFileSync(file, "utf8"), seededRandom(100 + k)), dir);
-			const { fast, full } = await bothWays(path);
-			expect(JSON.stringify(fast.report), basename(file)).toBe(JSON.stringify(full.report));
-			expect(fast.events, basename(file)).toEqual(full.events);
-			skipped += fast.report.skippedLines;
-		}
-		expect(skipped).toBeGreaterThan(100);
-	});
-
 	it("gives the same report and events with and without them: the scan bench's transcript, whole and damaged", async () => {
 		const dir = tempDir("pi-watchdog-scan-bench-");
 		const whole = join(dir, "run_transcript.jsonl");
@@ -339,54 +303,3 @@ describe("scan's line shortcuts change nothing", () => {
 		expect({ ...fast.report, file: "", skippedLines: 0 }).toEqual({ ...full.report, file: "", skippedLines: 0 });
 	});
 });
-
-/**
- * A copy with some lines broken as a crash or a bad writer breaks them: cut short (often inside
- * a long text, where the shortcuts look), a bad escape or a raw control character put in, a
- * duplicated text's copy changed by one character. The first lines (which tell the format) and
- * the noise lines the readers skip unread are left alone: those are not checked at all with the
- * shortcuts (see the test of them below).
- */
-function damage(text: string, rand: () => number): string {
-	const lines = text.split("\n");
-	const format = detectFormat(lines.slice(0, 40));
-	return lines
-		.map((line, i) => {
-			if (i < 3 || line.length < 20 || rand() > 0.08 || noise(line, format)) return line;
-			const at = textAt(line, rand);
-			const w = rand();
-			if (w < 0.35) return line.slice(0, at);
-			if (w < 0.55) return `${line.slice(0, at)}\\x${line.slice(at)}`;
-			if (w < 0.7) return `${line.slice(0, at)}\u0001${line.slice(at)}`;
-			if (w < 0.85) return `${line.slice(0, at)}"${line.slice(at)}`;
-			// One character of a long string changed: the copies of a text no longer agree.
-			return `${line.slice(0, at)}${line[at] === "a" ? "b" : "a"}${line.slice(at + 1)}`;
-		})
-		.join("\n");
-}
-
-/** A line of a type no reader looks inside, told from its parsed value. */
-function noise(line: string, format: string | undefined): boolean {
-	let value: Record<string, unknown>;
-	try {
-		value = JSON.parse(line);
-	} catch {
-		return false;
-	}
-	if (format === "pi-subagents") return value.recordType !== "message";
-	if (format === "pi") return value.type !== "message" && value.type !== "compaction";
-	if (format === "claude-code") return ["progress", "file-history-snapshot", "summary"].includes(String(value.type));
-	return false;
-}
-
-/** A place in the line, most often inside one of its `text` strings. */
-function textAt(line: string, rand: () => number): number {
-	const keys: number[] = [];
-	for (let k = line.indexOf('"text":"'); k !== -1 && keys.length < 4; k = line.indexOf('"text":"', k + 1))
-		keys.push(k + 8);
-	if (keys.length && rand() < 0.8) {
-		const from = keys[Math.floor(rand() * keys.length)];
-		return Math.min(line.length - 1, from + Math.floor(rand() * Math.min(4000, line.length - from)));
-	}
-	return 1 + Math.floor(rand() * (line.length - 1));
-}
