@@ -93,10 +93,11 @@ export class DeferredWatchdog<W> {
 		if (this.early.length > MAX_EARLY_INPUTS) this.early.shift();
 	}
 
-	/** Session end: a load still waiting is not needed any more. */
+	/** Session end: a load still waiting is not needed any more, and one under way starts nothing. */
 	shutdown(): void {
 		clearTimeout(this.timer);
 		this.timer = undefined;
 		this.early = [];
+		this.ctx = undefined;
 	}
 }

@@ -71,6 +71,23 @@ describe("DeferredWatchdog", () => {
 		expect(made()).toBe(0);
 	});
 
+	it("starts nothing on a session that ended while its watchdog was loading", async () => {
+		let release: () => void = () => {};
+		const started: string[] = [];
+		const deferred = new DeferredWatchdog<Fake>({
+			make: () => new Promise((done) => (release = () => done({ id: 1, started, inputs: [] }))),
+			start: (w) => w.started.push("started"),
+			replay: () => {},
+			failed: () => {},
+		});
+		await deferred.sessionStart(ctx("s"), true);
+		const loading = deferred.load();
+		deferred.shutdown();
+		release();
+		await loading;
+		expect(started).toEqual([]); // no monitor, timer or language server after the session's end
+	});
+
 	it("says why a load failed, and tries again at the next need", async () => {
 		const { deferred, made, errors } = holder({ fail: 2 });
 		await deferred.sessionStart(ctx("s"), true);
