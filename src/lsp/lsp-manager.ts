@@ -355,7 +355,7 @@ function launchOf(located: LocatedServer, settings: Pick<LspSettings, "serverMem
 		args: bundled ? [...SERVER_NODE_FLAGS, ...located.args] : located.args,
 		...(ts ? { tsserver: ts.option === "path" ? { path: ts.tsserver } : { fallbackPath: ts.tsserver } } : {}),
 		...(memory > 0 ? { maxMemoryMb: memory } : {}),
-		...(bundled ? { preload: SERVER_PRELOAD } : {}),
+		...(bundled && SERVER_PRELOAD ? { preload: SERVER_PRELOAD } : {}),
 	};
 }
 

@@ -125,7 +125,7 @@ describe("LSP pre-pass", () => {
 		});
 		// It runs on whatever node it finds: the heap preload is for the bundled server only.
 		for (const member of groupMembers(lsp.status().pid as number))
-			expect(readFileSync(`/proc/${member.pid}/environ`, "utf8")).not.toContain(SERVER_PRELOAD);
+			expect(readFileSync(`/proc/${member.pid}/environ`, "utf8")).not.toContain(SERVER_PRELOAD as string);
 	});
 });
 
@@ -443,7 +443,8 @@ describe("LSP pre-pass over a long session", () => {
 		await vi.waitFor(() => expect(groupMembers(pid).length).toBeGreaterThan(1), { timeout: 10_000 });
 		const environ = (p: number) => readFileSync(`/proc/${p}/environ`, "utf8").split("\0");
 		const cmdline = (p: number) => readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0");
-		const expected = `NODE_OPTIONS=${nodeOptionsWith(process.env.NODE_OPTIONS, SERVER_PRELOAD)}`;
+		expect(SERVER_PRELOAD).toMatch(/tsserver-preload\.cjs$/); // the file ships with the package
+		const expected = `NODE_OPTIONS=${nodeOptionsWith(process.env.NODE_OPTIONS, SERVER_PRELOAD as string)}`;
 		for (const member of groupMembers(pid)) expect(environ(member.pid)).toContain(expected);
 		expect(cmdline(pid)).toEqual(expect.arrayContaining(SERVER_NODE_FLAGS));
 		const tsserver = groupMembers(pid).find((p) => p.pid !== pid) as { pid: number };

@@ -53,7 +53,7 @@ describe("the language server's heap preload", () => {
 	it("keeps a churning heap's old generation well below what V8 lets it grow to by itself", () => {
 		const run = (nodeOptions: string | undefined) => JSON.parse(node(nodeOptions, CHURN)) as { peak: number };
 		const own = run(undefined).peak;
-		const preloaded = run(nodeOptionsWith(undefined, SERVER_PRELOAD)).peak;
+		const preloaded = run(nodeOptionsWith(undefined, SERVER_PRELOAD as string)).peak;
 		expect(preloaded).toBeLessThan(own * 0.7);
 	});
 });
