@@ -18,6 +18,7 @@ import { type LocatedServer, type LocateOptions, locateServer } from "./locate.t
 import { languageOf } from "./languages.ts";
 import { LspServer, OPEN_DOCUMENTS, OPEN_DOCUMENTS_MAX, type ServerLaunch, TimeoutError } from "./lsp-server.ts";
 import { groupRssKb } from "./process-tree.ts";
+import { SERVER_NODE_FLAGS, SERVER_PRELOAD } from "./server-heap.ts";
 
 export type { LspCheckResult, LspSettings, LspState, LspStatus, TypeScriptInUse } from "./lsp-types.ts";
 import {
@@ -348,11 +349,13 @@ export class LspManager {
 function launchOf(located: LocatedServer, settings: Pick<LspSettings, "serverMemoryMb">): ServerLaunch {
 	const ts = located.typescript;
 	const memory = settings.serverMemoryMb ?? SERVER_MEMORY_MB;
+	const bundled = located.from === "bundled";
 	return {
 		command: located.command,
-		args: located.args,
+		args: bundled ? [...SERVER_NODE_FLAGS, ...located.args] : located.args,
 		...(ts ? { tsserver: ts.option === "path" ? { path: ts.tsserver } : { fallbackPath: ts.tsserver } } : {}),
 		...(memory > 0 ? { maxMemoryMb: memory } : {}),
+		...(bundled && SERVER_PRELOAD ? { preload: SERVER_PRELOAD } : {}),
 	};
 }
 

@@ -11,6 +11,7 @@ import type { TsServerDiagnostic } from "./diagnostics.ts";
 import { absolutePath } from "./locate.ts";
 import { waitForGroupGone } from "./process-tree.ts";
 import { languageOf } from "./languages.ts";
+import { nodeOptionsWith } from "./server-heap.ts";
 import { STDERR_TAIL, tsserverExit } from "./server-exit.ts";
 import { readFileInRoot } from "../util/index.ts";
 
@@ -56,6 +57,8 @@ export interface ServerLaunch {
 	tsserver?: { path: string } | { fallbackPath: string };
 	/** tsserver's heap limit in MB (maxTsServerMemory); absent: Node's own. */
 	maxMemoryMb?: number;
+	/** A file every Node process of the server loads first (NODE_OPTIONS --require; see server-heap.ts). */
+	preload?: string;
 }
 
 /** What the server reports it runs (its `$/typescriptVersion` notification). */
@@ -117,7 +120,8 @@ export class LspServer {
 	/** Starts the server and completes the LSP handshake within `timeoutMs`. */
 	static async start(launch: ServerLaunch, root: string, timeoutMs: number): Promise<LspServer> {
 		// A relative PATH entry would resolve inside the repository (the server's cwd): drop them.
-		const env = { ...process.env, PATH: absolutePath(process.env.PATH ?? "") };
+		const env: NodeJS.ProcessEnv = { ...process.env, PATH: absolutePath(process.env.PATH ?? "") };
+		if (launch.preload) env.NODE_OPTIONS = nodeOptionsWith(env.NODE_OPTIONS, launch.preload);
 		const proc = spawn(launch.command, [...launch.args, "--stdio"], {
 			cwd: root,
 			stdio: ["pipe", "pipe", "pipe"],

@@ -6,8 +6,8 @@ import type { LocatedServer } from "./locate.ts";
 /**
  * tsserver's heap limit (MB) unless a setting says otherwise. V8 lets garbage pile up to about
  * 4× the live data before a full collection when the limit is 2 GB or more (Node's default is
- * more on most machines), and about 2× just below: a long session's server stays near twice its
- * live size instead of four times. A project needing more than this must raise lsp.serverMemoryMb.
+ * more on most machines), and about 2× just below (the bundled server's preload makes it 1.3×, see
+ * tsserver-preload.cjs). A project needing more than this must raise lsp.serverMemoryMb.
  */
 export const SERVER_MEMORY_MB = 2000;
 

@@ -8,6 +8,7 @@ import { SERVER_MEMORY_MB } from "../../../src/lsp/index.ts";
 import { LspManager } from "../../../src/lsp/lsp-manager.ts";
 import { OPEN_DOCUMENTS, OPEN_DOCUMENTS_MAX } from "../../../src/lsp/lsp-server.ts";
 import { groupMembers } from "../../../src/lsp/process-tree.ts";
+import { nodeOptionsWith, SERVER_NODE_FLAGS, SERVER_PRELOAD } from "../../../src/lsp/server-heap.ts";
 import { running } from "../../support/processes.ts";
 import { until } from "../../support/subagent-cli.ts";
 import { makeGitRepo, writeFiles } from "../../support/git.ts";
@@ -122,6 +123,9 @@ describe("LSP pre-pass", () => {
 			path: join(root, "node_modules", ".bin", "typescript-language-server"),
 			why: "the project is trusted and has its own node_modules/.bin server",
 		});
+		// It runs on whatever node it finds: the heap preload is for the bundled server only.
+		for (const member of groupMembers(lsp.status().pid as number))
+			expect(readFileSync(`/proc/${member.pid}/environ`, "utf8")).not.toContain(SERVER_PRELOAD as string);
 	});
 });
 
@@ -430,6 +434,21 @@ describe("LSP pre-pass over a long session", () => {
 			timeout: 10_000,
 		});
 		expect(heapFlags()).toEqual([]);
+	});
+
+	it("hands the bundled server and its tsserver the heap preload, after the user's NODE_OPTIONS", async () => {
+		const { lsp } = project({ "src/a.ts": "export const a: number = 1;\n" });
+		await lsp.check(["src/a.ts"], SETTINGS, UNTRUSTED);
+		const pid = lsp.status().pid as number;
+		await vi.waitFor(() => expect(groupMembers(pid).length).toBeGreaterThan(1), { timeout: 10_000 });
+		const environ = (p: number) => readFileSync(`/proc/${p}/environ`, "utf8").split("\0");
+		const cmdline = (p: number) => readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0");
+		expect(SERVER_PRELOAD).toMatch(/tsserver-preload\.cjs$/); // the file ships with the package
+		const expected = `NODE_OPTIONS=${nodeOptionsWith(process.env.NODE_OPTIONS, SERVER_PRELOAD as string)}`;
+		for (const member of groupMembers(pid)) expect(environ(member.pid)).toContain(expected);
+		expect(cmdline(pid)).toEqual(expect.arrayContaining(SERVER_NODE_FLAGS));
+		const tsserver = groupMembers(pid).find((p) => p.pid !== pid) as { pid: number };
+		expect(cmdline(tsserver.pid).some((arg) => SERVER_NODE_FLAGS.includes(arg))).toBe(false);
 	});
 
 	it("asks which files import a file again only after some file's imports changed", async () => {
