@@ -44,7 +44,8 @@ function lastSentences(text: string, n: number): string[] {
 	return parts.slice(-n);
 }
 
-const ACTIONS =
+/** The action words an announced step names (exported for the test that checks `announces`). */
+export const ACTIONS =
 	"run|re-?run|check|fix|implement|update|add|write|create|look|investigate|verify|test|start|continue|" +
 	"proceed|make|try|commit|read|open|search|inspect|review|apply|refactor|remove|build|compile|install|" +
 	"wait|monitor|poll|edit|change|move|rename|delete|finish|complete|address|handle|examine|explore|debug|set " +
