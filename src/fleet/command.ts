@@ -85,6 +85,8 @@ export interface FleetEnv {
 	/** The model of the session the command runs in (Pi), for an inherited watchdog model. */
 	sessionModel?: { provider: string; id: string };
 	ackTimeoutMs?: number;
+	/** The Pi session the command runs in: listed, never nudged. */
+	self?: { id?: string; file?: string };
 }
 
 /** The model that decides a pass: fleet.model, else the watchdog's (main.model); none: the template. */
@@ -131,6 +133,7 @@ export async function fleetOnce(args: FleetArgs, env: FleetEnv): Promise<{ code:
 		...(env.ackTimeoutMs ? { ackTimeoutMs: env.ackTimeoutMs } : {}),
 		notify: f.notify,
 		historyMaxBytes: env.settings.history.maxBytes,
+		...(env.self ? { self: env.self } : {}),
 	});
 	if (args.json) return { code: 0, text: JSON.stringify(run.pass) };
 	const notes = run.notes.map((n) => `Note: ${n}`);

@@ -22,6 +22,8 @@ export interface NudgeOptions {
 	now?: number;
 	/** A note for the pass (the decider failed and templates were used). */
 	note?: (text: string) => void;
+	/** The session that runs the pass (`/subagents-watchdog fleet --nudge`): its user is there, it is never nudged. */
+	self?: { id?: string; file?: string };
 }
 
 const ACK_TIMEOUT_MS = 15_000;
@@ -36,7 +38,11 @@ export async function nudgePass(pass: FleetPass, options: NudgeOptions): Promise
 	for (const row of pass.sessions) {
 		if (row.state !== "idle") continue;
 		const policy = policyOf(row, options.ledger);
-		const blocked = policy === "off" ? "policy off" : nudgeBlocked(options.ledger[row.id], now, options.limits);
+		const blocked = isSelf(row, options.self)
+			? "the session that ran this pass"
+			: policy === "off"
+				? "policy off"
+				: nudgeBlocked(options.ledger[row.id], now, options.limits);
 		if (blocked) row.delivery = { outcome: "skipped", reason: blocked };
 		else candidates.push(row);
 	}
@@ -58,6 +64,10 @@ export async function nudgePass(pass: FleetPass, options: NudgeOptions): Promise
 			entry.nudges = (entry.nudges ?? 0) + 1;
 		}
 	}
+}
+
+function isSelf(row: FleetRow, self: NudgeOptions["self"]): boolean {
+	return Boolean(self && ((self.id && row.id === self.id) || (self.file && row.file === self.file)));
 }
 
 async function carryOut(row: FleetRow, verdict: Verdict, options: NudgeOptions): Promise<Delivery> {

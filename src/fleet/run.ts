@@ -8,7 +8,7 @@ import { clip, readFileInRoot } from "../util/index.ts";
 import type { Decider } from "./decide.ts";
 import { watchdogDir } from "./files.ts";
 import { entryOf, type Ledger, readLedger, writeLedger } from "./ledger.ts";
-import { nudgePass } from "./nudge.ts";
+import { type NudgeOptions, nudgePass } from "./nudge.ts";
 import { runPass, type PassOptions } from "./pass.ts";
 import { countLine } from "./view.ts";
 import type { FleetPass, FleetRow } from "./types.ts";
@@ -20,6 +20,8 @@ export interface FleetRunOptions extends PassOptions {
 	ackTimeoutMs?: number;
 	/** `fleet.notify`: a command line run with each new attention row on stdin. */
 	notify?: string | false;
+	/** The session that runs the pass, when one does: never nudged. */
+	self?: NudgeOptions["self"];
 	historyMaxBytes?: number;
 }
 
@@ -48,6 +50,7 @@ export async function fleetRun(options: FleetRunOptions): Promise<FleetRun> {
 			limits: options.limits,
 			...(options.decider ? { decider: options.decider } : {}),
 			...(options.ackTimeoutMs ? { ackTimeoutMs: options.ackTimeoutMs } : {}),
+			...(options.self ? { self: options.self } : {}),
 			now,
 			note: (text) => notes.push(text),
 		});

@@ -1,6 +1,7 @@
 // --nudge over real files: policy off skips, handsoff flags without sending, a sign-off verdict is
-// shown waiting, no reachable pane is `unreachable` (never resumed blind), and the ledger's
-// cooldown holds across passes; the notify command hears each attention row once per state.
+// shown waiting, no reachable pane is `unreachable` (never resumed blind), the session that ran the
+// pass is never nudged, and the ledger's cooldown holds across passes; the notify command hears each
+// attention row once per state.
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -106,6 +107,23 @@ describe("fleet --nudge", () => {
 		expect(d?.message).toContain("The task: Fix it");
 		expect(d?.message).toContain("Next step:");
 		expect(readLedger(agentDir).s1?.nudges).toBe(1); // not delivered: not counted
+	});
+
+	it("never nudges the session that ran the pass (its user is there), by its id or its file", async () => {
+		const agentDir = tempDir("fleet-self-");
+		for (const id of ["s-self", "s-file", "s-other"]) idleSession(agentDir, id, tempDir("fleet-cwd-"));
+		const byId = await fleetRun(options(agentDir, { self: { id: "s-self" } }));
+		const row = (id: string) => byId.pass.sessions.find((s) => s.id === id);
+		expect(row("s-self")).toMatchObject({
+			state: "idle",
+			delivery: { outcome: "skipped", reason: "the session that ran this pass" },
+		});
+		expect(row("s-other")?.delivery?.outcome).toBe("unreachable"); // the others are nudged as ever
+		const file = join(agentDir, "sessions", "--w--", "s-file.jsonl");
+		const byFile = await fleetRun(options(agentDir, { self: { file }, now: Date.now() + 60 * MIN }));
+		expect(byFile.pass.sessions.find((s) => s.id === "s-file")?.delivery?.reason).toBe(
+			"the session that ran this pass",
+		);
 	});
 
 	it("tells the notify command of each attention row once per state", async () => {
