@@ -162,8 +162,13 @@ export class LspServer {
 		}
 	}
 
+	/**
+	 * Whether the server can still take a request. Its pipe closes as the process dies, a moment before Node
+	 * reports the exit: a check in that moment would write to a closed pipe and count the failure as final,
+	 * where a dead server is restarted.
+	 */
 	get alive(): boolean {
-		return this.exitInfo === undefined;
+		return this.exitInfo === undefined && this.proc.stdin?.destroyed !== true;
 	}
 
 	/** The TypeScript the server reported it loaded, once it has said so. */
@@ -314,7 +319,7 @@ export class LspServer {
 	}
 
 	private async request<T>(method: string, params: unknown, timeoutMs: number): Promise<T> {
-		if (!this.alive) throw new Error(`the language server ${this.exitInfo}`);
+		if (!this.alive) throw new Error(`the language server ${this.exitInfo ?? "closed its input (it is exiting)"}`);
 		this.asked++;
 		const cancel = new (rpc().CancellationTokenSource)();
 		let timer: ReturnType<typeof setTimeout> | undefined;
