@@ -60,7 +60,14 @@ export class DeferredWatchdog<W> {
 		this.early = [];
 		clearTimeout(this.timer);
 		this.timer = setTimeout(() => {
-			this.load().catch((error) => this.deps.failed(error, ctx));
+			// Nobody awaits this load: its failure is told here, and telling it must not throw out of a timer.
+			this.load().catch((error) => {
+				try {
+					this.deps.failed(error, ctx);
+				} catch {
+					// nothing left to tell it to
+				}
+			});
 		}, LOAD_AFTER_MS);
 		this.timer.unref?.();
 	}

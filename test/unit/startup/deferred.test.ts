@@ -88,6 +88,29 @@ describe("DeferredWatchdog", () => {
 		expect(started).toEqual([]); // no monitor, timer or language server after the session's end
 	});
 
+	it("keeps a failure that cannot be told inside the timer (no unhandled rejection)", async () => {
+		const unhandled: unknown[] = [];
+		const onUnhandled = (reason: unknown) => unhandled.push(reason);
+		process.on("unhandledRejection", onUnhandled);
+		try {
+			const deferred = new DeferredWatchdog<Fake>({
+				make: async () => {
+					throw new Error("no code");
+				},
+				start: () => {},
+				replay: () => {},
+				failed: () => {
+					throw new Error("no one to tell");
+				},
+			});
+			await deferred.sessionStart(ctx("s"), true);
+			await sleep(LOAD_AFTER_MS + 100);
+			expect(unhandled).toEqual([]);
+		} finally {
+			process.off("unhandledRejection", onUnhandled);
+		}
+	});
+
 	it("says why a load failed, and tries again at the next need", async () => {
 		const { deferred, made, errors } = holder({ fail: 2 });
 		await deferred.sessionStart(ctx("s"), true);
