@@ -14,14 +14,12 @@ import { table } from "./markdown.ts";
 
 /** The part of a zod 4 schema's definition the reference reads. */
 interface ZodLike {
-	description?: string;
-	minValue?: number | null;
-	maxValue?: number | null;
-	isInt?: boolean;
 	options?: unknown[];
 	_zod: {
 		def: {
 			type: string;
+			/** A number's format: `safeint` (z.int()) and the other integer formats make it a whole number. */
+			format?: string;
 			shape?: Record<string, ZodLike>;
 			innerType?: ZodLike;
 			valueType?: ZodLike;
@@ -64,7 +62,7 @@ export function settingRows(): SettingRow[] {
 }
 
 function row(key: string, schema: ZodLike): SettingRow {
-	const meaning = schema.description ?? unwrap(schema).description ?? SETTING_DESCRIPTIONS[key];
+	const meaning = SETTING_DESCRIPTIONS[key];
 	if (!meaning) throw new Error(`setting ${key} has no description: add one to src/settings/descriptions.ts`);
 	const value = key.includes("<role>") ? undefined : getPath(DEFAULT_SETTINGS, key);
 	const fallback = value === undefined ? "" : `\`${JSON.stringify(value)}\``;
@@ -129,7 +127,7 @@ function typeOf(schema: ZodLike): string {
 }
 
 function numberType(schema: ZodLike): string {
-	const kind = schema.isInt ? "whole number" : "number";
+	const kind = /int/.test(schema._zod.def.format ?? "") ? "whole number" : "number";
 	const bounds = (schema._zod.def.checks ?? []).map((c) => {
 		const { check, value, inclusive } = c._zod.def;
 		if (check === "greater_than") return inclusive ? `at least ${value}` : `above ${value}`;

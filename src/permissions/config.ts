@@ -2,8 +2,7 @@
 // guarded reader and checked with zod. Other keys of the file belong to others and are left
 // alone; inside `permissions` every key must be known, so a typo never leaves a child ungated.
 import { join } from "node:path";
-import { z } from "zod";
-import { parseJson } from "../settings/index.ts";
+import { parseJson, z } from "../settings/index.ts";
 import { readFileInRoot, userRoot } from "../util/index.ts";
 import { gates, layerPolicy, PERMISSIONS, type PermissionPolicy, type RuleSet, ruleSetProblems } from "./rules.ts";
 
@@ -16,18 +15,20 @@ export function permissionConfigPath(agentDir: string): string {
 
 const schema = z.object(
 	{
-		permissions: z
-			.strictObject(
+		permissions: z.optional(
+			z.strictObject(
 				{
-					rules: z
-						.record(z.string(), z.enum(PERMISSIONS as [string, ...string[]], { error: "must be allow, ask or deny" }), {
-							error: "must be an object of tool name or glob to allow, ask or deny",
-						})
-						.optional(),
+					rules: z.optional(
+						z.record(
+							z.string(),
+							z.enum(PERMISSIONS as [string, ...string[]], { error: "must be allow, ask or deny" }),
+							{ error: "must be an object of tool name or glob to allow, ask or deny" },
+						),
+					),
 				},
 				{ error: "must be an object with `rules`" },
-			)
-			.optional(),
+			),
+		),
 	},
 	{ error: "must be a JSON object" },
 );

@@ -3,7 +3,7 @@
 // copy of the project that nobody decided to trust); it takes the parent's and applies
 // `children.*` and `children.overrides.<role>.*` on top.
 import type { ResolvedSettings } from "./resolve.ts";
-import type { WatchdogSettings } from "./schema.ts";
+import type { WatchdogSettings } from "./defaults.ts";
 
 /** The settings a child watchdog of `role` runs with. */
 export function childView(parent: ResolvedSettings, role: string): ResolvedSettings {

@@ -1,6 +1,6 @@
 // What each key under `subagents.watchdog` means, in a sentence: the settings reference in
 // docs/settings.md is generated from these, the schema and the defaults (`npm run docs`), and a
-// test fails when a key of the schema has no line here. A zod `.describe()` on the field wins.
+// test fails when a key of the schema has no line here.
 export const SETTING_DESCRIPTIONS: Record<string, string> = {
 	enabled: "master switch: off turns every watchdog off",
 	"main.enabled":

@@ -8,7 +8,7 @@
 import { fileToken, isPlainObject } from "../util/index.ts";
 import { type FileRead, SettingsFileCache } from "./files.ts";
 import { forEachLeaf, getPath, type ResolvedSettings } from "./resolve.ts";
-import type { WatchdogSettings } from "./schema.ts";
+import type { WatchdogSettings } from "./defaults.ts";
 import type { WatchdogMutation } from "./write.ts";
 
 interface Version {

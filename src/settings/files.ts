@@ -1,8 +1,13 @@
 // Reading settings files, cached on their stat so that asking for settings on every event
 // costs one stat per file, not a read and a parse. Read through safe-file: a settings file
 // swapped for a FIFO, a device or a link out of its folder is an error, never a hang.
-import { type ParseError, parse as parseTolerant, printParseErrorCode } from "jsonc-parser";
+import { createRequire } from "node:module";
+import type { ParseError } from "jsonc-parser";
 import { fileToken, readFileInRoot, stripBom } from "../util/index.ts";
+
+// Only a file that does not parse needs jsonc-parser (for the error's position): loaded then, not at every start.
+let jsoncModule: typeof import("jsonc-parser") | undefined;
+const jsonc = () => (jsoncModule ??= createRequire(import.meta.url)("jsonc-parser") as typeof import("jsonc-parser"));
 
 /** Far above any real settings file; a larger one is refused rather than read. */
 export const SETTINGS_MAX_BYTES = 2 * 1024 * 1024;
@@ -60,6 +65,7 @@ export function parseJson(raw: string): { ok: true; value: unknown } | { ok: fal
 			.replace(/\s*in JSON at position \d+.*$/s, "")
 			.replace(/, (?:\.\.\.)?"[\s\S]*" is not valid JSON$/, "");
 		const problems: ParseError[] = [];
+		const { parse: parseTolerant, printParseErrorCode } = jsonc();
 		parseTolerant(text, problems, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
 		const first = problems[0];
 		if (!first) return { ok: false, error: `invalid JSON: ${reason}` };

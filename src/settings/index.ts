@@ -24,8 +24,8 @@ export {
 	MAX_CHILD_TIMEOUT_TEXT,
 	type SettingsLayer,
 	UNSUPPORTED_KEYS,
-	type WatchdogSettings,
 } from "./schema.ts";
+export type { WatchdogSettings } from "./defaults.ts";
 export {
 	type ProjectContext,
 	type ProjectFileTrust,
@@ -39,5 +39,7 @@ export { type HeldChange, settingsDiff, WatchedFileCache } from "./file-watch.ts
 // What the generated settings reference (src/docs/) reads.
 export { DEFAULT_IN_WORDS, SETTING_DESCRIPTIONS } from "./descriptions.ts";
 export { projectRule } from "./tighten.ts";
-export { cadenceEvery, DEFAULT_SETTINGS, modelRefField, strictLayerSchema, thinkingField } from "./schema.ts";
+export { cadenceEvery, modelRefField, strictLayerSchema, thinkingField } from "./schema.ts";
+export { DEFAULT_SETTINGS } from "./defaults.ts";
+export { z } from "./zod.ts";
 export { masterSwitchOff } from "./master-switch.ts";

@@ -5,7 +5,7 @@ import { THINKING_LEVELS, type Thinking } from "../models/index.ts";
 import { modelFamily } from "../models/index.ts";
 import { chooseReviewer, type ReviewerChoice, type SessionModelInfo } from "../models/index.ts";
 import { getPath, setPath } from "./resolve.ts";
-import { type CadenceSetting, DEFAULT_SETTINGS, type ThinkingSetting, type WatchdogSettings } from "./schema.ts";
+import { type CadenceSetting, DEFAULT_SETTINGS, type ThinkingSetting, type WatchdogSettings } from "./defaults.ts";
 
 /** Dotted key → new value; `undefined` removes the key, so the default applies again. */
 export type SettingsChanges = Iterable<readonly [string, unknown]>;

@@ -2,14 +2,8 @@
 // No file access here: the caller hands in what each source contained.
 import type { z } from "zod";
 import { isBareModelId, parseModelRef, splitBareId } from "../models/index.ts";
-import {
-	DEFAULT_SETTINGS,
-	layerSchemaStripping,
-	type SettingsLayer,
-	strictLayerSchema,
-	UNSUPPORTED_KEYS,
-	type WatchdogSettings,
-} from "./schema.ts";
+import { DEFAULT_SETTINGS, type WatchdogSettings } from "./defaults.ts";
+import { layerSchemaStripping, type SettingsLayer, strictLayerSchema, UNSUPPORTED_KEYS } from "./schema.ts";
 import { isPlainObject } from "../util/index.ts";
 import { forEachLeaf, getPath, setPath } from "./key-paths.ts";
 import { tightenOnly } from "./tighten.ts";

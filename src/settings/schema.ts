@@ -1,15 +1,9 @@
 // The `subagents.watchdog` settings tree: its shape (zod), its defaults, and the TypeScript
 // types derived from them. One schema serves every source (user, project, session): each key
 // is optional in a layer; the defaults fill what no layer sets.
-import { z } from "zod";
-import { DEFAULT_THRESHOLDS, type LoopThresholds } from "../loops/index.ts";
-import { isBareModelId, parseModelRef, THINKING_LEVELS, type ThinkingSetting } from "../models/index.ts";
-import { SERVER_MEMORY_MB } from "../lsp/index.ts";
+import { isBareModelId, parseModelRef, THINKING_LEVELS } from "../models/index.ts";
 import { MAX_STAR_GLOB_CHARS } from "../util/index.ts";
-
-// Settings are parsed a few times a session: compiling a fast path per object schema (zod's JIT) costs more at start-up
-// than it ever saves.
-z.config({ jitless: true });
+import { z } from "./zod.ts";
 
 /** The longest a child may run: a day, well under the 2^31-1 ms past which Node's timers fire at once. */
 export const MAX_CHILD_TIMEOUT_MS = 86_400_000;
@@ -22,192 +16,236 @@ export const MAX_TREE_DEPTH = 5;
 export const MAX_RULE_PATTERNS = 64;
 
 type ObjectMaker = typeof z.strictObject;
+const opt = z.optional;
+/** A whole number within [min, max] (either bound may be absent), each bound with its own message if given. */
+const wholeNumber = (
+	min?: number,
+	max?: number,
+	errors: { type?: string; min?: string; max?: string } = {},
+): z.ZodMiniNumber<number> => {
+	const checks = [];
+	if (min !== undefined) checks.push(z.minimum(min, errors.min === undefined ? undefined : { error: errors.min }));
+	if (max !== undefined) checks.push(z.maximum(max, errors.max === undefined ? undefined : { error: errors.max }));
+	const int = z.int(errors.type === undefined ? undefined : { error: errors.type });
+	return checks.length ? int.check(...checks) : int;
+};
 
 // A bare id (pi-subagents' form, `claude-opus-4-8[:high]`) is resolved against Pi's models when the session reads it.
-export const modelRefField = z.string().refine((v) => v === "inherit" || parseModelRef(v).ok || isBareModelId(v), {
-	error:
-		'must be "inherit", a model reference provider/id[:thinking] (e.g. anthropic/claude-opus-4-8:high), ' +
-		"or a bare model id",
-});
+export const modelRefField = z.string().check(
+	z.refine((v) => v === "inherit" || parseModelRef(v).ok || isBareModelId(v), {
+		error:
+			'must be "inherit", a model reference provider/id[:thinking] (e.g. anthropic/claude-opus-4-8:high), ' +
+			"or a bare model id",
+	}),
+);
 const THINKING_RULE = `must be one of ${THINKING_LEVELS.join(", ")} or inherit (false: off)`;
 // `false` is pi-subagents' spelling of off.
 export const thinkingField = z.union(
-	[z.literal(false).transform(() => "off" as const), z.enum([...THINKING_LEVELS, "inherit"])],
+	[
+		z.pipe(
+			z.literal(false),
+			z.transform(() => "off" as const),
+		),
+		z.enum([...THINKING_LEVELS, "inherit"]),
+	],
 	{ error: THINKING_RULE },
 );
-const positiveMs = (min: number) =>
-	z.int({ error: "must be a whole number of milliseconds" }).min(min, { error: `must be at least ${min} ms` });
+const positiveMs = (min: number, max?: number, maxError?: string) =>
+	wholeNumber(min, max, {
+		type: "must be a whole number of milliseconds",
+		min: `must be at least ${min} ms`,
+		max: maxError,
+	});
 const CADENCE_RULE = "must be 0, false or null (off), or a whole number of tool results of at least 5";
 // `null` is pi-subagents' spelling of off.
 export const cadenceEvery = z.union(
 	[
 		z.literal(0),
 		z.literal(false),
-		z.null().transform(() => 0 as const),
-		z.int({ error: CADENCE_RULE }).min(5, { error: CADENCE_RULE }),
+		z.pipe(
+			z.null(),
+			z.transform(() => 0 as const),
+		),
+		wholeNumber(5, undefined, { type: CADENCE_RULE, min: CADENCE_RULE }),
 	],
 	{ error: CADENCE_RULE },
 );
 // Launch-rule patterns: bounded in length and number, so judging a launch stays cheap.
 const globList = z
 	.array(
-		z
-			.string({ error: 'must be a glob pattern (text), e.g. "openai/*"' })
-			.min(1, { error: "a pattern may not be empty" })
-			.max(MAX_STAR_GLOB_CHARS, { error: `a pattern may be at most ${MAX_STAR_GLOB_CHARS} characters long` }),
+		z.string({ error: 'must be a glob pattern (text), e.g. "openai/*"' }).check(
+			z.minLength(1, { error: "a pattern may not be empty" }),
+			z.maxLength(MAX_STAR_GLOB_CHARS, {
+				error: `a pattern may be at most ${MAX_STAR_GLOB_CHARS} characters long`,
+			}),
+		),
 		{ error: 'must be a list of glob patterns, e.g. ["openai/*", "anthropic/claude-*:high"]' },
 	)
-	.max(MAX_RULE_PATTERNS, { error: `at most ${MAX_RULE_PATTERNS} patterns per list` });
+	.check(z.maxLength(MAX_RULE_PATTERNS, { error: `at most ${MAX_RULE_PATTERNS} patterns per list` }));
 
 /** Builds the layer schema; `strict` reports unknown keys, `strip` drops them. */
 function layerSchema(obj: ObjectMaker) {
-	const cadence = obj({ everyNTools: cadenceEvery.optional() });
-	const childRole = obj({
-		enabled: z.boolean().optional(),
-		model: modelRefField.optional(),
-		thinking: thinkingField.optional(),
-		cadence: cadence.optional(),
-	});
+	const cadence = obj({ everyNTools: opt(cadenceEvery) });
+	const flag = () => opt(z.boolean());
+	const model = () => opt(modelRefField);
+	const atLeast = (min: number) => opt(wholeNumber(min));
+	const childRole = obj({ enabled: flag(), model: model(), thinking: opt(thinkingField), cadence: opt(cadence) });
 	return obj({
-		enabled: z.boolean().optional(),
-		main: obj({
-			enabled: z.boolean().optional(),
-			model: modelRefField.optional(),
-			thinking: thinkingField.optional(),
-		}).optional(),
-		agentEndTimeoutMs: positiveMs(1000).optional(),
-		severityThreshold: z.enum(["concern", "blocker"], { error: "must be concern or blocker" }).optional(),
+		enabled: flag(),
+		main: opt(obj({ enabled: flag(), model: model(), thinking: opt(thinkingField) })),
+		agentEndTimeoutMs: opt(positiveMs(1000)),
+		severityThreshold: opt(z.enum(["concern", "blocker"], { error: "must be concern or blocker" })),
 		// 1 (pi-subagents allows it): a finding stops being pushed after the first boundary review that raises it.
-		stalemateRepeats: z
-			.int()
-			.min(1, { error: "must be at least 1" })
-			.max(20, { error: "must be at most 20" })
-			.optional(),
-		maxWarnings: z
-			.union([z.null(), z.int().min(0)], { error: "must be null (no cap) or a whole number of at least 0" })
-			.optional(),
-		fallbackModels: z.array(modelRefField).max(8, { error: "at most 8 fallback models" }).optional(),
-		scope: obj({ enabled: z.boolean().optional() }).optional(),
-		guidance: obj({ watchdogMd: z.boolean().optional() }).optional(),
-		cadence: cadence.optional(),
-		lsp: obj({
-			enabled: z.boolean().optional(),
-			timeoutMs: positiveMs(500).optional(),
-			maxFiles: z.int().min(1).max(500).optional(),
-			idleMs: positiveMs(1000).optional(),
-			serverMemoryMb: z
-				.union([z.literal(0), z.int().min(256).max(65_536)], {
-					error: "must be 0 (Node's default) or a whole number of MB from 256 to 65536",
-				})
-				.optional(),
-			/** pi-subagents' key, accepted and announced as not supported (see UNSUPPORTED_KEYS). */
-			maxDiagnostics: z.int().min(0).optional(),
-		}).optional(),
-		loops: obj({
-			enabled: z.boolean().optional(),
-			stopRun: z.boolean().optional(),
-			window: z.int().min(5).max(1000).optional(),
-			repeats: z.int().min(2).optional(),
-			targetHits: z.int().min(2).optional(),
-			readOnlyTargetHits: z.int().min(2).optional(),
-			dominantShare: z.number().gt(0).max(1).optional(),
-			rereadFactor: z.number().min(1).optional(),
-			cycleRepeats: z.int().min(2).optional(),
-			staleCalls: z.int().min(2).optional(),
-			checkRepeats: z.int().min(2).optional(),
-			restateRepeats: z.int().min(2).optional(),
-			errorRepeats: z.int().min(2).optional(),
-			failRepeats: z.int().min(2).optional(),
-			sameAnswers: z.int().min(2).optional(),
-			compactions: z.int().min(2).optional(),
-			maxWaitMs: positiveMs(1000).optional(),
-		}).optional(),
-		clarification: z.boolean().optional(),
-		idle: obj({
-			main: z.boolean().optional(),
-			children: z.boolean().optional(),
-			policy: z.enum(["off", "keep", "handsoff"], { error: "must be off, keep or handsoff" }).optional(),
-			cooldownMs: positiveMs(0).optional(),
-			maxNudges: z.int().min(0).optional(),
-			stallMs: positiveMs(0).optional(),
-			model: modelRefField.optional(),
-		}).optional(),
-		rotate: obj({
-			enabled: z.boolean().optional(),
-			models: z.array(modelRefField).optional(),
-			cooldownMs: positiveMs(0).optional(),
-		}).optional(),
-		children: obj({
-			enabled: z.boolean().optional(),
-			model: modelRefField.optional(),
-			thinking: thinkingField.optional(),
-			cadence: cadence.optional(),
-			overrides: z.record(z.string(), childRole).optional(),
-			concurrency: z.int().min(1).max(32).optional(),
-			timeoutMs: positiveMs(1000)
-				.max(MAX_CHILD_TIMEOUT_MS, { error: `must be at most ${MAX_CHILD_TIMEOUT_TEXT}` })
-				.optional(),
-			maxBackground: z
-				.int({ error: "must be a whole number" })
-				.min(1, { error: "must be at least 1" })
-				.max(32, { error: "must be at most 32" })
-				.optional(),
-			maxDepth: z
-				.int({ error: "must be a whole number" })
-				.min(1, { error: "must be at least 1 (the main session's own children)" })
-				.max(MAX_TREE_DEPTH, { error: `must be at most ${MAX_TREE_DEPTH}` })
-				.optional(),
-			/** pi-subagents' key, accepted and announced as not supported (see UNSUPPORTED_KEYS). */
-			watchdogTailTimeoutMs: z.int().min(1).optional(),
-		}).optional(),
-		rules: obj({
-			action: z.enum(["warn", "block"], { error: "must be warn or block" }).optional(),
-			roleModels: z
-				.record(
-					z.string(),
-					obj(
-						{
-							allow: globList.optional(),
-							deny: globList.optional(),
-							note: z
-								.string({ error: "must be text" })
-								.max(1000, { error: "must be at most 1000 characters" })
-								.optional(),
-						},
-						{ error: 'must be an object with allow, deny and note, e.g. { "deny": ["openai/*"], "note": "why" }' },
+		stalemateRepeats: opt(wholeNumber(1, 20, { min: "must be at least 1", max: "must be at most 20" })),
+		maxWarnings: opt(
+			z.union([z.null(), wholeNumber(0)], { error: "must be null (no cap) or a whole number of at least 0" }),
+		),
+		fallbackModels: opt(z.array(modelRefField).check(z.maxLength(8, { error: "at most 8 fallback models" }))),
+		scope: opt(obj({ enabled: flag() })),
+		guidance: opt(obj({ watchdogMd: flag() })),
+		cadence: opt(cadence),
+		lsp: opt(
+			obj({
+				enabled: flag(),
+				timeoutMs: opt(positiveMs(500)),
+				maxFiles: opt(wholeNumber(1, 500)),
+				idleMs: opt(positiveMs(1000)),
+				serverMemoryMb: opt(
+					z.union([z.literal(0), wholeNumber(256, 65_536)], {
+						error: "must be 0 (Node's default) or a whole number of MB from 256 to 65536",
+					}),
+				),
+				/** pi-subagents' key, accepted and announced as not supported (see UNSUPPORTED_KEYS). */
+				maxDiagnostics: atLeast(0),
+			}),
+		),
+		loops: opt(
+			obj({
+				enabled: flag(),
+				stopRun: flag(),
+				window: opt(wholeNumber(5, 1000)),
+				repeats: atLeast(2),
+				targetHits: atLeast(2),
+				readOnlyTargetHits: atLeast(2),
+				dominantShare: opt(z.number().check(z.gt(0), z.maximum(1))),
+				rereadFactor: opt(z.number().check(z.minimum(1))),
+				cycleRepeats: atLeast(2),
+				staleCalls: atLeast(2),
+				checkRepeats: atLeast(2),
+				restateRepeats: atLeast(2),
+				errorRepeats: atLeast(2),
+				failRepeats: atLeast(2),
+				sameAnswers: atLeast(2),
+				compactions: atLeast(2),
+				maxWaitMs: opt(positiveMs(1000)),
+			}),
+		),
+		clarification: flag(),
+		idle: opt(
+			obj({
+				main: flag(),
+				children: flag(),
+				policy: opt(z.enum(["off", "keep", "handsoff"], { error: "must be off, keep or handsoff" })),
+				cooldownMs: opt(positiveMs(0)),
+				maxNudges: atLeast(0),
+				stallMs: opt(positiveMs(0)),
+				model: model(),
+			}),
+		),
+		rotate: opt(obj({ enabled: flag(), models: opt(z.array(modelRefField)), cooldownMs: opt(positiveMs(0)) })),
+		children: opt(
+			obj({
+				enabled: flag(),
+				model: model(),
+				thinking: opt(thinkingField),
+				cadence: opt(cadence),
+				overrides: opt(z.record(z.string(), childRole)),
+				concurrency: opt(wholeNumber(1, 32)),
+				timeoutMs: opt(positiveMs(1000, MAX_CHILD_TIMEOUT_MS, `must be at most ${MAX_CHILD_TIMEOUT_TEXT}`)),
+				maxBackground: opt(
+					wholeNumber(1, 32, {
+						type: "must be a whole number",
+						min: "must be at least 1",
+						max: "must be at most 32",
+					}),
+				),
+				maxDepth: opt(
+					wholeNumber(1, MAX_TREE_DEPTH, {
+						type: "must be a whole number",
+						min: "must be at least 1 (the main session's own children)",
+						max: `must be at most ${MAX_TREE_DEPTH}`,
+					}),
+				),
+				/** pi-subagents' key, accepted and announced as not supported (see UNSUPPORTED_KEYS). */
+				watchdogTailTimeoutMs: atLeast(1),
+			}),
+		),
+		rules: opt(
+			obj({
+				action: opt(z.enum(["warn", "block"], { error: "must be warn or block" })),
+				roleModels: opt(
+					z.record(
+						z.string(),
+						obj(
+							{
+								allow: opt(globList),
+								deny: opt(globList),
+								note: opt(
+									z
+										.string({ error: "must be text" })
+										.check(z.maxLength(1000, { error: "must be at most 1000 characters" })),
+								),
+							},
+							{
+								error: 'must be an object with allow, deny and note, e.g. { "deny": ["openai/*"], "note": "why" }',
+							},
+						),
+						{ error: 'must be an object keyed by agent role, e.g. { "worker": { "deny": ["openai/*"] } }' },
 					),
-					{ error: 'must be an object keyed by agent role, e.g. { "worker": { "deny": ["openai/*"] } }' },
-				)
-				.optional(),
-		}).optional(),
-		permissions: obj({
-			timeoutMs: positiveMs(1000).optional(),
-			model: modelRefField.optional(),
-			threshold: z
-				.number({ error: "must be a number" })
-				.min(0.5, { error: "must be at least 0.5" })
-				.max(0.99, { error: "must be at most 0.99" })
-				.optional(),
-		}).optional(),
-		headless: obj({ strict: z.boolean().optional() }).optional(),
-		fleet: obj({
-			stallMs: positiveMs(1000).optional(),
-			dormantMs: positiveMs(60_000).optional(),
-			model: modelRefField.optional(),
-			notify: z
-				.union([z.literal(false), z.string().min(1).max(2000)], { error: "must be false or a command line" })
-				.optional(),
-			cooldownMs: positiveMs(0).optional(),
-			maxNudges: z.int().min(0).max(100).optional(),
-		}).optional(),
-		history: obj({
-			// Below 64 KiB the log would rotate every few reviews and keep next to nothing.
-			maxBytes: z
-				.int({ error: "must be a whole number of bytes" })
-				.min(65_536, { error: "must be at least 65536 bytes (64 KiB)" })
-				.max(1_073_741_824, { error: "must be at most 1073741824 bytes (1 GiB)" })
-				.optional(),
-		}).optional(),
+				),
+			}),
+		),
+		permissions: opt(
+			obj({
+				timeoutMs: opt(positiveMs(1000)),
+				model: model(),
+				threshold: opt(
+					z
+						.number({ error: "must be a number" })
+						.check(
+							z.minimum(0.5, { error: "must be at least 0.5" }),
+							z.maximum(0.99, { error: "must be at most 0.99" }),
+						),
+				),
+			}),
+		),
+		headless: opt(obj({ strict: flag() })),
+		fleet: opt(
+			obj({
+				stallMs: opt(positiveMs(1000)),
+				dormantMs: opt(positiveMs(60_000)),
+				model: model(),
+				notify: opt(
+					z.union([z.literal(false), z.string().check(z.minLength(1), z.maxLength(2000))], {
+						error: "must be false or a command line",
+					}),
+				),
+				cooldownMs: opt(positiveMs(0)),
+				maxNudges: opt(wholeNumber(0, 100)),
+			}),
+		),
+		history: opt(
+			obj({
+				// Below 64 KiB the log would rotate every few reviews and keep next to nothing.
+				maxBytes: opt(
+					wholeNumber(65_536, 1_073_741_824, {
+						type: "must be a whole number of bytes",
+						min: "must be at least 65536 bytes (64 KiB)",
+						max: "must be at most 1073741824 bytes (1 GiB)",
+					}),
+				),
+			}),
+		),
 	});
 }
 
@@ -219,139 +257,6 @@ export const layerSchemaStripping = (): typeof strictLayerSchema =>
 
 /** One source's view of the settings: every key optional. */
 export type SettingsLayer = z.infer<typeof strictLayerSchema>;
-export type ModelSetting = string; // "inherit" or provider/id
-export type { ThinkingSetting };
-export type CadenceSetting = number | false;
-
-export interface ChildRoleSettings {
-	enabled?: boolean;
-	model?: ModelSetting;
-	thinking?: ThinkingSetting;
-	cadence?: { everyNTools?: CadenceSetting };
-}
-
-/** The effective settings: every key has a value. */
-export interface WatchdogSettings {
-	enabled: boolean;
-	/** `enabled`: the main session's own switch under the master `enabled` (absent: on). */
-	main: { enabled?: boolean; model: ModelSetting; thinking: ThinkingSetting };
-	agentEndTimeoutMs: number;
-	severityThreshold: "concern" | "blocker";
-	stalemateRepeats: number;
-	/** Findings sent to the agent per user prompt; null: no cap. Past it they are shown to the user only. */
-	maxWarnings: number | null;
-	/** Reviewer models tried in order when the reviewer fails before any tool work, within the same deadline. */
-	fallbackModels: string[];
-	scope: { enabled: boolean };
-	guidance: { watchdogMd: boolean };
-	cadence: { everyNTools: CadenceSetting };
-	lsp: { enabled: boolean; timeoutMs: number; maxFiles: number; idleMs: number; serverMemoryMb: number };
-	loops: { enabled: boolean; stopRun: boolean } & LoopThresholds;
-	clarification: boolean;
-	idle: {
-		main: boolean;
-		children: boolean;
-		policy: "off" | "keep" | "handsoff";
-		cooldownMs: number;
-		maxNudges: number;
-		stallMs: number;
-		model: ModelSetting;
-	};
-	rotate: { enabled: boolean; models: string[]; cooldownMs: number };
-	children: {
-		enabled: boolean;
-		model: ModelSetting;
-		thinking: ThinkingSetting;
-		cadence: { everyNTools: CadenceSetting };
-		overrides: Record<string, ChildRoleSettings>;
-		concurrency: number;
-		timeoutMs: number;
-		/** Background runs of this agent folder running at once; a launch past it is refused. */
-		maxBackground: number;
-		/**
-		 * How deep children may nest, the main session being 0: at 2 its children may launch
-		 * children of their own, and those may not. An agent file's `maxDepth` can only lower it.
-		 */
-		maxDepth: number;
-	};
-	rules: { action: "warn" | "block"; roleModels: Record<string, { allow?: string[]; deny?: string[]; note?: string }> };
-	/** The permission arbiter's deadline; the rules themselves live in `<agentDir>/extensions/subagent/config.json`. */
-	permissions: {
-		timeoutMs: number;
-		/** The arbiter's model: `inherit` (the child watchdog's chat model), a chat model, or a classifier model. */
-		model: ModelSetting;
-		/** A classifier arbiter approves only with p(approve) at or above this. */
-		threshold: number;
-	};
-	/** Print and RPC mode: `strict` makes Pi exit non-zero on an open blocker (also `--watchdog-strict`). */
-	headless: { strict: boolean };
-	history: { maxBytes: number };
-	/** The machine-wide fleet view (`pi-watchdog fleet`, `/subagents-watchdog fleet`); see docs/fleet.md. */
-	fleet: {
-		/** A stopped session quiet this long with its work unfinished is idle (default 3 minutes). */
-		stallMs: number;
-		/** A session quiet this long is dormant: listed, never judged or nudged (default 24 hours). */
-		dormantMs: number;
-		/** The model that judges a pass's idle sessions in one call (NUDGE or SKIP); inherit: the watchdog's. */
-		model: ModelSetting;
-		/** A command that gets each new attention row as one JSON line on stdin; false: none. */
-		notify: string | false;
-		/** The least time between two nudges of one session, across passes (default 10 minutes). */
-		cooldownMs: number;
-		/** Nudges of one session without progress before the fleet stops nudging it (default 3). */
-		maxNudges: number;
-	};
-}
-
-export const DEFAULT_SETTINGS: WatchdogSettings = {
-	enabled: false,
-	main: { model: "inherit", thinking: "inherit" },
-	agentEndTimeoutMs: 60_000,
-	severityThreshold: "concern",
-	stalemateRepeats: 3,
-	maxWarnings: null,
-	fallbackModels: [],
-	scope: { enabled: true },
-	guidance: { watchdogMd: true },
-	cadence: { everyNTools: 0 },
-	lsp: { enabled: true, timeoutMs: 10_000, maxFiles: 20, idleMs: 300_000, serverMemoryMb: SERVER_MEMORY_MB },
-	loops: { enabled: true, stopRun: false, ...DEFAULT_THRESHOLDS },
-	clarification: false,
-	idle: {
-		main: false,
-		children: true,
-		policy: "keep",
-		cooldownMs: 120_000,
-		maxNudges: 3,
-		stallMs: 60_000,
-		model: "inherit",
-	},
-	rotate: { enabled: false, models: [], cooldownMs: 600_000 },
-	children: {
-		enabled: false,
-		model: "inherit",
-		thinking: "inherit",
-		cadence: { everyNTools: 0 },
-		overrides: {},
-		concurrency: 4,
-		timeoutMs: 1_800_000,
-		maxBackground: 4,
-		maxDepth: 2,
-	},
-	rules: { action: "warn", roleModels: {} },
-	permissions: { timeoutMs: 20_000, model: "inherit", threshold: 0.8 },
-	headless: { strict: false },
-	history: { maxBytes: 10_485_760 },
-	fleet: {
-		stallMs: 180_000,
-		dormantMs: 86_400_000,
-		model: "inherit",
-		notify: false,
-		cooldownMs: 600_000,
-		maxNudges: 3,
-	},
-};
-
 /** Paths whose values are open-ended maps: their children are keyed by role, not by schema. */
 export const MAP_PATHS = new Set(["children.overrides", "rules.roleModels"]);
 

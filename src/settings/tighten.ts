@@ -4,7 +4,8 @@
 // when it would watch less closely or choose a model for you. Deny lists are added to yours.
 import { THINKING_LEVELS } from "../models/index.ts";
 import { forEachLeaf, getPath, setPath } from "./key-paths.ts";
-import type { SettingsLayer, WatchdogSettings } from "./schema.ts";
+import type { WatchdogSettings } from "./defaults.ts";
+import type { SettingsLayer } from "./schema.ts";
 
 export interface RefusedValue {
 	/** Dotted key below `subagents.watchdog`. */

@@ -1,9 +1,8 @@
 // Whether the main session's watchdog may stay unloaded at start: only when nothing it would do
 // at start can depend on it. Cheap on purpose (a stat or two and one small read, no schema): this
 // runs on every start of Pi. Any doubt answers false, and the watchdog loads as it always did.
-// The file is read here, not by settings/files.ts's reader: that one names a parse error's line and
-// column with jsonc-parser, which would then load at every start; a file that does not parse loads
-// the watchdog, whose reader says where.
+// The file is read here with the bounded reader and JSON.parse alone: a file that does not parse
+// loads the watchdog, whose reader (settings/files.ts) says where the error is.
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { STRICT_FLAG, REPORT_FLAG } from "../headless/index.ts";

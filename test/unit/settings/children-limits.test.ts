@@ -1,7 +1,7 @@
 // `children.maxBackground` and the bound on `children.timeoutMs`: defaults, and what is refused.
 import { describe, expect, it } from "vitest";
 import { resolveSettings } from "../../../src/settings/resolve.ts";
-import { DEFAULT_SETTINGS } from "../../../src/settings/schema.ts";
+import { DEFAULT_SETTINGS } from "../../../src/settings/defaults.ts";
 import { tightenOnly } from "../../../src/settings/tighten.ts";
 
 const user = (watchdog: unknown) => ({

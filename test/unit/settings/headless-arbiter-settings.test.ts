@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { loweredOversight } from "../../../src/settings/oversight.ts";
 import { resolveSettings } from "../../../src/settings/resolve.ts";
-import { DEFAULT_SETTINGS } from "../../../src/settings/schema.ts";
+import { DEFAULT_SETTINGS } from "../../../src/settings/defaults.ts";
 import { tightenOnly } from "../../../src/settings/tighten.ts";
 
 const user = (watchdog: unknown) => ({

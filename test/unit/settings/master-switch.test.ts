@@ -35,7 +35,11 @@ describe("masterSwitchOff", () => {
 
 	it("knows every key of the settings schema, and no other", () => {
 		expect([...WATCHDOG_KEYS].sort()).toEqual(Object.keys(strictLayerSchema.shape).sort());
-		expect(Object.keys(strictLayerSchema.shape.main.unwrap().shape).sort()).toEqual(["enabled", "model", "thinking"]);
+		expect(Object.keys(strictLayerSchema.shape.main.def.innerType.shape).sort()).toEqual([
+			"enabled",
+			"model",
+			"thinking",
+		]);
 	});
 
 	it("never says off where the full resolution turns the watchdog on or warns about the switch", () => {

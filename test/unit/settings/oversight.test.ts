@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SessionModelInfo } from "../../../src/models/reviewer-model.ts";
 import { loweredOversight } from "../../../src/settings/oversight.ts";
-import { DEFAULT_SETTINGS, type WatchdogSettings } from "../../../src/settings/schema.ts";
+import { DEFAULT_SETTINGS, type WatchdogSettings } from "../../../src/settings/defaults.ts";
 
 const session: SessionModelInfo = { model: { provider: "anthropic", id: "claude-sonnet-4-6" }, thinking: "high" };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type LayerInput, resolveSettings } from "../../../src/settings/resolve.ts";
 import { SERVER_MEMORY_MB } from "../../../src/lsp/index.ts";
-import { DEFAULT_SETTINGS } from "../../../src/settings/schema.ts";
+import { DEFAULT_SETTINGS } from "../../../src/settings/defaults.ts";
 
 const wd = (watchdog: unknown) => ({ subagents: { watchdog } });
 const user = (doc: unknown): LayerInput => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SETTINGS, type WatchdogSettings } from "../../../src/settings/schema.ts";
+import { DEFAULT_SETTINGS, type WatchdogSettings } from "../../../src/settings/defaults.ts";
 import { tightenOnly } from "../../../src/settings/tighten.ts";
 
 const below = (change: (s: WatchdogSettings) => void = () => {}): WatchdogSettings => {
