@@ -2,7 +2,9 @@
 // guarded reader and checked with zod. Other keys of the file belong to others and are left
 // alone; inside `permissions` every key must be known, so a typo never leaves a child ungated.
 import { join } from "node:path";
-import { parseJson, z } from "../settings/index.ts";
+import { z } from "zod/mini";
+// Also configures zod (settings/schema.ts).
+import { parseJson } from "../settings/index.ts";
 import { readFileInRoot, userRoot } from "../util/index.ts";
 import { gates, layerPolicy, PERMISSIONS, type PermissionPolicy, type RuleSet, ruleSetProblems } from "./rules.ts";
 

@@ -41,5 +41,4 @@ export { DEFAULT_IN_WORDS, SETTING_DESCRIPTIONS } from "./descriptions.ts";
 export { projectRule } from "./tighten.ts";
 export { cadenceEvery, modelRefField, strictLayerSchema, thinkingField } from "./schema.ts";
 export { DEFAULT_SETTINGS } from "./defaults.ts";
-export { z } from "./zod.ts";
 export { masterSwitchOff } from "./master-switch.ts";

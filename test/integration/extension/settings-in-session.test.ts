@@ -370,28 +370,38 @@ describe("bad settings never break the session", () => {
 			/"subagents\.watchdog" must be an object, not an array/,
 		],
 	];
-	for (const [name, input, pattern] of cases) {
-		it(`reports ${name} once, turns the watchdog off, and the session keeps working`, async () => {
-			const t = await startSession(input);
-			try {
-				const warnings = t.notices.filter((n) => n.level === "warning");
-				expect(warnings).toHaveLength(1);
-				expect(warnings[0].message).toMatch(/Watchdog off for this session: 1 settings error/);
-				expect(warnings[0].message).toMatch(pattern);
-				const status = text(await t.command("/subagents-watchdog status --settings"));
-				expect(status).toMatch(/Watchdog: off for this session: the settings have 1 error/);
-				expect(status).toMatch(/Config errors:\n\s+- user \(/);
-				expect(status).toMatch(pattern);
-				// No second notice for the same errors.
-				expect(t.notices.filter((n) => n.level === "warning")).toHaveLength(1);
-				t.main.setResponses([fauxAssistantMessage("still here")]);
-				await t.session.prompt("hello");
-				expect(t.session.getLastAssistantText()).toBe("still here");
-			} finally {
-				await t.dispose();
-			}
-		});
-	}
+	// Also through the package's entry: the prebuilt bundle must carry zod's English messages and load jsonc-parser
+	// when a file does not parse.
+	const entries: Array<[string, string | undefined]> = [
+		["src/extension.ts", undefined],
+		["index.ts", join(REPO_ROOT, "index.ts")],
+	];
+	for (const [name, input, pattern] of cases)
+		for (const [entry, extensionPath] of entries)
+			it(`reports ${name} once, turns the watchdog off, and the session keeps working (loaded from ${entry})`, async () => {
+				const t = await startSession({ ...input, ...(extensionPath ? { extensionPath } : {}) });
+				try {
+					const warnings = t.notices.filter((n) => n.level === "warning");
+					expect(warnings).toHaveLength(1);
+					expect(warnings[0].message).toMatch(/Watchdog off for this session: 1 settings error/);
+					expect(warnings[0].message).toMatch(pattern);
+					const status = text(await t.command("/subagents-watchdog status --settings"));
+					expect(status).toMatch(/Watchdog: off for this session: the settings have 1 error/);
+					expect(status).toMatch(/Config errors:\n\s+- user \(/);
+					expect(status).toMatch(pattern);
+					// No second notice for the same errors.
+					expect(t.notices.filter((n) => n.level === "warning")).toHaveLength(1);
+					if (extensionPath)
+						expect(text(await t.command("/subagents-watchdog status --all"))).toMatch(
+							bundleIsCurrent(REPO_ROOT) ? /Code: prebuilt bundle/ : /Code: TypeScript sources/,
+						);
+					t.main.setResponses([fauxAssistantMessage("still here")]);
+					await t.session.prompt("hello");
+					expect(t.session.getLastAssistantText()).toBe("still here");
+				} finally {
+					await t.dispose();
+				}
+			});
 
 	it("warns about an unknown key in status without turning the watchdog off", async () => {
 		const t = await startSession({ userSettings: wd({ enabled: true, cadense: { everyNTools: 5 } }) });
