@@ -2,13 +2,17 @@
 // never copied; data outside this repository, so checked here and not in the test suite, which checks the same
 // on generated files): scan's line shortcuts give the same report and events as parsing every line in full,
 // on each session whole and on a damaged copy of it (lines cut short, bad escapes, raw control characters, a
-// text's copies made to differ); and outcomeText equals its definition on every tool result. Target: 0
-// differences, with all four formats seen.
+// text's copies made to differ); outcomeText equals its definition on every tool result; and the loop
+// detector's speed-ups (test/support/detector-reference.ts) change nothing: a bash call's subjects from the
+// memo, and the scan's loop signals merged without copying them. Target: 0 differences, with all four
+// formats seen.
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { outcomeText } from "../src/loops/normalize.ts";
+import { outcomeText, subjectsOf } from "../src/loops/normalize.ts";
 import { readSessionEvents } from "../src/scan/read-session.ts";
+import { scanSession } from "../src/scan/scan-session.ts";
+import { commandSubjectsReference, scanLoopSignalsReference } from "../test/support/detector-reference.ts";
 import { devSessionFiles } from "../test/support/dev-sessions.ts";
 import { outcomeReference } from "../test/support/outcome-reference.ts";
 import { bothWays, damage } from "../test/support/scan-both-ways.ts";
@@ -22,6 +26,7 @@ try {
 	const formats = new Set<string>();
 	let damagedSkipped = 0;
 	let results = 0;
+	let loopSignals = 0;
 	for (const [k, file] of files.entries()) {
 		const name = basename(file);
 		const whole = await bothWays(file);
@@ -39,7 +44,14 @@ try {
 			const { result, isError } = event.call;
 			if (outcomeText(result, isError) !== outcomeReference(result, isError))
 				differences.push(`${name}: outcomeText differs from its definition on ${JSON.stringify(result.slice(0, 80))}`);
+			const { command, kind } = event.call;
+			if (kind === "bash" && command && !isDeepStrictEqual(subjectsOf(event.call), commandSubjectsReference(command)))
+				differences.push(`${name}: subjectsOf differs from its definition on ${JSON.stringify(command.slice(0, 80))}`);
 		}
+		const signals = (await scanSession(file)).loop.signals;
+		loopSignals += signals.length;
+		if (!isDeepStrictEqual(signals, await scanLoopSignalsReference(file)))
+			differences.push(`${name}: the scan's loop signals differ from the reference merge`);
 	}
 	for (const d of differences.slice(0, 20)) console.log(`difference: ${d}`);
 	console.log(
@@ -56,6 +68,7 @@ try {
 			pass,
 			sessions: files.length,
 			results,
+			loopSignals,
 			damagedSkipped,
 			formats: [...formats].sort(),
 		}),

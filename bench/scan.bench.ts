@@ -166,6 +166,9 @@ try {
 
 	const base: number[] = [];
 	const scans: number[] = [];
+	// CPU time of the process (all threads) beside the wall clock: on a shared machine the wall
+	// clock swings with other work, CPU time much less.
+	const cpu = new Map<number[], number[]>();
 	const readline: number[] = [];
 	const byLine: number[] = [];
 	const order: Array<[number[], () => Promise<unknown>]> = [
@@ -179,12 +182,19 @@ try {
 		// Rotate which goes first, so drift (page cache, CPU clock, other load) falls on all alike.
 		for (let k = 0; k < order.length; k++) {
 			const [into, fn] = order[(k + r) % order.length];
+			const used = process.cpuUsage();
 			into.push((await timed(fn)).ms);
+			const spent = process.cpuUsage(used);
+			cpu.set(into, [...(cpu.get(into) ?? []), (spent.user + spent.system) / 1000]);
 		}
 	}
 	const mainS = ms(t) / 1000;
 	const ratio = median(scans) / median(base);
 	const pairedRatio = median(scans.map((s, i) => s / base[i]));
+	const baseCpu = cpu.get(base) ?? [];
+	const scanCpu = cpu.get(scans) ?? [];
+	const cpuRatio = median(scanCpu) / median(baseCpu);
+	const pairedCpuRatio = median(scanCpu.map((s, i) => s / (baseCpu[i] as number)));
 	const mbps = (msValue: number) => bytes / 1e6 / (msValue / 1000);
 
 	// Where the scan's time goes (fewer rounds, alternated).
@@ -222,6 +232,9 @@ try {
 		`  paired per round: scan / baseline median ${pairedRatio.toFixed(3)}; ${ROUNDS} rounds in ${mainS.toFixed(1)} s`,
 	);
 	console.log(
+		`  CPU time: baseline median ${median(baseCpu).toFixed(0)} ms, scan ${median(scanCpu).toFixed(0)} ms; ratio ${cpuRatio.toFixed(3)}, paired ${pairedCpuRatio.toFixed(3)}`,
+	);
+	console.log(
 		`where the scan's time goes (medians of ${BREAKDOWN_ROUNDS}): reading lines ${st.read.toFixed(0)} ms; + JSON.parse of the ${parsedByScan} lines it parses (the other ${g.lines - parsedByScan} are skipped by a peek) ${(st.parse - st.read).toFixed(0)} ms; + parsing the messages, pairing, records ${(st.events - st.parse).toFixed(0)} ms; + detectors ${(st.scan - st.events).toFixed(0)} ms (alone over the ${records.length} records in memory: the loop detector ${st.detector.toFixed(0)} ms, ${((st.detector * 1e6) / records.length).toFixed(0)} ns per call; the claims and unfinished-stop checks over the ${events.length} events ${st.evidence.toFixed(0)} ms); whole scan ${st.scan.toFixed(0)} ms`,
 	);
 	console.log(`ratio scan / baseline: ${ratio.toFixed(3)} (target ≤ ${TARGET})`);
@@ -234,6 +247,10 @@ try {
 			scanMedianMs: round(median(scans), 0),
 			baselineMedianMs: round(median(base), 0),
 			pairedRatioMedian: round(pairedRatio, 3),
+			scanCpuMedianMs: round(median(scanCpu), 0),
+			baselineCpuMedianMs: round(median(baseCpu), 0),
+			cpuRatio: round(cpuRatio, 3),
+			pairedCpuRatioMedian: round(pairedCpuRatio, 3),
 			scanMBps: round(mbps(median(scans)), 1),
 			baselineMBps: round(mbps(median(base)), 1),
 			ratioVsReadline: round(median(scans) / median(readline), 3),

@@ -339,7 +339,7 @@ export class LoopDetector {
 		};
 	}
 
-	private seenBefore(subjects: string[], outcome: string): boolean {
+	private seenBefore(subjects: readonly string[], outcome: string): boolean {
 		let seen = false;
 		for (const subject of subjects) {
 			let outcomes = this.subjects.get(subject);

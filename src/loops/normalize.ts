@@ -114,21 +114,25 @@ export function landed(call: ToolCallRecord): boolean {
 const DATE_TIME = /\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?/g;
 const CLOCK_TIME = /\b\d\d:\d\d:\d\d(?:\.\d+)?\b/g;
 const DURATION = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds)\b/g;
-/** Whether any of the three occurs (DURATION_ONCE: the last alone); where none does, the rewrites change nothing. */
-const ANY_TIME = new RegExp(`${DATE_TIME.source}|${CLOCK_TIME.source}|${DURATION.source}`);
-const DURATION_ONCE = new RegExp(DURATION.source);
+/**
+ * Whether one of the three may occur: each holds a digit followed by a colon and a digit (the
+ * date and the clock) or by a unit's first letter, after at most one space (the duration). A
+ * text where this finds nothing is not rewritten; where it finds a near miss, the rewrites change
+ * nothing. One class-led pattern costs less than the three alternatives with their boundaries.
+ */
+const MAY_HOLD_TIME = /\d(?::\d|\s?[ms])/;
 
 /**
  * A result as the detectors compare it: timestamps and durations vary between two answers that
  * say the same thing; an empty answer in any spelling is one answer.
  */
 export function outcomeText(result: string, isError: boolean): string {
-	// Both time patterns need a colon, the date one a dash too: a text without them is not
-	// scanned for them (this runs on every call's result). Most results hold none of the three:
-	// one pass tells, and only a text where one matches is rewritten (in the same order).
-	const colon = result.includes(":");
+	// This runs on every call's result, and most hold no time: one pass tells, and only a text
+	// where one may be is rewritten (in the same order). Both time patterns need a colon, the
+	// date one a dash too.
 	let text = result;
-	if (colon ? ANY_TIME.test(result) : DURATION_ONCE.test(result)) {
+	if (MAY_HOLD_TIME.test(result)) {
+		const colon = result.includes(":");
 		if (colon && result.includes("-")) text = text.replace(DATE_TIME, "<time>");
 		if (colon) text = text.replace(CLOCK_TIME, "<time>");
 		text = text.replace(DURATION, "<duration>");
@@ -139,17 +143,33 @@ export function outcomeText(result: string, isError: boolean): string {
 }
 
 /** What a call is about, for deciding whether it told the agent anything new (`signature`: as in targetOf). */
-export function subjectsOf(call: ToolCallRecord, signature?: string): string[] {
-	if (call.kind === "bash" && call.command) {
-		const files = new Set<string>();
-		for (const raw of normalizeCommand(call.command).split(/[\s|;&<>()]+/)) {
-			const token = raw.replace(/^['"]|['"]$/g, "");
-			// Skip flags, URLs and revision ranges (v1..v2); keep what looks like a file name.
-			if (!token || token.startsWith("-") || token.includes("..") || /^[a-z]+:\/\//i.test(token)) continue;
-			if (/[^./]\.[A-Za-z][A-Za-z0-9]{0,5}$/.test(token)) files.add(`file:${token.replace(/^.*[/:]/, "")}`);
-		}
-		return files.size ? [...files] : [`cmd:${normalizeCommand(call.command)}`];
-	}
+export function subjectsOf(call: ToolCallRecord, signature?: string): readonly string[] {
+	if (call.kind === "bash" && call.command) return commandSubjects(call.command);
 	if (call.path) return [`file:${call.path.replace(/^.*\//, "")}`];
 	return [`call:${signature ?? callSignature(call)}`];
+}
+
+/**
+ * Sessions run the same commands again and again: each command's subjects are worked out once
+ * (commands up to MEMO_COMMAND_CHARS long, so the memo stays small).
+ */
+const subjectMemo = new Map<string, readonly string[]>();
+const SUBJECT_MEMO_SIZE = 512;
+const MEMO_COMMAND_CHARS = 1000;
+
+function commandSubjects(command: string): readonly string[] {
+	const known = subjectMemo.get(command);
+	if (known) return known;
+	const files = new Set<string>();
+	for (const raw of normalizeCommand(command).split(/[\s|;&<>()]+/)) {
+		const token = raw.replace(/^['"]|['"]$/g, "");
+		// Skip flags, URLs and revision ranges (v1..v2); keep what looks like a file name.
+		if (!token || token.startsWith("-") || token.includes("..") || /^[a-z]+:\/\//i.test(token)) continue;
+		if (/[^./]\.[A-Za-z][A-Za-z0-9]{0,5}$/.test(token)) files.add(`file:${token.replace(/^.*[/:]/, "")}`);
+	}
+	const subjects = files.size ? [...files] : [`cmd:${normalizeCommand(command)}`];
+	if (command.length > MEMO_COMMAND_CHARS) return subjects;
+	if (subjectMemo.size >= SUBJECT_MEMO_SIZE) subjectMemo.clear();
+	subjectMemo.set(command, subjects);
+	return subjects;
 }

@@ -126,8 +126,7 @@ function repeatedRun(text: string): { text: string; times: number } | undefined 
 	const count = words.starts.length;
 	if (count < SHINGLE * ECHO_TIMES) return undefined;
 	// How often each word is said, by its hash (words sharing a hash are counted together: never fewer).
-	const said = new Map<number, number>();
-	for (const h of words.hashes) said.set(h, (said.get(h) ?? 0) + 1);
+	const said = timesSaid(words.hashes);
 	const P = 0x01000193;
 	let top = 1;
 	for (let k = 1; k < SHINGLE; k++) top = Math.imul(top, P);
@@ -141,7 +140,7 @@ function repeatedRun(text: string): { text: string; times: number } | undefined 
 		const h = words.hashes[i] as number;
 		if (i >= SHINGLE) hash = (hash - Math.imul(words.hashes[i - SHINGLE] as number, top)) | 0;
 		hash = (Math.imul(hash, P) + h) | 0;
-		if ((said.get(h) as number) < ECHO_TIMES) lastRare = i;
+		if ((said[i] as number) < ECHO_TIMES) lastRare = i;
 		if (i < SHINGLE - 1) continue;
 		const start = i - SHINGLE + 1;
 		if (lastRare >= start) continue;
@@ -163,6 +162,31 @@ function repeatedRun(text: string): { text: string; times: number } | undefined 
 	const run: string[] = [];
 	for (let k = 0; k < SHINGLE; k++) run.push(wordAt(words, best.at + k));
 	return { text: clip(run.join(" "), 100), times: best.times };
+}
+
+/**
+ * How often each position's hash occurs among all of them: counted in an open-addressing table
+ * of typed arrays (this runs on every assistant message; a Map of numbers cost more than the rest).
+ */
+export function timesSaid(hashes: number[]): Int32Array {
+	let size = 16;
+	while (size < hashes.length * 2) size *= 2;
+	const mask = size - 1;
+	const keys = new Int32Array(size);
+	const counts = new Int32Array(size);
+	const slots = new Int32Array(hashes.length);
+	for (let i = 0; i < hashes.length; i++) {
+		// Word hashes are int32 (Math.imul), as the table holds them.
+		const h = (hashes[i] as number) | 0;
+		let at = (h ^ (h >>> 15)) & mask;
+		while (counts[at] !== 0 && keys[at] !== h) at = (at + 1) & mask;
+		keys[at] = h;
+		counts[at]++;
+		slots[i] = at;
+	}
+	const times = new Int32Array(hashes.length);
+	for (let i = 0; i < hashes.length; i++) times[i] = counts[slots[i] as number] as number;
+	return times;
 }
 
 function wordy(words: Words, at: number): boolean {

@@ -49,16 +49,17 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 	const evidence = new EvidenceScan();
 	const done: ScanSignal[] = [];
 	// One entry per loop since the last landing or prompt: its first sighting, stretched to the
-	// last call it was still seen at.
-	let found = new Map<string, LoopSignal>();
+	// last call it was still seen at, whose headline and evidence it reports (read only here: the
+	// detector writes a signal's text when it is read).
+	let found = new Map<string, { kind: SignalKind; from: number; to: number; last: LoopSignal }>();
 	const close = (resolvedAt?: number) => {
 		for (const s of found.values())
 			done.push({
 				kind: s.kind,
 				from: s.from,
 				to: s.to,
-				summary: s.headline,
-				evidence: s.evidence,
+				summary: s.last.headline,
+				evidence: s.last.evidence,
 				...(resolvedAt !== undefined ? { resolvedAt } : {}),
 			});
 		found = new Map();
@@ -66,16 +67,16 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 	const note = (signals: LoopSignal[]) => {
 		for (const signal of signals) {
 			const earlier = found.get(signal.key);
-			if (!earlier) found.set(signal.key, signal);
-			else if (signal.to - earlier.to <= detector.thresholds.window)
-				found.set(signal.key, {
-					...earlier,
+			if (earlier && signal.to - earlier.to <= detector.thresholds.window) {
+				earlier.to = signal.to;
+				earlier.last = signal;
+			} else
+				found.set(earlier ? `${signal.key}@${signal.from}` : signal.key, {
+					kind: signal.kind,
+					from: signal.from,
 					to: signal.to,
-					count: signal.count,
-					headline: signal.headline,
-					evidence: signal.evidence,
+					last: signal,
 				});
-			else found.set(`${signal.key}@${signal.from}`, signal);
 		}
 	};
 	let calls = 0;
