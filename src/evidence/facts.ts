@@ -165,6 +165,8 @@ interface CommandFacts {
 /** Sessions run the same commands again and again (the tests, git status): each is looked at once. */
 const commandMemo = new Map<string, CommandFacts>();
 const COMMAND_MEMO_SIZE = 512;
+/** A longer command (a heredoc writing a file) is rarely run twice: kept, 512 of them could hold megabytes. */
+const COMMAND_MEMO_MAX_CHARS = 1_000;
 
 function commandFacts(raw: string): CommandFacts {
 	const known = commandMemo.get(raw);
@@ -183,6 +185,7 @@ function commandFacts(raw: string): CommandFacts {
 		bypass: (commit || push) && /\s--no-verify\b|\bcommit\b.*\s-n\b/.test(command),
 		background: /(^|[^&])&\s*$|\bnohup\b|\bsetsid\b/.test(command),
 	};
+	if (raw.length > COMMAND_MEMO_MAX_CHARS) return facts;
 	if (commandMemo.size >= COMMAND_MEMO_SIZE) commandMemo.clear();
 	commandMemo.set(raw, facts);
 	return facts;
