@@ -3,9 +3,11 @@
 // project of 520 files (each importing the previous one and using its types), one LspManager
 // checks 500 different files one edit at a time, as a long session's end-of-run checks would.
 // Measured after the 20th and after the 500th check: the server's resident memory (its whole
-// process group, tsserver included) and the CPU time its group spends in the 10 s after the
-// check returned (typescript-language-server re-checks every open document in the background
-// after a change). Targets: RSS after 500 ≤ 1.2 × after 20, and that CPU after 500 ≤ 1.2 × after 20
+// process group, tsserver included) at the end of the 10 s quiet window after the check (what a
+// session that is mostly idle holds; the figure right after the check is printed beside it), and
+// the CPU time its group spends in those 10 s (typescript-language-server re-checks every open
+// document in the background after a change, and the server's idle collection runs then).
+// Targets: RSS after 500 ≤ 1.2 × after 20, and that CPU after 500 ≤ 1.2 × after 20
 // (the printed ratio is the larger of the two). Every check is verified: it checked the edited
 // file and its importer, and found nothing (the project is clean); the last one finds an
 // injected type error.
@@ -85,12 +87,15 @@ try {
 	lsp = new LspManager(repo);
 	const manager = lsp;
 	interface Sample {
+		/** At the end of the quiet window. */
 		rssKb: number;
+		/** Right after the check. */
+		checkRssKb: number;
 		cpuMs: number;
 		open?: number;
 		requests?: number;
 	}
-	/** The server's memory now, and its CPU over the next QUIET_MS. */
+	/** The server's memory now and after QUIET_MS, and its CPU over those QUIET_MS. */
 	async function sample(): Promise<Sample> {
 		const status = manager.status();
 		if (status.pid === undefined || status.rssKb === undefined)
@@ -101,6 +106,7 @@ try {
 		const after = manager.status();
 		return {
 			rssKb: after.rssKb ?? status.rssKb,
+			checkRssKb: status.rssKb,
 			cpuMs: groupCpuMs(pid) - c0,
 			open: after.openDocuments,
 			requests: after.requests,
@@ -135,11 +141,11 @@ try {
 	const ratio = Math.max(rssRatio, cpuRatio);
 	const pass = rssRatio <= TARGET && cpuRatio <= TARGET;
 	const line = (what: string, s: Sample) =>
-		`after ${what} checks: server RSS ${(s.rssKb / MiB).toFixed(0)} MiB, its CPU in the next ${QUIET_MS / 1000} s ${s.cpuMs.toFixed(0)} ms${s.open !== undefined ? `, ${s.open} documents open` : ""}`;
+		`after ${what} checks: server RSS ${(s.rssKb / MiB).toFixed(0)} MiB ${QUIET_MS / 1000} s later (${(s.checkRssKb / MiB).toFixed(0)} MiB right after the check), its CPU in the next ${QUIET_MS / 1000} s ${s.cpuMs.toFixed(0)} ms${s.open !== undefined ? `, ${s.open} documents open` : ""}`;
 	console.log(line(String(EARLY), early));
 	console.log(line(String(CHECKS), late));
 	console.log(
-		`ratio after ${CHECKS} / after ${EARLY}: RSS ${rssRatio.toFixed(3)}, background CPU ${cpuRatio.toFixed(3)} (target ≤ ${TARGET} each)`,
+		`ratio after ${CHECKS} / after ${EARLY}: RSS ${rssRatio.toFixed(3)} (right after the check ${(late.checkRssKb / early.checkRssKb).toFixed(3)}, not part of the ratio), background CPU ${cpuRatio.toFixed(3)} (target ≤ ${TARGET} each)`,
 	);
 	console.log(
 		JSON.stringify({
@@ -152,6 +158,8 @@ try {
 			cpuRatio: round(cpuRatio, 3),
 			earlyRssMiB: round(early.rssKb / MiB, 1),
 			lateRssMiB: round(late.rssKb / MiB, 1),
+			earlyCheckRssMiB: round(early.checkRssKb / MiB, 1),
+			lateCheckRssMiB: round(late.checkRssKb / MiB, 1),
 			earlyCpuMs: round(early.cpuMs, 0),
 			lateCpuMs: round(late.cpuMs, 0),
 			earlyOpen: early.open,

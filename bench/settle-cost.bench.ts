@@ -14,8 +14,8 @@
 // review's record in the session's entries and its history line say clean over the 3 paths, no
 // notice reported a failure, and the change gate started no git process (a `git` first on PATH logs every
 // call: a run of writes alone is decided without git). The reviewer's input then reads the diff of
-// the changed paths with git (`diff-index`, and `ls-files --others` for new files): counted apart, as
-// part of the input stage's time.
+// the changed paths with git (`diff-index`, and `ls-files --others` for new files): counted apart; they
+// run beside the LSP pre-pass, and the input stage waits for what is left of them.
 // Also where the time goes, from the marks the settle publishes on a diagnostics channel: Pi's
 // own step from agent_end to the settle, the evidence monitors, the change gate, the LSP pre-pass,
 // and building the reviewer's input up to its request.

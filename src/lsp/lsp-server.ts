@@ -13,6 +13,7 @@ import { waitForGroupGone } from "./process-tree.ts";
 import { languageOf } from "./languages.ts";
 import { nodeOptionsWith } from "./server-heap.ts";
 import { STDERR_TAIL, tsserverExit } from "./server-exit.ts";
+import { importLines, rangeChange } from "./text-change.ts";
 import { readFileInRoot } from "../util/index.ts";
 
 // Loaded when the first server starts, not with Pi: most sessions never start one.
@@ -36,17 +37,6 @@ export const OPEN_DOCUMENTS = 20;
 export const OPEN_DOCUMENTS_MAX = 2 * OPEN_DOCUMENTS;
 /** Files whose import lines are remembered (see LspServer.importsGeneration). */
 const IMPORTS_KEPT = 5000;
-const IMPORT_SPECIFIER =
-	/\bfrom\s*["'][^"'\n]*["']|\b(?:import|require)\s*\(?\s*["'][^"'\n]*["']|^\/\/\/\s*<reference\b[^>\n]*>/gm;
-
-/**
- * What a file's text says about which files it imports: the module names of its imports and
- * export-froms (also spread over lines), dynamic imports, requires and reference directives. A
- * change anywhere else in the file leaves every file's importers as they were.
- */
-export function importLines(text: string): string {
-	return (text.match(IMPORT_SPECIFIER) ?? []).join("\n");
-}
 
 /** How to start the server, and which TypeScript it is told to use. */
 export interface ServerLaunch {
@@ -222,8 +212,17 @@ export class LspServer {
 		// Most recently used last: the oldest open documents are the first closed (closeOldest).
 		this.documents.delete(absPath);
 		if (known.text !== text) {
+			// The changed range only: tsserver's incremental parser then keeps the rest of the file's tree.
+			const change = rangeChange(known.text, text);
+			if (!change) {
+				// tsserver would put any range (the whole text's too) elsewhere in this text: it is opened afresh.
+				this.notify("textDocument/didClose", { textDocument: { uri } });
+				this.changes++;
+				this.sync(absPath, text, importer);
+				return;
+			}
 			const version = known.version + 1;
-			this.notify("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
+			this.notify("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [change] });
 			this.documents.set(absPath, { version, text });
 			this.changes++;
 		} else this.documents.set(absPath, known);

@@ -2,7 +2,9 @@
 // since the session-start commit (the same git reading as `watchdog_diff`), and the content of
 // the new (untracked) ones, read through the guarded reader. Bounded: a few hundred paths, a
 // few dozen new files of at most 32 KiB each, and the git calls under the review's signal and a
-// timeout. What it records is all the pure renderer (change-text.ts) needs.
+// timeout. What it records is all the pure renderer (change-text.ts) needs. The settle reads it
+// ahead, beside the LSP pre-pass (the two do not depend on each other); the review takes that
+// reading when it covers the same paths in the same place.
 import { join } from "node:path";
 import type { GitRunner } from "../git/index.ts";
 import { readFileInRoot } from "../util/index.ts";
@@ -63,6 +65,45 @@ export async function captureChange(
 		added: [...added, ...notRead],
 		leftOut: paths.length - named.length,
 	};
+}
+
+/** A change being read ahead of its review. */
+export interface ChangeReadAhead {
+	source: ChangeSource;
+	paths: readonly string[];
+	change: Promise<RecordedChange>;
+	/** Stops its git calls: tied to the review's signal once the review takes it. */
+	stop: AbortController;
+}
+
+export function readAhead(source: ChangeSource, paths: readonly string[]): ChangeReadAhead {
+	const stop = new AbortController();
+	const change = captureChange(source, paths, stop.signal);
+	change.catch(() => {}); // one nobody takes must not go unhandled; the review awaits it
+	return { source, paths: [...paths], change, stop };
+}
+
+/** The change of these paths: the reading ahead when it is of the same paths and place, else read now. */
+export function changeFor(
+	source: ChangeSource,
+	paths: readonly string[],
+	signal: AbortSignal,
+	ahead?: ChangeReadAhead,
+): Promise<RecordedChange> {
+	const same =
+		ahead &&
+		ahead.source.root === source.root &&
+		ahead.source.git === source.git &&
+		ahead.source.baseline === source.baseline &&
+		ahead.paths.length === paths.length &&
+		ahead.paths.every((p, i) => p === paths[i]);
+	if (!same) {
+		ahead?.stop.abort();
+		return captureChange(source, paths, signal);
+	}
+	if (signal.aborted) ahead.stop.abort();
+	else signal.addEventListener("abort", () => ahead.stop.abort(), { once: true });
+	return ahead.change;
 }
 
 function newFile(root: string, path: string): NewFile {

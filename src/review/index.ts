@@ -2,6 +2,7 @@
 // also the nudge the watchdog model writes when idle.model is set.
 // Other folders import from here; files inside the folder import each other directly.
 export { ChangeGate } from "./change-gate.ts";
+export type { ChangeReadAhead } from "./change-capture.ts";
 export { ModelReview, type ReviewResult } from "./model-review.ts";
 export { REVIEW_ENTRY, type ReviewRecord } from "./review-record.ts";
 export { writeNudge, type NudgeOutcome, type NudgeRequest } from "./nudge-writer.ts";

@@ -17,7 +17,7 @@ import { type GuidanceFile, readGuidance } from "./guidance.ts";
 import { type PendingChanges, pendingFromRecord, pendingSection, settlePending, takePending } from "./pending.ts";
 import { loadPrompt } from "../model-call/index.ts";
 import { buildReviewInput } from "./review-input.ts";
-import { captureChange, type RecordedChange } from "./change-capture.ts";
+import { type ChangeReadAhead, changeFor, type RecordedChange, readAhead } from "./change-capture.ts";
 import { changePaths } from "./change-text.ts";
 import {
 	addRecord,
@@ -66,6 +66,8 @@ export interface ReviewRun {
 	gate?: ChangeGate;
 	/** Clarification on (main session): the activity tail, and whether `watchdog_ask` is offered. */
 	clarification?: { activity: string[]; ask: boolean };
+	/** The change read ahead (see `readAhead`): used when it is of the same paths and place. */
+	readAhead?: ChangeReadAhead;
 }
 
 export interface ReviewResult {
@@ -122,6 +124,13 @@ export class ModelReview {
 	/** Paths to review now: this run's and the pending ones. */
 	pathsFor(paths: string[]): { paths: string[]; carriedOver: string[] } {
 		return takePending(this.pending, paths);
+	}
+
+	/** Starts reading the change a review of these paths will show (git), while other work goes on. */
+	readAhead(ctx: ReviewCtx, runPaths: string[], gate?: ChangeGate): ChangeReadAhead | undefined {
+		const { own, place } = this.place(ctx, gate);
+		if (place.root !== own) return undefined;
+		return readAhead({ root: own, git: gate?.git, baseline: gate?.baseline }, this.pathsFor(runPaths).paths);
 	}
 
 	/** Reviews the run; a cancelled review resolves too (status "cancelled"). */
@@ -263,8 +272,7 @@ export class ModelReview {
 			run.since,
 		);
 		const gate = run.gate;
-		const own = gate?.repo?.root ?? ctx.cwd;
-		const place: ToolsRoot = this.deps.project ? toolsRootFor(own, this.deps.project) : { root: own };
+		const { own, place } = this.place(ctx, gate);
 		// The gate's git runner and baseline belong to the child's own tree: not used elsewhere.
 		const tools = createReviewerReadTools(
 			place.root === own
@@ -274,7 +282,7 @@ export class ModelReview {
 		// The change itself, as watchdog_diff would show it for these paths (the one git call here).
 		const change: RecordedChange =
 			place.root === own
-				? await captureChange({ root: own, git: gate?.git, baseline: gate?.baseline }, paths, cancel)
+				? await changeFor({ root: own, git: gate?.git, baseline: gate?.baseline }, paths, cancel, run.readAhead)
 				: { absent: "the child worked outside this project; read the changed paths with `read`" };
 		const scope = settings.scope.enabled ? this.scope.prompts : [];
 		const input = buildReviewInput({
@@ -314,6 +322,12 @@ export class ModelReview {
 			cancel,
 			source: this.deps.role,
 		});
+	}
+
+	/** The repository the run changed, and where the reviewer's tools may look (a child's: its parent's project). */
+	private place(ctx: ReviewCtx, gate?: ChangeGate): { own: string; place: ToolsRoot } {
+		const own = gate?.repo?.root ?? ctx.cwd;
+		return { own, place: this.deps.project ? toolsRootFor(own, this.deps.project) : { root: own } };
 	}
 
 	/** WATCHDOG.md files for this review; a file skipped for safety is announced once. */

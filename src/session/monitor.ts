@@ -4,6 +4,7 @@
 // and loops over them; nothing here imports the session, so the folder has no import cycle.
 import type { ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
 import type { Finding, Question, SinkEvent } from "../findings/index.ts";
+import type { ChangeReadAhead } from "../review/index.ts";
 import type { ResolvedSettings, WatchdogSettings } from "../settings/index.ts";
 import type { StatusSection } from "../status/index.ts";
 
@@ -101,6 +102,8 @@ export interface SettleRun {
 	gate?: { changed: boolean; paths: string[]; via: string };
 	/** What the review covers, once the gate and the pending paths decided there is something. */
 	changes?: { trigger: "boundary" | "activity"; paths: string[]; via: string };
+	/** The reviewer's view of the change, read while the LSP pre-pass runs (see ModelReview.readAhead). */
+	readAhead?: ChangeReadAhead;
 	/** The LSP pre-pass: its signal is the first the reviewer reads; its findings stand whatever the review does. */
 	lsp?: { signal?: string; findings: Finding[]; skipped?: string };
 	/** Set by the review stage: the sink is called even with no findings, and may continue the run. */

@@ -4,7 +4,15 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Question } from "../findings/index.ts";
 import type { SettleRun, SettleStage } from "./monitor.ts";
-import { closeReview, type LspAndReview, lspCheck, modelReview, type ReviewDeps, reviewEntry } from "./review-steps.ts";
+import {
+	closeReview,
+	type LspAndReview,
+	lspCheck,
+	modelReview,
+	type ReviewDeps,
+	readAheadFor,
+	reviewEntry,
+} from "./review-steps.ts";
 
 const NOT_GIT =
 	"(Not a git repository: these are the paths of successful edit and write calls; bash changes are not seen.)";
@@ -16,7 +24,9 @@ export function lspStage(deps: ReviewDeps): SettleStage {
 	return {
 		name: "lsp",
 		async settle(run) {
-			run.lsp = await lspCheck(deps, run.settings, run.changes?.paths ?? []);
+			const paths = run.changes?.paths ?? [];
+			if (run.changes) run.readAhead = readAheadFor(deps, run.ctx, paths).readAhead;
+			run.lsp = await lspCheck(deps, run.settings, paths);
 		},
 		collect: (run) => run.lsp?.findings ?? [],
 	};
@@ -50,6 +60,7 @@ export function reviewStage(deps: ReviewDeps, clarify: ClarifyDeps): SettleStage
 				note: note || undefined,
 				signals: run.signals,
 				...(run.clarify ? { clarification: { activity: clarify.texts(), ask: mayAsk(clarify) } } : {}),
+				...(run.readAhead ? { readAhead: run.readAhead } : {}),
 			};
 			const result = await modelReview(deps, run.ctx, request, run.lsp?.signal);
 			const cancelled = result.outcome.status === "cancelled";

@@ -5,7 +5,13 @@
 import type { ExtensionContext, SessionBoundaryDraft } from "@earendil-works/pi-coding-agent";
 import type { Finding } from "../findings/index.ts";
 import type { ProjectTrust } from "../host/index.ts";
-import { type ModelReview, REVIEW_ENTRY, type ReviewRecord, type ReviewResult } from "../review/index.ts";
+import {
+	type ChangeReadAhead,
+	type ModelReview,
+	REVIEW_ENTRY,
+	type ReviewRecord,
+	type ReviewResult,
+} from "../review/index.ts";
 import type { WatchdogSettings } from "../settings/index.ts";
 import type { Delivered, HistoryLine } from "./monitor.ts";
 import { skipFinding, skipReason, typedFiles } from "./lsp-skip.ts";
@@ -32,6 +38,8 @@ export type ReviewRequest = {
 	note?: string;
 	signals?: string[];
 	clarification?: { activity: string[]; ask: boolean };
+	/** The change read while the LSP pre-pass ran. */
+	readAhead?: ChangeReadAhead;
 };
 
 export interface LspAndReview {
@@ -69,6 +77,19 @@ export async function lspCheck(
 	return { signal: checked?.signal ?? `LSP pre-pass: ${why}.`, findings: checked?.findings ?? [] };
 }
 
+/**
+ * Starts reading the change the review will show (git diff-index, ls-files) before the LSP pre-pass: the two
+ * do not depend on each other, and the reviewer gets the same input either way.
+ */
+export function readAheadFor(
+	deps: ReviewDeps,
+	ctx: ExtensionContext,
+	paths: string[],
+): { readAhead?: ChangeReadAhead } {
+	const readAhead = deps.review.readAhead(ctx, paths, deps.repo().gate);
+	return readAhead ? { readAhead } : {};
+}
+
 /** The model review, with the LSP's signal first, then the loops', then the request's. */
 export async function modelReview(
 	deps: ReviewDeps,
@@ -87,8 +108,9 @@ export async function lspAndReview(
 	request: ReviewRequest,
 ): Promise<LspAndReview> {
 	// The LSP's findings stand even if the review fails or is cancelled.
+	const ahead = readAheadFor(deps, ctx, request.paths);
 	const lsp = await lspCheck(deps, settings, request.paths);
-	const result = await modelReview(deps, ctx, request, lsp.signal);
+	const result = await modelReview(deps, ctx, { ...request, ...ahead }, lsp.signal);
 	const cancelled = result.outcome.status === "cancelled";
 	const findings = [...lsp.findings, ...(cancelled ? [] : result.outcome.findings)];
 	return { result, findings, cancelled, ...(lsp.skipped ? { lspSkipped: lsp.skipped } : {}) };

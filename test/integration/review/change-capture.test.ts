@@ -6,7 +6,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { createGitRunner } from "../../../src/git/index.ts";
-import { captureChange } from "../../../src/review/change-capture.ts";
+import { captureChange, changeFor, readAhead } from "../../../src/review/change-capture.ts";
 import { renderChange } from "../../../src/review/change-text.ts";
 import { git, makeGitRepo } from "../../support/git.ts";
 import { tempDir } from "../../support/temp.ts";
@@ -57,4 +57,42 @@ it("says why there is no diff outside git or without a start commit", async () =
 		absent: expect.stringMatching(/no commit when the session started/),
 	});
 	expect(await captureChange({ root: fresh, git: runner, baseline: null }, [])).toEqual({ absent: "no changed paths" });
+});
+
+it("reads the change ahead of the review: the review takes that reading when paths and place are the same", async () => {
+	const repo = makeGitRepo({ "a.ts": "export const a = 1;\n", "b.ts": "export const b = 1;\n" });
+	const baseline = git(repo, "rev-parse", "HEAD").trim();
+	writeFileSync(join(repo, "a.ts"), "export const a = 2;\n");
+	rmSync(join(repo, "b.ts"));
+	writeFileSync(join(repo, "c.ts"), "export const c = 3;\n");
+	const source = { root: repo, git: createGitRunner(repo), baseline };
+	const paths = ["a.ts", "b.ts", "c.ts"];
+	const review = new AbortController();
+
+	const ahead = readAhead(source, paths);
+	const taken = changeFor({ ...source }, [...paths], review.signal, ahead);
+	expect(taken).toBe(ahead.change);
+	expect(await taken).toEqual(await captureChange(source, paths));
+	// The review's cancel stops the reading it took.
+	review.abort();
+	expect(ahead.stop.signal.aborted).toBe(true);
+
+	// Other paths, another start commit, another root: read afresh, and the reading ahead is stopped.
+	for (const [other, otherPaths] of [
+		[source, ["a.ts", "b.ts"]],
+		[{ ...source, baseline: "0".repeat(40) }, paths],
+		[{ ...source, root: tempDir() }, paths],
+	] as const) {
+		const unused = readAhead(source, paths);
+		const fresh = changeFor(other, otherPaths, new AbortController().signal, unused);
+		expect(fresh).not.toBe(unused.change);
+		expect(unused.stop.signal.aborted).toBe(true);
+		expect(await fresh).toEqual(await captureChange(other, otherPaths));
+	}
+	// Taken by a review already cancelled: stopped at once, as that review's own reading would be.
+	const late = readAhead(source, paths);
+	const cancelled = new AbortController();
+	cancelled.abort();
+	void changeFor(source, paths, cancelled.signal, late);
+	expect(late.stop.signal.aborted).toBe(true);
 });

@@ -1,7 +1,7 @@
 // Which part of a file decides which files it imports: an edit elsewhere keeps every file's
 // importers (the warm LSP server is not asked for them again).
 import { describe, expect, it } from "vitest";
-import { importLines } from "../../../src/lsp/lsp-server.ts";
+import { importLines } from "../../../src/lsp/text-change.ts";
 
 describe("importLines", () => {
 	it("changes with the modules a file imports, and with nothing else", () => {

@@ -1,0 +1,44 @@
+// A warm server is handed each edit as the one range that changed (text-change.ts): what it then finds
+// must be what a server that opened the final text finds. Edits on a file with \r\n line ends, a lone
+// \r, a surrogate pair and tabs move a type error around; after each, the warm manager's diagnostics
+// equal those of a new manager on the same text (positions included), and a file holding U+2028 (which
+// tsserver counts as a line break) goes over whole and is checked right too.
+import { afterEach, expect, it } from "vitest";
+import { LspManager } from "../../../src/lsp/lsp-manager.ts";
+import { makeGitRepo, writeFiles } from "../../support/git.ts";
+
+const SETTINGS = { timeoutMs: 20_000, maxFiles: 20, idleMs: 60_000 };
+const TSCONFIG = JSON.stringify({
+	compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler" },
+	include: ["src"],
+});
+const managers: LspManager[] = [];
+afterEach(async () => {
+	for (const m of managers.splice(0)) await m.shutdown();
+});
+
+const VERSIONS = [
+	'// 😀 start\r\nexport const a: number = 1;\r\n\texport const s = "x";\r\nexport const b: string = "b";\r\n',
+	'// 😀 start\r\nexport const a: number = "one";\r\n\texport const s = "x";\r\nexport const b: string = "b";\r\n',
+	'// 😃 start\r\nexport const a: number = 1;\rexport const t = 2;\r\n\texport const s = "x";\r\nexport const b: string = 2;\r\n',
+	'// 😃 start\r\n\r\nexport const a: number = 1;\rexport const t: string = 2;\r\nexport const b: string = "b";\r\n',
+	"const s = 'a\u2028b';\nexport const a: number = 1;\nexport const b: string = 3;\n",
+	"const s = 'a\u2028b';\nexport const a: number = '1';\nexport const b: string = 3;\n",
+];
+
+it("finds after ranged edits exactly what a server that opened the final text finds", async () => {
+	const root = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": VERSIONS[0] });
+	const warm = new LspManager(root);
+	managers.push(warm);
+	await warm.check(["src/a.ts"], SETTINGS, false);
+	for (const [i, text] of VERSIONS.entries()) {
+		writeFiles(root, { "src/a.ts": text });
+		const seen = await warm.check(["src/a.ts"], SETTINGS, false);
+		const fresh = new LspManager(root);
+		managers.push(fresh);
+		const opened = await fresh.check(["src/a.ts"], SETTINGS, false);
+		await fresh.shutdown();
+		expect(seen.diagnostics, `version ${i}`).toEqual(opened.diagnostics);
+		if (i > 0) expect(seen.diagnostics.length, `version ${i}`).toBeGreaterThan(0);
+	}
+});
