@@ -6,12 +6,10 @@
 import { afterEach, expect, it } from "vitest";
 import { LspManager } from "../../../src/lsp/lsp-manager.ts";
 import { makeGitRepo, writeFiles } from "../../support/git.ts";
+import { LSP_TEST_SETTINGS, STRICT_TSCONFIG } from "./lsp-fixtures.ts";
 
-const SETTINGS = { timeoutMs: 20_000, maxFiles: 20, idleMs: 60_000 };
-const TSCONFIG = JSON.stringify({
-	compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler" },
-	include: ["src"],
-});
+const SETTINGS = LSP_TEST_SETTINGS;
+const TSCONFIG = STRICT_TSCONFIG;
 const managers: LspManager[] = [];
 afterEach(async () => {
 	for (const m of managers.splice(0)) await m.shutdown();

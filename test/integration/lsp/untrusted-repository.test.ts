@@ -9,12 +9,10 @@ import { groupMembers, waitForGroupGone } from "../../../src/lsp/process-tree.ts
 import { makeGitRepo, writeFiles } from "../../support/git.ts";
 import { tempDir } from "../../support/temp.ts";
 import { armFakeServer, FAKE_SERVER, fakeServerFiles, fakeTypeScriptFiles, REAL_SERVER } from "./repository-code.ts";
+import { LSP_TEST_SETTINGS, STRICT_TSCONFIG } from "./lsp-fixtures.ts";
 
-const SETTINGS = { timeoutMs: 20_000, maxFiles: 20, idleMs: 60_000 };
-const TSCONFIG = JSON.stringify({
-	compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "bundler" },
-	include: ["src"],
-});
+const SETTINGS = LSP_TEST_SETTINGS;
+const TSCONFIG = STRICT_TSCONFIG;
 
 const managers: LspManager[] = [];
 afterEach(async () => {
