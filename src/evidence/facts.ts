@@ -4,6 +4,7 @@
 // committed or pushed. Pure, and cheap: the result text is already cut to RESULT_CHARS.
 import { isCheckCommand, mayChangeFiles, normalizeCommand } from "../loops/index.ts";
 import type { ToolCallRecord } from "../transcript/index.ts";
+import { memoPerCommand } from "../util/index.ts";
 import { type CheckKind, checkFromOutput, partialCheck, scriptCheck, startsBackground } from "./check-recognise.ts";
 
 export type { CheckKind } from "./check-recognise.ts";
@@ -162,20 +163,13 @@ interface CommandFacts {
 	background: boolean;
 }
 
-/** Sessions run the same commands again and again (the tests, git status): each is looked at once. */
-const commandMemo = new Map<string, CommandFacts>();
-const COMMAND_MEMO_SIZE = 512;
-/** A longer command (a heredoc writing a file) is rarely run twice: kept, 512 of them could hold megabytes. */
-const COMMAND_MEMO_MAX_CHARS = 1_000;
-
-function commandFacts(raw: string): CommandFacts {
-	const known = commandMemo.get(raw);
-	if (known) return known;
+/** What a command does, looked at once per command. */
+const commandFacts = memoPerCommand((raw): CommandFacts => {
 	const command = normalizeCommand(raw).slice(0, 400);
 	const check = checkKind(command) ?? scriptCheck(command);
 	const commit = /\bgit\s+(?:-C\s+\S+\s+)?commit\b/.test(command);
 	const push = /\bgit\s+(?:-C\s+\S+\s+)?push\b/.test(command);
-	const facts: CommandFacts = {
+	return {
 		command,
 		shellWrite: mayChangeFiles(command),
 		...(check ? { check } : {}),
@@ -185,11 +179,7 @@ function commandFacts(raw: string): CommandFacts {
 		bypass: (commit || push) && /\s--no-verify\b|\bcommit\b.*\s-n\b/.test(command),
 		background: /(^|[^&])&\s*$|\bnohup\b|\bsetsid\b/.test(command),
 	};
-	if (raw.length > COMMAND_MEMO_MAX_CHARS) return facts;
-	if (commandMemo.size >= COMMAND_MEMO_SIZE) commandMemo.clear();
-	commandMemo.set(raw, facts);
-	return facts;
-}
+});
 
 /** An edit or write that changed a file (a fact's `wrote`, known before its facts are built). */
 export function wroteFile(call: ToolCallRecord): boolean {

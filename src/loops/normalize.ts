@@ -3,7 +3,7 @@
 // Pure.
 import { hash } from "node:crypto";
 import type { ToolCallRecord } from "../transcript/index.ts";
-import { clip } from "../util/index.ts";
+import { clip, memoPerCommand } from "../util/index.ts";
 
 /**
  * The last command normalised and its result: one call's command is normalised by the
@@ -149,17 +149,8 @@ export function subjectsOf(call: ToolCallRecord, signature?: string): readonly s
 	return [`call:${signature ?? callSignature(call)}`];
 }
 
-/**
- * Sessions run the same commands again and again: each command's subjects are worked out once
- * (commands up to MEMO_COMMAND_CHARS long, so the memo stays small).
- */
-const subjectMemo = new Map<string, readonly string[]>();
-const SUBJECT_MEMO_SIZE = 512;
-const MEMO_COMMAND_CHARS = 1000;
-
-function commandSubjects(command: string): readonly string[] {
-	const known = subjectMemo.get(command);
-	if (known) return known;
+/** A command's subjects: the files it names, else the command itself (worked out once per command). */
+const commandSubjects = memoPerCommand((command): readonly string[] => {
 	const files = new Set<string>();
 	for (const raw of normalizeCommand(command).split(/[\s|;&<>()]+/)) {
 		const token = raw.replace(/^['"]|['"]$/g, "");
@@ -167,9 +158,5 @@ function commandSubjects(command: string): readonly string[] {
 		if (!token || token.startsWith("-") || token.includes("..") || /^[a-z]+:\/\//i.test(token)) continue;
 		if (/[^./]\.[A-Za-z][A-Za-z0-9]{0,5}$/.test(token)) files.add(`file:${token.replace(/^.*[/:]/, "")}`);
 	}
-	const subjects = files.size ? [...files] : [`cmd:${normalizeCommand(command)}`];
-	if (command.length > MEMO_COMMAND_CHARS) return subjects;
-	if (subjectMemo.size >= SUBJECT_MEMO_SIZE) subjectMemo.clear();
-	subjectMemo.set(command, subjects);
-	return subjects;
-}
+	return files.size ? [...files] : [`cmd:${normalizeCommand(command)}`];
+});

@@ -2,6 +2,7 @@
 // `*`/`?` globs over names (model references, tool names).
 // Other folders import from here; files inside the folder import each other directly.
 export { whenAborted } from "./abort.ts";
+export { memoPerCommand } from "./command-memo.ts";
 export { isPlainObject, readJsonObject } from "./json.ts";
 export { fileToken, isInside, readFileInRoot, realRoot, type SafeRead, stripBom, userRoot } from "./safe-file.ts";
 export type { StatusSection } from "./status-section.ts";
