@@ -7,7 +7,6 @@
 // - the TypeScript sources otherwise (no bundle, as after `pi install git:…`, or sources edited since).
 // The bundle does not contain Pi's packages: it uses the modules handed over here, which are the host's own
 // (Pi's loader resolves these imports to them), so a class or a session manager is the same object as Pi's.
-import { createRequire } from "node:module";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as piAi from "@earendil-works/pi-ai";
@@ -17,6 +16,7 @@ import * as typebox from "typebox";
 import * as typeboxValue from "typebox/value";
 import type * as Extension from "./src/extension.ts";
 import { BUNDLE_FILE, bundleIsCurrent } from "./src/util/bundle-state.ts";
+import { codeCacheDir, newLoad, requireCompiled } from "./src/util/code-cache.ts";
 
 /** Keep in step with HOST_MODULES and HOST_KEY in scripts/build.mjs (a unit test compares them). */
 const HOST_MODULES = {
@@ -35,10 +35,9 @@ function loadBundle(): typeof Extension | undefined {
 	if (!bundleIsCurrent(ROOT)) return undefined;
 	try {
 		(globalThis as Record<symbol, unknown>)[HOST_KEY] = HOST_MODULES;
-		const require = createRequire(import.meta.url);
-		// A `/reload` evaluates this file again; the bundles are evaluated again too, as the sources would be.
-		for (const file of Object.keys(require.cache)) if (file.startsWith(DIST)) delete require.cache[file];
-		return require(BUNDLE) as typeof Extension;
+		// Each load evaluates the bundles anew (a `/reload` too, as it would the sources), compiled with the
+		// code cache of earlier starts (src/util/code-cache.ts).
+		return requireCompiled(BUNDLE, newLoad(DIST, codeCacheDir())) as typeof Extension;
 	} catch {
 		return undefined; // a damaged bundle: the sources still work
 	}

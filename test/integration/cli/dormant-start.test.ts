@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOAD_AFTER_MS } from "../../../src/startup/index.ts";
 import { bundleIsCurrent } from "../../../src/util/bundle-state.ts";
+import { LOAD_CHANNEL } from "../../../src/util/code-cache.ts";
 import { startScriptedServer, type ScriptedServer } from "../../support/openai-server.ts";
 import { PI_CLI, REPO_ROOT, startCli, writeModelsJson } from "../../support/pi-cli.ts";
 import { QUIET_PI_SETTINGS } from "../../support/pi-session.ts";
@@ -30,18 +31,15 @@ describe("a start of pi with pi-watchdog installed", () => {
 		writeFileSync(
 			probe,
 			[
-				// Each of our files as Node's loader first loads it, with the time since the first one.
+				// Each of our bundle's files as index.ts's loader loads it (src/util/code-cache.ts says so on a
+				// diagnostics channel), with the time since the first one.
 				'import { writeFileSync } from "node:fs";',
-				'import Module from "node:module";',
-				"const load = Module._load, seen = [];",
-				"Module._load = function (request, parent, isMain) {",
-				"  try {",
-				"    const file = Module._resolveFilename(request, parent, isMain);",
-				`    if (file.startsWith(${JSON.stringify(`${DIST}/`)}) && !seen.some((s) => s.file === file))`,
-				"      seen.push({ file, at: performance.now() });",
-				"  } catch {}",
-				"  return load.apply(this, arguments);",
-				"};",
+				'import { subscribe } from "node:diagnostics_channel";',
+				"const seen = [];",
+				`subscribe(${JSON.stringify(LOAD_CHANNEL)}, ({ file, cache }) => {`,
+				`  if (file.startsWith(${JSON.stringify(`${DIST}/`)}) && !seen.some((s) => s.file === file))`,
+				"    seen.push({ file, at: performance.now(), cache });",
+				"});",
 				"process.on('exit', () => writeFileSync(process.env.LOADED_OUT, JSON.stringify(seen)));",
 			].join("\n"),
 		);
@@ -51,7 +49,7 @@ describe("a start of pi with pi-watchdog installed", () => {
 	});
 
 	/** `pi -p "hi"` with these watchdog settings: what it printed, and which of our bundles it loaded. */
-	async function startOnce(watchdog: Record<string, unknown>) {
+	async function startOnce(watchdog: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) {
 		const agentDir = tempDir("pi-watchdog-dormant-agent-");
 		const cwd = tempDir("pi-watchdog-dormant-cwd-");
 		writeModelsJson(agentDir, server.baseUrl, [{ id: "main" }, { id: "reviewer", reasoning: true }]);
@@ -63,13 +61,13 @@ describe("a start of pi with pi-watchdog installed", () => {
 			[PI_CLI, "-e", join(REPO_ROOT, "index.ts"), "-p", "--no-session", "hi"],
 			{
 				cwd,
-				env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", LOADED_OUT: out },
+				env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", LOADED_OUT: out, ...env },
 				timeoutMs: 60_000,
 			},
 		);
-		const seen = JSON.parse(readFileSync(out, "utf8")) as Array<{ file: string; at: number }>;
+		const seen = JSON.parse(readFileSync(out, "utf8")) as Array<{ file: string; at: number; cache: string }>;
 		const first = seen[0]?.at ?? 0;
-		const loaded = seen.map((s) => ({ file: s.file.slice(DIST.length + 1), after: s.at - first }));
+		const loaded = seen.map((s) => ({ file: s.file.slice(DIST.length + 1), after: s.at - first, cache: s.cache }));
 		return { ran, loaded, files: loaded.map((l) => l.file) };
 	}
 	const nodeOptions = () => `${process.env.NODE_OPTIONS ?? ""} --import ${probe}`.trim();
@@ -97,6 +95,30 @@ describe("a start of pi with pi-watchdog installed", () => {
 			expect(typo.ran.code, typo.ran.stderr).toBe(0);
 			expect(typo.files.filter((f) => f.startsWith("chunks/watchdog-"))).toHaveLength(1);
 			expect(typo.loaded[1].after).toBeLessThan(LOAD_AFTER_MS - 50);
+		} finally {
+			if (saved === undefined) delete process.env.NODE_OPTIONS;
+			else process.env.NODE_OPTIONS = saved;
+		}
+	});
+
+	it("compiles our code once: a second start uses the code cache the first one made beside Node's", async () => {
+		const saved = process.env.NODE_OPTIONS;
+		process.env.NODE_OPTIONS = nodeOptions();
+		try {
+			// A fresh compile cache folder (Pi turns Node's on, in the temporary folder unless told): ours goes beside it.
+			const env = { NODE_COMPILE_CACHE: join(tempDir("pi-watchdog-dormant-tmp-"), "compile-cache") };
+			const on = { enabled: true, main: { model: "local/reviewer" } };
+			const first = await startOnce(on, env);
+			expect(first.ran.code, first.ran.stderr).toBe(0);
+			expect(first.loaded.map((l) => l.cache)).toEqual(["made", "made"]);
+			const second = await startOnce(on, env);
+			expect(second.ran.code, second.ran.stderr).toBe(0);
+			expect(second.ran.stdout).toContain(ANSWER);
+			expect(second.loaded.map((l) => l.cache)).toEqual(["used", "used"]);
+			// Without Node's compile cache (the host's choice), none of ours either.
+			const none = await startOnce(on, { ...env, NODE_DISABLE_COMPILE_CACHE: "1" });
+			expect(none.ran.stdout).toContain(ANSWER);
+			expect(none.loaded.map((l) => l.cache)).toEqual(["off", "off"]);
 		} finally {
 			if (saved === undefined) delete process.env.NODE_OPTIONS;
 			else process.env.NODE_OPTIONS = saved;

@@ -1,0 +1,169 @@
+// Loads the prebuilt bundle's CommonJS files with a V8 code cache made after they ran. Node's own compile cache
+// holds only what V8 compiles while loading a file; every function first called later (the session start, the
+// first settle: most of what a start runs of ours) is compiled again at each start. A cache made at exit holds
+// those too. It is kept beside Node's compile cache, and only when the host keeps one (Pi turns it on;
+// NODE_DISABLE_COMPILE_CACHE turns both off). A cache file is compiled code: it is read only when this user
+// owns it and no one else may write it, and a cache V8 rejects (another V8, other flags) is made anew.
+// index.ts imports this file: it stays small and imports nothing of ours.
+import {
+	closeSync,
+	constants,
+	fstatSync,
+	lstatSync,
+	mkdirSync,
+	openSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	type Stats,
+	writeFileSync,
+} from "node:fs";
+import { channel } from "node:diagnostics_channel";
+import { createRequire, getCompileCacheDir } from "node:module";
+import { basename, dirname, join, resolve, sep } from "node:path";
+import { constants as vmConstants, Script } from "node:vm";
+
+/** Far above any cache of ours (the watchdog's is under 1 MB): a larger file is not one we wrote. */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+/** Caches kept per folder: each build names its chunk anew, so older ones go, the least recently written first. */
+const MAX_CACHES = 8;
+/** Each file loaded and its cache's use, for whoever subscribes (the tests that watch what a start loads). */
+export const LOAD_CHANNEL = "pi-watchdog.bundle-load";
+const loads = channel(LOAD_CHANNEL);
+/** Line 1 of the wrapped source is the wrapper itself, so the file's own lines keep their numbers. */
+const WRAPPER = "(function (exports, require, module, __filename, __dirname) {\n";
+
+export type CacheUse = "used" | "made" | "rejected" | "off";
+
+export interface CompiledLoad {
+	/** Where caches are kept; undefined: none (the host keeps no compile cache, or a system without owners). */
+	cacheDir: string | undefined;
+	/** Files under this folder that the loaded code requires by a relative path load the same way. */
+	within: string;
+	/** One module per file within this load, as Node's require.cache keeps one per process. */
+	modules: Map<string, { exports: unknown }>;
+}
+
+/** The cache folder for this user, V8 and architecture, beside Node's compile cache; undefined when there is none. */
+export function codeCacheDir(): string | undefined {
+	const base = getCompileCacheDir?.();
+	if (!base || typeof process.getuid !== "function") return undefined;
+	return join(base, `pi-watchdog-${process.versions.v8}-${process.arch}-${process.getuid()}`);
+}
+
+/** One load of the bundle: `within` its folder, caches in `cacheDir` (codeCacheDir(), or undefined for none). */
+export function newLoad(within: string, cacheDir: string | undefined): CompiledLoad {
+	return { cacheDir, within: resolve(within) + sep, modules: new Map() };
+}
+
+/** `require(file)` for a CommonJS file of the bundle, compiled with its cache when there is a good one. */
+export function requireCompiled(file: string, load: CompiledLoad): unknown {
+	const known = load.modules.get(file);
+	if (known) return known.exports;
+	const fd = openSync(file, constants.O_RDONLY);
+	let source: string;
+	let stats: Stats;
+	try {
+		stats = fstatSync(fd);
+		source = readFileSync(fd, "utf8");
+	} finally {
+		closeSync(fd);
+	}
+	// The key changes with any rewrite of the file (a build renames new files into place), so a cache is never
+	// used for other code: V8 itself checks only the source's length.
+	const name = `${basename(file)}-${stats.ino}-${stats.size}-${stats.mtimeMs}-${stats.ctimeMs}.v8`;
+	const cached = load.cacheDir ? readCache(load.cacheDir, name) : undefined;
+	const script = new Script(`${WRAPPER}${source}\n})`, {
+		filename: file,
+		lineOffset: -1,
+		cachedData: cached,
+		importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+	});
+	const use: CacheUse = !load.cacheDir ? "off" : !cached ? "made" : script.cachedDataRejected ? "rejected" : "used";
+	if (loads.hasSubscribers) loads.publish({ file, cache: use });
+	if (load.cacheDir && use !== "used") pending.set(join(load.cacheDir, name), { script, file: basename(file) });
+	if (pending.size > 0 && !exitHooked) {
+		exitHooked = true;
+		process.once("exit", writeCodeCaches);
+	}
+	const module = { exports: {} as unknown };
+	load.modules.set(file, module);
+	const nodeRequire = createRequire(file);
+	const localRequire = Object.assign(
+		(id: string) => {
+			const target = id.startsWith(".") ? resolve(dirname(file), id) : undefined;
+			if (target?.startsWith(load.within) && target.endsWith(".cjs")) return requireCompiled(target, load);
+			return nodeRequire(id);
+		},
+		{
+			resolve: nodeRequire.resolve,
+			cache: nodeRequire.cache,
+			main: nodeRequire.main,
+			extensions: nodeRequire.extensions,
+		},
+	);
+	const run = script.runInThisContext() as (...args: unknown[]) => void;
+	try {
+		run.call(module.exports, module.exports, localRequire, module, file, dirname(file));
+	} catch (error) {
+		load.modules.delete(file);
+		throw error;
+	}
+	return module.exports;
+}
+
+/** Scripts whose cache is missing or stale, by the cache file to write at exit. */
+const pending = new Map<string, { script: Script; file: string }>();
+let exitHooked = false;
+
+/** Writes each pending cache (at exit: by then it holds every function the session compiled). Never throws. */
+export function writeCodeCaches(): void {
+	for (const [path, { script, file }] of pending) {
+		pending.delete(path);
+		try {
+			const dir = dirname(path);
+			mkdirSync(dir, { recursive: true, mode: 0o700 });
+			if (!ownedByUs(lstatSync(dir), "directory")) continue;
+			const temp = join(dir, `.${process.pid}-${Date.now()}-${basename(path)}`);
+			try {
+				writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: "wx" });
+				renameSync(temp, path);
+			} finally {
+				rmSync(temp, { force: true });
+			}
+			// The same file's earlier caches are of no further use; past MAX_CACHES, the oldest go.
+			const others = readdirSync(dir).filter((entry) => entry !== basename(path) && !entry.startsWith("."));
+			for (const old of others.filter((entry) => entry.startsWith(`${file}-`))) rmSync(join(dir, old), { force: true });
+			const left = others
+				.filter((entry) => !entry.startsWith(`${file}-`))
+				.map((entry) => ({ entry, at: lstatSync(join(dir, entry)).mtimeMs }))
+				.sort((a, b) => b.at - a.at);
+			for (const { entry } of left.slice(MAX_CACHES - 1)) rmSync(join(dir, entry), { force: true });
+		} catch {
+			// a cache that cannot be written costs the next start its compile time, nothing more
+		}
+	}
+}
+
+/** The cache file's bytes when it is one this user wrote: a regular file, owned by us, writable by no one else. */
+function readCache(dir: string, name: string): Buffer | undefined {
+	try {
+		if (!ownedByUs(lstatSync(dir), "directory")) return undefined;
+		const fd = openSync(join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+		try {
+			const stats = fstatSync(fd);
+			if (!ownedByUs(stats, "file") || stats.nlink !== 1 || stats.size > MAX_CACHE_BYTES) return undefined;
+			return readFileSync(fd);
+		} finally {
+			closeSync(fd);
+		}
+	} catch {
+		return undefined; // none yet, or unreadable: compile as Node would
+	}
+}
+
+function ownedByUs(stats: Stats, kind: "file" | "directory"): boolean {
+	const right = kind === "file" ? stats.isFile() : stats.isDirectory();
+	return right && stats.uid === process.getuid?.() && (stats.mode & 0o022) === 0;
+}

@@ -1,0 +1,92 @@
+// The bundle's code cache across real processes (V8 consumes a cache only in a fresh process): a process makes it
+// at exit, the next one uses it; a rebuilt file makes its own and the old one goes; a cache this user did not
+// write (a link, a file or folder others may write) is never read, and one V8 rejects is made anew.
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runProcess } from "../../support/run-process.ts";
+import { tempDir } from "../../support/temp.ts";
+
+const CODE_CACHE = resolve(import.meta.dirname, "../../../src/util/code-cache.ts");
+
+function bundle(): { dist: string; entry: string; cacheDir: string; loader: string } {
+	const root = tempDir("pi-watchdog-code-cache-");
+	const dist = join(root, "dist");
+	mkdirSync(join(dist, "chunks"), { recursive: true });
+	const entry = join(dist, "entry.cjs");
+	writeFileSync(entry, 'exports.answer = () => require("./chunks/core-abc.cjs").twice(21);\n');
+	writeFileSync(join(dist, "chunks", "core-abc.cjs"), "exports.twice = (n) => n * 2;\n");
+	// One load in its own process: each file's cache use, then the answer; caches are written at its exit.
+	const loader = join(root, "load.mts");
+	writeFileSync(
+		loader,
+		[
+			'import { subscribe } from "node:diagnostics_channel";',
+			`import { LOAD_CHANNEL, newLoad, requireCompiled } from ${JSON.stringify(CODE_CACHE)};`,
+			"const uses = [];",
+			"subscribe(LOAD_CHANNEL, (m) => uses.push(m.cache));",
+			"const [entry, dist, cacheDir] = process.argv.slice(2);",
+			"const loaded = requireCompiled(entry, newLoad(dist, cacheDir));",
+			"console.log(JSON.stringify({ uses, answer: loaded.answer() }));",
+		].join("\n"),
+	);
+	return { dist, entry, cacheDir: join(root, "cache"), loader };
+}
+
+async function load(b: ReturnType<typeof bundle>): Promise<string[]> {
+	const ran = await runProcess(
+		process.execPath,
+		["--experimental-strip-types", "--no-warnings", b.loader, b.entry, b.dist, b.cacheDir],
+		{ timeoutMs: 30_000 },
+	);
+	expect(ran.code, ran.stderr).toBe(0);
+	const out = JSON.parse(ran.stdout) as { uses: string[]; answer: number };
+	expect(out.answer).toBe(42);
+	return out.uses;
+}
+
+const entryCache = (b: ReturnType<typeof bundle>) => readdirSync(b.cacheDir).filter((f) => f.startsWith("entry.cjs-"));
+
+describe("the bundle's code cache", () => {
+	it("is made at exit and used by the next process; a rebuilt file makes its own and the old one goes", async () => {
+		const b = bundle();
+		expect(await load(b)).toEqual(["made", "made"]);
+		const made = entryCache(b);
+		expect(made).toHaveLength(1);
+		expect(readdirSync(b.cacheDir)).toHaveLength(2);
+		expect(await load(b)).toEqual(["used", "used"]);
+
+		writeFileSync(b.entry, `${readFileSync(b.entry, "utf8")}exports.more = 1;\n`);
+		expect(await load(b)).toEqual(["made", "used"]);
+		expect(entryCache(b)).toHaveLength(1);
+		expect(entryCache(b)).not.toEqual(made);
+		expect(await load(b)).toEqual(["used", "used"]);
+	});
+
+	it("never reads a cache this user did not write, and makes anew one V8 rejects", async () => {
+		const b = bundle();
+		await load(b);
+		const path = join(b.cacheDir, entryCache(b)[0]);
+		const good = readFileSync(path);
+
+		chmodSync(path, 0o666); // others may write it
+		expect((await load(b))[0]).toBe("made");
+		expect((await load(b))[0]).toBe("used"); // replaced by one only we may write
+
+		const elsewhere = join(tempDir("pi-watchdog-code-cache-link-"), "cache.v8");
+		writeFileSync(elsewhere, good, { mode: 0o600 });
+		rmSync(path);
+		symlinkSync(elsewhere, path);
+		expect((await load(b))[0]).toBe("made");
+		expect((await load(b))[0]).toBe("used");
+
+		writeFileSync(path, Buffer.alloc(good.length, 7), { mode: 0o600 }); // not a cache V8 made
+		expect((await load(b))[0]).toBe("rejected");
+		expect((await load(b))[0]).toBe("used");
+
+		chmodSync(b.cacheDir, 0o777); // a folder others may write: nothing in it is read, nothing written
+		const before = readdirSync(b.cacheDir).map((f) => readFileSync(join(b.cacheDir, f)).length);
+		expect(await load(b)).toEqual(["made", "made"]);
+		expect(readdirSync(b.cacheDir).map((f) => readFileSync(join(b.cacheDir, f)).length)).toEqual(before);
+	});
+});
