@@ -27,3 +27,13 @@ export function appName(): string {
 
 /** `PI_CODING_AGENT_DIR` for Pi, `<FORK>_CODING_AGENT_DIR` for a fork. */
 export const envName = (suffix: string): string => `${appName().toUpperCase().replace(/-/g, "_")}_${suffix}`;
+
+/**
+ * `env`'s `<APP>_<suffix>` (PI_SUBAGENT_LINEAGE for Pi). Pi's package.json is read for the name only when some
+ * variable ends in `_<suffix>`: a start asks this of every session, and almost never has one.
+ */
+export function hostEnv(suffix: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+	const tail = `_${suffix}`;
+	for (const key in env) if (key.endsWith(tail)) return env[envName(suffix)];
+	return undefined;
+}

@@ -9,5 +9,5 @@ export { renderFindings, renderQuestion } from "./render.ts";
 export { childSnapshot, piTrusts, ProjectTrust, repositoryTrust } from "./trust.ts";
 export { fileState, type FileTrust, readState, takeSnapshot, type TrustedRead } from "./trust-files.ts";
 export { type FileState, judgeFile, type TrustSnapshot } from "./trust-snapshot.ts";
-export { appName, envName } from "./app-name.ts";
+export { appName, envName, hostEnv } from "./app-name.ts";
 export { AGENT_FILE_MAX_BYTES, type AgentListError, listAgentFiles } from "./agent-files.ts";

@@ -7,7 +7,7 @@ import { DEFAULT_MAX_BYTES, type HistoryEventInput, HistoryLog } from "../findin
 import { chooseReviewer, type ReviewerChoice, type SessionModelInfo, type Thinking } from "../models/index.ts";
 import { childView, placeBareModels, type ProjectContext, type ResolvedSettings } from "../settings/index.ts";
 import { type SettingsLayer, type SettingsLocation, SettingsStore } from "../settings/index.ts";
-import { envName } from "../host/index.ts";
+import { hostEnv } from "../host/index.ts";
 import { UserAllowances } from "../permissions/index.ts";
 import { isPlainObject } from "../util/index.ts";
 import { type Lineage, readLineage, TOP, TreeSlots } from "./lineage.ts";
@@ -191,7 +191,7 @@ export class SessionCore {
 
 /** A main session started below a background child (a `pi` its bash ran) starts at that child's place. */
 function lineageFromEnv(): Lineage {
-	const raw = process.env[envName("SUBAGENT_LINEAGE")];
+	const raw = hostEnv("SUBAGENT_LINEAGE");
 	if (!raw) return TOP;
 	try {
 		return readLineage(JSON.parse(raw));

@@ -6,7 +6,7 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { STRICT_FLAG, REPORT_FLAG } from "../headless/index.ts";
-import { envName } from "../host/index.ts";
+import { hostEnv } from "../host/index.ts";
 import { SESSION_SETTINGS_ENTRY } from "../session/index.ts";
 import { findProjectSettings, masterSwitchOff, SETTINGS_MAX_BYTES } from "../settings/index.ts";
 import { readFileInRoot, stripBom, userRoot } from "../util/index.ts";
@@ -26,7 +26,7 @@ export function startsDormant(input: DormantInput): boolean {
 	const env = input.env ?? process.env;
 	// A headless run's flags, a background child's lineage, and an environment to warn about need the watchdog.
 	if (input.flag(STRICT_FLAG) === true || input.flag(REPORT_FLAG) !== undefined) return false;
-	if (env[envName("SUBAGENT_LINEAGE")] !== undefined || env.PI_SUBAGENT_MAX_DEPTH !== undefined) return false;
+	if (hostEnv("SUBAGENT_LINEAGE", env) !== undefined || env.PI_SUBAGENT_MAX_DEPTH !== undefined) return false;
 	if (input.entries.some((e) => e.type === "custom" && e.customType === SESSION_SETTINGS_ENTRY)) return false;
 	// A project's file may turn the watchdog on; whether it may be read at all (trust) is the watchdog's question.
 	if (present(findProjectSettings(input.cwd, input.configDirName).path)) return false;
