@@ -73,7 +73,8 @@ const NOT_A_CLAIM = new RegExp(
 );
 const PASS_WORDS = new RegExp(
 	String.raw`\b(pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|ok|clean|works?|completed?)\b` +
-		String.raw`|✅|✓|->\s*PASS|^\W*(?:no|zero|0) (?:\w+ )?(?:errors?|failures?)\b`,
+		"|✅|✓" +
+		String.raw`|->\s*PASS|^\W*(?:no|zero|0) (?:\w+ )?(?:errors?|failures?)\b`,
 	"i",
 );
 const CHECK_WORDS: Array<[CheckKind, RegExp]> = [
@@ -167,7 +168,8 @@ const DONE = new RegExp(
 	String.raw`\b(all done|(?:is|are|now) (?:fully )?(?:operational|functional|working|ready(?: to use| for use)?)\b` +
 		String.raw`|all set\b|production[- ]ready|(?:is|are|now) (?:complete|done|finished)` +
 		String.raw`|task (?:is )?complete|work (?:is )?(?:complete|done)|complete[d!]?\s*$` +
-		String.raw`|—\s*done\b|\bdone!|\bDONE\b|^(?:\W*\s*)?(?:\w+\s+){0,4}complete!)`,
+		"|—" +
+		String.raw`\s*done\b|\bdone!|\bDONE\b|^(?:\W*\s*)?(?:\w+\s+){0,4}complete!)`,
 	"im",
 );
 

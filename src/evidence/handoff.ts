@@ -12,7 +12,8 @@ const COME_BACK = new RegExp(
 		String.raw`that(?:'s| is)|it(?:'s| is)) (?:done|installed|finished|run|ran|complete|set up)|\bwhen (?:you(?:'re|` +
 		String.raw` are) done|that(?:'s| is) done|it(?:'s| is) installed)|\bthen i(?:'ll| will| can) (?:continue|proceed|` +
 		String.raw`carry on|finish|pick (?:it|this) up|go on)|\bafter (?:you(?:'ve| have)? (?:run|installed|done)|` +
-		String.raw`that),? i(?:'ll| will| can)|告诉我|我(?:再)?继续|然后继续|完成后`,
+		String.raw`that),? i(?:'ll| will| can)|` +
+		"告诉我|我(?:再)?继续|然后继续|完成后",
 	"i",
 );
 /** A fenced block or an inline command the user is asked to run. */

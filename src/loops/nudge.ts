@@ -9,7 +9,9 @@ const NUDGE = new RegExp(
 	String.raw`^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|please|pls|so|well|hey|hello|and|now|just|then|come on|` +
 		String.raw`c'mon)[\s,.!]*)*(?:continue|go on|go ahead|keep going|carry on|proceed|resume|next|do it|try again|` +
 		String.raw`again|retry|come on|finish(?: it)?|hurry(?: up)?|well|and|hello|still there|any update|status|` +
-		String.raw`ok(?:ay)?|yes|go|继续|继续吧|请继续)?[\s,.!?]*(?:please|pls|then)?[\s.!?]*$`,
+		String.raw`ok(?:ay)?|yes|go|` +
+		"继续|继续吧|请继续" +
+		String.raw`)?[\s,.!?]*(?:please|pls|then)?[\s.!?]*$`,
 	"i",
 );
 

@@ -101,6 +101,19 @@ describe("a start of pi with pi-watchdog installed", () => {
 		}
 	});
 
+	it("loads a bundle that is ASCII only: V8 keeps it as one-byte strings, not decoded into two-byte ones", () => {
+		const { outputs } = JSON.parse(readFileSync(join(DIST, "build.json"), "utf8")) as { outputs: string[] };
+		expect(outputs).toHaveLength(2);
+		for (const file of outputs) {
+			const bytes = readFileSync(join(DIST, file));
+			const other = bytes.findIndex((b) => b > 0x7f);
+			expect(
+				other,
+				`${file}: a non-ASCII byte at ${other}: ${bytes.subarray(Math.max(0, other - 60), other + 20)}`,
+			).toBe(-1);
+		}
+	});
+
 	it("compiles our code once: a second start uses the code cache the first one made beside Node's", async () => {
 		const saved = process.env.NODE_OPTIONS;
 		process.env.NODE_OPTIONS = nodeOptions();
