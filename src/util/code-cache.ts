@@ -132,18 +132,34 @@ export function writeCodeCaches(): void {
 			} finally {
 				rmSync(temp, { force: true });
 			}
-			// The same file's earlier caches are of no further use; past MAX_CACHES, the oldest go.
-			const others = readdirSync(dir).filter((entry) => entry !== basename(path) && !entry.startsWith("."));
-			for (const old of others.filter((entry) => entry.startsWith(`${file}-`))) rmSync(join(dir, old), { force: true });
-			const left = others
-				.filter((entry) => !entry.startsWith(`${file}-`))
-				.map((entry) => ({ entry, at: lstatSync(join(dir, entry)).mtimeMs }))
-				.sort((a, b) => b.at - a.at);
-			for (const { entry } of left.slice(MAX_CACHES - 1)) rmSync(join(dir, entry), { force: true });
+			evict(dir, basename(path), file);
 		} catch {
 			// a cache that cannot be written costs the next start its compile time, nothing more
 		}
 	}
+}
+
+/** A cache of ours by its name (`<file>-<inode>-<size>-<mtime>-<ctime>.v8`), or one's unfinished write (`.<pid>-…`). */
+const CACHE_NAME = /^[\w.-]+\.cjs-\d+-\d+-[\d.]+-[\d.]+\.v8$/;
+const WRITE_NAME = /^\.\d+-\d+-[\w.-]+\.cjs-\d+-\d+-[\d.]+-[\d.]+\.v8$/;
+const STALE_WRITE_MS = 3_600_000;
+
+/**
+ * Removes the same file's earlier caches, the oldest past MAX_CACHES, and writes left unfinished an hour ago. Only
+ * files of ours by name and owner go: whatever else the folder holds is not ours to delete.
+ */
+function evict(dir: string, kept: string, file: string): void {
+	const ours = readdirSync(dir)
+		.filter((entry) => entry !== kept && (CACHE_NAME.test(entry) || WRITE_NAME.test(entry)))
+		.map((entry) => ({ entry, stats: lstatSync(join(dir, entry)) }))
+		.filter(({ stats }) => stats.isFile() && stats.uid === process.getuid?.());
+	const caches = ours.filter(({ entry }) => !entry.startsWith(".")).sort((a, b) => b.stats.mtimeMs - a.stats.mtimeMs);
+	const gone = [
+		...caches.filter(({ entry }) => entry.startsWith(`${file}-`)),
+		...caches.filter(({ entry }) => !entry.startsWith(`${file}-`)).slice(MAX_CACHES - 1),
+		...ours.filter(({ entry, stats }) => entry.startsWith(".") && Date.now() - stats.mtimeMs > STALE_WRITE_MS),
+	];
+	for (const { entry } of gone) rmSync(join(dir, entry), { force: true });
 }
 
 /** The cache file's bytes when it is one this user wrote: a regular file, owned by us, writable by no one else. */

@@ -1,7 +1,16 @@
 // The bundle's code cache across real processes (V8 consumes a cache only in a fresh process): a process makes it
 // at exit, the next one uses it; a rebuilt file makes its own and the old one goes; a cache this user did not
 // write (a link, a file or folder others may write) is never read, and one V8 rejects is made anew.
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runProcess } from "../../support/run-process.ts";
@@ -61,6 +70,31 @@ describe("the bundle's code cache", () => {
 		expect(entryCache(b)).toHaveLength(1);
 		expect(entryCache(b)).not.toEqual(made);
 		expect(await load(b)).toEqual(["used", "used"]);
+	});
+
+	it("keeps its folder small and deletes only its own caches: the oldest past eight, and writes left an hour ago", async () => {
+		const b = bundle();
+		mkdirSync(b.cacheDir, { mode: 0o700 });
+		const put = (name: string, ageHours: number) => {
+			writeFileSync(join(b.cacheDir, name), "x", { mode: 0o600 });
+			const at = new Date(Date.now() - ageHours * 3_600_000);
+			utimesSync(join(b.cacheDir, name), at, at);
+		};
+		for (let i = 1; i <= 9; i++) put(`other-${i}.cjs-1-2-3-4.v8`, i); // other-9 is the oldest
+		put(".123-456-other-1.cjs-1-2-3-4.v8", 2); // a write left unfinished two hours ago
+		put(".124-457-other-1.cjs-1-2-3-4.v8", 0); // one still under way
+		put("notes.txt", 99);
+		put("entry.cjs.v8", 99); // not a name of ours
+		await load(b);
+		const left = readdirSync(b.cacheDir).sort();
+		expect(left.filter((f) => f.startsWith("other-"))).toEqual(
+			["other-1", "other-2", "other-3", "other-4", "other-5", "other-6"].map((o) => `${o}.cjs-1-2-3-4.v8`),
+		);
+		expect(left).toContain(".124-457-other-1.cjs-1-2-3-4.v8");
+		expect(left).not.toContain(".123-456-other-1.cjs-1-2-3-4.v8");
+		expect(left).toContain("notes.txt");
+		expect(left).toContain("entry.cjs.v8");
+		expect(entryCache(b).filter((f) => f.endsWith(".v8") && f !== "entry.cjs.v8")).toHaveLength(1);
 	});
 
 	it("never reads a cache this user did not write, and makes anew one V8 rejects", async () => {
