@@ -7,7 +7,7 @@ import {
 	modelRefField,
 	projectRule,
 	SETTING_DESCRIPTIONS,
-	strictLayerSchema,
+	fullLayerSchema,
 	thinkingField,
 } from "../settings/index.ts";
 import { table } from "./markdown.ts";
@@ -57,7 +57,7 @@ export function settingRows(): SettingRow[] {
 		if (def.type === "record" && def.valueType) return walk(def.valueType, `${key}.<role>`);
 		rows.push(row(key, schema));
 	};
-	walk(strictLayerSchema as unknown as ZodLike, "");
+	walk(fullLayerSchema() as unknown as ZodLike, "");
 	return rows;
 }
 

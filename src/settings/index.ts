@@ -39,6 +39,6 @@ export { type HeldChange, settingsDiff, WatchedFileCache } from "./file-watch.ts
 // What the generated settings reference (src/docs/) reads.
 export { DEFAULT_IN_WORDS, SETTING_DESCRIPTIONS } from "./descriptions.ts";
 export { projectRule } from "./tighten.ts";
-export { cadenceEvery, modelRefField, strictLayerSchema, thinkingField } from "./schema.ts";
+export { cadenceEvery, fullLayerSchema, modelRefField, thinkingField } from "./schema.ts";
 export { DEFAULT_SETTINGS } from "./defaults.ts";
 export { masterSwitchOff } from "./master-switch.ts";

@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import { isBareModelId, parseModelRef, splitBareId } from "../models/index.ts";
 import { DEFAULT_SETTINGS, type WatchdogSettings } from "./defaults.ts";
-import { layerSchemaStripping, type SettingsLayer, strictLayerSchema, UNSUPPORTED_KEYS } from "./schema.ts";
+import { layerSchemaFor, type SettingsLayer, UNSUPPORTED_KEYS } from "./schema.ts";
 import { isPlainObject } from "../util/index.ts";
 import { forEachLeaf, getPath, setPath } from "./key-paths.ts";
 import { tightenOnly } from "./tighten.ts";
@@ -184,7 +184,7 @@ interface KeyProblem {
 
 /** Validates one layer: unknown keys are warnings, everything else an error. */
 export function validateLayer(value: unknown): { layer: SettingsLayer; errors: KeyProblem[]; warnings: KeyProblem[] } {
-	const strict = strictLayerSchema.safeParse(value);
+	const strict = layerSchemaFor(value, "strict").safeParse(value);
 	if (strict.success) return { layer: strict.data, errors: [], warnings: [] };
 	const errors: KeyProblem[] = [];
 	const warnings: KeyProblem[] = [];
@@ -200,7 +200,7 @@ export function validateLayer(value: unknown): { layer: SettingsLayer; errors: K
 		}
 	}
 	if (errors.length > 0) return { layer: {}, errors, warnings };
-	const stripped = layerSchemaStripping().safeParse(value);
+	const stripped = layerSchemaFor(value, "strip").safeParse(value);
 	return { layer: stripped.success ? (stripped.data as SettingsLayer) : {}, errors, warnings };
 }
 

@@ -2,7 +2,7 @@
 // types derived from them. One schema serves every source (user, project, session): each key
 // is optional in a layer; the defaults fill what no layer sets.
 import { isBareModelId, parseModelRef, THINKING_LEVELS } from "../models/index.ts";
-import { MAX_STAR_GLOB_CHARS } from "../util/index.ts";
+import { isPlainObject, MAX_STAR_GLOB_CHARS } from "../util/index.ts";
 import { z } from "zod/mini";
 import english from "zod/v4/locales/en.js";
 
@@ -91,180 +91,226 @@ const globList = z
 	)
 	.check(z.maxLength(MAX_RULE_PATTERNS, { error: `at most ${MAX_RULE_PATTERNS} patterns per list` }));
 
-/** Builds the layer schema; `strict` reports unknown keys, `strip` drops them. */
-function layerSchema(obj: ObjectMaker) {
-	const cadence = obj({ everyNTools: opt(cadenceEvery) });
+/**
+ * The layer schema's sections, each built on first use: `strict` reports unknown keys, `strip` drops them. A start
+ * validates a layer or two that set a few keys; building every section's schema cost more than the whole check.
+ */
+function layerSections(obj: ObjectMaker) {
+	const cadence = () => obj({ everyNTools: opt(cadenceEvery) });
 	const flag = () => opt(z.boolean());
 	const model = () => opt(modelRefField);
 	const atLeast = (min: number) => opt(wholeNumber(min));
-	const childRole = obj({ enabled: flag(), model: model(), thinking: opt(thinkingField), cadence: opt(cadence) });
-	return obj({
-		enabled: flag(),
-		main: opt(obj({ enabled: flag(), model: model(), thinking: opt(thinkingField) })),
-		agentEndTimeoutMs: opt(positiveMs(1000)),
-		severityThreshold: opt(z.enum(["concern", "blocker"], { error: "must be concern or blocker" })),
+	const childRole = () =>
+		obj({ enabled: flag(), model: model(), thinking: opt(thinkingField), cadence: opt(cadence()) });
+	return {
+		enabled: () => flag(),
+		main: () => opt(obj({ enabled: flag(), model: model(), thinking: opt(thinkingField) })),
+		agentEndTimeoutMs: () => opt(positiveMs(1000)),
+		severityThreshold: () => opt(z.enum(["concern", "blocker"], { error: "must be concern or blocker" })),
 		// 1 (pi-subagents allows it): a finding stops being pushed after the first boundary review that raises it.
-		stalemateRepeats: opt(wholeNumber(1, 20, { min: "must be at least 1", max: "must be at most 20" })),
-		maxWarnings: opt(
-			z.union([z.null(), wholeNumber(0)], { error: "must be null (no cap) or a whole number of at least 0" }),
-		),
-		fallbackModels: opt(z.array(modelRefField).check(z.maxLength(8, { error: "at most 8 fallback models" }))),
-		scope: opt(obj({ enabled: flag() })),
-		guidance: opt(obj({ watchdogMd: flag() })),
-		cadence: opt(cadence),
-		lsp: opt(
-			obj({
-				enabled: flag(),
-				timeoutMs: opt(positiveMs(500)),
-				maxFiles: opt(wholeNumber(1, 500)),
-				idleMs: opt(positiveMs(1000)),
-				serverMemoryMb: opt(
-					z.union([z.literal(0), wholeNumber(256, 65_536)], {
-						error: "must be 0 (Node's default) or a whole number of MB from 256 to 65536",
-					}),
-				),
-				/** pi-subagents' key, accepted and announced as not supported (see UNSUPPORTED_KEYS). */
-				maxDiagnostics: atLeast(0),
-			}),
-		),
-		loops: opt(
-			obj({
-				enabled: flag(),
-				stopRun: flag(),
-				window: opt(wholeNumber(5, 1000)),
-				repeats: atLeast(2),
-				targetHits: atLeast(2),
-				readOnlyTargetHits: atLeast(2),
-				dominantShare: opt(z.number().check(z.gt(0), z.maximum(1))),
-				rereadFactor: opt(z.number().check(z.minimum(1))),
-				cycleRepeats: atLeast(2),
-				staleCalls: atLeast(2),
-				checkRepeats: atLeast(2),
-				restateRepeats: atLeast(2),
-				errorRepeats: atLeast(2),
-				failRepeats: atLeast(2),
-				sameAnswers: atLeast(2),
-				compactions: atLeast(2),
-				maxWaitMs: opt(positiveMs(1000)),
-			}),
-		),
-		clarification: flag(),
-		idle: opt(
-			obj({
-				main: flag(),
-				children: flag(),
-				policy: opt(z.enum(["off", "keep", "handsoff"], { error: "must be off, keep or handsoff" })),
-				cooldownMs: opt(positiveMs(0)),
-				maxNudges: atLeast(0),
-				stallMs: opt(positiveMs(0)),
-				model: model(),
-			}),
-		),
-		rotate: opt(obj({ enabled: flag(), models: opt(z.array(modelRefField)), cooldownMs: opt(positiveMs(0)) })),
-		children: opt(
-			obj({
-				enabled: flag(),
-				model: model(),
-				thinking: opt(thinkingField),
-				cadence: opt(cadence),
-				overrides: opt(z.record(z.string(), childRole)),
-				concurrency: opt(wholeNumber(1, 32)),
-				timeoutMs: opt(positiveMs(1000, MAX_CHILD_TIMEOUT_MS, `must be at most ${MAX_CHILD_TIMEOUT_TEXT}`)),
-				maxBackground: opt(
-					wholeNumber(1, 32, {
-						type: "must be a whole number",
-						min: "must be at least 1",
-						max: "must be at most 32",
-					}),
-				),
-				maxDepth: opt(
-					wholeNumber(1, MAX_TREE_DEPTH, {
-						type: "must be a whole number",
-						min: "must be at least 1 (the main session's own children)",
-						max: `must be at most ${MAX_TREE_DEPTH}`,
-					}),
-				),
-				/** pi-subagents' key, accepted and announced as not supported (see UNSUPPORTED_KEYS). */
-				watchdogTailTimeoutMs: atLeast(1),
-			}),
-		),
-		rules: opt(
-			obj({
-				action: opt(z.enum(["warn", "block"], { error: "must be warn or block" })),
-				roleModels: opt(
-					z.record(
-						z.string(),
-						obj(
-							{
-								allow: opt(globList),
-								deny: opt(globList),
-								note: opt(
-									z
-										.string({ error: "must be text" })
-										.check(z.maxLength(1000, { error: "must be at most 1000 characters" })),
-								),
-							},
-							{
-								error: 'must be an object with allow, deny and note, e.g. { "deny": ["openai/*"], "note": "why" }',
-							},
-						),
-						{ error: 'must be an object keyed by agent role, e.g. { "worker": { "deny": ["openai/*"] } }' },
+		stalemateRepeats: () => opt(wholeNumber(1, 20, { min: "must be at least 1", max: "must be at most 20" })),
+		maxWarnings: () =>
+			opt(z.union([z.null(), wholeNumber(0)], { error: "must be null (no cap) or a whole number of at least 0" })),
+		fallbackModels: () => opt(z.array(modelRefField).check(z.maxLength(8, { error: "at most 8 fallback models" }))),
+		scope: () => opt(obj({ enabled: flag() })),
+		guidance: () => opt(obj({ watchdogMd: flag() })),
+		cadence: () => opt(cadence()),
+		lsp: () =>
+			opt(
+				obj({
+					enabled: flag(),
+					timeoutMs: opt(positiveMs(500)),
+					maxFiles: opt(wholeNumber(1, 500)),
+					idleMs: opt(positiveMs(1000)),
+					serverMemoryMb: opt(
+						z.union([z.literal(0), wholeNumber(256, 65_536)], {
+							error: "must be 0 (Node's default) or a whole number of MB from 256 to 65536",
+						}),
 					),
-				),
-			}),
-		),
-		permissions: opt(
-			obj({
-				timeoutMs: opt(positiveMs(1000)),
-				model: model(),
-				threshold: opt(
-					z
-						.number({ error: "must be a number" })
-						.check(
-							z.minimum(0.5, { error: "must be at least 0.5" }),
-							z.maximum(0.99, { error: "must be at most 0.99" }),
+					/** pi-subagents' key, accepted and announced as not supported (see UNSUPPORTED_KEYS). */
+					maxDiagnostics: atLeast(0),
+				}),
+			),
+		loops: () =>
+			opt(
+				obj({
+					enabled: flag(),
+					stopRun: flag(),
+					window: opt(wholeNumber(5, 1000)),
+					repeats: atLeast(2),
+					targetHits: atLeast(2),
+					readOnlyTargetHits: atLeast(2),
+					dominantShare: opt(z.number().check(z.gt(0), z.maximum(1))),
+					rereadFactor: opt(z.number().check(z.minimum(1))),
+					cycleRepeats: atLeast(2),
+					staleCalls: atLeast(2),
+					checkRepeats: atLeast(2),
+					restateRepeats: atLeast(2),
+					errorRepeats: atLeast(2),
+					failRepeats: atLeast(2),
+					sameAnswers: atLeast(2),
+					compactions: atLeast(2),
+					maxWaitMs: opt(positiveMs(1000)),
+				}),
+			),
+		clarification: () => flag(),
+		idle: () =>
+			opt(
+				obj({
+					main: flag(),
+					children: flag(),
+					policy: opt(z.enum(["off", "keep", "handsoff"], { error: "must be off, keep or handsoff" })),
+					cooldownMs: opt(positiveMs(0)),
+					maxNudges: atLeast(0),
+					stallMs: opt(positiveMs(0)),
+					model: model(),
+				}),
+			),
+		rotate: () => opt(obj({ enabled: flag(), models: opt(z.array(modelRefField)), cooldownMs: opt(positiveMs(0)) })),
+		children: () =>
+			opt(
+				obj({
+					enabled: flag(),
+					model: model(),
+					thinking: opt(thinkingField),
+					cadence: opt(cadence()),
+					overrides: opt(z.record(z.string(), childRole())),
+					concurrency: opt(wholeNumber(1, 32)),
+					timeoutMs: opt(positiveMs(1000, MAX_CHILD_TIMEOUT_MS, `must be at most ${MAX_CHILD_TIMEOUT_TEXT}`)),
+					maxBackground: opt(
+						wholeNumber(1, 32, {
+							type: "must be a whole number",
+							min: "must be at least 1",
+							max: "must be at most 32",
+						}),
+					),
+					maxDepth: opt(
+						wholeNumber(1, MAX_TREE_DEPTH, {
+							type: "must be a whole number",
+							min: "must be at least 1 (the main session's own children)",
+							max: `must be at most ${MAX_TREE_DEPTH}`,
+						}),
+					),
+					/** pi-subagents' key, accepted and announced as not supported (see UNSUPPORTED_KEYS). */
+					watchdogTailTimeoutMs: atLeast(1),
+				}),
+			),
+		rules: () =>
+			opt(
+				obj({
+					action: opt(z.enum(["warn", "block"], { error: "must be warn or block" })),
+					roleModels: opt(
+						z.record(
+							z.string(),
+							obj(
+								{
+									allow: opt(globList),
+									deny: opt(globList),
+									note: opt(
+										z
+											.string({ error: "must be text" })
+											.check(z.maxLength(1000, { error: "must be at most 1000 characters" })),
+									),
+								},
+								{
+									error: 'must be an object with allow, deny and note, e.g. { "deny": ["openai/*"], "note": "why" }',
+								},
+							),
+							{ error: 'must be an object keyed by agent role, e.g. { "worker": { "deny": ["openai/*"] } }' },
 						),
-				),
-			}),
-		),
-		headless: opt(obj({ strict: flag() })),
-		fleet: opt(
-			obj({
-				stallMs: opt(positiveMs(1000)),
-				dormantMs: opt(positiveMs(60_000)),
-				model: model(),
-				notify: opt(
-					z.union([z.literal(false), z.string().check(z.minLength(1), z.maxLength(2000))], {
-						error: "must be false or a command line",
-					}),
-				),
-				cooldownMs: opt(positiveMs(0)),
-				maxNudges: opt(wholeNumber(0, 100)),
-			}),
-		),
-		history: opt(
-			obj({
-				// Below 64 KiB the log would rotate every few reviews and keep next to nothing.
-				maxBytes: opt(
-					wholeNumber(65_536, 1_073_741_824, {
-						type: "must be a whole number of bytes",
-						min: "must be at least 65536 bytes (64 KiB)",
-						max: "must be at most 1073741824 bytes (1 GiB)",
-					}),
-				),
-			}),
-		),
-	});
+					),
+				}),
+			),
+		permissions: () =>
+			opt(
+				obj({
+					timeoutMs: opt(positiveMs(1000)),
+					model: model(),
+					threshold: opt(
+						z
+							.number({ error: "must be a number" })
+							.check(
+								z.minimum(0.5, { error: "must be at least 0.5" }),
+								z.maximum(0.99, { error: "must be at most 0.99" }),
+							),
+					),
+				}),
+			),
+		headless: () => opt(obj({ strict: flag() })),
+		fleet: () =>
+			opt(
+				obj({
+					stallMs: opt(positiveMs(1000)),
+					dormantMs: opt(positiveMs(60_000)),
+					model: model(),
+					notify: opt(
+						z.union([z.literal(false), z.string().check(z.minLength(1), z.maxLength(2000))], {
+							error: "must be false or a command line",
+						}),
+					),
+					cooldownMs: opt(positiveMs(0)),
+					maxNudges: opt(wholeNumber(0, 100)),
+				}),
+			),
+		history: () =>
+			opt(
+				obj({
+					// Below 64 KiB the log would rotate every few reviews and keep next to nothing.
+					maxBytes: opt(
+						wholeNumber(65_536, 1_073_741_824, {
+							type: "must be a whole number of bytes",
+							min: "must be at least 65536 bytes (64 KiB)",
+							max: "must be at most 1073741824 bytes (1 GiB)",
+						}),
+					),
+				}),
+			),
+	};
 }
 
-export const strictLayerSchema = layerSchema(z.strictObject);
-let stripping: typeof strictLayerSchema | undefined;
-/** The same schema dropping unknown keys: needed only for a layer that has some, so built on first use. */
-export const layerSchemaStripping = (): typeof strictLayerSchema =>
-	(stripping ??= layerSchema(z.object as unknown as ObjectMaker) as unknown as typeof strictLayerSchema);
+type Sections = ReturnType<typeof layerSections>;
+type LayerShape = { [K in keyof Sections]: ReturnType<Sections[K]> };
+type Kind = "strict" | "strip";
+const MAKERS: Record<Kind, ObjectMaker> = { strict: z.strictObject, strip: z.object as unknown as ObjectMaker };
+const thunks: Partial<Record<Kind, Sections>> = {};
+const built: Record<Kind, Partial<LayerShape>> = { strict: {}, strip: {} };
+/** The sections in the schema's own order, which is the order zod checks them in and reports their problems. */
+const SECTION_KEYS = Object.keys(layerSections(z.strictObject)) as Array<keyof Sections>;
+
+function section<K extends keyof Sections>(kind: Kind, key: K): LayerShape[K] {
+	const sections = thunks[kind] ?? layerSections(MAKERS[kind]);
+	thunks[kind] = sections;
+	const made = built[kind][key] ?? (sections[key]() as LayerShape[K]);
+	built[kind][key] = made;
+	return made as LayerShape[K];
+}
+
+/** The whole layer schema, every section built (the settings reference and its tests walk it). */
+export function fullLayerSchema(kind: Kind = "strict") {
+	const shape = Object.fromEntries(SECTION_KEYS.map((key) => [key, section(kind, key)])) as LayerShape;
+	return MAKERS[kind](shape);
+}
+
+const partial = new Map<string, ReturnType<typeof fullLayerSchema>>();
+/**
+ * The layer schema over the sections `value` sets. Every key is optional and zod checks only the keys present, so
+ * this judges any value as the whole schema would (the same problems, in the same order, and the same unknown keys).
+ */
+export function layerSchemaFor(value: unknown, kind: Kind): ReturnType<typeof fullLayerSchema> {
+	const present = isPlainObject(value) ? SECTION_KEYS.filter((key) => Object.hasOwn(value, key)) : [];
+	const id = `${kind}:${present.join(",")}`;
+	let schema = partial.get(id);
+	if (!schema) {
+		if (partial.size >= 64) partial.clear();
+		const shape = Object.fromEntries(present.map((key) => [key, section(kind, key)]));
+		schema = MAKERS[kind](shape) as unknown as ReturnType<typeof fullLayerSchema>;
+		partial.set(id, schema);
+	}
+	return schema;
+}
 
 /** One source's view of the settings: every key optional. */
-export type SettingsLayer = z.infer<typeof strictLayerSchema>;
+export type SettingsLayer = z.infer<ReturnType<typeof fullLayerSchema>>;
 /** Paths whose values are open-ended maps: their children are keyed by role, not by schema. */
 export const MAP_PATHS = new Set(["children.overrides", "rules.roleModels"]);
 

@@ -72,7 +72,9 @@ export function requireCompiled(file: string, load: CompiledLoad): unknown {
 	}
 	// The key changes with any rewrite of the file (a build renames new files into place), so a cache is never
 	// used for other code: V8 itself checks only the source's length.
-	const name = `${basename(file)}-${stats.ino}-${stats.size}-${stats.mtimeMs}-${stats.ctimeMs}.v8`;
+	// Named after the file and its folder: two installs of the package each keep their own cache.
+	const family = `${basename(file)}.${pathHash(dirname(file))}`;
+	const name = `${family}-${stats.ino}-${stats.size}-${stats.mtimeMs}-${stats.ctimeMs}.v8`;
 	const cached = load.cacheDir ? readCache(load.cacheDir, name) : undefined;
 	const script = new Script(`${WRAPPER}${source}\n})`, {
 		filename: file,
@@ -82,7 +84,7 @@ export function requireCompiled(file: string, load: CompiledLoad): unknown {
 	});
 	const use: CacheUse = !load.cacheDir ? "off" : !cached ? "made" : script.cachedDataRejected ? "rejected" : "used";
 	if (loads.hasSubscribers) loads.publish({ file, cache: use });
-	if (load.cacheDir && use !== "used") pending.set(join(load.cacheDir, name), { script, file: basename(file) });
+	if (load.cacheDir && use !== "used") pending.set(join(load.cacheDir, name), { script, file: family });
 	if (pending.size > 0 && !exitHooked) {
 		exitHooked = true;
 		process.once("exit", writeCodeCaches);
@@ -139,9 +141,16 @@ export function writeCodeCaches(): void {
 	}
 }
 
-/** A cache of ours by its name (`<file>-<inode>-<size>-<mtime>-<ctime>.v8`), or one's unfinished write (`.<pid>-…`). */
-const CACHE_NAME = /^[\w.-]+\.cjs-\d+-\d+-[\d.]+-[\d.]+\.v8$/;
-const WRITE_NAME = /^\.\d+-\d+-[\w.-]+\.cjs-\d+-\d+-[\d.]+-[\d.]+\.v8$/;
+/** A short, stable name for a folder (FNV-1a): it tells caches of two installs apart, nothing more. */
+function pathHash(path: string): string {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
+	return (hash >>> 0).toString(36);
+}
+
+/** A cache of ours by its name (`<file>.<folder>-<inode>-<size>-<mtime>-<ctime>.v8`), or one's unfinished write (`.<pid>-…`). */
+const CACHE_NAME = /^[\w.-]+\.cjs\.[0-9a-z]+-\d+-\d+-[\d.]+-[\d.]+\.v8$/;
+const WRITE_NAME = /^\.\d+-\d+-[\w.-]+\.cjs\.[0-9a-z]+-\d+-\d+-[\d.]+-[\d.]+\.v8$/;
 const STALE_WRITE_MS = 3_600_000;
 
 /**

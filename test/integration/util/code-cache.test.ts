@@ -54,7 +54,8 @@ async function load(b: ReturnType<typeof bundle>): Promise<string[]> {
 	return out.uses;
 }
 
-const entryCache = (b: ReturnType<typeof bundle>) => readdirSync(b.cacheDir).filter((f) => f.startsWith("entry.cjs-"));
+const entryCache = (b: ReturnType<typeof bundle>) =>
+	readdirSync(b.cacheDir).filter((f) => /^entry\.cjs\.[0-9a-z]+-/.test(f));
 
 describe("the bundle's code cache", () => {
 	it("is made at exit and used by the next process; a rebuilt file makes its own and the old one goes", async () => {
@@ -72,6 +73,16 @@ describe("the bundle's code cache", () => {
 		expect(await load(b)).toEqual(["used", "used"]);
 	});
 
+	it("keeps one cache per install: two copies of the package used in turn do not replace each other's", async () => {
+		const one = bundle();
+		const two = { ...bundle(), cacheDir: one.cacheDir };
+		expect(await load(one)).toEqual(["made", "made"]);
+		expect(await load(two)).toEqual(["made", "made"]);
+		expect(await load(one)).toEqual(["used", "used"]);
+		expect(await load(two)).toEqual(["used", "used"]);
+		expect(entryCache(one)).toHaveLength(2);
+	});
+
 	it("keeps its folder small and deletes only its own caches: the oldest past eight, and writes left an hour ago", async () => {
 		const b = bundle();
 		mkdirSync(b.cacheDir, { mode: 0o700 });
@@ -80,21 +91,21 @@ describe("the bundle's code cache", () => {
 			const at = new Date(Date.now() - ageHours * 3_600_000);
 			utimesSync(join(b.cacheDir, name), at, at);
 		};
-		for (let i = 1; i <= 9; i++) put(`other-${i}.cjs-1-2-3-4.v8`, i); // other-9 is the oldest
-		put(".123-456-other-1.cjs-1-2-3-4.v8", 2); // a write left unfinished two hours ago
-		put(".124-457-other-1.cjs-1-2-3-4.v8", 0); // one still under way
+		for (let i = 1; i <= 9; i++) put(`other-${i}.cjs.abc-1-2-3-4.v8`, i); // other-9 is the oldest
+		put(".123-456-other-1.cjs.abc-1-2-3-4.v8", 2); // a write left unfinished two hours ago
+		put(".124-457-other-1.cjs.abc-1-2-3-4.v8", 0); // one still under way
 		put("notes.txt", 99);
 		put("entry.cjs.v8", 99); // not a name of ours
 		await load(b);
 		const left = readdirSync(b.cacheDir).sort();
 		expect(left.filter((f) => f.startsWith("other-"))).toEqual(
-			["other-1", "other-2", "other-3", "other-4", "other-5", "other-6"].map((o) => `${o}.cjs-1-2-3-4.v8`),
+			["other-1", "other-2", "other-3", "other-4", "other-5", "other-6"].map((o) => `${o}.cjs.abc-1-2-3-4.v8`),
 		);
-		expect(left).toContain(".124-457-other-1.cjs-1-2-3-4.v8");
-		expect(left).not.toContain(".123-456-other-1.cjs-1-2-3-4.v8");
+		expect(left).toContain(".124-457-other-1.cjs.abc-1-2-3-4.v8");
+		expect(left).not.toContain(".123-456-other-1.cjs.abc-1-2-3-4.v8");
 		expect(left).toContain("notes.txt");
 		expect(left).toContain("entry.cjs.v8");
-		expect(entryCache(b).filter((f) => f.endsWith(".v8") && f !== "entry.cjs.v8")).toHaveLength(1);
+		expect(entryCache(b)).toHaveLength(1);
 	});
 
 	it("never reads a cache this user did not write, and makes anew one V8 rejects", async () => {

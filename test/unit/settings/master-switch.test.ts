@@ -2,7 +2,7 @@
 // resolution would turn on (or warn about), and it says "not sure" for anything it does not read.
 import { describe, expect, it } from "vitest";
 import { masterSwitchOff, WATCHDOG_KEYS } from "../../../src/settings/master-switch.ts";
-import { strictLayerSchema } from "../../../src/settings/schema.ts";
+import { fullLayerSchema } from "../../../src/settings/schema.ts";
 import { resolveSettings } from "../../../src/settings/resolve.ts";
 
 const doc = (watchdog: unknown) => ({ subagents: { watchdog } });
@@ -34,8 +34,8 @@ describe("masterSwitchOff", () => {
 	});
 
 	it("knows every key of the settings schema, and no other", () => {
-		expect([...WATCHDOG_KEYS].sort()).toEqual(Object.keys(strictLayerSchema.shape).sort());
-		expect(Object.keys(strictLayerSchema.shape.main.def.innerType.shape).sort()).toEqual([
+		expect([...WATCHDOG_KEYS].sort()).toEqual(Object.keys(fullLayerSchema().shape).sort());
+		expect(Object.keys(fullLayerSchema().shape.main.def.innerType.shape).sort()).toEqual([
 			"enabled",
 			"model",
 			"thinking",
