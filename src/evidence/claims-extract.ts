@@ -4,6 +4,8 @@
 // changed or deleted, commits and pushes, work implemented or done, ticked checklist items.
 // Sentences that negate, hedge or plan ("not run", "next I'll", "if …") claim nothing. Pure.
 import { type CheckKind, checkKind } from "./facts.ts";
+import { filesIn, looksLikeFile, MAX_FILES } from "./file-names.ts";
+import { type GatedPattern, gated, matches } from "./gated-pattern.ts";
 
 export type ClaimKind =
 	| "check-passed"
@@ -27,7 +29,6 @@ export interface Claim {
 }
 
 const MAX_QUOTE = 120;
-const MAX_FILES = 40;
 
 /** Fenced blocks whose JSON carries a report's fields. */
 const FENCE = /```([\w-]*)[^\n]*\n([\s\S]*?)```/g;
@@ -63,19 +64,26 @@ export function splitReport(text: string): { prose: string; report?: Report } {
 }
 
 /** A sentence that negates, hedges, plans or describes the future claims nothing. */
-const NOT_A_CLAIM = new RegExp(
-	String.raw`\b(not|\w*n't|never|no longer|unable|without|skip(?:ped|ping)?|pending|todo` +
-		String.raw`|remaining|next|will|would|should|could|may|might|if|once|until|unless` +
-		String.raw`|plan(?:ned)?|need(?:s|ed)? to|to be|yet|whether|already (?:existed` +
-		String.raw`|present|implemented|there|in place|done)|pre-?existed|were already` +
-		String.raw`|was already|no (?:edits?|changes?|files?|code|modifications?))\b|\?$`,
-	"i",
+const NOT_A_CLAIM = gated(
+	new RegExp(
+		String.raw`\b(not|\w*n't|never|no longer|unable|without|skip(?:ped|ping)?|pending|todo` +
+			String.raw`|remaining|next|will|would|should|could|may|might|if|once|until|unless` +
+			String.raw`|plan(?:ned)?|need(?:s|ed)? to|to be|yet|whether|already (?:existed` +
+			String.raw`|present|implemented|there|in place|done)|pre-?existed|were already` +
+			String.raw`|was already|no (?:edits?|changes?|files?|code|modifications?))\b|\?$`,
+		"i",
+	),
+	"not|n't|never|no |unable|without|skip|pending|todo|remaining|next|will|would|should|could|may|might|if|once|" +
+		"until|unless|plan|need|to be|yet|whether|already|existed|?",
 );
-const PASS_WORDS = new RegExp(
-	String.raw`\b(pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|ok|clean|works?|completed?)\b` +
-		"|✅|✓" +
-		String.raw`|->\s*PASS|^\W*(?:no|zero|0) (?:\w+ )?(?:errors?|failures?)\b`,
-	"i",
+const PASS_WORDS = gated(
+	new RegExp(
+		String.raw`\b(pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|success(?:ful(?:ly)?)?|ok|clean|works?|completed?)\b` +
+			"|✅|✓" +
+			String.raw`|->\s*PASS|^\W*(?:no|zero|0) (?:\w+ )?(?:errors?|failures?)\b`,
+		"i",
+	),
+	"pass|green|succeed|success|ok|clean|work|complete|✅|✓|error|failure",
 );
 const CHECK_WORDS: Array<[CheckKind, RegExp]> = [
 	["test", /\b(tests?|specs?|test suite|vitest|jest|pytest|mocha|doctests?)\b/i],
@@ -83,44 +91,61 @@ const CHECK_WORDS: Array<[CheckKind, RegExp]> = [
 	["lint", /\b(lint(?:er|ing)?|eslint|ruff|clippy|biome)\b/i],
 	["build", /\b(build|compil(?:e|es|ed|ation))\b/i],
 ];
-const FILE_TOKEN = /`([^`\s]{2,200})`|(?<![\w/.-])((?:[\w.-]+\/)*[\w-]+\.[A-Za-z][\w]{0,6})(?![\w/])/g;
-const FILE_VERB = new RegExp(
-	String.raw`^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(?:\w+\s+)?(created|wrote|written` +
-		String.raw`|added|updated|modified|changed|edited|deleted|removed|renamed)\b`,
-	"i",
+const FILE_VERB = gated(
+	new RegExp(
+		String.raw`^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(?:\w+\s+)?(created|wrote|written` +
+			String.raw`|added|updated|modified|changed|edited|deleted|removed|renamed)\b`,
+		"i",
+	),
+	"created|wrote|written|added|updated|modified|changed|edited|deleted|removed|renamed",
 );
-const FIRST_PERSON_DONE = new RegExp(
-	String.raw`^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(implemented|fixed|added|created` +
-		String.raw`|refactored|wrote|built|completed|finished)\s+\w`,
-	"i",
+const FIRST_PERSON_DONE = gated(
+	new RegExp(
+		String.raw`^(?:[-*+]\s+)?(?:i(?:'ve| have)?\s+)?(implemented|fixed|added|created` +
+			String.raw`|refactored|wrote|built|completed|finished)\s+\w`,
+		"i",
+	),
+	"implemented|fixed|added|created|refactored|wrote|built|completed|finished",
 );
-const COMMITTED = new RegExp(
-	String.raw`\b(?:committed (?:(?:the|all|my|these|both|your|this)\s+)?(?:changes?` +
-		String.raw`|work|fix(?:es)?|files?|it|them|as|in|to|on)\b|commits? (?:landed` +
-		String.raw`|created|made)\b|commit(?:ted)? (?:as )?\x60?[0-9a-f]{7,40}\b|(?:changes` +
-		String.raw`|work|everything|it|fix) (?:is|are|was|were|has been` +
-		String.raw`|have been) committed\b)`,
-	"i",
+const COMMITTED = gated(
+	new RegExp(
+		String.raw`\b(?:committed (?:(?:the|all|my|these|both|your|this)\s+)?(?:changes?` +
+			String.raw`|work|fix(?:es)?|files?|it|them|as|in|to|on)\b|commits? (?:landed` +
+			String.raw`|created|made)\b|commit(?:ted)? (?:as )?\x60?[0-9a-f]{7,40}\b|(?:changes` +
+			String.raw`|work|everything|it|fix) (?:is|are|was|were|has been` +
+			String.raw`|have been) committed\b)`,
+		"i",
+	),
+	"commit",
 );
 /** A message that reviews, plans or reports on work rather than claiming to have done it. */
-const REVIEW_FRAMING = /^\s*(?:#+\s*)?(?:code\s+)?(?:re-?)?review(?:ed)?\b|^\s*review (?:complete|done|finished)\b/im;
+const REVIEW_FRAMING = gated(
+	/^\s*(?:#+\s*)?(?:code\s+)?(?:re-?)?review(?:ed)?\b|^\s*review (?:complete|done|finished)\b/im,
+	"review",
+);
 /** A plan, design or proposal (its title says so): it describes work to do, whatever its words. */
 const PLAN_TITLE = /\b(?:plan|design|proposal|roadmap|rfc|spec(?:ification)?|outline|strategy|approach)\b/i;
-const PLAN_INTRO = /^\s*(?:here(?:'s| is) (?:the|my|a|an) (?:\w+ ){0,3}plan\b|## (?:implementation )?plan\b)/im;
-
-/** Headings and phrases that only a plan has: files it will change, changes it proposes. */
-const PLAN_BODY = new RegExp(
-	String.raw`^#{1,4}\s+(?:proposed changes|implementation (?:plan|steps)|files to (?:modify|change|create))\b` +
-		String.raw`|\bfiles to (?:modify|change|create|edit):`,
-	"im",
+const PLAN_INTRO = gated(
+	/^\s*(?:here(?:'s| is) (?:the|my|a|an) (?:\w+ ){0,3}plan\b|## (?:implementation )?plan\b)/im,
+	"plan",
 );
 
-function isPlan(prose: string): boolean {
+/** Headings and phrases that only a plan has: files it will change, changes it proposes. */
+const PLAN_BODY = gated(
+	new RegExp(
+		String.raw`^#{1,4}\s+(?:proposed changes|implementation (?:plan|steps)|files to (?:modify|change|create))\b` +
+			String.raw`|\bfiles to (?:modify|change|create|edit):`,
+		"im",
+	),
+	"proposed changes|implementation|files to",
+);
+
+function isPlan(prose: string, lower: string): boolean {
 	const title = /^\s*#{1,3}\s+(.+)$/m.exec(prose.slice(0, 2000));
 	return (
 		(title !== null && PLAN_TITLE.test(title[1] as string)) ||
-		PLAN_INTRO.test(prose.slice(0, 4000)) ||
-		PLAN_BODY.test(prose)
+		matches(PLAN_INTRO, prose.slice(0, 4000), prose.slice(0, 4000).toLowerCase()) ||
+		matches(PLAN_BODY, prose, lower)
 	);
 }
 
@@ -164,13 +189,16 @@ function tableRowClaim(s: string): Claim | undefined {
 		: { kind: "command-ran", quote: quote(s), command, source: "text" };
 }
 
-const DONE = new RegExp(
-	String.raw`\b(all done|(?:is|are|now) (?:fully )?(?:operational|functional|working|ready(?: to use| for use)?)\b` +
-		String.raw`|all set\b|production[- ]ready|(?:is|are|now) (?:complete|done|finished)` +
-		String.raw`|task (?:is )?complete|work (?:is )?(?:complete|done)|complete[d!]?\s*$` +
-		"|—" +
-		String.raw`\s*done\b|\bdone!|\bDONE\b|^(?:\W*\s*)?(?:\w+\s+){0,4}complete!)`,
-	"im",
+const DONE = gated(
+	new RegExp(
+		String.raw`\b(all done|(?:is|are|now) (?:fully )?(?:operational|functional|working|ready(?: to use| for use)?)\b` +
+			String.raw`|all set\b|production[- ]ready|(?:is|are|now) (?:complete|done|finished)` +
+			String.raw`|task (?:is )?complete|work (?:is )?(?:complete|done)|complete[d!]?\s*$` +
+			"|—" +
+			String.raw`\s*done\b|\bdone!|\bDONE\b|^(?:\W*\s*)?(?:\w+\s+){0,4}complete!)`,
+		"im",
+	),
+	"done|operational|functional|working|ready|all set|complete|finished",
 );
 
 function sentences(prose: string): string[] {
@@ -188,57 +216,45 @@ function quote(text: string): string {
 	return t.length <= MAX_QUOTE ? t : `${t.slice(0, MAX_QUOTE - 1)}…`;
 }
 
-/** Extensions a bare name (no folder) must have to count as a file: `event.args` is code, `index.ts` a file. */
-const FILE_EXTENSIONS = new Set(
-	(
-		"ts tsx js jsx mjs cjs mts cts json jsonc json5 md mdx txt rst yml yaml toml " +
-		"ini cfg conf env lock py pyi ipynb rb go rs java kt kts scala swift c h cc cpp " +
-		"hpp cs fs ex exs erl hs ml php pl lua r sql sh bash zsh fish ps1 bat html htm " +
-		"css scss sass less vue svelte astro xml svg png jpg gif csv tsv proto graphql " +
-		"gql tf dockerfile gradle properties"
-	).split(" "),
+const PRE_EXISTING = gated(
+	new RegExp(
+		String.raw`\bpre-?existing\b|\bunrelated (?:test )?(?:failures?|errors?)\b|\balready (?:failing|broken)\b|` +
+			String.raw`\bfalse positives?\b`,
+		"i",
+	),
+	"existing|unrelated|already|false positive",
 );
 
-function looksLikeFile(token: string): boolean {
-	if (/^https?:|^\d|[*?{}<>|$()]|^\.\.?$/.test(token)) return false;
-	const base = token.replace(/^.*\//, "");
-	const ext = /\.([A-Za-z][\w]{0,4})$/.exec(base)?.[1]?.toLowerCase();
-	if (!ext || /^\d+\.\d+/.test(base)) return false;
-	return token.includes("/")
-		? !/^(?:com|org|io|net|dev)$/.test(ext)
-		: FILE_EXTENSIONS.has(ext) || /^\.[\w-]+$/.test(base);
-}
-
-export function filesIn(text: string): string[] {
-	const out = new Set<string>();
-	for (const m of text.matchAll(FILE_TOKEN)) {
-		const token = (m[1] ?? m[2] ?? "").replace(/^\.\//, "").replace(/[),.:;]+$/, "");
-		if (looksLikeFile(token)) out.add(token);
-		if (out.size >= MAX_FILES) break;
-	}
-	return [...out];
-}
-
-const PRE_EXISTING = new RegExp(
-	String.raw`\bpre-?existing\b|\bunrelated (?:test )?(?:failures?|errors?)\b|\balready (?:failing|broken)\b|` +
-		String.raw`\bfalse positives?\b`,
-	"i",
-);
+/** The gated patterns, for the test that checks their words. */
+export const CLAIM_GATES: Record<string, GatedPattern> = {
+	NOT_A_CLAIM,
+	PASS_WORDS,
+	FILE_VERB,
+	FIRST_PERSON_DONE,
+	COMMITTED,
+	DONE,
+	PRE_EXISTING,
+	REVIEW_FRAMING,
+	PLAN_INTRO,
+	PLAN_BODY,
+};
 
 /** Every claim a closing message makes. */
 export function extractClaims(text: string): Claims {
 	const { prose, report } = splitReport(text);
+	const lowerProse = prose.toLowerCase();
 	const claims: Claim[] = [];
 	// A plan claims nothing about work done: only what it says it will do.
-	if (isPlan(prose)) return { claims: [], review: true };
-	let review = REVIEW_FRAMING.test(prose);
+	if (isPlan(prose, lowerProse)) return { claims: [], review: true };
+	let review = matches(REVIEW_FRAMING, prose, lowerProse);
 	if (report) {
 		fromReport(report, claims);
 		// The report's own account of what satisfied the task: "Implemented …" or "Reviewed …".
 		for (const c of Array.isArray(report.criteriaSatisfied) ? report.criteriaSatisfied.slice(0, 20) : []) {
 			const evidence = c && typeof c === "object" && typeof c.evidence === "string" ? c.evidence.trim() : "";
-			if (REVIEW_FRAMING.test(evidence)) review = true;
-			else if (FIRST_PERSON_DONE.test(evidence))
+			const lower = evidence.toLowerCase();
+			if (matches(REVIEW_FRAMING, evidence, lower)) review = true;
+			else if (matches(FIRST_PERSON_DONE, evidence, lower))
 				claims.push({ kind: "implemented", quote: quote(evidence), source: "report" });
 		}
 	}
@@ -255,7 +271,11 @@ export function extractClaims(text: string): Claims {
 		list = undefined;
 	};
 	for (const s of sentences(prose)) {
-		if (/^\W*(changed|modified|created|new|updated|edited|touched)\s+files?\b.*:\s*$/i.test(s)) {
+		const lower = s.toLowerCase();
+		if (
+			lower.includes("file") &&
+			/^\W*(changed|modified|created|new|updated|edited|touched)\s+files?\b.*:\s*$/i.test(s)
+		) {
 			endList();
 			list = { quote: s, files: [] };
 			continue;
@@ -273,34 +293,35 @@ export function extractClaims(text: string): Claims {
 			claims.push(row);
 			continue;
 		}
-		const negated = NOT_A_CLAIM.test(s);
-		if (PRE_EXISTING.test(s)) claims.push({ kind: "pre-existing", quote: quote(s), source: "text" });
+		const negated = matches(NOT_A_CLAIM, s, lower);
+		if (matches(PRE_EXISTING, s, lower)) claims.push({ kind: "pre-existing", quote: quote(s), source: "text" });
 		if (negated) continue;
 		const ticked = /^\s*[-*]\s*\[[xX✓]\]\s*(.+)$/.exec(s);
 		if (ticked) {
 			claims.push({ kind: "checklist", quote: quote(ticked[1]), files: filesIn(ticked[1]), source: "text" });
 			continue;
 		}
-		checkClaims(s, claims);
-		if (COMMITTED.test(s)) claims.push({ kind: "committed", quote: quote(s), source: "text" });
-		if (/\b(pushed)\b/i.test(s)) claims.push({ kind: "pushed", quote: quote(s), source: "text" });
-		if (FILE_VERB.test(s)) {
+		checkClaims(s, lower, claims);
+		if (matches(COMMITTED, s, lower)) claims.push({ kind: "committed", quote: quote(s), source: "text" });
+		if (lower.includes("pushed") && /\b(pushed)\b/i.test(s))
+			claims.push({ kind: "pushed", quote: quote(s), source: "text" });
+		if (matches(FILE_VERB, s, lower)) {
 			const files = filesIn(s);
 			if (files.length) claims.push({ kind: "files-changed", quote: quote(s), files, source: "text" });
 		}
-		if (FIRST_PERSON_DONE.test(s) && !s.startsWith("#"))
+		if (matches(FIRST_PERSON_DONE, s, lower) && !s.startsWith("#"))
 			claims.push({ kind: "implemented", quote: quote(s), source: "text" });
-		else if (DONE.test(s)) claims.push({ kind: "done", quote: quote(s), source: "text" });
+		else if (matches(DONE, s, lower)) claims.push({ kind: "done", quote: quote(s), source: "text" });
 	}
 	endList();
 	return { claims, review };
 }
 
 /** "tests pass", "build succeeded", "`npm test` -> PASS": one claim per check named. */
-function checkClaims(s: string, claims: Claim[]): void {
+function checkClaims(s: string, lower: string, claims: Claim[]): void {
 	if (/[{}]|=>|\);/.test(s.replace(/`[^`]*`/g, ""))) return; // a line of code, not a sentence
 	if (
-		!PASS_WORDS.test(s) ||
+		!matches(PASS_WORDS, s, lower) ||
 		/\bfail|\berror(?!s? *(?:found|: *0)\b)|\bbroken\b/i.test(
 			s.replace(/\b(?:0|no|zero) (?:\w+ )?(?:failures?|failed|errors?)\b|FAIL \(0\)/gi, ""),
 		)

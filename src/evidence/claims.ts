@@ -3,7 +3,8 @@
 // refused, the commit a hook rejected, "implemented" with no edit anywhere) is a blocker; a
 // claim the log merely does not back (never run, run before the last edit) is a concern. An
 // honest report (failures disclosed) claims nothing to check. Pure; no model call.
-import { asksForPlan, type Claim, extractClaims, filesIn } from "./claims-extract.ts";
+import { asksForPlan, type Claim, extractClaims } from "./claims-extract.ts";
+import { filesIn } from "./file-names.ts";
 import { type ClaimSignal, type Context, delegates, disclosesFailure, segmentSignal } from "./claim-match.ts";
 import { filesChanged } from "./claim-files.ts";
 import { checkPassed, commandRan, failingChecks, preExisting } from "./claim-checks.ts";

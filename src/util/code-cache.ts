@@ -148,7 +148,7 @@ function pathHash(path: string): string {
 	return (hash >>> 0).toString(36);
 }
 
-/** A cache of ours by its name (`<file>.<folder>-<inode>-<size>-<mtime>-<ctime>.v8`), or one's unfinished write (`.<pid>-…`). */
+/** A cache of ours by its name (`<file>.<folder>-<inode>-<size>-<mtime>-<ctime>.v8`), and an unfinished write's. */
 const CACHE_NAME = /^[\w.-]+\.cjs\.[0-9a-z]+-\d+-\d+-[\d.]+-[\d.]+\.v8$/;
 const WRITE_NAME = /^\.\d+-\d+-[\w.-]+\.cjs\.[0-9a-z]+-\d+-\d+-[\d.]+-[\d.]+\.v8$/;
 const STALE_WRITE_MS = 3_600_000;
