@@ -4,17 +4,21 @@
 // needs the user; a string of questions the repository could answer, asked with nothing run;
 // and work that is still running in the background. Pure.
 import type { CallFact } from "./facts.ts";
+import { type GatedPattern, gated, matches } from "./gated-pattern.ts";
 import type { Segment } from "./log.ts";
 
 /** The stop waits for the user to come back before it goes on. */
-const COME_BACK = new RegExp(
-	String.raw`\b(?:let me know|tell me|ping me|report back) (?:when|once|after|if it)|\bonce (?:you(?:'ve| have)?|` +
-		String.raw`that(?:'s| is)|it(?:'s| is)) (?:done|installed|finished|run|ran|complete|set up)|\bwhen (?:you(?:'re|` +
-		String.raw` are) done|that(?:'s| is) done|it(?:'s| is) installed)|\bthen i(?:'ll| will| can) (?:continue|proceed|` +
-		String.raw`carry on|finish|pick (?:it|this) up|go on)|\bafter (?:you(?:'ve| have)? (?:run|installed|done)|` +
-		String.raw`that),? i(?:'ll| will| can)|` +
-		"告诉我|我(?:再)?继续|然后继续|完成后",
-	"i",
+const COME_BACK = gated(
+	new RegExp(
+		String.raw`\b(?:let me know|tell me|ping me|report back) (?:when|once|after|if it)|\bonce (?:you(?:'ve| have)?|` +
+			String.raw`that(?:'s| is)|it(?:'s| is)) (?:done|installed|finished|run|ran|complete|set up)|\bwhen (?:you(?:'re|` +
+			String.raw` are) done|that(?:'s| is) done|it(?:'s| is) installed)|\bthen i(?:'ll| will| can) (?:continue|proceed|` +
+			String.raw`carry on|finish|pick (?:it|this) up|go on)|\bafter (?:you(?:'ve| have)? (?:run|installed|done)|` +
+			String.raw`that),? i(?:'ll| will| can)|` +
+			"告诉我|我(?:再)?继续|然后继续|完成后",
+		"i",
+	),
+	"let me know|tell me|ping me|report back|once|when|then i|after|告诉我|继续|完成后",
 );
 /** A fenced block or an inline command the user is asked to run. */
 const FENCED = /```[\w-]*\n([\s\S]*?)```/g;
@@ -53,7 +57,7 @@ export function handedBack(
 	factsOf: () => CallFact[],
 	segment: Segment,
 ): { command: string; usersOnly: boolean } | undefined {
-	if (!COME_BACK.test(text)) return undefined;
+	if (!matches(COME_BACK, text, text.toLowerCase())) return undefined;
 	const facts = factsOf();
 	const end = Math.min(segment.endCall, facts.length);
 	let shell = false;
@@ -102,3 +106,6 @@ export function asksInstead(text: string, segment: Segment): string[] | undefine
 		.filter((s) => s.endsWith("?") && REPO_QUESTION.test(s) && !USERS_CALL.test(s));
 	return questions.length >= MIN_QUESTIONS ? questions : undefined;
 }
+
+/** The gated patterns, for the test that checks their words. */
+export const HANDOFF_GATES: Record<string, GatedPattern> = { COME_BACK };

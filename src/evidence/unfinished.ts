@@ -5,6 +5,7 @@
 // user (credentials, publishing or deploying, pushing to a shared remote, spending money,
 // destructive steps, a product decision) is a sign-off: shown, never nudged. Pure.
 import type { CallFact } from "./facts.ts";
+import { type GatedPattern, gated, matches } from "./gated-pattern.ts";
 import { asksInstead, handedBack } from "./handoff.ts";
 import type { FactSource, Segment } from "./log.ts";
 
@@ -81,13 +82,16 @@ const NOT_ANNOUNCE = new RegExp(
 	"i",
 );
 
-const ASKS_USER = new RegExp(
-	String.raw`\?|\b(let me know|if you (?:agree|want|approve|prefer|'d like` +
-		String.raw`|would like)|your (?:call|decision|approval|go-ahead|confirmation|input)` +
-		String.raw`|(?:need|needs|require|requires|waiting (?:for|on)) (?:your|you|the user` +
-		String.raw`|a human|manual)|please (?:confirm|provide|approve|run|add|set|log ?in` +
-		String.raw`|authenticate|choose|decide))\b`,
-	"i",
+const ASKS_USER = gated(
+	new RegExp(
+		String.raw`\?|\b(let me know|if you (?:agree|want|approve|prefer|'d like` +
+			String.raw`|would like)|your (?:call|decision|approval|go-ahead|confirmation|input)` +
+			String.raw`|(?:need|needs|require|requires|waiting (?:for|on)) (?:your|you|the user` +
+			String.raw`|a human|manual)|please (?:confirm|provide|approve|run|add|set|log ?in` +
+			String.raw`|authenticate|choose|decide))\b`,
+		"i",
+	),
+	"?|let me know|if you|your|need|require|waiting|please",
 );
 const SIGN_OFF = new RegExp(
 	String.raw`\b(credentials?|api[- ]?keys?|access tokens?|passwords?|secrets?|log ?in` +
@@ -101,11 +105,14 @@ const SIGN_OFF = new RegExp(
 	"i",
 );
 
-const SELF_QUESTION = new RegExp(
-	String.raw`\b(should i|shall i|do you want me to|would you like me to|want me to` +
-		String.raw`|may i|can i|ok(?:ay)? (?:for me )?to|ready for me to|good to` +
-		String.raw`|is it ok(?:ay)? (?:if|to))\b([^?]*)\?`,
-	"i",
+const SELF_QUESTION = gated(
+	new RegExp(
+		String.raw`\b(should i|shall i|do you want me to|would you like me to|want me to` +
+			String.raw`|may i|can i|ok(?:ay)? (?:for me )?to|ready for me to|good to` +
+			String.raw`|is it ok(?:ay)? (?:if|to))\b([^?]*)\?`,
+		"i",
+	),
+	"?",
 );
 const GENERIC_GO_ON = new RegExp(
 	String.raw`\b(continue|proceed|go ahead|keep going|carry on|move on|do (?:it|that` +
@@ -123,11 +130,14 @@ const STOP_WORDS = new Set(
 	).split(" "),
 );
 
-const WAITING = new RegExp(
-	String.raw`\b(still running|(?:is|are) (?:still )?running|waiting (?:for|on|until)` +
-		String.raw`|will (?:check|report|get) back|check back|once it (?:finishes|completes` +
-		String.raw`|is done|ends)|(?:still )?in progress|let it (?:run|finish))\b`,
-	"i",
+const WAITING = gated(
+	new RegExp(
+		String.raw`\b(still running|(?:is|are) (?:still )?running|waiting (?:for|on|until)` +
+			String.raw`|will (?:check|report|get) back|check back|once it (?:finishes|completes` +
+			String.raw`|is done|ends)|(?:still )?in progress|let it (?:run|finish))\b`,
+		"i",
+	),
+	"running|waiting|will|check back|once it|in progress|let it",
 );
 
 function words(text: string): string[] {
@@ -224,8 +234,8 @@ export function unfinishedStop(source: FactSource, segment: Segment): IdleSignal
 		};
 	const tail = lastSentences(text, 5);
 	const joined = tail.join(" ");
-	if (ASKS_USER.test(joined) && SIGN_OFF.test(joined)) {
-		const asked = tail.filter((s) => ASKS_USER.test(s) || SIGN_OFF.test(s)).at(-1) ?? tail.at(-1) ?? "";
+	if (matches(ASKS_USER, joined, joined.toLowerCase()) && SIGN_OFF.test(joined)) {
+		const asked = tail.filter((s) => ASKS_USER.pattern.test(s) || SIGN_OFF.test(s)).at(-1) ?? tail.at(-1) ?? "";
 		return {
 			kind: "sign-off",
 			unfinished: false,
@@ -237,7 +247,7 @@ export function unfinishedStop(source: FactSource, segment: Segment): IdleSignal
 	}
 	const last = tail.slice(-2);
 	const final = last.at(-1) ?? "";
-	const question = SELF_QUESTION.exec(final);
+	const question = final.includes("?") ? SELF_QUESTION.pattern.exec(final) : null;
 	if (question) {
 		const object = question[2] ?? "";
 		const generic = GENERIC_GO_ON.test(object) && !OFFER.test(object);
@@ -265,7 +275,7 @@ export function unfinishedStop(source: FactSource, segment: Segment): IdleSignal
 					"needs the user (credentials, publishing, destructive steps, product decisions).",
 			};
 	}
-	const waiting = last.find((s) => WAITING.test(s));
+	const waiting = last.find((s) => matches(WAITING, s, s.toLowerCase()));
 	const running = waiting !== undefined && somethingRunning(facts(), Math.min(segment.endCall, count));
 	// Saying truthfully that started work is still running (and will be checked on) is a hand-off.
 	if (running) return undefined;
@@ -299,3 +309,6 @@ function deliveredFile(facts: CallFact[], segment: Segment): boolean {
 	const name = last.path.replace(/\\/g, "/").replace(/^.*\//, "");
 	return name.length > 2 && segment.prompt.includes(name);
 }
+
+/** The gated patterns, for the test that checks their words. */
+export const IDLE_GATES: Record<string, GatedPattern> = { ASKS_USER, WAITING, SELF_QUESTION };

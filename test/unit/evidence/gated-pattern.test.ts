@@ -1,9 +1,11 @@
-// The claims check tests a sentence against a pattern only when it holds one of the pattern's words. Those words
+// The claims and unfinished-stop checks test a text against a pattern only when it holds one of its words. Those words
 // must be in every text the pattern matches, or a claim would go unseen: checked on texts generated from each
 // pattern itself (fast-check's stringMatching, word boundaries left out, in lower, upper and mixed case).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CLAIM_GATES } from "../../../src/evidence/claims-extract.ts";
+import { HANDOFF_GATES } from "../../../src/evidence/handoff.ts";
+import { IDLE_GATES } from "../../../src/evidence/unfinished.ts";
 import { type GatedPattern, gated, matches } from "../../../src/evidence/gated-pattern.ts";
 
 /** Texts the pattern's case-sensitive form, without its word boundaries, matches; in any case. */
@@ -23,9 +25,9 @@ function textsFor(gate: GatedPattern) {
 		);
 }
 
-describe("the claims check's gated patterns", () => {
+describe("the evidence checks' gated patterns", () => {
 	it("skip only texts the pattern would not match", () => {
-		for (const [name, gate] of Object.entries(CLAIM_GATES)) {
+		for (const [name, gate] of Object.entries({ ...CLAIM_GATES, ...HANDOFF_GATES, ...IDLE_GATES })) {
 			let matched = 0;
 			fc.assert(
 				fc.property(textsFor(gate), (text) => {
