@@ -10,11 +10,11 @@ import type { Segment } from "./log.ts";
 /** The stop waits for the user to come back before it goes on. */
 const COME_BACK = gated(
 	new RegExp(
-		String.raw`\b(?:let me know|tell me|ping me|report back) (?:when|once|after|if it)|\bonce (?:you(?:'ve| have)?|` +
-			String.raw`that(?:'s| is)|it(?:'s| is)) (?:done|installed|finished|run|ran|complete|set up)|\bwhen (?:you(?:'re|` +
-			String.raw` are) done|that(?:'s| is) done|it(?:'s| is) installed)|\bthen i(?:'ll| will| can) (?:continue|proceed|` +
-			String.raw`carry on|finish|pick (?:it|this) up|go on)|\bafter (?:you(?:'ve| have)? (?:run|installed|done)|` +
-			String.raw`that),? i(?:'ll| will| can)|` +
+		String.raw`\b(?:let me know|tell me|ping me|report back) (?:when|once|after|if it)` +
+			String.raw`|\bonce (?:you(?:'ve| have)?|that(?:'s| is)|it(?:'s| is)) (?:done|installed|finished|run|ran` +
+			String.raw`|complete|set up)|\bwhen (?:you(?:'re| are) done|that(?:'s| is) done|it(?:'s| is) installed)` +
+			String.raw`|\bthen i(?:'ll| will| can) (?:continue|proceed|carry on|finish|pick (?:it|this) up|go on)` +
+			String.raw`|\bafter (?:you(?:'ve| have)? (?:run|installed|done)|that),? i(?:'ll| will| can)|` +
 			"告诉我|我(?:再)?继续|然后继续|完成后",
 		"i",
 	),
