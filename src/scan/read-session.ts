@@ -18,8 +18,13 @@ export { fromPiToolCall, RESULT_CHARS } from "../transcript/index.ts";
 export interface OpenedSession {
 	path: string;
 	format: SessionFormat;
-	/** The events in order; can be iterated once. */
+	/** The events in order; can be iterated once (this or `batches`). */
 	events: AsyncIterable<SessionEvent>;
+	/**
+	 * The same events in batches, those of each chunk of lines read: for a reader of every event, one await
+	 * per batch rather than one per event (about 0.5 µs each). Can be iterated once (this or `events`).
+	 */
+	batches: AsyncIterable<SessionEvent[]>;
 	/** Counts kept while reading (malformed lines skipped, calls without results, …); final once `events` is done. */
 	stats: ScanStats;
 }
@@ -57,7 +62,8 @@ export async function openSession(path: string): Promise<OpenedSession> {
 		throw new Error(`${path}: ${UNKNOWN_FORMAT}`);
 	}
 	const stats = newStats();
-	return { path, format, stats, events: stream(path, reader, head, PARSERS[format](stats)) };
+	const batches = stream(path, reader, head, PARSERS[format](stats));
+	return { path, format, stats, batches, events: eventsOf(batches) };
 }
 
 async function* stream(
@@ -65,24 +71,26 @@ async function* stream(
 	reader: LineReader,
 	head: string[],
 	parser: SessionParser,
-): AsyncGenerator<SessionEvent, void, unknown> {
-	const out: SessionEvent[] = [];
+): AsyncGenerator<SessionEvent[], void, unknown> {
 	try {
 		let lines: string[] | undefined = head;
 		while (lines) {
+			const out: SessionEvent[] = [];
 			for (const line of lines) parser.line(line, out);
-			if (out.length) {
-				// Yield this batch's events, then reuse the array.
-				for (const event of out) yield event;
-				out.length = 0;
-			}
+			if (out.length) yield out;
 			lines = await reader.next(path);
 		}
+		const out: SessionEvent[] = [];
 		parser.end(out);
-		for (const event of out) yield event;
+		if (out.length) yield out;
 	} finally {
 		await reader.close();
 	}
+}
+
+/** The batches' events one by one (stopping early stops the batches too, which closes the file). */
+async function* eventsOf(batches: AsyncIterable<SessionEvent[]>): AsyncGenerator<SessionEvent, void, unknown> {
+	for await (const batch of batches) yield* batch;
 }
 
 /** Streams a file's events in order. Throws a clear Error for an unreadable file or an unknown format. */

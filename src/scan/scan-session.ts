@@ -80,22 +80,23 @@ export async function scanSession(file: string, thresholds: Partial<LoopThreshol
 		}
 	};
 	let calls = 0;
-	for await (const event of session.events) {
-		evidence.add(event);
-		if (event.type === "prompt") {
-			// A nudge ("continue", "come on") is no new input: the streaks go on.
-			if (isNudge(event.text)) continue;
-			close();
-			detector.reset();
-		} else if (event.type === "compaction") note(detector.compacted(event.overflow === true));
-		else if (event.type === "call") {
-			calls++;
-			const signals = detector.add(event.call);
-			// A landing resets the detector and raises nothing: the stretches before it are resolved.
-			if (detector.lastLanded === event.call.index) close(event.call.index);
-			note(signals);
-		} else if (event.text) note(detector.said(event.text));
-	}
+	for await (const batch of session.batches)
+		for (const event of batch) {
+			evidence.add(event);
+			if (event.type === "prompt") {
+				// A nudge ("continue", "come on") is no new input: the streaks go on.
+				if (isNudge(event.text)) continue;
+				close();
+				detector.reset();
+			} else if (event.type === "compaction") note(detector.compacted(event.overflow === true));
+			else if (event.type === "call") {
+				calls++;
+				const signals = detector.add(event.call);
+				// A landing resets the detector and raises nothing: the stretches before it are resolved.
+				if (detector.lastLanded === event.call.index) close(event.call.index);
+				note(signals);
+			} else if (event.text) note(detector.said(event.text));
+		}
 	close();
 	const signals = done.sort((a, b) => a.from - b.from || a.to - b.to);
 	const flagged = signals.some(countsAsLoop);

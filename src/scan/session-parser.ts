@@ -147,11 +147,13 @@ export function parseToolResultLine(
 			}
 		}
 	}
-	const truncationAt = text.indexOf(TRUNCATION_KEY, after);
-	// Nothing worth leaving out: parsed as it is, without first finding where the message's text ends.
-	if (truncationAt === -1 && !(top && top[1] - top[0] >= SKIP_WORTH)) return parseJsonLine(text, stats);
+	const bigTop = top !== undefined && top[1] - top[0] >= SKIP_WORTH;
+	// Nothing worth leaving out: parsed as it is, without first finding where the message's text ends. With a
+	// top-level copy worth leaving out, the message's text is found anyway, and the truncation copy is looked
+	// for only past it (below), not first through the whole text.
+	if (!bigTop && text.indexOf(TRUNCATION_KEY, after) === -1) return parseJsonLine(text, stats);
 	const witness = keyedString(text, TEXT_KEY, after);
-	if (top && top[1] - top[0] >= SKIP_WORTH) {
+	if (top && bigTop) {
 		const same = witness !== undefined && witness[1] - witness[0] === top[1] - top[0] && prefixOf(text, top, witness);
 		if (same) cuts.push(top);
 		else {
@@ -161,7 +163,7 @@ export function parseToolResultLine(
 		}
 	}
 	// Pi writes details after the content: looked for past the message's text, not inside it.
-	const detailsAt = witness && truncationAt !== -1 ? text.indexOf(TRUNCATION_KEY, witness[1]) : -1;
+	const detailsAt = witness ? text.indexOf(TRUNCATION_KEY, witness[1]) : -1;
 	if (witness && detailsAt !== -1 && unescaped(text, detailsAt)) {
 		const from = detailsAt + TRUNCATION_KEY.length;
 		const end = text.indexOf('","', from);

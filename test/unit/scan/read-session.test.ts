@@ -163,4 +163,22 @@ describe("openSession", () => {
 		}
 		expect(seen).toStrictEqual(["one"]);
 	});
+
+	it("gives the same events in batches, one batch per chunk of lines read", async () => {
+		// Three 1 MiB chunks' worth of calls, so there are several batches.
+		const lines: object[] = [PI_HEADER, piUser("go")];
+		for (let i = 0; i < 300; i++)
+			lines.push(piCall(`c${i}`, "bash", { command: `echo ${i}` }), piResult(`c${i}`, `${i} ${"y".repeat(10_000)}`));
+		const path = writeSessionFile("s.jsonl", lines);
+		const { events } = await readAll(path);
+		const batches: number[] = [];
+		const flat = [];
+		for await (const batch of (await openSession(path)).batches) {
+			batches.push(batch.length);
+			flat.push(...batch);
+		}
+		expect(batches.length).toBeGreaterThan(2);
+		expect(batches.every((n) => n > 0)).toBe(true);
+		expect(flat).toStrictEqual(events);
+	});
 });
