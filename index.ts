@@ -16,7 +16,7 @@ import * as typebox from "typebox";
 import * as typeboxValue from "typebox/value";
 import type * as Extension from "./src/extension.ts";
 import { BUNDLE_FILE, bundleIsCurrent } from "./src/util/bundle-state.ts";
-import { codeCacheDir, newLoad, requireCompiled } from "./src/util/code-cache.ts";
+import { codeCacheDir, codeCacheSettled, newLoad, requireCompiled } from "./src/util/code-cache.ts";
 
 /** Keep in step with HOST_MODULES and HOST_KEY in scripts/build.mjs (a unit test compares them). */
 const HOST_MODULES = {
@@ -27,6 +27,8 @@ const HOST_MODULES = {
 	"typebox/value": typeboxValue,
 };
 const HOST_KEY = Symbol.for("pi-watchdog.host");
+/** Keep in step with CODE_CACHE_KEY in src/util/code-cache-signal.ts (a unit test compares them). */
+const CODE_CACHE_KEY = Symbol.for("pi-watchdog.code-cache");
 const ROOT = fileURLToPath(new URL(".", import.meta.url));
 const BUNDLE = join(ROOT, BUNDLE_FILE);
 const DIST = dirname(BUNDLE) + sep;
@@ -35,6 +37,8 @@ function loadBundle(): typeof Extension | undefined {
 	if (!bundleIsCurrent(ROOT)) return undefined;
 	try {
 		(globalThis as Record<symbol, unknown>)[HOST_KEY] = HOST_MODULES;
+		// The watchdog says when a settle has run (src/util/code-cache-signal.ts): caches made after one hold more.
+		(globalThis as Record<symbol, unknown>)[CODE_CACHE_KEY] = { settled: codeCacheSettled };
 		// Each load evaluates the bundles anew (a `/reload` too, as it would the sources), compiled with the
 		// code cache of earlier starts (src/util/code-cache.ts).
 		return requireCompiled(BUNDLE, newLoad(DIST, codeCacheDir())) as typeof Extension;

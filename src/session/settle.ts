@@ -6,6 +6,7 @@
 import type { BoundaryResult, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Finding, Question } from "../findings/index.ts";
 import type { WatchdogSettings } from "../settings/index.ts";
+import { settledOnce } from "../util/index.ts";
 import type { Delivered, HistoryLine, SettleRun, SettleStage } from "./monitor.ts";
 
 export type SettleEvent = { entries: BoundaryResult["entries"]; continue: boolean; outcome: string };
@@ -80,5 +81,6 @@ export async function settleRun(
 		};
 	} finally {
 		for (const done of run.cleanup) done();
+		settledOnce();
 	}
 }

@@ -74,8 +74,10 @@ export function requireCompiled(file: string, load: CompiledLoad): unknown {
 	// used for other code: V8 itself checks only the source's length.
 	// Named after the file and its folder: two installs of the package each keep their own cache.
 	const family = `${basename(file)}.${pathHash(dirname(file))}`;
-	const name = `${family}-${stats.ino}-${stats.size}-${stats.mtimeMs}-${stats.ctimeMs}.v8`;
-	const cached = load.cacheDir ? readCache(load.cacheDir, name) : undefined;
+	const stem = `${family}-${stats.ino}-${stats.size}-${stats.mtimeMs}-${stats.ctimeMs}`;
+	// A cache made after a settle holds more than one made at the exit of a short command: it is preferred.
+	const settledCache = load.cacheDir ? readCache(load.cacheDir, `${stem}${SETTLED}`) : undefined;
+	const cached = settledCache ?? (load.cacheDir ? readCache(load.cacheDir, `${stem}.v8`) : undefined);
 	const script = new Script(`${WRAPPER}${source}\n})`, {
 		filename: file,
 		lineOffset: -1,
@@ -83,11 +85,15 @@ export function requireCompiled(file: string, load: CompiledLoad): unknown {
 		importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
 	});
 	const use: CacheUse = !load.cacheDir ? "off" : !cached ? "made" : script.cachedDataRejected ? "rejected" : "used";
-	if (loads.hasSubscribers) loads.publish({ file, cache: use });
-	if (load.cacheDir && use !== "used") pending.set(join(load.cacheDir, name), { script, file: family });
-	if (pending.size > 0 && !exitHooked) {
-		exitHooked = true;
-		process.once("exit", writeCodeCaches);
+	const settled = use === "used" && settledCache !== undefined;
+	if (loads.hasSubscribers) loads.publish({ file, cache: use, settled });
+	if (load.cacheDir && !settled) {
+		const dir = load.cacheDir;
+		loaded.set(file, { script, dir, family, stem, needed: use !== "used" });
+		if (!exitHooked) {
+			exitHooked = true;
+			process.once("exit", writeCodeCaches);
+		}
 	}
 	const module = { exports: {} as unknown };
 	load.modules.set(file, module);
@@ -115,26 +121,38 @@ export function requireCompiled(file: string, load: CompiledLoad): unknown {
 	return module.exports;
 }
 
-/** Scripts whose cache is missing or stale, by the cache file to write at exit. */
-const pending = new Map<string, { script: Script; file: string }>();
+/** Files loaded without a settled cache: what to write at exit, and whether a cache is needed even unsettled. */
+const loaded = new Map<string, { script: Script; dir: string; family: string; stem: string; needed: boolean }>();
+const SETTLED = ".settled.v8";
 let exitHooked = false;
+let settledSeen = false;
 
-/** Writes each pending cache (at exit: by then it holds every function the session compiled). Never throws. */
+/** A settle has run in this process: the caches written at exit are settled ones (src/util/code-cache-signal.ts). */
+export function codeCacheSettled(): void {
+	settledSeen = true;
+}
+
+/**
+ * At exit, when the compiled code holds every function the session ran: a settled cache for each file loaded
+ * without one once a settle has run, and otherwise a cache for a file that had none (or one V8 rejected). A process
+ * that used a cache and ran no settle writes nothing. Never throws.
+ */
 export function writeCodeCaches(): void {
-	for (const [path, { script, file }] of pending) {
-		pending.delete(path);
+	for (const [path, { script, dir, family, stem, needed }] of loaded) {
+		loaded.delete(path);
+		if (!settledSeen && !needed) continue;
+		const name = `${stem}${settledSeen ? SETTLED : ".v8"}`;
 		try {
-			const dir = dirname(path);
 			mkdirSync(dir, { recursive: true, mode: 0o700 });
 			if (!ownedByUs(lstatSync(dir), "directory")) continue;
-			const temp = join(dir, `.${process.pid}-${Date.now()}-${basename(path)}`);
+			const temp = join(dir, `.${process.pid}-${Date.now()}-${name}`);
 			try {
 				writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: "wx" });
-				renameSync(temp, path);
+				renameSync(temp, join(dir, name));
 			} finally {
 				rmSync(temp, { force: true });
 			}
-			evict(dir, basename(path), file);
+			evict(dir, name, family);
 		} catch {
 			// a cache that cannot be written costs the next start its compile time, nothing more
 		}
@@ -148,9 +166,9 @@ function pathHash(path: string): string {
 	return (hash >>> 0).toString(36);
 }
 
-/** A cache of ours by its name (`<file>.<folder>-<inode>-<size>-<mtime>-<ctime>.v8`), and an unfinished write's. */
-const CACHE_NAME = /^[\w.-]+\.cjs\.[0-9a-z]+-\d+-\d+-[\d.]+-[\d.]+\.v8$/;
-const WRITE_NAME = /^\.\d+-\d+-[\w.-]+\.cjs\.[0-9a-z]+-\d+-\d+-[\d.]+-[\d.]+\.v8$/;
+/** A cache of ours by its name (`<file>.<folder>-<inode>-<size>-<mtime>-<ctime>[.settled].v8`), and a write's. */
+const CACHE_NAME = /^[\w.-]+\.cjs\.[0-9a-z]+-\d+-\d+-[\d.]+-[\d.]+(?:\.settled)?\.v8$/;
+const WRITE_NAME = /^\.\d+-\d+-[\w.-]+\.cjs\.[0-9a-z]+-\d+-\d+-[\d.]+-[\d.]+(?:\.settled)?\.v8$/;
 const STALE_WRITE_MS = 3_600_000;
 
 /**

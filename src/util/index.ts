@@ -11,3 +11,4 @@ export { compileStarGlob, MAX_STAR_GLOB_CHARS, MAX_STAR_GLOB_SUBJECT, type StarG
 export { processAlive } from "./process.ts";
 export { LOADED_FROM, nearestPackageDir, PACKAGE_DIR, RUNS_BUNDLE } from "./package-dir.ts";
 export { BUNDLE_FILE } from "./bundle-state.ts";
+export { CODE_CACHE_KEY, settledOnce } from "./code-cache-signal.ts";

@@ -7,6 +7,7 @@ import {
 	readdirSync,
 	readFileSync,
 	rmSync,
+	statSync,
 	symlinkSync,
 	utimesSync,
 	writeFileSync,
@@ -31,21 +32,30 @@ function bundle(): { dist: string; entry: string; cacheDir: string; loader: stri
 		loader,
 		[
 			'import { subscribe } from "node:diagnostics_channel";',
-			`import { LOAD_CHANNEL, newLoad, requireCompiled } from ${JSON.stringify(CODE_CACHE)};`,
+			`import { codeCacheSettled, LOAD_CHANNEL, newLoad, requireCompiled } from ${JSON.stringify(CODE_CACHE)};`,
 			"const uses = [];",
-			"subscribe(LOAD_CHANNEL, (m) => uses.push(m.cache));",
-			"const [entry, dist, cacheDir] = process.argv.slice(2);",
+			"subscribe(LOAD_CHANNEL, (m) => uses.push(m.settled ? 'settled' : m.cache));",
+			"const [entry, dist, cacheDir, settle] = process.argv.slice(2);",
 			"const loaded = requireCompiled(entry, newLoad(dist, cacheDir));",
+			"if (settle) codeCacheSettled();",
 			"console.log(JSON.stringify({ uses, answer: loaded.answer() }));",
 		].join("\n"),
 	);
 	return { dist, entry, cacheDir: join(root, "cache"), loader };
 }
 
-async function load(b: ReturnType<typeof bundle>): Promise<string[]> {
+async function load(b: ReturnType<typeof bundle>, settle = false): Promise<string[]> {
 	const ran = await runProcess(
 		process.execPath,
-		["--experimental-strip-types", "--no-warnings", b.loader, b.entry, b.dist, b.cacheDir],
+		[
+			"--experimental-strip-types",
+			"--no-warnings",
+			b.loader,
+			b.entry,
+			b.dist,
+			b.cacheDir,
+			...(settle ? ["settle"] : []),
+		],
 		{ timeoutMs: 30_000 },
 	);
 	expect(ran.code, ran.stderr).toBe(0);
@@ -71,6 +81,23 @@ describe("the bundle's code cache", () => {
 		expect(entryCache(b)).toHaveLength(1);
 		expect(entryCache(b)).not.toEqual(made);
 		expect(await load(b)).toEqual(["used", "used"]);
+	});
+
+	it("is made again once after a settle, when the first came from a process that ran none", async () => {
+		const b = bundle();
+		expect(await load(b)).toEqual(["made", "made"]); // a short command: a plain cache
+		expect(await load(b)).toEqual(["used", "used"]);
+		const plain = entryCache(b);
+		expect(plain[0]).toMatch(/\d\.v8$/);
+		expect(await load(b, true)).toEqual(["used", "used"]); // a session that settled: a settled cache at exit
+		const settled = entryCache(b);
+		expect(settled).toHaveLength(1);
+		expect(settled[0]).toMatch(/\.settled\.v8$/);
+		expect(await load(b)).toEqual(["settled", "settled"]);
+		const written = statSync(join(b.cacheDir, settled[0] as string)).mtimeMs;
+		expect(await load(b, true)).toEqual(["settled", "settled"]); // nothing more to gain: nothing written
+		expect(statSync(join(b.cacheDir, settled[0] as string)).mtimeMs).toBe(written);
+		expect(readdirSync(b.cacheDir)).toHaveLength(2);
 	});
 
 	it("keeps one cache per install: two copies of the package used in turn do not replace each other's", async () => {

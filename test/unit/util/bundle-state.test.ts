@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } 
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { CODE_CACHE_KEY } from "../../../src/util/index.ts";
 import { BUILD_MANIFEST, BUNDLE_FILE, bundleIsCurrent } from "../../../src/util/bundle-state.ts";
 import { tempDir } from "../../support/temp.ts";
 
@@ -92,6 +93,7 @@ describe("the host modules index.ts hands to the bundle", () => {
 		const handed = [...table.matchAll(/^\t(?:"([^"]+)"|(\w+))[:,]/gm)].map((m) => m[1] ?? m[2]).sort();
 		expect(handed).toEqual([...build.HOST_MODULES].sort());
 		expect(index).toContain(`Symbol.for("${build.HOST_KEY}")`);
+		expect(index).toContain(`Symbol.for("${CODE_CACHE_KEY.description}")`);
 	});
 
 	it("come with the bundle and manifest where the entry looks for them", async () => {

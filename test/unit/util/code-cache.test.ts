@@ -49,8 +49,8 @@ describe("requireCompiled", () => {
 		// The file's own line numbers, not the wrapper's.
 		expect(loaded.line()).toContain(`${entry}:6:`);
 		expect(seen).toEqual([
-			{ file: entry, cache: "off" },
-			{ file: chunk, cache: "off" },
+			{ file: entry, cache: "off", settled: false },
+			{ file: chunk, cache: "off", settled: false },
 		]);
 	});
 
