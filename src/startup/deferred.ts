@@ -6,8 +6,10 @@
 // it would have recorded are kept and handed over when it loads.
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 
-export const LOAD_AFTER_MS = 500;
-/** Prompts kept for an unloaded watchdog: far more than a session sends in its first half second. */
+// Two seconds, not half of one: a `pi -p` that a model answers at once took more than half a second on a busy machine,
+// and then loaded the watchdog for nothing just before it exited (the startup bench's off rounds on a loaded run).
+export const LOAD_AFTER_MS = 2_000;
+/** Prompts kept for an unloaded watchdog: far more than a session sends in its first two seconds. */
 const MAX_EARLY_INPUTS = 50;
 
 export interface EarlyInput {

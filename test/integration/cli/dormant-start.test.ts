@@ -138,7 +138,7 @@ describe("a start of pi with pi-watchdog installed", () => {
 		}
 	});
 
-	it("loads an off watchdog half a second into a session that lives on: the fleet can reach it", async () => {
+	it("loads an off watchdog two seconds into a session that lives on: the fleet can reach it", async () => {
 		const cli = await startCli({ script: () => ({ text: ANSWER }), userSettings: wd({ enabled: false }) });
 		try {
 			const live = join(cli.agentDir, "watchdog", "live");
