@@ -142,9 +142,10 @@ const PLAN_BODY = gated(
 
 function isPlan(prose: string, lower: string): boolean {
 	const title = /^\s*#{1,3}\s+(.+)$/m.exec(prose.slice(0, 2000));
+	const head = prose.slice(0, 4000);
 	return (
 		(title !== null && PLAN_TITLE.test(title[1] as string)) ||
-		matches(PLAN_INTRO, prose.slice(0, 4000), prose.slice(0, 4000).toLowerCase()) ||
+		matches(PLAN_INTRO, head, head.toLowerCase()) ||
 		matches(PLAN_BODY, prose, lower)
 	);
 }
@@ -225,8 +226,14 @@ const PRE_EXISTING = gated(
 	"existing|unrelated|already|false positive",
 );
 
+/** "Changed files:" and the like: a list of files follows, one per line. */
+const FILES_LIST = gated(/^\W*(changed|modified|created|new|updated|edited|touched)\s+files?\b.*:\s*$/i, "file");
+const PUSHED = gated(/\b(pushed)\b/i, "pushed");
+
 /** The gated patterns, for the test that checks their words. */
 export const CLAIM_GATES: Record<string, GatedPattern> = {
+	FILES_LIST,
+	PUSHED,
 	NOT_A_CLAIM,
 	PASS_WORDS,
 	FILE_VERB,
@@ -272,10 +279,7 @@ export function extractClaims(text: string): Claims {
 	};
 	for (const s of sentences(prose)) {
 		const lower = s.toLowerCase();
-		if (
-			lower.includes("file") &&
-			/^\W*(changed|modified|created|new|updated|edited|touched)\s+files?\b.*:\s*$/i.test(s)
-		) {
+		if (matches(FILES_LIST, s, lower)) {
 			endList();
 			list = { quote: s, files: [] };
 			continue;
@@ -303,8 +307,7 @@ export function extractClaims(text: string): Claims {
 		}
 		checkClaims(s, lower, claims);
 		if (matches(COMMITTED, s, lower)) claims.push({ kind: "committed", quote: quote(s), source: "text" });
-		if (lower.includes("pushed") && /\b(pushed)\b/i.test(s))
-			claims.push({ kind: "pushed", quote: quote(s), source: "text" });
+		if (matches(PUSHED, s, lower)) claims.push({ kind: "pushed", quote: quote(s), source: "text" });
 		if (matches(FILE_VERB, s, lower)) {
 			const files = filesIn(s);
 			if (files.length) claims.push({ kind: "files-changed", quote: quote(s), files, source: "text" });

@@ -137,7 +137,7 @@ export function codeCacheSettled(): void {
  * without one once a settle has run, and otherwise a cache for a file that had none (or one V8 rejected). A process
  * that used a cache and ran no settle writes nothing. Never throws.
  */
-export function writeCodeCaches(): void {
+function writeCodeCaches(): void {
 	for (const [path, { script, dir, family, stem, needed }] of loaded) {
 		loaded.delete(path);
 		if (!settledSeen && !needed) continue;
