@@ -65,7 +65,7 @@ export function checkPassed(ctx: Context, claim: Claim): ClaimSignal | undefined
 			ctx,
 			claim,
 			"unbacked",
-			`no ${what} run in the session's tool log` + (claim.command ? ` matches \`${claim.command.slice(0, 80)}\`` : ""),
+			`no ${what} run in the session's tool log${claim.command ? ` matches \`${claim.command.slice(0, 80)}\`` : ""}`,
 			"check-passed",
 		);
 	}

@@ -212,8 +212,7 @@ export function unfinishedStop(source: FactSource, segment: Segment): IdleSignal
 			unfinished: true,
 			at,
 			words: clipWords(handed.command),
-			evidence:
-				`handed the user a command it could run itself and waits for them: ` + `\`${clipWords(handed.command, 100)}\``,
+			evidence: `handed the user a command it could run itself and waits for them: \`${clipWords(handed.command, 100)}\``,
 			nextStep:
 				`Run it yourself (\`${clipWords(handed.command, 80)}\`, non-interactively if it asks), then go on ` +
 				`with the task. Ask the user only for what needs them (a password, a login, a purchase).`,

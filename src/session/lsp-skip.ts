@@ -19,7 +19,7 @@ export function skipReason(
 	checked: string[] | undefined,
 	lastResult: string | undefined,
 ): string | undefined {
-	if (!typed.length || (checked && checked.length)) return undefined;
+	if (!typed.length || checked?.length) return undefined;
 	const why = (lastResult ?? "the language server gave no answer").replace(/; it will be restarted.*$/, "");
 	return why.replace(/^(error|failed|unavailable): /, "");
 }
