@@ -25,6 +25,9 @@ export interface Notice {
 	level?: string;
 }
 
+/** What notices say, one message a line (as a command's output reads). */
+export const noticeText = (notices: Array<{ message: string }>) => notices.map((n) => n.message).join("\n");
+
 export interface SessionOptions {
 	/** The user's `<agentDir>/settings.json` (merged over quiet test defaults). */
 	userSettings?: Record<string, unknown>;
