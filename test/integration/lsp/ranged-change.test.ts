@@ -6,14 +6,11 @@
 import { afterEach, expect, it } from "vitest";
 import { LspManager } from "../../../src/lsp/lsp-manager.ts";
 import { makeGitRepo, writeFiles } from "../../support/git.ts";
-import { LSP_TEST_SETTINGS, STRICT_TSCONFIG } from "./lsp-fixtures.ts";
+import { LSP_TEST_SETTINGS, managers, STRICT_TSCONFIG, shutDownManagers } from "./lsp-fixtures.ts";
 
 const SETTINGS = LSP_TEST_SETTINGS;
 const TSCONFIG = STRICT_TSCONFIG;
-const managers: LspManager[] = [];
-afterEach(async () => {
-	for (const m of managers.splice(0)) await m.shutdown();
-});
+afterEach(shutDownManagers);
 
 const VERSIONS = [
 	'// 😀 start\r\nexport const a: number = 1;\r\n\texport const s = "x";\r\nexport const b: string = "b";\r\n',

@@ -9,15 +9,12 @@ import { groupMembers, waitForGroupGone } from "../../../src/lsp/process-tree.ts
 import { makeGitRepo, writeFiles } from "../../support/git.ts";
 import { tempDir } from "../../support/temp.ts";
 import { armFakeServer, FAKE_SERVER, fakeServerFiles, fakeTypeScriptFiles, REAL_SERVER } from "./repository-code.ts";
-import { LSP_TEST_SETTINGS, STRICT_TSCONFIG } from "./lsp-fixtures.ts";
+import { LSP_TEST_SETTINGS, managers, STRICT_TSCONFIG, shutDownManagers } from "./lsp-fixtures.ts";
 
 const SETTINGS = LSP_TEST_SETTINGS;
 const TSCONFIG = STRICT_TSCONFIG;
 
-const managers: LspManager[] = [];
-afterEach(async () => {
-	for (const m of managers.splice(0)) await m.shutdown();
-});
+afterEach(shutDownManagers);
 
 function repoWithFakeServer(marker: string): string {
 	const root = makeGitRepo({
