@@ -206,17 +206,19 @@ export function unfinishedStop(source: FactSource, segment: Segment): IdleSignal
 			evidence: `the stop needs the user to run what only they can: \`${clipWords(handed.command, 100)}\``,
 			nextStep: "",
 		};
-	if (handed)
+	if (handed) {
+		const shown = clipWords(handed.command, 100);
 		return {
 			kind: "handed-back",
 			unfinished: true,
 			at,
 			words: clipWords(handed.command),
-			evidence: `handed the user a command it could run itself and waits for them: \`${clipWords(handed.command, 100)}\``,
+			evidence: `handed the user a command it could run itself and waits for them: \`${shown}\``,
 			nextStep:
 				`Run it yourself (\`${clipWords(handed.command, 80)}\`, non-interactively if it asks), then go on ` +
 				`with the task. Ask the user only for what needs them (a password, a login, a purchase).`,
 		};
+	}
 	const asked = asksInstead(text, segment);
 	if (asked)
 		return {

@@ -66,7 +66,7 @@ export async function lspCheck(
 	const typed = on ? typedFiles(on.root, all) : [];
 	const skipped = on && skipReason(typed, checked?.checked, checked?.skipped ?? on.status().lastResult);
 	if (skipped) {
-		const signal = `The type check did not run this time (${skipped}): do not take the TypeScript files as type-correct.`;
+		const signal = `The type check did not run (${skipped}): do not take the TypeScript files as type-correct.`;
 		return { signal, findings: [...(checked?.findings ?? []), skipFinding(skipped, typed)], skipped };
 	}
 	// No result is said in one line, so the reviewer can tell "nothing found" from "not run".
