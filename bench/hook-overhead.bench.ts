@@ -281,12 +281,12 @@ try {
 			);
 		if (config === "on") {
 			if (!/^Watchdog: on\b/m.test(r.status ?? "")) throw new Error(`${what}: the watchdog is not on: ${r.status}`);
-			const seen = /calls seen: (\d+)/.exec(r.status ?? "");
-			if (seen) {
-				loopCallsSeen = Number(seen[1]);
-				if (loopCallsSeen !== CALLS)
-					throw new Error(`${what}: the loop detector saw ${loopCallsSeen} calls, expected ${CALLS}`);
-			}
+			// The status says "Loops: N calls seen" (`status --all`: "calls seen: N (window …)").
+			const seen = /(?:calls seen: (\d+)|(\d+) calls seen)/.exec(r.status ?? "");
+			if (!seen) throw new Error(`${what}: the status does not say how many calls the loop detector saw: ${r.status}`);
+			loopCallsSeen = Number(seen[1] ?? seen[2]);
+			if (loopCallsSeen !== CALLS)
+				throw new Error(`${what}: the loop detector saw ${loopCallsSeen} calls, expected ${CALLS}`);
 		}
 		if (config === "off" && !/^Watchdog: off\b/m.test(r.status ?? ""))
 			throw new Error(`${what}: the watchdog is not off: ${r.status}`);
@@ -343,7 +343,7 @@ try {
 	);
 	const entryKinds = [...watchdogEntries].map(([t, n]) => `${t} ×${n}`).join(", ") || "none";
 	console.log(
-		`watchdog-finding entries: ${findings} (watchdog entries over all sessions: ${entryKinds}); reviewer calls: ${reviewerCalls}; git processes: 0; the loop detector saw ${loopCallsSeen ?? "?"} calls per session`,
+		`watchdog-finding entries: ${findings} (watchdog entries over all sessions: ${entryKinds}); reviewer calls: ${reviewerCalls}; git processes: 0; the loop detector saw ${loopCallsSeen} calls per session`,
 	);
 	console.log(`ratio on / off: ${ratio.toFixed(3)} (target ≤ ${TARGET})`);
 	console.log(
