@@ -25,6 +25,23 @@ export interface Notice {
 	level?: string;
 }
 
+/**
+ * The text of every tool result a scripted model step is shown: a step calls `capture` with its context, and the
+ * last message, when it is a tool result, is added to `results`.
+ */
+export function toolResultTexts(): {
+	results: string[];
+	capture: (context: { messages: Array<{ role: string; content: unknown }> }) => void;
+} {
+	const results: string[] = [];
+	const capture = (context: { messages: Array<{ role: string; content: unknown }> }) => {
+		const last = context.messages.at(-1);
+		if (last?.role === "toolResult")
+			results.push((last.content as Array<{ text?: string }>).map((c) => c.text ?? "").join(""));
+	};
+	return { results, capture };
+}
+
 /** What notices say, one message a line (as a command's output reads). */
 export const noticeText = (notices: Array<{ message: string }>) => notices.map((n) => n.message).join("\n");
 

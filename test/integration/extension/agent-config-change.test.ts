@@ -5,7 +5,7 @@
 // child's), the session's live entry says it waits on the user, for the fleet view.
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
-import { type SessionOptions, startSession, type TestSession } from "../../support/pi-session.ts";
+import { type SessionOptions, startSession, type TestSession, toolResultTexts } from "../../support/pi-session.ts";
 import { readJson, userSettingsPath, wd } from "../../support/settings-files.ts";
 import { until } from "../../support/subagent-cli.ts";
 import { writeAgent } from "../../support/nested-cli.ts";
@@ -29,12 +29,7 @@ const WATCHED: SessionOptions = {
 
 /** Has the main model make each `subagent` call in turn; returns the tool results' text. */
 async function agentCalls(t: TestSession, calls: Array<Record<string, unknown>>): Promise<string[]> {
-	const results: string[] = [];
-	const capture = (context: { messages: Array<{ role: string; content: unknown }> }) => {
-		const last = context.messages.at(-1);
-		if (last?.role === "toolResult")
-			results.push((last.content as Array<{ text?: string }>).map((c) => c.text ?? "").join(""));
-	};
+	const { results, capture } = toolResultTexts();
 	t.main.setResponses([
 		...calls.map((args, i) => (ctx: Parameters<typeof capture>[0]) => {
 			if (i > 0) capture(ctx);

@@ -4,18 +4,13 @@
 import { existsSync } from "node:fs";
 import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
-import { startSession } from "../../support/pi-session.ts";
+import { startSession, toolResultTexts } from "../../support/pi-session.ts";
 import { projectSettingsPath, readJson, userSettingsPath, wd } from "../../support/settings-files.ts";
 
 describe("subagent tool watchdog actions", () => {
 	it("configures the session by default, and user or project scope only when asked", async () => {
 		const t = await startSession({ lsp: true, userSettings: wd({ enabled: true }) }); // the user file as given
-		const results: string[] = [];
-		const capture = (context: { messages: Array<{ role: string; content: unknown }> }) => {
-			const last = context.messages.at(-1);
-			if (last?.role === "toolResult")
-				results.push((last.content as Array<{ text?: string }>).map((c) => c.text ?? "").join(""));
-		};
+		const { results, capture } = toolResultTexts();
 		t.main.setResponses([
 			fauxAssistantMessage(
 				[fauxToolCall("subagent", { action: "watchdog.configure", model: "faux-reviewer/reviewer-model:high" })],

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fauxAssistantMessage, type FauxResponseStep } from "@earendil-works/pi-ai";
 import { describe, expect, it } from "vitest";
 import { makeGitRepo } from "../../support/git.ts";
-import { startSession } from "../../support/pi-session.ts";
+import { noticeText, startSession } from "../../support/pi-session.ts";
 import { wd } from "../../support/settings-files.ts";
 import {
 	ARBITER_ON,
@@ -77,7 +77,7 @@ describe("ask", () => {
 		writeRules(t.agentDir, { read: "ask" });
 		const { inputs } = arbiterScript(t, [decision("approve", "reading is the task")]);
 		try {
-			const status = (await t.command("/subagents-watchdog status")).map((n) => n.message).join("\n");
+			const status = noticeText(await t.command("/subagents-watchdog status"));
 			expect(status).toContain("ask permissions: the main watchdog's model");
 			await launch(t, [["read", { path: "README.md" }]]);
 			expect(childResults(t).map((r) => [r.tool, r.isError])).toEqual([["read", false]]);

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeGitRepo } from "../../support/git.ts";
-import { startSession } from "../../support/pi-session.ts";
+import { noticeText, startSession } from "../../support/pi-session.ts";
 import {
 	ARBITER_ON,
 	arbiterScript,
@@ -47,7 +47,7 @@ describe("deny and allow", () => {
 			expect(typeof line.run).toBe("string");
 			expect(line.rule).toContain('"write": "deny"');
 			// `history` shows it
-			const shown = (await t.command("/subagents-watchdog history --kind permission")).map((n) => n.message).join("\n");
+			const shown = noticeText(await t.command("/subagents-watchdog history --kind permission"));
 			expect(shown).toMatch(
 				/permission\s+permissions\s+write denied by rule · rule "write": "deny" \(global config .*\) · 0 ms · denied by rule \(child worker, run \d{8}-\d{6}-[0-9a-f]{6}\)/,
 			);

@@ -53,12 +53,16 @@ export function arbiterScript(t: TestSession, answers: FauxResponseStep[]): { in
 	return { inputs };
 }
 
-/** The tool results the child's calls got, by tool name, read from the child's own session file. */
-export function childResults(t: TestSession): Array<{ tool: string; text: string; isError: boolean }> {
-	const parentResult = t.session.messages
+/** What the parent's `subagent` calls returned, one result after another. */
+export const subagentResult = (t: TestSession) =>
+	t.session.messages
 		.filter((m: any) => m.role === "toolResult" && m.toolName === "subagent")
 		.map((m: any) => text(m.content))
 		.join("\n");
+
+/** The tool results the child's calls got, by tool name, read from the child's own session file. */
+export function childResults(t: TestSession): Array<{ tool: string; text: string; isError: boolean }> {
+	const parentResult = subagentResult(t);
 	const file = /session (\S+\.jsonl)/.exec(parentResult)?.[1];
 	if (!file) throw new Error(`no child session in: ${parentResult}`);
 	return readFileSync(file, "utf8")
@@ -68,12 +72,6 @@ export function childResults(t: TestSession): Array<{ tool: string; text: string
 		.filter((l) => l.type === "message" && l.message.role === "toolResult")
 		.map((l) => ({ tool: l.message.toolName, text: text(l.message.content), isError: l.message.isError }));
 }
-
-export const subagentResult = (t: TestSession) =>
-	t.session.messages
-		.filter((m: any) => m.role === "toolResult" && m.toolName === "subagent")
-		.map((m: any) => text(m.content))
-		.join("\n");
 
 export function permissionLines(t: TestSession): any[] {
 	const file = join(t.agentDir, "watchdog", "history.jsonl");
