@@ -21,7 +21,8 @@ const VERSIONS = [
 	"const s = 'a\u2028b';\nexport const a: number = '1';\nexport const b: string = 3;\n",
 ];
 
-// Seven cold server starts: 23 s in a full suite run, 57 s on a 2-core machine at load 6 (the default limit is 60 s).
+// Seven cold server starts: 23 s in a full suite run, 57 s on a 2-core machine at load 6, where the default
+// limit is 60 s.
 it("finds after ranged edits exactly what a server that opened the final text finds", async () => {
 	const root = makeGitRepo({ "tsconfig.json": TSCONFIG, "src/a.ts": VERSIONS[0] });
 	const warm = new LspManager(root);
